@@ -1,0 +1,70 @@
+// troyka: check, show, count and play games written in the troyka rule language.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "lang/diagnostic.h"
+
+namespace {
+
+using troyka::cli::GameOptions;
+
+// Adds the FILE argument and the options every command shares.
+void add_game_options(CLI::App& command, GameOptions& options) {
+  command.add_option("file", options.file, "the rule file, e.g. games/breakthrough.game")->required();
+  command.add_option("--param", options.params, "set a parameter: --param width=6 (repeatable)");
+  command.add_option("--variant", options.variant, "play a named variant of the game");
+  command.add_flag("--json", options.json, "print machine-readable JSON on stdout");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"troyka: a general game playing system. Rule files in, fast games out."};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "show help for every command");
+
+  GameOptions game;
+  troyka::cli::PerftOptions perft;
+  troyka::cli::BenchOptions bench;
+  troyka::cli::PlayOptions play;
+
+  CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
+  add_game_options(*check, game);
+
+  CLI::App* show = app.add_subcommand("show", "show the start position and the compiled rules");
+  add_game_options(*show, game);
+
+  CLI::App* perft_command = app.add_subcommand("perft", "count move sequences to a depth (move generator check)");
+  add_game_options(*perft_command, game);
+  perft_command->add_option("--depth", perft.depth, "the number of plies")->required();
+  perft_command->add_option("--moves", perft.moves, "moves to play first, e.g. \"a2-a3 h7-h6\"");
+  perft_command->add_flag("--divide", perft.divide, "also count below each first move");
+
+  CLI::App* bench_command = app.add_subcommand("bench", "measure uniformly random playouts from the start");
+  add_game_options(*bench_command, game);
+  auto* seconds = bench_command->add_option("--seconds", bench.seconds, "run for this long (default 5)");
+  bench_command->add_option("--playouts", bench.playouts, "run exactly this many playouts")->excludes(seconds);
+  bench_command->add_option("--threads", bench.threads, "threads, each with its own playouts (default 1)");
+  bench_command->add_option("--seed", bench.seed, "random seed (default 1)");
+
+  CLI::App* play_command = app.add_subcommand("play", "play a whole game, printed move by move");
+  add_game_options(*play_command, game);
+  play_command->add_option("--white", play.white, "the first player's agent (default random)");
+  play_command->add_option("--black", play.black, "the second player's agent (default random)");
+  play_command->add_option("--seed", play.seed, "random seed (default 1)");
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (check->parsed()) return troyka::cli::run_check(game, std::cout);
+    if (show->parsed()) return troyka::cli::run_show(game, std::cout);
+    if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
+    if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
+    if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cout);
+  } catch (const troyka::lang::Error& error) {
+    std::cerr << troyka::lang::render(error.diagnostic());
+    return 1;
+  }
+  return 0;
+}

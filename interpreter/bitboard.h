@@ -1,0 +1,123 @@
+// A set of board cells as a fixed number of 64-bit words. The word count is a template parameter
+// chosen once when a game is loaded (1 word for boards up to 64 cells, more for larger ones), so
+// the common case compiles to plain uint64_t arithmetic.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+namespace troyka {
+
+template <int Words>
+struct Bitboard {
+  std::array<std::uint64_t, Words> word{};
+
+  static constexpr int kBits = 64 * Words;
+
+  static Bitboard single(int cell) {
+    Bitboard b;
+    b.set(cell);
+    return b;
+  }
+
+  void set(int cell) { word[cell >> 6] |= std::uint64_t{1} << (cell & 63); }
+  void reset(int cell) { word[cell >> 6] &= ~(std::uint64_t{1} << (cell & 63)); }
+  bool test(int cell) const { return (word[cell >> 6] >> (cell & 63)) & 1; }
+
+  bool any() const {
+    std::uint64_t all = 0;
+    for (const std::uint64_t w : word) all |= w;
+    return all != 0;
+  }
+  int count() const {
+    int total = 0;
+    for (const std::uint64_t w : word) total += std::popcount(w);
+    return total;
+  }
+  // The lowest cell in the set; the set must not be empty.
+  int lowest() const {
+    for (int i = 0; i < Words; ++i)
+      if (word[i]) return i * 64 + std::countr_zero(word[i]);
+    return -1;
+  }
+  // Removes and returns the lowest cell; the set must not be empty.
+  int pop_lowest() {
+    for (int i = 0; i < Words; ++i)
+      if (word[i]) {
+        const int bit = std::countr_zero(word[i]);
+        word[i] &= word[i] - 1;
+        return i * 64 + bit;
+      }
+    return -1;
+  }
+  // The n-th lowest cell (n from 0); n must be below count().
+  int nth(int n) const {
+    for (int i = 0; i < Words; ++i) {
+      const int here = std::popcount(word[i]);
+      if (n < here) return i * 64 + nth_in_word(word[i], n);
+      n -= here;
+    }
+    return -1;
+  }
+
+  // Every cell moved `left` places up (left > 0) or `right` places down; one of them is zero.
+  // Storing both keeps the hot loop free of a branch on the sign.
+  Bitboard shifted(int left, int right) const {
+    if constexpr (Words == 1) {
+      return Bitboard{{(word[0] << left) >> right}};
+    } else {
+      return left ? shift_up(left) : shift_down(right);
+    }
+  }
+
+  friend Bitboard operator&(Bitboard a, const Bitboard& b) {
+    for (int i = 0; i < Words; ++i) a.word[i] &= b.word[i];
+    return a;
+  }
+  friend Bitboard operator|(Bitboard a, const Bitboard& b) {
+    for (int i = 0; i < Words; ++i) a.word[i] |= b.word[i];
+    return a;
+  }
+  friend Bitboard operator^(Bitboard a, const Bitboard& b) {
+    for (int i = 0; i < Words; ++i) a.word[i] ^= b.word[i];
+    return a;
+  }
+  // Cells of a not in b.
+  friend Bitboard operator-(Bitboard a, const Bitboard& b) {
+    for (int i = 0; i < Words; ++i) a.word[i] &= ~b.word[i];
+    return a;
+  }
+  Bitboard& operator&=(const Bitboard& b) { return *this = *this & b; }
+  Bitboard& operator|=(const Bitboard& b) { return *this = *this | b; }
+  Bitboard& operator^=(const Bitboard& b) { return *this = *this ^ b; }
+  bool operator==(const Bitboard&) const = default;
+
+ private:
+  static int nth_in_word(std::uint64_t w, int n) {
+    for (; n > 0; --n) w &= w - 1;
+    return std::countr_zero(w);
+  }
+  Bitboard shift_up(int bits) const {
+    Bitboard out;
+    const int words = bits >> 6, rest = bits & 63;
+    for (int i = Words - 1; i >= words; --i) {
+      std::uint64_t w = word[i - words] << rest;
+      if (rest && i - words - 1 >= 0) w |= word[i - words - 1] >> (64 - rest);
+      out.word[i] = w;
+    }
+    return out;
+  }
+  Bitboard shift_down(int bits) const {
+    Bitboard out;
+    const int words = bits >> 6, rest = bits & 63;
+    for (int i = 0; i + words < Words; ++i) {
+      std::uint64_t w = word[i + words] >> rest;
+      if (rest && i + words + 1 < Words) w |= word[i + words + 1] << (64 - rest);
+      out.word[i] = w;
+    }
+    return out;
+  }
+};
+
+}  // namespace troyka

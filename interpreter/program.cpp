@@ -1,0 +1,462 @@
+#include "interpreter/program.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace troyka {
+
+using lang::EndKind;
+using lang::Target;
+
+// ---- compiling ----------------------------------------------------------------------------------
+
+template <int Words>
+Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
+    : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height) {
+  for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
+  compile_moves();
+  compile_end_rules();
+  Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
+  zobrist_.resize(static_cast<std::size_t>(kPlayers * kMaxPieceTypes * rules_->cells()));
+  for (auto& key : zobrist_) key = keys.next();
+  side_key_ = keys.next();
+}
+
+template <int Words>
+void Program<Words>::compile_moves() {
+  for (int player = 0; player < kPlayers; ++player) {
+    for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece) {
+      for (const lang::MoveRule& move : rules_->pieces[piece].moves) {
+        for (const lang::Offset offset : move.offsets[player]) {
+          Jump jump;
+          for (int cell = 0; cell < rules_->cells(); ++cell) {
+            const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
+            if (column >= 0 && column < width_ && row >= 0 && row < height_) jump.from_mask.set(cell);
+          }
+          const int delta = offset.dy * width_ + offset.dx;
+          jump.left = static_cast<std::uint16_t>(std::max(delta, 0));
+          jump.right = static_cast<std::uint16_t>(std::max(-delta, 0));
+          jump.piece = static_cast<std::uint8_t>(piece);
+          jump.target = move.target;
+          jump.slide = move.kind == lang::MoveKind::Slide;
+          jumps_[player].push_back(jump);
+        }
+      }
+    }
+  }
+}
+
+template <int Words>
+void Program<Words>::compile_end_rules() {
+  for (const lang::EndRule& rule : rules_->end) {
+    EndCheck check{rule, {}};
+    for (int player = 0; player < kPlayers; ++player) check.region[player] = mask_of(rule.region[player]);
+    end_checks_.push_back(std::move(check));
+  }
+}
+
+template <int Words>
+typename Program<Words>::Board Program<Words>::mask_of(const lang::CellList& cells) const {
+  Board mask;
+  for (const int cell : cells) mask.set(cell);
+  return mask;
+}
+
+// ---- state changes --------------------------------------------------------------------------------
+
+template <int Words>
+std::uint64_t Program<Words>::piece_key(int player, int piece, int cell) const {
+  return zobrist_[static_cast<std::size_t>((player * kMaxPieceTypes + piece) * rules_->cells() + cell)];
+}
+
+template <int Words>
+void Program<Words>::put(StateType& state, int player, int piece, int cell) const {
+  state.by_player[player].set(cell);
+  state.by_piece[piece].set(cell);
+  state.hash ^= piece_key(player, piece, cell);
+}
+
+template <int Words>
+void Program<Words>::take(StateType& state, int player, int piece, int cell) const {
+  state.by_player[player].reset(cell);
+  state.by_piece[piece].reset(cell);
+  state.hash ^= piece_key(player, piece, cell);
+}
+
+template <int Words>
+int Program<Words>::piece_at(const StateType& state, int player, int cell) const {
+  if (!state.by_player[player].test(cell)) return -1;
+  for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
+    if (state.by_piece[piece].test(cell)) return static_cast<int>(piece);
+  return -1;
+}
+
+template <int Words>
+std::uint64_t Program<Words>::full_hash(const StateType& state) const {
+  std::uint64_t hash = state.to_move ? side_key_ : 0;
+  for (int player = 0; player < kPlayers; ++player)
+    for (int cell = 0; cell < rules_->cells(); ++cell)
+      if (const int piece = piece_at(state, player, cell); piece >= 0) hash ^= piece_key(player, piece, cell);
+  return hash;
+}
+
+template <int Words>
+typename Program<Words>::StateType Program<Words>::initial_state() const {
+  StateType state;
+  for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
+  decide_end(state);
+  return state;
+}
+
+template <int Words>
+void Program<Words>::apply(StateType& state, Move move) const {
+  const int mover = state.to_move;
+  if (move.capture) {
+    const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
+    take(state, owner, piece_at(state, owner, move.to), move.to);
+  }
+  take(state, mover, move.piece, move.from);
+  put(state, mover, move.piece, move.to);
+  state.to_move = static_cast<std::uint8_t>(1 - mover);
+  state.hash ^= side_key_;
+  ++state.ply;
+  decide_end(state);
+}
+
+// ---- move generation ----------------------------------------------------------------------------
+
+template <int Words>
+typename Program<Words>::Board Program<Words>::landing_mask(const StateType& state, Target target) const {
+  const Board& own = state.by_player[state.to_move];
+  switch (target) {
+    case Target::Empty: return board_ - (own | state.by_player[1 - state.to_move]);
+    case Target::Enemy: return state.by_player[1 - state.to_move];
+    case Target::Friend: return own;
+    case Target::NotFriend: return board_ - own;
+    case Target::Any: break;
+  }
+  return board_;
+}
+
+// Calls emit(TargetSet) for every jump of the player to move; stops early when emit returns false.
+// This is the one place that knows how moves are generated; listing, counting, random choice and
+// the no-legal-move test are all built on it.
+template <int Words>
+template <typename Emit>
+void Program<Words>::for_each_target_set(const StateType& state, Emit&& emit) const {
+  const Board& own = state.by_player[state.to_move];
+  const Board empty = board_ - (own | state.by_player[1 - state.to_move]);
+  for (const Jump& jump : jumps_[state.to_move]) {
+    Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
+    const Board landing = landing_mask(state, jump.target);
+    if (!jump.slide) {
+      if (!emit(TargetSet{frontier.shifted(jump.left, jump.right) & landing,
+                          static_cast<std::int16_t>(jump.delta()), jump.piece}))
+        return;
+      continue;
+    }
+    for (int distance = 1; frontier.any(); ++distance) {
+      frontier = frontier.shifted(jump.left, jump.right);
+      const Board hits = frontier & landing;
+      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece})) return;
+      frontier = frontier & empty & jump.from_mask;
+    }
+  }
+}
+
+template <int Words>
+void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const {
+  moves.clear();
+  if (state.over) return;
+  const Board occupied = state.occupied();
+  for_each_target_set(state, [&](TargetSet set) {
+    while (set.targets.any()) {
+      const int to = set.targets.pop_lowest();
+      moves.push_back(Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                           occupied.test(to)});
+    }
+    return true;
+  });
+}
+
+template <int Words>
+int Program<Words>::count_moves(const StateType& state) const {
+  if (state.over) return 0;
+  int total = 0;
+  for_each_target_set(state, [&](const TargetSet& set) {
+    total += set.targets.count();
+    return true;
+  });
+  return total;
+}
+
+// Picks the n-th move among all target sets without writing a move list: count, choose, locate.
+template <int Words>
+Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
+  TargetSets sets;
+  boost::container::small_vector<int, 64> counts;
+  int total = 0;
+  for_each_target_set(state, [&](const TargetSet& set) {
+    const int count = set.targets.count();
+    if (count) {
+      sets.push_back(set);
+      counts.push_back(count);
+      total += count;
+    }
+    return true;
+  });
+  int chosen = static_cast<int>(rng.below(static_cast<std::uint32_t>(total)));
+  std::size_t index = 0;
+  while (chosen >= counts[index]) chosen -= counts[index++];
+  const TargetSet& set = sets[index];
+  const int to = set.targets.nth(chosen);
+  return Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+              state.occupied().test(to)};
+}
+
+template <int Words>
+bool Program<Words>::has_legal_move(const StateType& state) const {
+  bool found = false;
+  for_each_target_set(state, [&](const TargetSet& set) {
+    found = set.targets.any();
+    return !found;
+  });
+  return found;
+}
+
+// ---- end of the game ------------------------------------------------------------------------------
+
+template <int Words>
+bool Program<Words>::end_condition_holds(const StateType& state, const EndCheck& check, int subject) const {
+  switch (check.rule.kind) {
+    case EndKind::Reach: {
+      Board pieces = state.by_player[subject];
+      if (check.rule.piece >= 0) pieces &= state.by_piece[check.rule.piece];
+      return (pieces & check.region[subject]).any();
+    }
+    case EndKind::OpponentHasNoPieces: return !state.by_player[1 - subject].any();
+    case EndKind::NoLegalMoves: return subject == state.to_move && !has_legal_move(state);
+    case EndKind::PlyLimit: return state.ply >= static_cast<std::uint32_t>(check.rule.ply_limit);
+  }
+  return false;
+}
+
+// Checks the end rules in file order for the player who just moved, then the player to move;
+// the first that holds decides. With none, a player to move who has no move ends the game drawn.
+template <int Words>
+void Program<Words>::decide_end(StateType& state) const {
+  const int subjects[2] = {1 - state.to_move, state.to_move};
+  for (std::size_t index = 0; index < end_checks_.size(); ++index) {
+    const EndCheck& check = end_checks_[index];
+    for (const int subject : subjects) {
+      if (check.rule.only_player >= 0 && check.rule.only_player != subject) continue;
+      if (!end_condition_holds(state, check, subject)) continue;
+      state.over = true;
+      state.ended_by = static_cast<std::int8_t>(index);
+      switch (check.rule.outcome) {
+        case lang::Outcome::Win: state.winner = static_cast<std::int8_t>(subject); break;
+        case lang::Outcome::Loss: state.winner = static_cast<std::int8_t>(1 - subject); break;
+        case lang::Outcome::Draw: state.winner = kDraw; break;
+      }
+      return;
+    }
+  }
+  if (!has_legal_move(state)) {
+    state.over = true;
+    state.winner = kDraw;
+    state.ended_by = kEndedByNoMoves;
+  }
+}
+
+template <int Words>
+int Program<Words>::result(const StateType& state, int player) const {
+  if (!state.over || state.winner == kDraw) return 0;
+  return state.winner == player ? 1 : -1;
+}
+
+template <int Words>
+std::string Program<Words>::end_reason(const StateType& state) const {
+  if (!state.over) return "the game is not over";
+  const std::string& to_move = rules_->players[state.to_move].name;
+  if (state.ended_by == kEndedByNoMoves) return fmt::format("{} has no legal move and no end rule applies: a draw", to_move);
+  const lang::EndRule& rule = rules_->end[static_cast<std::size_t>(state.ended_by)];
+  if (state.winner == kDraw) return fmt::format("draw by {}", rule.condition_text);
+  const int subject = rule.outcome == lang::Outcome::Win ? state.winner : 1 - state.winner;
+  return fmt::format("{} {} by {}", rules_->players[subject].name, rule.outcome == lang::Outcome::Win ? "wins" : "loses",
+                     rule.condition_text);
+}
+
+// ---- text -----------------------------------------------------------------------------------------
+
+template <int Words>
+std::string Program<Words>::move_text(Move move) const {
+  return lang::cell_name(move.from, width_) + (move.capture ? 'x' : '-') + lang::cell_name(move.to, width_);
+}
+
+template <int Words>
+ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view text) const {
+  const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
+  std::size_t split = 1;
+  while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
+  const std::string_view first = text.substr(0, split);
+  std::string_view second = text.substr(std::min(split, text.size()));
+  if (!second.empty() && (second.front() == '-' || second.front() == 'x')) second.remove_prefix(1);
+  if (text.empty() || first.size() < 2 || second.size() < 2)
+    return fail(fmt::format("'{}' is not a move; write it as from-to, e.g. {}", text,
+                            move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));
+  const int from = lang::parse_cell(first, width_, height_), to = lang::parse_cell(second, width_, height_);
+  for (const auto& [cell, name] : {std::pair{from, first}, std::pair{to, second}})
+    if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+  if (state.over) return fail("the game is over");
+  MoveList moves;
+  legal_moves(state, moves);
+  for (const Move& move : moves)
+    if (move.from == from && move.to == to) return ParsedMove{move, {}};
+  const std::string& player = rules_->players[state.to_move].name;
+  if (!state.by_player[state.to_move].test(from)) return fail(fmt::format("{} has no piece on {}", player, first));
+  std::string options;
+  for (const Move& move : moves)
+    if (move.from == from) options += (options.empty() ? "" : " ") + move_text(move);
+  return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
+                          options.empty() ? fmt::format("the piece on {} cannot move", first)
+                                          : "the piece there can play " + options));
+}
+
+template <int Words>
+std::string Program<Words>::position_text(const StateType& state) const {
+  std::string text;
+  for (int row = height_ - 1; row >= 0; --row) {
+    int empties = 0;
+    for (int column = 0; column < width_; ++column) {
+      const int cell = row * width_ + column;
+      int player = state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
+      if (player < 0) {
+        ++empties;
+        continue;
+      }
+      if (empties) text += std::to_string(empties);
+      empties = 0;
+      const char letter = rules_->pieces[static_cast<std::size_t>(piece_at(state, player, cell))].letter;
+      text += player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+    }
+    if (empties) text += std::to_string(empties);
+    if (row) text += '/';
+  }
+  return fmt::format("{} {} {}", text, rules_->players[state.to_move].name, state.ply);
+}
+
+template <int Words>
+ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
+  ParsedState<Words> parsed;
+  const auto fail = [&](std::string error) {
+    parsed.error = std::move(error);
+    return parsed;
+  };
+  StateType& state = parsed.state;
+  const std::size_t space = text.find(' ');
+  const std::string_view board = text.substr(0, space);
+  int row = height_ - 1, column = 0;
+  for (std::size_t i = 0; i < board.size(); ++i) {
+    const char c = board[i];
+    if (c == '/') {
+      if (column != width_) return fail(fmt::format("row {} has {} cells, not {}", row + 1, column, width_));
+      if (--row < 0) return fail(fmt::format("more than {} rows", height_));
+      column = 0;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      int run = 0;
+      const auto [end, error] = std::from_chars(board.data() + i, board.data() + board.size(), run);
+      if (error != std::errc() || run < 1) return fail(fmt::format("bad count of empty cells in row {}", row + 1));
+      i = static_cast<std::size_t>(end - board.data()) - 1;
+      column += run;
+      if (column > width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+    } else {
+      const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      const auto piece = std::find_if(rules_->pieces.begin(), rules_->pieces.end(),
+                                      [&](const lang::PieceType& type) { return type.letter == upper; });
+      if (piece == rules_->pieces.end()) return fail(fmt::format("'{}' is not a piece of this game", c));
+      if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+      put(state, c == upper ? 0 : 1, static_cast<int>(piece - rules_->pieces.begin()), row * width_ + column++);
+    }
+  }
+  if (row != 0 || column != width_) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
+  std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  const std::string_view side = rest.substr(0, rest.find(' '));
+  if (side == rules_->players[1].name) state.to_move = 1;
+  else if (side != rules_->players[0].name)
+    return fail(fmt::format("expected the player to move ({} or {}) after the board", rules_->players[0].name,
+                            rules_->players[1].name));
+  if (const std::size_t ply_at = rest.find(' '); ply_at != std::string_view::npos) {
+    const std::string_view ply = rest.substr(ply_at + 1);
+    const auto [end, error] = std::from_chars(ply.data(), ply.data() + ply.size(), state.ply);
+    if (error != std::errc() || end != ply.data() + ply.size()) return fail(fmt::format("'{}' is not a ply count", ply));
+  }
+  state.hash = full_hash(state);
+  decide_end(state);
+  return parsed;
+}
+
+template <int Words>
+std::string Program<Words>::diagram(const StateType& state) const {
+  std::string out;
+  for (int row = height_ - 1; row >= 0; --row) {
+    out += fmt::format("{:>3} ", row + 1);
+    for (int column = 0; column < width_; ++column) {
+      const int cell = row * width_ + column;
+      char symbol = '.';
+      for (int player = 0; player < kPlayers; ++player)
+        if (const int piece = piece_at(state, player, cell); piece >= 0) {
+          const char letter = rules_->pieces[static_cast<std::size_t>(piece)].letter;
+          symbol = player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+        }
+      out += fmt::format(" {}", symbol);
+    }
+    out += '\n';
+  }
+  out += "    ";
+  for (int column = 0; column < width_; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
+  return out + '\n';
+}
+
+template <int Words>
+std::string Program<Words>::describe() const {
+  const lang::Rules& r = *rules_;
+  std::string out = fmt::format("{}{}\n", r.name, r.variant.empty() ? "" : fmt::format(" (variant \"{}\")", r.variant));
+  if (!r.about.empty()) out += fmt::format("  {}\n", r.about);
+  std::string params;
+  for (const auto& [name, value] : r.params) params += fmt::format(" {}={}", name, value);
+  if (!params.empty()) out += fmt::format("parameters:{}\n", params);
+  out += fmt::format("board: {}x{}, {} cells, bitboards of {} bits\n", width_, height_, r.cells(), Board::kBits);
+  out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
+                     r.players[1].name, r.players[1].facing);
+  const auto offsets = [](const std::vector<lang::Offset>& list) {
+    std::string text;
+    for (const lang::Offset& o : list) text += fmt::format(" ({:+},{:+})", o.dx, o.dy);
+    return text;
+  };
+  for (const lang::PieceType& piece : r.pieces) {
+    out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
+    for (const lang::MoveRule& move : piece.moves)
+      out += fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, offsets(move.offsets[0]),
+                         r.players[1].name, offsets(move.offsets[1]));
+  }
+  std::array<int, kPlayers> placed{};
+  for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
+  out += fmt::format("setup: {} pieces for {}, {} for {}\n", placed[0], r.players[0].name, placed[1], r.players[1].name);
+  out += "end rules (checked after every move, in order):\n";
+  for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
+  out += "  otherwise a player to move with no legal move ends the game in a draw\n";
+  out += fmt::format("compiled: {} jumps for {}, {} for {}; {} end checks; no rule-tree walking while playing\n",
+                     jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, end_checks_.size());
+  return out;
+}
+
+#define TROYKA_DEFINE_PROGRAM(W) template class Program<W>;
+TROYKA_FOR_EACH_WIDTH(TROYKA_DEFINE_PROGRAM)
+#undef TROYKA_DEFINE_PROGRAM
+
+}  // namespace troyka

@@ -1,0 +1,811 @@
+// The checker: turns the S-expression tree of a rule file into checked, resolved Rules.
+// It reads top to bottom like the file itself: parameters and variants first (they give the
+// numbers), then players, board, named regions, pieces, setup and end conditions. Each form has a
+// usage line, shown whenever its arguments are wrong.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "lang/rules.h"
+#include "lang/sexpr.h"
+
+namespace troyka::lang {
+namespace {
+
+// ---- Vocabulary -------------------------------------------------------------------------------
+
+const std::vector<std::string> kGameForms = {"about", "param",  "variant", "players", "board",
+                                             "region", "piece", "setup",   "end"};
+const std::map<std::string, std::string, std::less<>> kUsage = {
+    {"game", "(game \"NAME\" FORM...)"},
+    {"about", "(about \"TEXT\")"},
+    {"param", "(param NAME DEFAULT [(range LOW HIGH)])"},
+    {"range", "(range LOW HIGH)"},
+    {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
+    {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
+    {"board", "(board (rectangle WIDTH HEIGHT))"},
+    {"rectangle", "(rectangle WIDTH HEIGHT)"},
+    {"region", "(region NAME REGION)"},
+    {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
+    {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
+    {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
+    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
+    {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
+    {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
+    {"place", "(place [PLAYER] PIECE REGION)"},
+    {"end", "(end (win|lose|draw [PLAYER] CONDITION)...)"},
+    {"win", "(win [PLAYER] CONDITION)"},
+    {"lose", "(lose [PLAYER] CONDITION)"},
+    {"draw", "(draw [PLAYER] CONDITION)"},
+    {"reach", "(reach [PIECE] REGION)"},
+    {"ply-limit", "(ply-limit PLIES)"},
+    {"row", "(row N)"},
+    {"rows", "(rows FIRST LAST)"},
+    {"column", "(column N-or-LETTER)"},
+    {"columns", "(columns FIRST LAST)"},
+    {"cells", "(cells CELL...)"},
+    {"home-rows", "(home-rows N)"},
+    {"far-rows", "(far-rows N)"},
+    {"union", "(union REGION...)"},
+    {"except", "(except REGION REGION...)"},
+};
+
+const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
+const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
+const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit"};
+const std::vector<std::string> kRegionWords = {"all",   "home-row", "far-row",   "row",      "rows",  "column",
+                                               "columns", "cells",  "home-rows", "far-rows", "union", "except"};
+
+// Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
+const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
+    {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},  {"w", {-1, 0}},
+    {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
+};
+const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
+    {"forward", {0, 1}},         {"backward", {0, -1}},       {"right", {1, 0}},
+    {"left", {-1, 0}},           {"forward-right", {1, 1}},   {"forward-left", {-1, 1}},
+    {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
+};
+const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGroups = {
+    {"orthogonal", {"n", "e", "s", "w"}},
+    {"diagonal", {"ne", "se", "sw", "nw"}},
+    {"all-directions", {"n", "ne", "e", "se", "s", "sw", "w", "nw"}},
+};
+
+template <typename Table>
+std::vector<std::string> names_of(const Table& table) {
+  std::vector<std::string> names;
+  for (const auto& entry : table) names.push_back(entry.first);
+  return names;
+}
+
+std::vector<std::string> direction_names() {
+  auto names = names_of(kAbsoluteDirections);
+  for (const auto& name : names_of(kRelativeDirections)) names.push_back(name);
+  for (const auto& name : names_of(kDirectionGroups)) names.push_back(name);
+  return names;
+}
+
+// A relative offset (right, forward) turned into an absolute one for a player facing `forward`.
+Offset orient(Offset relative, Offset forward) {
+  const Offset right{forward.dy, -forward.dx};  // forward rotated a quarter turn clockwise
+  return {relative.dx * right.dx + relative.dy * forward.dx, relative.dx * right.dy + relative.dy * forward.dy};
+}
+
+// ---- The checker ------------------------------------------------------------------------------
+
+class Checker {
+ public:
+  Checker(std::shared_ptr<const SourceFile> source, const Options& options)
+      : source_(std::move(source)), options_(options) {}
+
+  Rules run(const std::vector<Node>& forms) {
+    const Node& game = find_game(forms);
+    rules_.source = source_;
+    rules_.name = argument(game, 1, "NAME").text;
+    if (argument(game, 1, "NAME").kind != Node::Kind::String)
+      fail(game.items[1], "the game's name must be a \"string\"", "write (game \"My Game\" ...)");
+    collect_forms(game);
+    read_about();
+    read_params();
+    read_players();
+    read_board();
+    read_regions();
+    read_pieces();
+    read_setup();
+    read_end();
+    return std::move(rules_);
+  }
+
+ private:
+  // ---- errors and arguments ----
+
+  [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
+    fail_at(at.pos, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void fail_at(SourcePos pos, std::string message, std::string hint = {}) const {
+    throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
+  }
+  static std::string usage(std::string_view form) {
+    const auto it = kUsage.find(form);
+    return it == kUsage.end() ? std::string() : "usage: " + it->second;
+  }
+
+  // The i-th item of a form, or an error naming what is missing.
+  const Node& argument(const Node& form, std::size_t index, std::string_view what) const {
+    if (index < form.items.size()) return form.items[index];
+    fail(form, fmt::format("'({} ...)' is missing its {}", form.head(), what), usage(form.head()));
+  }
+  void expect_at_most(const Node& form, std::size_t count) const {
+    if (form.items.size() > count)
+      fail(form.items[count], fmt::format("'({} ...)' takes no more than {} argument{}; {} is one too many",
+                                          form.head(), count - 1, count == 2 ? "" : "s", describe(form.items[count])),
+           usage(form.head()));
+  }
+  std::string name_argument(const Node& node, std::string_view what) const {
+    if (!node.is_symbol()) fail(node, fmt::format("expected {} here, found {}", what, describe(node)));
+    return node.text;
+  }
+  const Node& list_form(const Node& node, std::string_view context) const {
+    if (!node.is_list() || node.head().empty())
+      fail(node, fmt::format("expected a form like '(keyword ...)' {}, found {}", context, describe(node)));
+    return node;
+  }
+
+  // ---- integer expressions ----
+
+  std::int64_t integer(const Node& node) const {
+    switch (node.kind) {
+      case Node::Kind::Integer: return node.integer;
+      case Node::Kind::String: fail(node, fmt::format("expected a number, found {}", describe(node)));
+      case Node::Kind::Symbol: {
+        for (const auto& [name, value] : params_)
+          if (name == node.text) return value;
+        fail(node, fmt::format("'{}' is not a parameter or a number", node.text), suggest(node.text, param_names()));
+      }
+      case Node::Kind::List: break;
+    }
+    return arithmetic(node);
+  }
+
+  std::int64_t arithmetic(const Node& node) const {
+    const std::string_view op = node.head();
+    const std::vector<std::string> operators = {"+", "-", "*", "/", "min", "max"};
+    if (op.empty() || std::find(operators.begin(), operators.end(), op) == operators.end())
+      fail(node, fmt::format("expected a number, found {}", describe(node)),
+           "arithmetic is written (+ a b), (- a b), (* a b), (/ a b), (min a b), (max a b)");
+    if (node.items.size() < 2) fail(node, fmt::format("'({} ...)' needs at least one number", op));
+    std::int64_t result = integer(node.items[1]);
+    if (op == "-" && node.items.size() == 2) return checked(node, 0, result, '-');
+    for (std::size_t i = 2; i < node.items.size(); ++i) {
+      const std::int64_t value = integer(node.items[i]);
+      if (op == "min") result = std::min(result, value);
+      else if (op == "max") result = std::max(result, value);
+      else result = checked(node.items[i], result, value, op[0]);
+    }
+    return result;
+  }
+
+  std::int64_t checked(const Node& at, std::int64_t a, std::int64_t b, char op) const {
+    std::int64_t result = 0;
+    bool overflow = false;
+    switch (op) {
+      case '+': overflow = __builtin_add_overflow(a, b, &result); break;
+      case '-': overflow = __builtin_sub_overflow(a, b, &result); break;
+      case '*': overflow = __builtin_mul_overflow(a, b, &result); break;
+      default:
+        if (b == 0) fail(at, "division by zero");
+        overflow = a == INT64_MIN && b == -1;
+        if (!overflow) result = a / b;
+    }
+    if (overflow) fail(at, "this arithmetic overflows 64-bit integers");
+    return result;
+  }
+
+  // An integer expression that must lie in [low, high].
+  int bounded(const Node& node, std::int64_t low, std::int64_t high, std::string_view what) const {
+    const std::int64_t value = integer(node);
+    if (value < low || value > high)
+      fail(node, fmt::format("{} must be between {} and {}, but it is {}", what, low, high, value));
+    return static_cast<int>(value);
+  }
+
+  std::vector<std::string> param_names() const { return names_of(params_); }
+
+  // ---- game-level forms ----
+
+  const Node& find_game(const std::vector<Node>& forms) const {
+    if (forms.empty())
+      fail_at({}, "the file holds no game", "a rule file is one form: (game \"Name\" ...)");
+    for (const Node& form : forms)
+      if (!form.is_list() || form.head() != "game")
+        fail(form, fmt::format("expected '(game ...)', found {}", describe(form)),
+             form.is_list() && !form.head().empty() ? suggest(form.head(), {"game"}) : usage("game"));
+    if (forms.size() > 1) fail(forms[1], "a rule file holds exactly one '(game ...)'", "remove the second one");
+    return forms.front();
+  }
+
+  void collect_forms(const Node& game) {
+    for (std::size_t i = 2; i < game.items.size(); ++i) {
+      const Node& form = list_form(game.items[i], "inside '(game ...)'");
+      const std::string keyword(form.head());
+      if (std::find(kGameForms.begin(), kGameForms.end(), keyword) == kGameForms.end())
+        fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
+      const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece";
+      if (!repeatable && !forms_[keyword].empty())
+        fail(form, fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
+                               forms_[keyword].front()->pos.line),
+             "merge the two into one");
+      forms_[keyword].push_back(&form);
+    }
+    for (const char* required : {"players", "board", "piece", "setup", "end"})
+      if (forms_[required].empty())
+        fail(game, fmt::format("the game has no '({} ...)' form", required), usage(required));
+  }
+
+  const std::vector<const Node*>& forms(const std::string& keyword) const {
+    static const std::vector<const Node*> none;
+    const auto it = forms_.find(keyword);
+    return it == forms_.end() ? none : it->second;
+  }
+
+  void read_about() {
+    for (const Node* form : forms("about")) {
+      expect_at_most(*form, 2);
+      const Node& text = argument(*form, 1, "TEXT");
+      if (text.kind != Node::Kind::String) fail(text, "expected a \"string\"", usage("about"));
+      rules_.about = text.text;
+    }
+  }
+
+  // ---- parameters and variants ----
+
+  void read_params() {
+    std::map<std::string, const Node*> chosen = variant_values();
+    std::map<std::string, std::string> typed;
+    for (const auto& [name, value] : options_.params) typed[name] = value;
+    for (const Node* form : forms("param")) {
+      const std::string name = name_argument(argument(*form, 1, "NAME"), "a parameter name");
+      if (std::any_of(params_.begin(), params_.end(), [&](const auto& p) { return p.first == name; }))
+        fail(form->items[1], fmt::format("the parameter '{}' is declared twice", name));
+      expect_at_most(*form, 4);
+      std::int64_t value = integer(argument(*form, 2, "DEFAULT"));
+      if (const auto it = chosen.find(name); it != chosen.end()) value = integer(*it->second);
+      if (const auto it = typed.find(name); it != typed.end()) value = typed_value(name, it->second);
+      if (form->items.size() > 3) check_range(*form, name, value, typed.count(name) > 0);
+      params_.emplace_back(name, value);
+    }
+    for (const auto& [name, value] : options_.params)
+      if (std::none_of(params_.begin(), params_.end(), [&](const auto& p) { return p.first == name; }))
+        throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}: this game has no parameter '{}'", name, name),
+                               params_.empty() ? "this game has no parameters" : suggest(name, param_names())});
+    rules_.params = params_;
+  }
+
+  std::int64_t typed_value(const std::string& name, const std::string& text) const {
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+      throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}={}: '{}' is not a whole number", name, text, text),
+                             fmt::format("write for example --param {}=8", name)});
+    return value;
+  }
+
+  void check_range(const Node& form, const std::string& name, std::int64_t value, bool from_command_line) const {
+    const Node& range = form.items[3];
+    if (range.head() != "range") fail(range, fmt::format("expected '(range LOW HIGH)', found {}", describe(range)));
+    expect_at_most(range, 3);
+    const std::int64_t low = integer(argument(range, 1, "LOW"));
+    const std::int64_t high = integer(argument(range, 2, "HIGH"));
+    if (value >= low && value <= high) return;
+    const std::string message = fmt::format("{} = {} is out of range; it must be between {} and {}", name, value, low, high);
+    if (from_command_line)
+      throw Error(Diagnostic{nullptr, {}, "--param " + message, fmt::format("see line {} of {}", range.pos.line, source_->name)});
+    fail(range, message);
+  }
+
+  // The values set by the chosen variant, by parameter name.
+  std::map<std::string, const Node*> variant_values() {
+    std::vector<std::string> names;
+    std::map<std::string, const Node*> values;
+    std::vector<std::string> declared;
+    for (const Node* form : forms("param"))
+      if (form->items.size() > 1 && form->items[1].is_symbol()) declared.push_back(form->items[1].text);
+    for (const Node* form : forms("variant")) {
+      const Node& name = argument(*form, 1, "NAME");
+      if (name.kind != Node::Kind::String) fail(name, "a variant's name must be a \"string\"", usage("variant"));
+      if (std::find(names.begin(), names.end(), name.text) != names.end())
+        fail(name, fmt::format("the variant \"{}\" is declared twice", name.text));
+      names.push_back(name.text);
+      for (std::size_t i = 2; i < form->items.size(); ++i) {
+        const Node& setting = form->items[i];
+        if (!setting.is_list() || setting.items.size() != 2 || !setting.items[0].is_symbol())
+          fail(setting, fmt::format("expected '(PARAM VALUE)' in a variant, found {}", describe(setting)), usage("variant"));
+        const std::string& param = setting.items[0].text;
+        if (std::find(declared.begin(), declared.end(), param) == declared.end())
+          fail(setting.items[0], fmt::format("the variant sets '{}', which is not a parameter", param),
+               declared.empty() ? "declare it with (param NAME DEFAULT)" : suggest(param, declared));
+        if (name.text == options_.variant) values[param] = &setting.items[1];
+      }
+    }
+    if (!options_.variant.empty() && std::find(names.begin(), names.end(), options_.variant) == names.end())
+      throw Error(Diagnostic{nullptr, {}, fmt::format("--variant: this game has no variant \"{}\"", options_.variant),
+                             names.empty() ? "this game has no variants" : suggest(options_.variant, names)});
+    rules_.variant = options_.variant;
+    return values;
+  }
+
+  // ---- players and board ----
+
+  void read_players() {
+    const Node& form = *forms("players").front();
+    if (form.items.size() != 3)
+      fail(form, fmt::format("a game has exactly two players, this one lists {}", form.items.size() - 1),
+           usage("players"));
+    for (int p = 0; p < kPlayers; ++p) {
+      const Node& entry = form.items[p + 1];
+      if (!entry.is_list() || entry.items.size() != 2)
+        fail(entry, fmt::format("expected '(NAME FACING)', found {}", describe(entry)), usage("players"));
+      Player& player = rules_.players[p];
+      player.name = name_argument(entry.items[0], "a player name");
+      player.facing = name_argument(entry.items[1], "a facing");
+      if (std::find(kFacings.begin(), kFacings.end(), player.facing) == kFacings.end())
+        fail(entry.items[1], fmt::format("unknown facing '{}'", player.facing), suggest(player.facing, kFacings));
+      const Offset forwards[] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+      player.forward = forwards[std::find(kFacings.begin(), kFacings.end(), player.facing) - kFacings.begin()];
+    }
+    if (rules_.players[0].name == rules_.players[1].name)
+      fail(form.items[2].items[0], fmt::format("both players are called '{}'", rules_.players[0].name));
+  }
+
+  void read_board() {
+    const Node& form = *forms("board").front();
+    expect_at_most(form, 2);
+    const Node& shape = argument(form, 1, "SHAPE");
+    if (shape.head() != "rectangle")
+      fail(shape, fmt::format("unknown board shape {}", describe(shape)), usage("board"));
+    expect_at_most(shape, 3);
+    const Node& width = argument(shape, 1, "WIDTH");
+    const Node& height = argument(shape, 2, "HEIGHT");
+    rules_.width = board_side(width, "columns");
+    rules_.height = board_side(height, "rows");
+  }
+
+  int board_side(const Node& node, std::string_view what) const {
+    const std::int64_t value = integer(node);
+    if (value > kMaxBoardSide)
+      fail(node, fmt::format("the board is too large: {} {}, at most {} are supported", value, what, kMaxBoardSide),
+           "columns are named a..z and rows 1..26");
+    if (value < 1) fail(node, fmt::format("a board needs at least one of its {}; this one has {}", what, value));
+    return static_cast<int>(value);
+  }
+
+  // ---- regions ----
+
+  void read_regions() {
+    for (const Node* form : forms("region")) {
+      expect_at_most(*form, 3);
+      const std::string name = name_argument(argument(*form, 1, "NAME"), "a region name");
+      if (regions_.count(name)) fail(form->items[1], fmt::format("the region '{}' is declared twice", name));
+      if (std::find(kRegionWords.begin(), kRegionWords.end(), name) != kRegionWords.end() ||
+          parse_cell(name, kMaxBoardSide, kMaxBoardSide) >= 0)
+        fail(form->items[1], fmt::format("'{}' is a built-in word and cannot name a region", name));
+      regions_[name] = region(argument(*form, 2, "REGION"));
+    }
+  }
+
+  PlayerRegion same_for_both(CellList cells) const { return {cells, cells}; }
+
+  PlayerRegion region(const Node& node) const {
+    if (node.is_symbol()) return region_word(node);
+    const std::string_view head = node.head();
+    if (head.empty()) fail(node, fmt::format("expected a region, found {}", describe(node)), regions_hint());
+    const std::string form(head);
+    if (form == "union" || form == "except") return combined(node);
+    if (form == "cells") {
+      CellList cells;
+      if (node.items.size() < 2) fail(node, "'(cells ...)' needs at least one cell", usage("cells"));
+      for (std::size_t i = 1; i < node.items.size(); ++i) cells.push_back(cell(node.items[i]));
+      return same_for_both(cells);
+    }
+    expect_at_most(node, form == "rows" || form == "columns" ? 3 : 2);
+    if (form == "row" || form == "rows") {
+      const int first = line_number(argument(node, 1, "N"), rules_.height, "row");
+      const int last = form == "rows" ? line_number(argument(node, 2, "LAST"), rules_.height, "row") : first;
+      return same_for_both(lines(first, last, true));
+    }
+    if (form == "column" || form == "columns") {
+      const int first = column_number(argument(node, 1, "N"));
+      const int last = form == "columns" ? column_number(argument(node, 2, "LAST")) : first;
+      return same_for_both(lines(first, last, false));
+    }
+    if (form == "home-rows" || form == "far-rows") {
+      const int depth = bounded(argument(node, 1, "N"), 1, std::max(rules_.width, rules_.height), "the number of rows");
+      return relative_rows(depth, form == "far-rows", node);
+    }
+    fail(node.items.front(), fmt::format("unknown region form '{}'", form), suggest(form, kRegionWords));
+  }
+
+  std::string regions_hint() const {
+    return "a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), "
+           "(home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row";
+  }
+
+  PlayerRegion region_word(const Node& node) const {
+    const std::string& word = node.text;
+    if (word == "all") {
+      CellList cells(static_cast<std::size_t>(rules_.cells()));
+      for (int c = 0; c < rules_.cells(); ++c) cells[static_cast<std::size_t>(c)] = c;
+      return same_for_both(cells);
+    }
+    if (word == "home-row" || word == "far-row") return relative_rows(1, word == "far-row", node);
+    if (const auto it = regions_.find(word); it != regions_.end()) return it->second;
+    if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_both({cell(node)});
+    std::vector<std::string> known = kRegionWords;
+    for (const auto& [name, cells] : regions_) known.push_back(name);
+    fail(node, fmt::format("unknown region '{}'", word), suggest(word, known));
+  }
+
+  PlayerRegion combined(const Node& node) const {
+    if (node.items.size() < 2) fail(node, fmt::format("'({} ...)' needs at least one region", node.head()), usage(node.head()));
+    PlayerRegion result = region(node.items[1]);
+    for (std::size_t i = 2; i < node.items.size(); ++i) {
+      const PlayerRegion other = region(node.items[i]);
+      for (int p = 0; p < kPlayers; ++p) {
+        CellList& cells = result[p];
+        if (node.head() == "union") {
+          cells.insert(cells.end(), other[p].begin(), other[p].end());
+        } else {
+          std::erase_if(cells, [&](int c) { return std::find(other[p].begin(), other[p].end(), c) != other[p].end(); });
+        }
+      }
+    }
+    for (CellList& cells : result) {
+      std::sort(cells.begin(), cells.end());
+      cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    }
+    return result;
+  }
+
+  // The cells of rows (or columns) first..last, 0-based, inclusive in either order.
+  CellList lines(int first, int last, bool rows) const {
+    CellList cells;
+    for (int line = std::min(first, last); line <= std::max(first, last); ++line)
+      for (int along = 0; along < (rows ? rules_.width : rules_.height); ++along)
+        cells.push_back(rows ? rules_.cell(along, line) : rules_.cell(line, along));
+    std::sort(cells.begin(), cells.end());
+    return cells;
+  }
+
+  // The `depth` lines nearest a player's home side (or the far side), seen along the player's facing.
+  PlayerRegion relative_rows(int depth, bool far, const Node& at) const {
+    PlayerRegion result;
+    for (int p = 0; p < kPlayers; ++p) {
+      const Offset f = rules_.players[p].forward;
+      const bool vertical = f.dy != 0;
+      const int extent = vertical ? rules_.height : rules_.width;
+      if (depth > extent) fail(at, fmt::format("the board has only {} {}", extent, vertical ? "rows" : "columns"));
+      const bool towards_high = (vertical ? f.dy : f.dx) > 0;
+      const bool low_end = towards_high != far;  // a north-facing player's home is at the low rows
+      const int first = low_end ? 0 : extent - depth;
+      result[p] = lines(first, first + depth - 1, vertical);
+    }
+    return result;
+  }
+
+  int line_number(const Node& node, int count, std::string_view what) const {
+    return bounded(node, 1, count, fmt::format("the {} number (the board has {} {}s)", what, count, what)) - 1;
+  }
+
+  int column_number(const Node& node) const {
+    if (node.is_symbol() && node.text.size() == 1 && node.text[0] >= 'a' && node.text[0] <= 'z') {
+      const int column = node.text[0] - 'a';
+      if (column >= rules_.width)
+        fail(node, fmt::format("column {} is outside the board (columns a..{})", node.text, static_cast<char>('a' + rules_.width - 1)));
+      return column;
+    }
+    return line_number(node, rules_.width, "column");
+  }
+
+  int cell(const Node& node) const {
+    if (!node.is_symbol() || parse_cell(node.text, kMaxBoardSide, kMaxBoardSide) < 0)
+      fail(node, fmt::format("expected a cell like a1, found {}", describe(node)));
+    const int found = parse_cell(node.text, rules_.width, rules_.height);
+    if (found < 0)
+      fail(node, fmt::format("the cell {} is outside the {}x{} board", node.text, rules_.width, rules_.height),
+           fmt::format("cells run from a1 to {}", cell_name(rules_.cells() - 1, rules_.width)));
+    return found;
+  }
+
+  // ---- pieces and their moves ----
+
+  void read_pieces() {
+    const auto& piece_forms = forms("piece");
+    if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
+      fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    for (const Node* form : piece_forms) {
+      PieceType piece;
+      piece.pos = form->pos;
+      piece.name = name_argument(argument(*form, 1, "NAME"), "a piece name");
+      if (piece_index(piece.name) >= 0) fail(form->items[1], fmt::format("the piece '{}' is declared twice", piece.name));
+      std::size_t next = 2;
+      piece.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(piece.name[0])));
+      if (form->items.size() > 2 && form->items[2].kind == Node::Kind::String) {
+        const std::string& letter = form->items[2].text;
+        if (letter.size() != 1 || !std::isalpha(static_cast<unsigned char>(letter[0])))
+          fail(form->items[2], "a piece's letter must be a single letter, like \"P\"");
+        piece.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
+        ++next;
+      }
+      if (!std::isalpha(static_cast<unsigned char>(piece.letter)))
+        fail(form->items[1], "a piece needs a letter for diagrams", "give one after the name: (piece 1x \"P\" ...)");
+      for (const PieceType& other : rules_.pieces)
+        if (other.letter == piece.letter)
+          fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
+               "give this piece its own letter: (piece NAME \"L\" ...)");
+      if (next >= form->items.size()) fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
+      for (std::size_t i = next; i < form->items.size(); ++i) piece.moves.push_back(move_rule(form->items[i]));
+      rules_.pieces.push_back(std::move(piece));
+    }
+  }
+
+  int piece_index(std::string_view name) const {
+    for (std::size_t i = 0; i < rules_.pieces.size(); ++i)
+      if (rules_.pieces[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  MoveRule move_rule(const Node& node) {
+    const Node& form = list_form(node, "for a move");
+    const std::string kind(form.head());
+    if (kind != "step" && kind != "slide" && kind != "leap")
+      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, {"step", "slide", "leap"}));
+    MoveRule move;
+    move.pos = form.pos;
+    move.text = to_text(form);
+    move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
+    const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
+    for (int p = 0; p < kPlayers; ++p)
+      move.offsets[p] = kind == "leap" ? leap_offsets(what, rules_.players[p].forward)
+                                       : directions(what, rules_.players[p].forward);
+    bool saw_target = false;
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& option = form.items[i];
+      if (option.is_symbol("capture")) {
+        if (move.capture) fail(option, "'capture' is given twice");
+        move.capture = true;
+      } else if (option.head() == "to") {
+        if (saw_target) fail(option, "'(to ...)' is given twice");
+        saw_target = true;
+        move.target = target(option);
+      } else {
+        fail(option, fmt::format("unexpected {} in a move", describe(option)), usage(kind));
+      }
+    }
+    check_capture(move, form);
+    return move;
+  }
+
+  void check_capture(const MoveRule& move, const Node& form) const {
+    const bool may_land_on_piece = move.target != Target::Empty;
+    if (may_land_on_piece && !move.capture)
+      fail(form, "this move may land on a piece, but does not say what happens to it",
+           "add 'capture' to remove the piece standing there");
+    if (!may_land_on_piece && move.capture)
+      fail(form, "'capture' has no effect on a move to empty cells",
+           "add (to enemy) or (to not-friend) to let the move capture");
+  }
+
+  Target target(const Node& form) const {
+    expect_at_most(form, 2);
+    const std::string word = name_argument(argument(form, 1, "TARGET"), "a target");
+    const auto it = std::find(kTargets.begin(), kTargets.end(), word);
+    if (it == kTargets.end()) fail(form.items[1], fmt::format("unknown target '{}'", word), suggest(word, kTargets));
+    return static_cast<Target>(it - kTargets.begin());
+  }
+
+  std::vector<Offset> directions(const Node& node, Offset forward) const {
+    std::vector<Offset> result;
+    if (node.is_list()) {
+      if (node.items.empty()) fail(node, "the list of directions is empty");
+      for (const Node& item : node.items) append_direction(item, forward, result);
+    } else {
+      append_direction(node, forward, result);
+    }
+    return result;
+  }
+
+  void append_direction(const Node& node, Offset forward, std::vector<Offset>& out) const {
+    if (!node.is_symbol()) fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
+    const auto add = [&](Offset offset, const Node& at) {
+      if (std::find(out.begin(), out.end(), offset) != out.end())
+        fail(at, fmt::format("the direction '{}' is listed twice (for this player)", at.text));
+      out.push_back(offset);
+    };
+    for (const auto& [name, offset] : kAbsoluteDirections)
+      if (name == node.text) return add(offset, node);
+    for (const auto& [name, offset] : kRelativeDirections)
+      if (name == node.text) return add(orient(offset, forward), node);
+    for (const auto& [name, members] : kDirectionGroups)
+      if (name == node.text) {
+        for (const auto& member : members)
+          for (const auto& [absolute, offset] : kAbsoluteDirections)
+            if (absolute == member) add(offset, node);
+        return;
+      }
+    fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
+  }
+
+  std::vector<Offset> leap_offsets(const Node& node, Offset forward) const {
+    const auto pair = [&](const Node& item) {
+      if (!item.is_list() || item.items.size() != 2)
+        fail(item, fmt::format("expected an offset '(RIGHT FORWARD)', found {}", describe(item)), usage("leap"));
+      const int right = bounded(item.items[0], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
+      const int ahead = bounded(item.items[1], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
+      if (right == 0 && ahead == 0) fail(item, "a leap of (0 0) does not move");
+      return orient({right, ahead}, forward);
+    };
+    if (!node.is_list() || node.items.empty())
+      fail(node, fmt::format("expected a list of offsets, found {}", describe(node)), usage("leap"));
+    if (!node.items.front().is_list()) return {pair(node)};  // a single offset such as (1 2)
+    std::vector<Offset> result;
+    for (const Node& item : node.items) {
+      const Offset offset = pair(item);
+      if (std::find(result.begin(), result.end(), offset) != result.end()) fail(item, "this offset is listed twice");
+      result.push_back(offset);
+    }
+    return result;
+  }
+
+  // ---- setup ----
+
+  void read_setup() {
+    const Node& form = *forms("setup").front();
+    std::vector<const Node*> placed_by(static_cast<std::size_t>(rules_.cells()), nullptr);
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      const Node& place = form.items[i];
+      if (place.head() != "place")
+        fail(place, fmt::format("expected '(place ...)' in the setup, found {}", describe(place)), usage("place"));
+      const bool names_player = place.items.size() == 4;
+      if (place.items.size() != 3 && !names_player) fail(place, "'(place ...)' takes a piece and a region", usage("place"));
+      const int only = names_player ? player_index(place.items[1]) : -1;
+      const Node& piece_node = place.items[names_player ? 2 : 1];
+      const int piece = piece_named(piece_node);
+      const PlayerRegion cells = region(place.items[names_player ? 3 : 2]);
+      for (int p = 0; p < kPlayers; ++p) {
+        if (only >= 0 && p != only) continue;
+        for (int c : cells[p]) {
+          if (const Node* earlier = placed_by[static_cast<std::size_t>(c)])
+            fail(place, fmt::format("two pieces on {}: it was already filled at line {}", cell_name(c, rules_.width),
+                                    earlier->pos.line));
+          placed_by[static_cast<std::size_t>(c)] = &place;
+          rules_.setup.push_back({p, piece, c});
+        }
+      }
+    }
+  }
+
+  int piece_named(const Node& node) const {
+    const std::string name = name_argument(node, "a piece name");
+    const int index = piece_index(name);
+    if (index < 0) {
+      std::vector<std::string> names;
+      for (const auto& piece : rules_.pieces) names.push_back(piece.name);
+      fail(node, fmt::format("unknown piece '{}'", name), suggest(name, names));
+    }
+    return index;
+  }
+
+  int player_index(const Node& node) const {
+    const std::string name = name_argument(node, "a player name");
+    for (int p = 0; p < kPlayers; ++p)
+      if (rules_.players[p].name == name) return p;
+    fail(node, fmt::format("unknown player '{}'", name), suggest(name, {rules_.players[0].name, rules_.players[1].name}));
+  }
+
+  bool is_player(const Node& node) const {
+    return node.is_symbol() && (node.text == rules_.players[0].name || node.text == rules_.players[1].name);
+  }
+
+  // ---- end conditions ----
+
+  void read_end() {
+    const Node& form = *forms("end").front();
+    if (form.items.size() < 2) fail(form, "'(end ...)' lists no way for the game to end", usage("end"));
+    for (std::size_t i = 1; i < form.items.size(); ++i) rules_.end.push_back(end_rule(form.items[i]));
+  }
+
+  EndRule end_rule(const Node& node) const {
+    const Node& form = list_form(node, "in '(end ...)'");
+    const std::vector<std::string> outcomes = {"win", "lose", "draw"};
+    const std::string head(form.head());
+    const auto it = std::find(outcomes.begin(), outcomes.end(), head);
+    if (it == outcomes.end()) fail(form.items.front(), fmt::format("unknown outcome '{}'", head), suggest(head, outcomes));
+    EndRule rule;
+    rule.pos = form.pos;
+    rule.text = to_text(form);
+    rule.outcome = static_cast<Outcome>(it - outcomes.begin());
+    std::size_t next = 1;
+    if (form.items.size() > 2 && is_player(form.items[1])) rule.only_player = player_index(form.items[next++]);
+    expect_at_most(form, next + 1);
+    condition(argument(form, next, "CONDITION"), rule);
+    rule.condition_text = to_text(form.items[next]);
+    return rule;
+  }
+
+  void condition(const Node& node, EndRule& rule) const {
+    const std::string word = node.is_symbol() ? node.text : std::string(node.head());
+    if (word.empty()) fail(node, fmt::format("expected a condition, found {}", describe(node)), suggest("", kConditions));
+    if (word == "opponent-has-no-pieces" || word == "no-legal-moves") {
+      if (node.is_list()) expect_at_most(node, 1);
+      rule.kind = word == "no-legal-moves" ? EndKind::NoLegalMoves : EndKind::OpponentHasNoPieces;
+    } else if (word == "reach" && node.is_list()) {
+      rule.kind = EndKind::Reach;
+      const bool names_piece = node.items.size() == 3;
+      expect_at_most(node, 3);
+      if (names_piece) rule.piece = piece_named(node.items[1]);
+      rule.region = region(argument(node, names_piece ? 2 : 1, "REGION"));
+    } else if (word == "ply-limit" && node.is_list()) {
+      rule.kind = EndKind::PlyLimit;
+      expect_at_most(node, 2);
+      rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 1000000, "the ply limit");
+    } else {
+      const Node& at = node.is_symbol() ? node : node.items.front();
+      fail(at, fmt::format("unknown condition '{}'", word), node.is_symbol() && (word == "reach" || word == "ply-limit")
+                                                                ? usage(word)
+                                                                : suggest(word, kConditions));
+    }
+  }
+
+  std::shared_ptr<const SourceFile> source_;
+  const Options& options_;
+  Rules rules_;
+  std::map<std::string, std::vector<const Node*>> forms_;
+  std::vector<std::pair<std::string, std::int64_t>> params_;
+  std::map<std::string, PlayerRegion> regions_;
+};
+
+}  // namespace
+
+std::pair<std::string, std::string> parse_param_option(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw Error(Diagnostic{nullptr, {}, fmt::format("--param '{}' is not of the form NAME=VALUE", text),
+                           "write for example --param width=6"});
+  return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+int parse_cell(std::string_view name, int width, int height) {
+  if (name.size() < 2 || name.size() > 3 || name[0] < 'a' || name[0] > 'z') return -1;
+  const int column = name[0] - 'a';
+  int row = 0;
+  const auto [end, error] = std::from_chars(name.data() + 1, name.data() + name.size(), row);
+  if (error != std::errc() || end != name.data() + name.size() || name[1] == '0') return -1;
+  if (column >= width || row < 1 || row > height) return -1;
+  return (row - 1) * width + column;
+}
+
+std::string cell_name(int cell, int width) {
+  return fmt::format("{}{}", static_cast<char>('a' + cell % width), cell / width + 1);
+}
+
+Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options) {
+  const std::vector<Node> forms = parse_sexpr(source);
+  return Checker(source, options).run(forms);
+}
+
+Rules load_rules_file(const std::string& path, const Options& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Diagnostic{nullptr, {}, fmt::format("cannot open the rule file '{}'", path), "check the path"});
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto source = std::make_shared<SourceFile>(SourceFile{path, text.str()});
+  return load_rules(std::move(source), options);
+}
+
+}  // namespace troyka::lang

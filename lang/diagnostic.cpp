@@ -1,0 +1,96 @@
+#include "lang/diagnostic.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace troyka::lang {
+namespace {
+
+std::string_view line_of(const std::string& text, std::uint32_t line) {
+  std::size_t begin = 0;
+  for (std::uint32_t current = 1; current < line; ++current) {
+    const std::size_t newline = text.find('\n', begin);
+    if (newline == std::string::npos) return {};
+    begin = newline + 1;
+  }
+  std::size_t end = text.find('\n', begin);
+  if (end == std::string::npos) end = text.size();
+  std::string_view result(text.data() + begin, end - begin);
+  if (!result.empty() && result.back() == '\r') result.remove_suffix(1);
+  return result;
+}
+
+// Control characters and bytes outside ASCII would misalign the caret; show them as '?'.
+std::string printable(std::string_view line) {
+  std::string result(line);
+  for (char& c : result) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte == '\t') c = ' ';
+    else if (byte < 0x20 || byte >= 0x7f) c = '?';
+  }
+  return result;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string render(const Diagnostic& d) {
+  std::string out;
+  if (d.file && d.pos.known()) {
+    out += fmt::format("{}:{}:{}: error: {}\n", d.file->name, d.pos.line, d.pos.column, d.message);
+    const std::string line = printable(line_of(d.file->text, d.pos.line));
+    const std::string number = std::to_string(d.pos.line);
+    out += fmt::format(" {} | {}\n", number, line);
+    const std::size_t caret_column = std::min<std::size_t>(d.pos.column - 1, line.size());
+    const std::size_t tail = std::min<std::size_t>(d.pos.length, line.size() + 1 - caret_column);
+    out += fmt::format(" {} | {}^{}\n", std::string(number.size(), ' '), std::string(caret_column, ' '),
+                       std::string(tail > 1 ? tail - 1 : 0, '~'));
+  } else if (d.file) {
+    out += fmt::format("{}: error: {}\n", d.file->name, d.message);
+  } else {
+    out += fmt::format("error: {}\n", d.message);
+  }
+  if (!d.hint.empty()) out += fmt::format("hint: {}\n", d.hint);
+  return out;
+}
+
+Error::Error(Diagnostic diagnostic) : std::runtime_error(diagnostic.message), diagnostic_(std::move(diagnostic)) {}
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance <= best_distance && (best.empty() || distance < edit_distance(word, best))) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string close = closest_match(word, candidates);
+  if (!close.empty()) return fmt::format("did you mean '{}'?", close);
+  if (candidates.empty()) return {};
+  std::string list;
+  for (const auto& candidate : candidates) list += (list.empty() ? "'" : ", '") + candidate + "'";
+  return "expected one of " + list;
+}
+
+}  // namespace troyka::lang

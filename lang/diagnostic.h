@@ -1,0 +1,59 @@
+// Source files, positions and the friendly error messages built on them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace troyka::lang {
+
+// A rule file held in memory; every position points into one of these.
+struct SourceFile {
+  std::string name;  // as the user gave it, e.g. "games/breakthrough.game"
+  std::string text;
+};
+
+// Where something stands in a source file. Lines and columns count from 1;
+// `length` is how many columns the caret underline covers.
+struct SourcePos {
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t length = 1;
+  bool known() const { return line != 0; }
+};
+
+// One error as the user sees it: where, what is wrong, and a likely fix.
+struct Diagnostic {
+  std::shared_ptr<const SourceFile> file;  // null for errors not tied to a file (e.g. --param)
+  SourcePos pos;
+  std::string message;
+  std::string hint;  // empty when there is no useful suggestion
+};
+
+// Renders a diagnostic the way compilers do:
+//   games/x.game:7:12: error: unknown direction 'foward'
+//       7 |   (step (foward) (to empty))
+//         |          ^~~~~~
+//   hint: did you mean 'forward'?
+std::string render(const Diagnostic& diagnostic);
+
+// Thrown by every stage of loading (parse, check, compile); carries one diagnostic.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(Diagnostic diagnostic);
+  const Diagnostic& diagnostic() const { return diagnostic_; }
+
+ private:
+  Diagnostic diagnostic_;
+};
+
+// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+// "did you mean 'x'?" when a close candidate exists, otherwise a list of the valid choices.
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace troyka::lang

@@ -1,0 +1,124 @@
+// The checked description of a game: what the checker produces and the interpreter compiles.
+// Everything here is resolved: parameters are numbers, player-relative directions and regions are
+// absolute per player, and every name has been looked up. Positions are kept for messages.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lang/diagnostic.h"
+
+namespace troyka::lang {
+
+inline constexpr int kPlayers = 2;
+inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
+inline constexpr int kMaxPieceTypes = 6;
+
+// A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
+struct Offset {
+  int dx = 0;
+  int dy = 0;
+  bool operator==(const Offset&) const = default;
+};
+
+// Which cells a move may land on.
+enum class Target { Empty, Enemy, Friend, NotFriend, Any };
+
+enum class MoveKind {
+  Step,   // one jump by each offset; what lies between does not matter (covers leaps)
+  Slide,  // repeated steps along each offset through empty cells
+};
+
+struct MoveRule {
+  MoveKind kind = MoveKind::Step;
+  std::array<std::vector<Offset>, kPlayers> offsets;  // absolute, per player
+  Target target = Target::Empty;
+  bool capture = false;  // the piece on the destination, if any, is removed
+  SourcePos pos;
+  std::string text;  // as written, for summaries
+};
+
+struct PieceType {
+  std::string name;
+  char letter = '?';  // upper case; White's pieces print upper case, Black's lower case
+  std::vector<MoveRule> moves;
+  SourcePos pos;
+};
+
+struct Player {
+  std::string name;
+  std::string facing;  // north, south, east or west
+  Offset forward;
+};
+
+// A set of cells per player; absolute regions hold the same cells for both players.
+using CellList = std::vector<int>;
+using PlayerRegion = std::array<CellList, kPlayers>;
+
+enum class Outcome { Win, Loss, Draw };
+
+enum class EndKind {
+  Reach,                // a piece of the player stands in a region
+  OpponentHasNoPieces,  // every piece of the player's opponent is gone
+  NoLegalMoves,         // the player to move has no legal move
+  PlyLimit,             // this many plies have been played
+};
+
+// "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
+struct EndRule {
+  Outcome outcome = Outcome::Win;
+  int only_player = -1;  // -1: the rule applies to either player
+  EndKind kind = EndKind::Reach;
+  int piece = -1;  // Reach: -1 for any piece type
+  PlayerRegion region;
+  int ply_limit = 0;
+  SourcePos pos;
+  std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
+  std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"
+};
+
+struct Placement {
+  int player = 0;
+  int piece = 0;
+  int cell = 0;
+};
+
+struct Rules {
+  std::shared_ptr<const SourceFile> source;
+  std::string name;
+  std::string about;
+  std::string variant;                                       // the chosen variant, "" for the default
+  std::vector<std::pair<std::string, std::int64_t>> params;  // final values, in declaration order
+  int width = 0;
+  int height = 0;
+  std::array<Player, kPlayers> players;
+  std::vector<PieceType> pieces;
+  std::vector<Placement> setup;
+  std::vector<EndRule> end;
+
+  int cells() const { return width * height; }
+  int cell(int column, int row) const { return row * width + column; }
+};
+
+// Choices made outside the rule file, e.g. on the command line.
+struct Options {
+  std::string variant;                                      // "" for the default
+  std::vector<std::pair<std::string, std::string>> params;  // name, value as typed
+};
+
+// Parses "name=value" as given to --param; throws lang::Error when it has no '='.
+std::pair<std::string, std::string> parse_param_option(const std::string& text);
+
+// Cell names: columns a..z, rows 1..26, e.g. "c5". Returns -1 when `name` is not a cell of the board.
+int parse_cell(std::string_view name, int width, int height);
+std::string cell_name(int cell, int width);
+
+// Reads, parses and checks a rule file. Throws lang::Error with a diagnostic on any problem.
+Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options);
+Rules load_rules_file(const std::string& path, const Options& options);
+
+}  // namespace troyka::lang

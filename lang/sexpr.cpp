@@ -1,0 +1,254 @@
+// The grammar is split into small named rules in the style of PEGTL's own examples; actions build
+// the Node tree on a stack. Errors are raised by three rules that can only fail loudly
+// (unclosed_list, bad_character, unterminated_string), so every message is specific.
+#include "lang/sexpr.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <tao/pegtl.hpp>
+
+namespace troyka::lang {
+namespace {
+
+namespace peg = tao::pegtl;
+
+// ---- The grammar ----------------------------------------------------------------------------
+
+struct comment : peg::seq<peg::one<';'>, peg::until<peg::eolf>> {};
+struct blank : peg::sor<peg::one<' ', '\t', '\r', '\n', '\f', '\v'>, comment> {};
+struct skip : peg::star<blank> {};
+
+struct symbol_char : peg::sor<peg::alnum, peg::one<'-', '_', '+', '*', '/', '<', '>', '=', '!', '?', '.', '\''>> {};
+struct integer : peg::seq<peg::opt<peg::one<'-', '+'>>, peg::plus<peg::digit>, peg::not_at<symbol_char>> {};
+struct symbol : peg::seq<peg::not_at<peg::digit>, peg::plus<symbol_char>> {};
+
+struct escape : peg::seq<peg::one<'\\'>, peg::one<'"', '\\', 'n', 't'>> {};
+struct string_char : peg::sor<escape, peg::not_one<'"', '\\', '\n', '\r'>> {};
+struct string_open : peg::one<'"'> {};
+struct string_close : peg::one<'"'> {};
+struct unterminated_string;
+struct string_literal : peg::seq<string_open, peg::star<string_char>, peg::sor<string_close, unterminated_string>> {};
+
+struct item;
+struct list_open : peg::one<'('> {};
+struct list_close : peg::one<')'> {};
+struct unclosed_list;
+struct bad_character;
+struct list : peg::seq<list_open, skip, peg::star<item, skip>, peg::sor<list_close, unclosed_list, bad_character>> {};
+struct item : peg::sor<list, string_literal, integer, symbol> {};
+
+struct file : peg::seq<skip, peg::star<item, skip>, peg::sor<peg::eof, bad_character>> {};
+
+// ---- Building the tree ----------------------------------------------------------------------
+
+struct Builder {
+  std::shared_ptr<const SourceFile> file;
+  std::vector<std::vector<Node>> open_lists{1};  // [0] holds the top-level forms
+  std::vector<Node> open_nodes;                  // the list nodes whose items are being read
+  std::string string_value;
+  SourcePos string_pos;
+
+  [[noreturn]] void fail(SourcePos pos, std::string message, std::string hint = {}) const {
+    throw Error(Diagnostic{file, pos, std::move(message), std::move(hint)});
+  }
+};
+
+template <typename Input>
+SourcePos position_of(const Input& in, std::size_t length = 1) {
+  const auto p = in.position();
+  return SourcePos{static_cast<std::uint32_t>(p.line), static_cast<std::uint32_t>(p.column),
+                   static_cast<std::uint32_t>(std::max<std::size_t>(1, length))};
+}
+
+template <typename Rule>
+struct action : peg::nothing<Rule> {};
+
+template <>
+struct action<list_open> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    if (static_cast<int>(b.open_nodes.size()) >= kMaxNesting)
+      b.fail(position_of(in), fmt::format("lists are nested more than {} deep", kMaxNesting),
+             "a rule file never needs this much nesting; check for a runaway '('");
+    Node node;
+    node.kind = Node::Kind::List;
+    node.pos = position_of(in);
+    b.open_nodes.push_back(std::move(node));
+    b.open_lists.emplace_back();
+  }
+};
+
+template <>
+struct action<list_close> {
+  template <typename Input>
+  static void apply(const Input&, Builder& b) {
+    Node node = std::move(b.open_nodes.back());
+    b.open_nodes.pop_back();
+    node.items = std::move(b.open_lists.back());
+    b.open_lists.pop_back();
+    b.open_lists.back().push_back(std::move(node));
+  }
+};
+
+template <>
+struct action<symbol> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    Node node;
+    node.kind = Node::Kind::Symbol;
+    node.text = in.string();
+    node.pos = position_of(in, in.size());
+    b.open_lists.back().push_back(std::move(node));
+  }
+};
+
+template <>
+struct action<integer> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    Node node;
+    node.kind = Node::Kind::Integer;
+    node.pos = position_of(in, in.size());
+    std::string_view digits = in.string_view();
+    if (digits.front() == '+') digits.remove_prefix(1);
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), node.integer);
+    if (error != std::errc() || end != digits.data() + digits.size())
+      b.fail(node.pos, fmt::format("the number {} is too large", in.string()),
+             "numbers in rule files must fit in 64 bits");
+    b.open_lists.back().push_back(std::move(node));
+  }
+};
+
+template <>
+struct action<string_open> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    b.string_value.clear();
+    b.string_pos = position_of(in);
+  }
+};
+
+template <>
+struct action<string_char> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    const std::string_view c = in.string_view();
+    if (c.size() == 2) b.string_value += c[1] == 'n' ? '\n' : c[1] == 't' ? '\t' : c[1];
+    else b.string_value += c;
+  }
+};
+
+template <>
+struct action<string_close> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    Node node;
+    node.kind = Node::Kind::String;
+    node.text = std::move(b.string_value);
+    node.pos = b.string_pos;
+    node.pos.length = in.position().line == b.string_pos.line ? in.position().column + 1 - b.string_pos.column : 1;
+    b.open_lists.back().push_back(std::move(node));
+  }
+};
+
+// ---- Rules that only ever fail, with a message made for the spot ----------------------------
+
+// A custom PEGTL rule that hands the input and the builder to Derived::check.
+template <typename Derived>
+struct failing_rule {
+  template <peg::apply_mode, peg::rewind_mode, template <typename...> class, template <typename...> class,
+            typename Input>
+  static bool match(Input& in, Builder& b) {
+    return Derived::check(in, b);
+  }
+};
+
+std::string describe_byte(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte >= 0x21 && byte < 0x7f) return fmt::format("'{}'", c);
+  return fmt::format("byte 0x{:02x}", byte);
+}
+
+struct unterminated_string : failing_rule<unterminated_string> {
+  template <typename Input>
+  static bool check(Input& in, Builder& b) {
+    const bool bad_escape = !in.empty() && in.peek_char() == '\\';
+    if (bad_escape)
+      b.fail(position_of(in, 2), "unknown escape in a string", "strings understand \\\" \\\\ \\n and \\t");
+    b.fail(b.string_pos, "this string is never closed", "add a '\"' before the end of the line");
+  }
+};
+
+struct unclosed_list : failing_rule<unclosed_list> {
+  template <typename Input>
+  static bool check(Input& in, Builder& b) {
+    if (!in.empty()) return false;
+    b.fail(b.open_nodes.back().pos, "this '(' is never closed", "add the missing ')'");
+  }
+};
+
+struct bad_character : failing_rule<bad_character> {
+  template <typename Input>
+  static bool check(Input& in, Builder& b) {
+    const char c = in.peek_char();
+    const std::string_view usual = "rule files are made of (lists), words, numbers and \"strings\"";
+    if (c == ')') b.fail(position_of(in), "unexpected ')' with no '(' to close", "remove it, or add the '(' it closes");
+    if (static_cast<unsigned char>(c) >= 0x80)
+      b.fail(position_of(in), fmt::format("unexpected {}", describe_byte(c)),
+             "only ASCII is allowed outside strings and comments");
+    b.fail(position_of(in), fmt::format("unexpected character {}", describe_byte(c)), std::string(usual));
+    return false;  // not reached: fail() throws
+  }
+};
+
+template <typename Rule>
+struct control : peg::normal<Rule> {};
+
+}  // namespace
+
+std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file) {
+  Builder builder;
+  builder.file = file;
+  peg::memory_input<> input(file->text.data(), file->text.size(), file->name);
+  peg::parse<peg::must<troyka::lang::file>, action, control>(input, builder);
+  return std::move(builder.open_lists.front());
+}
+
+std::string to_text(const Node& node) {
+  std::string text;
+  switch (node.kind) {
+    case Node::Kind::Integer: return std::to_string(node.integer);
+    case Node::Kind::Symbol: return node.text;
+    case Node::Kind::String:
+      text.push_back('"');
+      for (const char c : node.text) {
+        if (c == '"' || c == '\\') text.push_back('\\');
+        text.append(c == '\n' ? "\\n" : std::string_view(&c, 1));
+      }
+      text.push_back('"');
+      return text;
+    case Node::Kind::List: break;
+  }
+  text.push_back('(');
+  for (const Node& item : node.items) {
+    if (text.size() > 1) text.push_back(' ');
+    text.append(to_text(item));
+  }
+  text.push_back(')');
+  return text;
+}
+
+std::string describe(const Node& node) {
+  switch (node.kind) {
+    case Node::Kind::Integer: return fmt::format("the number {}", node.integer);
+    case Node::Kind::String: return fmt::format("the string \"{}\"", node.text);
+    case Node::Kind::Symbol: return fmt::format("'{}'", node.text);
+    case Node::Kind::List: break;
+  }
+  if (node.items.empty()) return "an empty list '()'";
+  if (!node.head().empty()) return fmt::format("'({} ...)'", node.head());
+  return "a list";
+}
+
+}  // namespace troyka::lang
