@@ -13,7 +13,6 @@
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
-#include "interpreter/playout.h"
 
 namespace troyka::cli {
 namespace {
@@ -154,7 +153,7 @@ BenchTotals bench_thread(const Program& program, std::uint64_t seed, double seco
   const auto start = Clock::now();
   while (quota ? totals.playouts < quota : true) {
     auto state = root;
-    totals.plies += random_playout(program, state, rng);
+    totals.plies += program.playout(state, rng);
     ++totals.winners[state.winner == kDraw ? kPlayers : static_cast<std::size_t>(state.winner)];
     // Checking the clock every 64 playouts keeps its cost out of the measurement.
     if (++totals.playouts % 64 == 0 && !quota && seconds_since(start) >= seconds) break;

@@ -6,6 +6,9 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 namespace troyka {
 
@@ -95,8 +98,12 @@ struct Bitboard {
 
  private:
   static int nth_in_word(std::uint64_t w, int n) {
+#if defined(__BMI2__)
+    return std::countr_zero(_pdep_u64(std::uint64_t{1} << n, w));  // deposit bit n onto w's n-th set bit
+#else
     for (; n > 0; --n) w &= w - 1;
     return std::countr_zero(w);
+#endif
   }
   Bitboard shift_up(int bits) const {
     Bitboard out;

@@ -14,46 +14,88 @@ using lang::Target;
 
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
-    : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height) {
+    : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height), cells_(rules_->cells()) {
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
   compile_moves();
   compile_end_rules();
+  piece_types_ = static_cast<int>(rules_->pieces.size());
+  targets_fit_inline_ = true;
+  for (const auto& jumps : jumps_)
+    targets_fit_inline_ = targets_fit_inline_ && jumps.size() <= kInlineJumps &&
+                       std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
-  zobrist_.resize(static_cast<std::size_t>(kPlayers * kMaxPieceTypes * rules_->cells()));
+  zobrist_.resize(static_cast<std::size_t>(kPlayers * kMaxPieceTypes * cells_));
   for (auto& key : zobrist_) key = keys.next();
   side_key_ = keys.next();
 }
 
 template <int Words>
 void Program<Words>::compile_moves() {
-  for (int player = 0; player < kPlayers; ++player) {
-    for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece) {
-      for (const lang::MoveRule& move : rules_->pieces[piece].moves) {
-        for (const lang::Offset offset : move.offsets[player]) {
-          Jump jump;
-          for (int cell = 0; cell < rules_->cells(); ++cell) {
-            const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-            if (column >= 0 && column < width_ && row >= 0 && row < height_) jump.from_mask.set(cell);
-          }
-          const int delta = offset.dy * width_ + offset.dx;
-          jump.left = static_cast<std::uint16_t>(std::max(delta, 0));
-          jump.right = static_cast<std::uint16_t>(std::max(-delta, 0));
-          jump.piece = static_cast<std::uint8_t>(piece);
-          jump.target = move.target;
-          jump.slide = move.kind == lang::MoveKind::Slide;
-          jumps_[player].push_back(jump);
-        }
-      }
-    }
-  }
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
+      for (const lang::MoveRule& move : rules_->pieces[piece].moves)
+        for (const lang::Offset offset : move.offsets[player]) add_jump(player, static_cast<int>(piece), move, offset);
 }
 
 template <int Words>
+void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset) {
+  static constexpr std::uint8_t kLandingOf[] = {kOnEmpty, kOnEnemy, kOnFriend, kOnEmpty | kOnEnemy,
+                                                kOnEmpty | kOnEnemy | kOnFriend};  // by lang::Target
+  Jump jump;
+  const int delta = offset.dy * width_ + offset.dx;
+  jump.left = static_cast<std::uint16_t>(std::max(delta, 0));
+  jump.right = static_cast<std::uint16_t>(std::max(-delta, 0));
+  jump.piece = static_cast<std::uint8_t>(piece);
+  jump.landing = kLandingOf[static_cast<int>(move.target)];
+  jump.slide = move.kind == lang::MoveKind::Slide;
+  for (Jump& existing : jumps_[player])
+    if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide) {
+      existing.landing |= jump.landing;
+      return;
+    }
+  for (int cell = 0; cell < cells_; ++cell) {
+    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
+    if (column >= 0 && column < width_ && row >= 0 && row < height_) jump.from_mask.set(cell);
+  }
+  jumps_[player].push_back(jump);
+}
+
+// Whether a move can make the condition true when it was false before. The player who did not
+// move only lost pieces, so it cannot newly reach a region; the mover still has the piece it moved.
+static bool can_become_true_by_move(EndKind kind, bool subject_is_mover) {
+  switch (kind) {
+    case EndKind::Reach: return subject_is_mover;
+    case EndKind::OpponentHasNoPieces: return subject_is_mover;
+    case EndKind::NoLegalMoves:
+    case EndKind::PlyLimit: return true;
+  }
+  return true;
+}
+
+// For each player who may have just moved, lists the tests of every end rule in file order: the
+// mover is tested first, then the player to move; "no legal moves" concerns only the player to move.
+template <int Words>
 void Program<Words>::compile_end_rules() {
-  for (const lang::EndRule& rule : rules_->end) {
-    EndCheck check{rule, {}};
-    for (int player = 0; player < kPlayers; ++player) check.region[player] = mask_of(rule.region[player]);
-    end_checks_.push_back(std::move(check));
+  for (int mover = 0; mover < kPlayers; ++mover) {
+    for (std::size_t index = 0; index < rules_->end.size(); ++index) {
+      const lang::EndRule& rule = rules_->end[index];
+      for (const int subject : {mover, 1 - mover}) {
+        if (rule.only_player >= 0 && rule.only_player != subject) continue;
+        if (rule.kind == EndKind::NoLegalMoves && subject == mover) continue;
+        EndTest test;
+        test.region = mask_of(rule.region[subject]);
+        test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
+        test.kind = rule.kind;
+        test.subject = static_cast<std::int8_t>(subject);
+        test.piece = static_cast<std::int8_t>(rule.piece);
+        test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win    ? subject
+                                               : rule.outcome == lang::Outcome::Loss ? 1 - subject
+                                                                                     : kDraw);
+        test.rule = static_cast<std::int8_t>(index);
+        all_end_tests_[mover].push_back(test);
+        if (can_become_true_by_move(rule.kind, subject == mover)) after_move_tests_[mover].push_back(test);
+      }
+    }
   }
 }
 
@@ -65,11 +107,6 @@ typename Program<Words>::Board Program<Words>::mask_of(const lang::CellList& cel
 }
 
 // ---- state changes --------------------------------------------------------------------------------
-
-template <int Words>
-std::uint64_t Program<Words>::piece_key(int player, int piece, int cell) const {
-  return zobrist_[static_cast<std::size_t>((player * kMaxPieceTypes + piece) * rules_->cells() + cell)];
-}
 
 template <int Words>
 void Program<Words>::put(StateType& state, int player, int piece, int cell) const {
@@ -88,8 +125,8 @@ void Program<Words>::take(StateType& state, int player, int piece, int cell) con
 template <int Words>
 int Program<Words>::piece_at(const StateType& state, int player, int cell) const {
   if (!state.by_player[player].test(cell)) return -1;
-  for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
-    if (state.by_piece[piece].test(cell)) return static_cast<int>(piece);
+  for (int piece = 0; piece < piece_types_; ++piece)
+    if (state.by_piece[piece].test(cell)) return piece;
   return -1;
 }
 
@@ -106,38 +143,40 @@ template <int Words>
 typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
   for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
-  decide_end(state);
+  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
   return state;
 }
 
 template <int Words>
-void Program<Words>::apply(StateType& state, Move move) const {
+void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if (move.capture) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
   }
-  take(state, mover, move.piece, move.from);
-  put(state, mover, move.piece, move.to);
+  const Board path = Board::single(move.from) | Board::single(move.to);
+  state.by_player[mover] ^= path;
+  state.by_piece[move.piece] ^= path;
+  state.hash ^= piece_key(mover, move.piece, move.from) ^ piece_key(mover, move.piece, move.to) ^ side_key_;
   state.to_move = static_cast<std::uint8_t>(1 - mover);
-  state.hash ^= side_key_;
   ++state.ply;
-  decide_end(state);
+}
+
+template <int Words>
+void Program<Words>::apply(StateType& state, Move move) const {
+  move_pieces(state, move);
+  decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
 }
 
 // ---- move generation ----------------------------------------------------------------------------
 
 template <int Words>
-typename Program<Words>::Board Program<Words>::landing_mask(const StateType& state, Target target) const {
+std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds> Program<Words>::landing_masks(
+    const StateType& state) const {
   const Board& own = state.by_player[state.to_move];
-  switch (target) {
-    case Target::Empty: return board_ - (own | state.by_player[1 - state.to_move]);
-    case Target::Enemy: return state.by_player[1 - state.to_move];
-    case Target::Friend: return own;
-    case Target::NotFriend: return board_ - own;
-    case Target::Any: break;
-  }
-  return board_;
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board empty = board_ - (own | enemy);
+  return {Board{}, empty, enemy, empty | enemy, own, empty | own, enemy | own, board_};
 }
 
 // Calls emit(TargetSet) for every jump of the player to move; stops early when emit returns false.
@@ -145,15 +184,15 @@ typename Program<Words>::Board Program<Words>::landing_mask(const StateType& sta
 // the no-legal-move test are all built on it.
 template <int Words>
 template <typename Emit>
-void Program<Words>::for_each_target_set(const StateType& state, Emit&& emit) const {
+[[gnu::always_inline]] inline void Program<Words>::for_each_target_set(const StateType& state, Emit&& emit) const {
   const Board& own = state.by_player[state.to_move];
-  const Board empty = board_ - (own | state.by_player[1 - state.to_move]);
+  const std::array<Board, kLandingKinds> landings = landing_masks(state);
+  const Board& empty = landings[kOnEmpty];
   for (const Jump& jump : jumps_[state.to_move]) {
     Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
-    const Board landing = landing_mask(state, jump.target);
+    const Board& landing = landings[jump.landing];
     if (!jump.slide) {
-      if (!emit(TargetSet{frontier.shifted(jump.left, jump.right) & landing,
-                          static_cast<std::int16_t>(jump.delta()), jump.piece}))
+      if (!emit(TargetSet{jump_targets(state, jump, landing), static_cast<std::int16_t>(jump.delta()), jump.piece}))
         return;
       continue;
     }
@@ -195,25 +234,63 @@ int Program<Words>::count_moves(const StateType& state) const {
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.
 template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
-  TargetSets sets;
-  boost::container::small_vector<int, 64> counts;
+  if (!targets_fit_inline_) {
+    MoveList moves;
+    legal_moves(state, moves);
+    return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
+  }
+  InlineTargets targets;
+  collect_targets(state, targets);
+  return pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total))));
+}
+
+template <int Words>
+[[gnu::always_inline]] inline void Program<Words>::collect_targets(const StateType& state,
+                                                                   InlineTargets& targets) const {
+  const std::array<Board, kLandingKinds> landings = landing_masks(state);
+  const std::vector<Jump>& jumps = jumps_[state.to_move];
   int total = 0;
-  for_each_target_set(state, [&](const TargetSet& set) {
-    const int count = set.targets.count();
-    if (count) {
-      sets.push_back(set);
-      counts.push_back(count);
-      total += count;
-    }
-    return true;
-  });
-  int chosen = static_cast<int>(rng.below(static_cast<std::uint32_t>(total)));
+  for (std::size_t i = 0; i < jumps.size(); ++i) {
+    const Board board = jump_targets(state, jumps[i], landings[jumps[i].landing]);
+    targets.by_jump[i].board = board;
+    total += board.count();
+  }
+  targets.total = total;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline Move Program<Words>::pick_target(const StateType& state, const InlineTargets& targets,
+                                                               int chosen) const {
+  const std::vector<Jump>& jumps = jumps_[state.to_move];
   std::size_t index = 0;
-  while (chosen >= counts[index]) chosen -= counts[index++];
-  const TargetSet& set = sets[index];
-  const int to = set.targets.nth(chosen);
-  return Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-              state.occupied().test(to)};
+  for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
+  const int to = targets.by_jump[index].board.nth(chosen);
+  return Move{static_cast<std::uint16_t>(to - jumps[index].delta()), static_cast<std::uint16_t>(to),
+              jumps[index].piece, state.by_player[1 - state.to_move].test(to) || state.by_player[state.to_move].test(to)};
+}
+
+// The loop of random_move + apply with one difference: the end rules' "can the player to move
+// move?" is answered by generating that player's moves, which the next ply then draws from.
+template <int Words>
+std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
+  std::uint32_t plies = 0;
+  if (!targets_fit_inline_) {
+    for (; !state.over; ++plies) apply(state, random_move(state, rng));
+    return plies;
+  }
+  InlineTargets targets;
+  collect_targets(state, targets);
+  for (; !state.over; ++plies) {
+    move_pieces(state, pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total)))));
+    bool generated = false;
+    decide_end(state, after_move_tests_[1 - state.to_move], [&] {
+      collect_targets(state, targets);
+      generated = true;
+      return targets.total > 0;
+    });
+    if (!generated && !state.over) collect_targets(state, targets);
+  }
+  return plies;
 }
 
 template <int Words>
@@ -228,42 +305,37 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 
 // ---- end of the game ------------------------------------------------------------------------------
 
+// The first end test that holds decides; with none, a player to move who has no move ends the
+// game in a draw. `can_move` answers whether the player to move has a move; it is asked at most once.
 template <int Words>
-bool Program<Words>::end_condition_holds(const StateType& state, const EndCheck& check, int subject) const {
-  switch (check.rule.kind) {
-    case EndKind::Reach: {
-      Board pieces = state.by_player[subject];
-      if (check.rule.piece >= 0) pieces &= state.by_piece[check.rule.piece];
-      return (pieces & check.region[subject]).any();
-    }
-    case EndKind::OpponentHasNoPieces: return !state.by_player[1 - subject].any();
-    case EndKind::NoLegalMoves: return subject == state.to_move && !has_legal_move(state);
-    case EndKind::PlyLimit: return state.ply >= static_cast<std::uint32_t>(check.rule.ply_limit);
-  }
-  return false;
-}
-
-// Checks the end rules in file order for the player who just moved, then the player to move;
-// the first that holds decides. With none, a player to move who has no move ends the game drawn.
-template <int Words>
-void Program<Words>::decide_end(StateType& state) const {
-  const int subjects[2] = {1 - state.to_move, state.to_move};
-  for (std::size_t index = 0; index < end_checks_.size(); ++index) {
-    const EndCheck& check = end_checks_[index];
-    for (const int subject : subjects) {
-      if (check.rule.only_player >= 0 && check.rule.only_player != subject) continue;
-      if (!end_condition_holds(state, check, subject)) continue;
-      state.over = true;
-      state.ended_by = static_cast<std::int8_t>(index);
-      switch (check.rule.outcome) {
-        case lang::Outcome::Win: state.winner = static_cast<std::int8_t>(subject); break;
-        case lang::Outcome::Loss: state.winner = static_cast<std::int8_t>(1 - subject); break;
-        case lang::Outcome::Draw: state.winner = kDraw; break;
+template <typename CanMove>
+[[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
+                                                              CanMove&& can_move) const {
+  int moves_left = -1;
+  const auto has_moves = [&] {
+    if (moves_left < 0) moves_left = can_move();
+    return moves_left != 0;
+  };
+  for (const EndTest& test : tests) {
+    bool holds = false;
+    switch (test.kind) {
+      case EndKind::Reach: {
+        Board pieces = state.by_player[test.subject] & test.region;
+        if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+        holds = pieces.any();
+        break;
       }
-      return;
+      case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
+      case EndKind::NoLegalMoves: holds = !has_moves(); break;
+      case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
     }
+    if (!holds) continue;
+    state.over = true;
+    state.winner = test.winner;
+    state.ended_by = test.rule;
+    return;
   }
-  if (!has_legal_move(state)) {
+  if (!has_moves()) {
     state.over = true;
     state.winner = kDraw;
     state.ended_by = kEndedByNoMoves;
@@ -292,7 +364,8 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
-  return lang::cell_name(move.from, width_) + (move.capture ? 'x' : '-') + lang::cell_name(move.to, width_);
+  return fmt::format("{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
+                     lang::cell_name(move.to, width_));
 }
 
 template <int Words>
@@ -321,7 +394,7 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   if (!state.by_player[state.to_move].test(from)) return fail(fmt::format("{} has no piece on {}", player, first));
   std::string options;
   for (const Move& move : moves)
-    if (move.from == from) options += (options.empty() ? "" : " ") + move_text(move);
+    if (move.from == from) options += fmt::format("{}{}", options.empty() ? "" : " ", move_text(move));
   return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
                           options.empty() ? fmt::format("the piece on {} cannot move", first)
                                           : "the piece there can play " + options));
@@ -396,7 +469,7 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
     if (error != std::errc() || end != ply.data() + ply.size()) return fail(fmt::format("'{}' is not a ply count", ply));
   }
   state.hash = full_hash(state);
-  decide_end(state);
+  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
   return parsed;
 }
 
@@ -451,7 +524,7 @@ std::string Program<Words>::describe() const {
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";
   out += fmt::format("compiled: {} jumps for {}, {} for {}; {} end checks; no rule-tree walking while playing\n",
-                     jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, end_checks_.size());
+                     jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, all_end_tests_[0].size());
   return out;
 }
 

@@ -87,6 +87,9 @@ class Program {
   int count_moves(const StateType& state) const;
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
+  // Plays uniformly random moves to the end of the game; returns the plies played. Same moves and
+  // result as looping random_move + apply, but generates each position's moves only once.
+  std::uint32_t playout(StateType& state, Rng& rng) const;
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
@@ -103,13 +106,17 @@ class Program {
   std::string describe() const;  // the compiled rules, readable
 
  private:
+  // Which occupants a landing cell may have, as bits; a jump's landing set is their union.
+  enum Landing : std::uint8_t { kOnEmpty = 1, kOnEnemy = 2, kOnFriend = 4, kLandingKinds = 8 };
+
   // A step or leap: every piece in `from_mask` may jump by (left - right) cells.
-  // For a slide, the jump repeats through empty cells.
+  // For a slide, the jump repeats through empty cells. Move rules that share a piece, an offset
+  // and a kind are merged into one jump whose landing set is the union of theirs.
   struct Jump {
     Board from_mask;  // cells whose neighbour by this offset is on the board
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
-    lang::Target target = lang::Target::Empty;
+    std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
     int delta() const { return int(left) - int(right); }
   };
@@ -119,35 +126,68 @@ class Program {
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
   };
-  using TargetSets = boost::container::small_vector<TargetSet, 64>;
+  // The targets of every jump of one position, kept on the stack by random_move and playout when
+  // the program has no slides (one target set per jump); otherwise those draw from a move list.
+  static constexpr std::size_t kInlineJumps = 48;
+  struct InlineTargets {
+    union Slot {  // left uninitialised on purpose: zeroing costs more than generating the moves
+      Slot() {}
+      Board board;
+    };
+    Slot by_jump[kInlineJumps];
+    int total = 0;
+  };
 
-  struct EndCheck {
-    lang::EndRule rule;
-    std::array<Board, kPlayers> region{};
+  // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
+  // subject, the game ends with WINNER". Flattened at load so the check after each move is a
+  // short loop over these.
+  struct EndTest {
+    Board region;  // Reach: the subject's cells
+    std::uint32_t ply_limit = 0;
+    lang::EndKind kind = lang::EndKind::Reach;
+    std::int8_t subject = 0;
+    std::int8_t piece = -1;
+    std::int8_t winner = kDraw;
+    std::int8_t rule = 0;
   };
 
   void compile_moves();
+  void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   void compile_end_rules();
   Board mask_of(const lang::CellList& cells) const;
-  Board landing_mask(const StateType& state, lang::Target target) const;
+  std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
   template <typename Emit>
   void for_each_target_set(const StateType& state, Emit&& emit) const;
   bool has_legal_move(const StateType& state) const;
-  bool end_condition_holds(const StateType& state, const EndCheck& check, int subject) const;
-  void decide_end(StateType& state) const;
-  std::uint64_t piece_key(int player, int piece, int cell) const;
+  static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
+    return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask).shifted(jump.left,
+                                                                                                   jump.right) &
+           landing;
+  }
+  void collect_targets(const StateType& state, InlineTargets& targets) const;
+  Move pick_target(const StateType& state, const InlineTargets& targets, int chosen) const;
+  void move_pieces(StateType& state, Move move) const;
+  template <typename CanMove>
+  void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
+  std::uint64_t piece_key(int player, int piece, int cell) const {
+    return zobrist_[static_cast<std::size_t>((player * kMaxPieceTypes + piece) * cells_ + cell)];
+  }
   std::uint64_t full_hash(const StateType& state) const;
   void put(StateType& state, int player, int piece, int cell) const;
   void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
 
   std::shared_ptr<const lang::Rules> rules_;
-  int width_ = 0, height_ = 0;
+  int width_ = 0, height_ = 0, cells_ = 0;
   Board board_;  // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;
-  std::vector<EndCheck> end_checks_;
-  std::vector<std::uint64_t> zobrist_;  // [player][piece][cell]
+  // By the player who just moved: every test (for a position of unknown history), and only the
+  // tests a move can newly make true (for the position right after a move).
+  std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
+  std::vector<std::uint64_t> zobrist_;                    // [player][piece][cell]
   std::uint64_t side_key_ = 0;
+  int piece_types_ = 0;
+  bool targets_fit_inline_ = false;
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.
