@@ -1,0 +1,190 @@
+// End-to-end tests of the troyka command line: the real binary, its output and exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "interpreter/game.h"
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
+Outcome troyka(const std::string& args) {
+  const std::string err_file = testing::TempDir() + "troyka_cli_stderr.txt";
+  const std::string command =
+      "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
+  Outcome run;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return run;
+}
+
+nlohmann::json json_of(const Outcome& run) {
+  EXPECT_EQ(run.status, 0) << run.err;
+  return nlohmann::json::parse(run.out);
+}
+
+const std::string kGame = "games/breakthrough.game";
+
+TEST(Cli, CheckAcceptsTheReferenceGame) {
+  const Outcome run = troyka("check " + kGame);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.out, "games/breakthrough.game: ok (Breakthrough, 8x8 board, 1 piece type, 3 end rules)\n");
+}
+
+TEST(Cli, CheckReportsAnErrorWithPlaceCaretAndHint) {
+  const std::string path = testing::TempDir() + "typo.game";
+  std::ofstream(path) << "(game \"T\"\n  (players (White north) (Black south))\n  (board (rectangle 4 4))\n"
+                         "  (piece Pawn (step (foward) (to empty)))\n  (setup (place Pawn (home-rows 1)))\n"
+                         "  (end (lose no-legal-moves)))\n";
+  const Outcome run = troyka("check " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, path +
+                         ":4:22: error: unknown direction 'foward'\n"
+                         " 4 |   (piece Pawn (step (foward) (to empty)))\n"
+                         "   |                      ^~~~~~\n"
+                         "hint: did you mean 'forward'?\n");
+}
+
+TEST(Cli, MissingFileIsAClearError) {
+  const Outcome run = troyka("check no/such/file.game");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: cannot open the rule file 'no/such/file.game'\nhint: check the path\n");
+}
+
+TEST(Cli, BadParamAndVariantAreClearErrors) {
+  Outcome run = troyka("check " + kGame + " --param widht=6");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: --param widht: this game has no parameter 'widht'\nhint: did you mean 'width'?\n");
+  run = troyka("check " + kGame + " --param width=99");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err,
+            "error: --param width = 99 is out of range; it must be between 3 and 26\n"
+            "hint: see line 7 of games/breakthrough.game\n");
+  run = troyka("check " + kGame + " --param width");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: --param 'width' is not of the form NAME=VALUE\nhint: write for example --param width=6\n");
+  run = troyka("check " + kGame + " --variant zillions-7x8");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err,
+            "error: --variant: this game has no variant \"zillions-7x8\"\nhint: did you mean 'zillions-7x7'?\n");
+}
+
+TEST(Cli, UnknownCommandAndMissingFileArgumentFail) {
+  EXPECT_NE(troyka("frobnicate").status, 0);
+  EXPECT_NE(troyka("perft --depth 2").status, 0);
+  EXPECT_NE(troyka("perft " + kGame).status, 0);  // --depth is required
+}
+
+TEST(Cli, ShowPrintsTheStartPositionAndRules) {
+  const Outcome run = troyka("show " + kGame + " --variant zillions-7x7");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("Breakthrough (variant \"zillions-7x7\")"), std::string::npos);
+  EXPECT_NE(run.out.find("  7  p p p p p p p\n  6  p p p p p p p\n"), std::string::npos);
+  EXPECT_NE(run.out.find("position: ppppppp/ppppppp/7/7/7/PPPPPPP/PPPPPPP White 0"), std::string::npos);
+  EXPECT_NE(run.out.find("White to move, 19 legal moves"), std::string::npos);
+  const nlohmann::json json = json_of(troyka("show " + kGame + " --json --param width=5 --param height=6"));
+  EXPECT_EQ(json["width"], 5);
+  EXPECT_EQ(json["height"], 6);
+  EXPECT_EQ(json["legal_moves"], 13);
+  EXPECT_EQ(json["position"], "ppppp/ppppp/5/5/PPPPP/PPPPP White 0");
+}
+
+TEST(Cli, PerftJsonCountsMatchPublishedFigures) {
+  const nlohmann::json json = json_of(troyka("perft " + kGame + " --depth 4 --json"));
+  const std::array<std::uint64_t, 4> expected = {22, 484, 11132, 256036};
+  ASSERT_EQ(json["depths"].size(), 4u);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(json["depths"][i]["depth"], i + 1);
+    EXPECT_EQ(json["depths"][i]["nodes"], expected[i]);
+    EXPECT_GE(json["depths"][i]["seconds"].get<double>(), 0.0);
+  }
+}
+
+TEST(Cli, PerftDivideSumsToTheTotalAfterGivenMoves) {
+  const nlohmann::json json = json_of(troyka("perft " + kGame + " --depth 3 --moves \"a2-a3 h7-h6\" --divide --json"));
+  std::uint64_t sum = 0;
+  for (const auto& [move, nodes] : json["divide"].items()) sum += nodes.get<std::uint64_t>();
+  EXPECT_EQ(sum, json["depths"][2]["nodes"].get<std::uint64_t>());
+  EXPECT_EQ(json["divide"].size(), json["depths"][0]["nodes"].get<std::size_t>());
+  EXPECT_TRUE(json["divide"].contains("a3-a4"));
+}
+
+TEST(Cli, PerftRejectsAnIllegalMoveInMoves) {
+  const Outcome run = troyka("perft " + kGame + " --depth 1 --moves \"a2-a3 a3-a4\"");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: --moves: move 2 (a3-a4): Black has no piece on a3\n");
+}
+
+TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
+  const nlohmann::json json = json_of(troyka("bench " + kGame + " --playouts 500 --threads 2 --json"));
+  EXPECT_EQ(json["playouts"], 500);
+  EXPECT_EQ(json["threads"], 2);
+  EXPECT_GT(json["playouts_per_second"].get<double>(), 0.0);
+  // Random Breakthrough 8x8 games last about 64 plies; no game can end before ply 11.
+  EXPECT_GT(json["plies_per_playout"].get<double>(), 40.0);
+  EXPECT_LT(json["plies_per_playout"].get<double>(), 90.0);
+  const double white = json["wins"]["White"], black = json["wins"]["Black"], draw = json["wins"]["draw"];
+  EXPECT_DOUBLE_EQ(white + black + draw, 1.0);
+  EXPECT_EQ(draw, 0.0);
+}
+
+TEST(Cli, BenchRejectsBadThreadCount) {
+  const Outcome run = troyka("bench " + kGame + " --threads 0 --playouts 1");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: --threads must be between 1 and 256\n");
+}
+
+TEST(Cli, PlayIsReproducibleAndEveryMoveIsLegal) {
+  const nlohmann::json first = json_of(troyka("play " + kGame + " --seed 11 --json"));
+  const nlohmann::json second = json_of(troyka("play " + kGame + " --seed 11 --json"));
+  EXPECT_EQ(first, second);
+  // Replay the printed moves through the API: each must be legal and the end must agree.
+  const troyka::Game game = troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/" + kGame);
+  game.visit([&](const auto& program) {
+    auto state = program.initial_state();
+    for (const auto& move : first["moves"]) {
+      ASSERT_FALSE(state.over);
+      const troyka::ParsedMove parsed = program.parse_move(state, move.get<std::string>());
+      ASSERT_TRUE(parsed.ok()) << parsed.error;
+      program.apply(state, parsed.move);
+    }
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(first["winner"], program.rules().players[static_cast<std::size_t>(state.winner)].name);
+    EXPECT_EQ(first["plies"], state.ply);
+    EXPECT_EQ(first["reason"], program.end_reason(state));
+  });
+}
+
+TEST(Cli, PlayShowsEveryMoveAndTheResult) {
+  const Outcome run = troyka("play " + kGame + " --seed 3 --param width=4 --param height=5");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.out.rfind("Breakthrough\n  5  p p p p\n", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find("1. White "), std::string::npos);
+  EXPECT_NE(run.out.find("\nresult: "), std::string::npos);
+}
+
+TEST(Cli, PlayRejectsUnknownAgents) {
+  const Outcome run = troyka("play " + kGame + " --white mtcs");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: the agents available so far: random\n");
+}
+
+}  // namespace
