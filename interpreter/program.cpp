@@ -378,7 +378,10 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
   const std::string_view first = text.substr(0, split);
   std::string_view second = text.substr(std::min(split, text.size()));
-  if (!second.empty() && (second.front() == '-' || second.front() == 'x')) second.remove_prefix(1);
+  // A separator 'x' is told from column x by what follows: a cell's letter is followed by a digit.
+  const bool separated = !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
+                                                                       !std::isdigit(static_cast<unsigned char>(second[1]))));
+  if (separated) second.remove_prefix(1);
   if (text.empty() || first.size() < 2 || second.size() < 2)
     return fail(fmt::format("'{}' is not a move; write it as from-to, e.g. {}", text,
                             move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));

@@ -58,8 +58,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
 const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
 const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit"};
-const std::vector<std::string> kRegionWords = {"all",   "home-row", "far-row",   "row",      "rows",  "column",
-                                               "columns", "cells",  "home-rows", "far-rows", "union", "except"};
+const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
+                                               "home-rows", "far-rows", "union",  "except"};
+const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
 const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
@@ -142,10 +143,12 @@ class Checker {
     fail(form, fmt::format("'({} ...)' is missing its {}", form.head(), what), usage(form.head()));
   }
   void expect_at_most(const Node& form, std::size_t count) const {
-    if (form.items.size() > count)
-      fail(form.items[count], fmt::format("'({} ...)' takes no more than {} argument{}; {} is one too many",
-                                          form.head(), count - 1, count == 2 ? "" : "s", describe(form.items[count])),
-           usage(form.head()));
+    if (form.items.size() <= count) return;
+    const std::string allowed = count == 1 ? "no arguments"
+                                           : fmt::format("no more than {} argument{}", count - 1, count == 2 ? "" : "s");
+    fail(form.items[count],
+         fmt::format("'({} ...)' takes {}; {} is one too many", form.head(), allowed, describe(form.items[count])),
+         usage(form.head()));
   }
   std::string name_argument(const Node& node, std::string_view what) const {
     if (!node.is_symbol()) fail(node, fmt::format("expected {} here, found {}", what, describe(node)));
@@ -166,6 +169,9 @@ class Checker {
       case Node::Kind::Symbol: {
         for (const auto& [name, value] : params_)
           if (name == node.text) return value;
+        if (const std::uint32_t later = declared_line(node.text))
+          fail(node, fmt::format("the parameter '{}' is declared later, at line {}", node.text, later),
+               "a parameter can only use the parameters declared above it");
         fail(node, fmt::format("'{}' is not a parameter or a number", node.text), suggest(node.text, param_names()));
       }
       case Node::Kind::List: break;
@@ -216,6 +222,12 @@ class Checker {
   }
 
   std::vector<std::string> param_names() const { return names_of(params_); }
+  // The line a parameter is declared on, or 0 when there is none of that name.
+  std::uint32_t declared_line(const std::string& name) const {
+    for (const auto& [declared, line] : declared_params_)
+      if (declared == name) return line;
+    return 0;
+  }
 
   // ---- game-level forms ----
 
@@ -225,7 +237,8 @@ class Checker {
     for (const Node& form : forms)
       if (!form.is_list() || form.head() != "game")
         fail(form, fmt::format("expected '(game ...)', found {}", describe(form)),
-             form.is_list() && !form.head().empty() ? suggest(form.head(), {"game"}) : usage("game"));
+             form.is_list() && !closest_match(form.head(), {"game"}).empty() ? suggest(form.head(), {"game"})
+                                                                              : usage("game"));
     if (forms.size() > 1) fail(forms[1], "a rule file holds exactly one '(game ...)'", "remove the second one");
     return forms.front();
   }
@@ -265,23 +278,30 @@ class Checker {
 
   // ---- parameters and variants ----
 
+  // Declarations first (names, duplicates), then the chosen variant, then the values in order:
+  // the default, overridden by the variant, overridden by --param.
   void read_params() {
-    std::map<std::string, const Node*> chosen = variant_values();
+    for (const Node* form : forms("param")) {
+      const std::string name = name_argument(argument(*form, 1, "NAME"), "a parameter name");
+      if (declared_line(name)) fail(form->items[1], fmt::format("the parameter '{}' is declared twice", name));
+      declared_params_.emplace_back(name, form->pos.line);
+      expect_at_most(*form, 4);
+    }
+    const std::map<std::string, const Node*> chosen = variant_values();
     std::map<std::string, std::string> typed;
     for (const auto& [name, value] : options_.params) typed[name] = value;
     for (const Node* form : forms("param")) {
-      const std::string name = name_argument(argument(*form, 1, "NAME"), "a parameter name");
-      if (std::any_of(params_.begin(), params_.end(), [&](const auto& p) { return p.first == name; }))
-        fail(form->items[1], fmt::format("the parameter '{}' is declared twice", name));
-      expect_at_most(*form, 4);
-      std::int64_t value = integer(argument(*form, 2, "DEFAULT"));
-      if (const auto it = chosen.find(name); it != chosen.end()) value = integer(*it->second);
-      if (const auto it = typed.find(name); it != typed.end()) value = typed_value(name, it->second);
-      if (form->items.size() > 3) check_range(*form, name, value, typed.count(name) > 0);
+      const std::string& name = form->items[1].text;
+      const Node* source = &argument(*form, 2, "DEFAULT");
+      std::int64_t value = integer(*source);
+      if (const auto it = chosen.find(name); it != chosen.end()) value = integer(*(source = it->second));
+      const auto it = typed.find(name);
+      if (it != typed.end()) value = typed_value(name, it->second);
+      if (form->items.size() > 3) check_range(form->items[3], name, value, it != typed.end() ? nullptr : source);
       params_.emplace_back(name, value);
     }
     for (const auto& [name, value] : options_.params)
-      if (std::none_of(params_.begin(), params_.end(), [&](const auto& p) { return p.first == name; }))
+      if (!declared_line(name))
         throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}: this game has no parameter '{}'", name, name),
                                params_.empty() ? "this game has no parameters" : suggest(name, param_names())});
     rules_.params = params_;
@@ -289,47 +309,57 @@ class Checker {
 
   std::int64_t typed_value(const std::string& name, const std::string& text) const {
     std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    const std::size_t start = !text.empty() && text[0] == '+' ? 1 : 0;  // as in rule files
+    const auto [end, error] = std::from_chars(text.data() + start, text.data() + text.size(), value);
+    if (error == std::errc::result_out_of_range)
+      throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}={}: '{}' is too large", name, text, text),
+                             "numbers must fit in 64 bits"});
+    if (text.size() == start || error != std::errc() || end != text.data() + text.size())
       throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}={}: '{}' is not a whole number", name, text, text),
                              fmt::format("write for example --param {}=8", name)});
     return value;
   }
 
-  void check_range(const Node& form, const std::string& name, std::int64_t value, bool from_command_line) const {
-    const Node& range = form.items[3];
+  // `source` is where the value was written (the default or the variant's value); null when it
+  // came from the command line.
+  void check_range(const Node& range, const std::string& name, std::int64_t value, const Node* source) const {
     if (range.head() != "range") fail(range, fmt::format("expected '(range LOW HIGH)', found {}", describe(range)));
     expect_at_most(range, 3);
     const std::int64_t low = integer(argument(range, 1, "LOW"));
     const std::int64_t high = integer(argument(range, 2, "HIGH"));
+    if (low > high)
+      fail(range, fmt::format("this range is empty: {} is greater than {}", low, high),
+           fmt::format("write the smaller number first: (range {} {})", high, low));
     if (value >= low && value <= high) return;
     const std::string message = fmt::format("{} = {} is out of range; it must be between {} and {}", name, value, low, high);
-    if (from_command_line)
+    if (!source)
       throw Error(Diagnostic{nullptr, {}, "--param " + message, fmt::format("see line {} of {}", range.pos.line, source_->name)});
-    fail(range, message);
+    fail(*source, message);
   }
 
   // The values set by the chosen variant, by parameter name.
   std::map<std::string, const Node*> variant_values() {
     std::vector<std::string> names;
     std::map<std::string, const Node*> values;
-    std::vector<std::string> declared;
-    for (const Node* form : forms("param"))
-      if (form->items.size() > 1 && form->items[1].is_symbol()) declared.push_back(form->items[1].text);
+    std::vector<std::string> declared = names_of(declared_params_);
     for (const Node* form : forms("variant")) {
       const Node& name = argument(*form, 1, "NAME");
       if (name.kind != Node::Kind::String) fail(name, "a variant's name must be a \"string\"", usage("variant"));
       if (std::find(names.begin(), names.end(), name.text) != names.end())
         fail(name, fmt::format("the variant \"{}\" is declared twice", name.text));
       names.push_back(name.text);
+      std::vector<std::string> set_here;
       for (std::size_t i = 2; i < form->items.size(); ++i) {
         const Node& setting = form->items[i];
         if (!setting.is_list() || setting.items.size() != 2 || !setting.items[0].is_symbol())
           fail(setting, fmt::format("expected '(PARAM VALUE)' in a variant, found {}", describe(setting)), usage("variant"));
         const std::string& param = setting.items[0].text;
-        if (std::find(declared.begin(), declared.end(), param) == declared.end())
+        if (!declared_line(param))
           fail(setting.items[0], fmt::format("the variant sets '{}', which is not a parameter", param),
                declared.empty() ? "declare it with (param NAME DEFAULT)" : suggest(param, declared));
+        if (std::find(set_here.begin(), set_here.end(), param) != set_here.end())
+          fail(setting.items[0], fmt::format("the variant \"{}\" sets '{}' twice", name.text, param));
+        set_here.push_back(param);
         if (name.text == options_.variant) values[param] = &setting.items[1];
       }
     }
@@ -393,6 +423,7 @@ class Checker {
       const std::string name = name_argument(argument(*form, 1, "NAME"), "a region name");
       if (regions_.count(name)) fail(form->items[1], fmt::format("the region '{}' is declared twice", name));
       if (std::find(kRegionWords.begin(), kRegionWords.end(), name) != kRegionWords.end() ||
+          std::find(kRegionForms.begin(), kRegionForms.end(), name) != kRegionForms.end() ||
           parse_cell(name, kMaxBoardSide, kMaxBoardSide) >= 0)
         fail(form->items[1], fmt::format("'{}' is a built-in word and cannot name a region", name));
       regions_[name] = region(argument(*form, 2, "REGION"));
@@ -406,11 +437,18 @@ class Checker {
     const std::string_view head = node.head();
     if (head.empty()) fail(node, fmt::format("expected a region, found {}", describe(node)), regions_hint());
     const std::string form(head);
+    if (std::find(kRegionForms.begin(), kRegionForms.end(), form) == kRegionForms.end())
+      fail(node.items.front(), fmt::format("unknown region form '{}'", form), suggest(form, kRegionForms));
     if (form == "union" || form == "except") return combined(node);
     if (form == "cells") {
       CellList cells;
       if (node.items.size() < 2) fail(node, "'(cells ...)' needs at least one cell", usage("cells"));
-      for (std::size_t i = 1; i < node.items.size(); ++i) cells.push_back(cell(node.items[i]));
+      for (std::size_t i = 1; i < node.items.size(); ++i) {
+        const int c = cell(node.items[i]);
+        if (std::find(cells.begin(), cells.end(), c) != cells.end())
+          fail(node.items[i], fmt::format("the cell {} is listed twice", node.items[i].text));
+        cells.push_back(c);
+      }
       return same_for_both(cells);
     }
     expect_at_most(node, form == "rows" || form == "columns" ? 3 : 2);
@@ -424,11 +462,8 @@ class Checker {
       const int last = form == "columns" ? column_number(argument(node, 2, "LAST")) : first;
       return same_for_both(lines(first, last, false));
     }
-    if (form == "home-rows" || form == "far-rows") {
-      const int depth = bounded(argument(node, 1, "N"), 1, std::max(rules_.width, rules_.height), "the number of rows");
-      return relative_rows(depth, form == "far-rows", node);
-    }
-    fail(node.items.front(), fmt::format("unknown region form '{}'", form), suggest(form, kRegionWords));
+    const int depth = bounded(argument(node, 1, "N"), 1, std::max(rules_.width, rules_.height), "the number of rows");
+    return relative_rows(depth, form == "far-rows", node);
   }
 
   std::string regions_hint() const {
@@ -448,6 +483,7 @@ class Checker {
     if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_both({cell(node)});
     std::vector<std::string> known = kRegionWords;
     for (const auto& [name, cells] : regions_) known.push_back(name);
+    for (const auto& form : kRegionForms) known.push_back(form);
     fail(node, fmt::format("unknown region '{}'", word), suggest(word, known));
   }
 
@@ -509,6 +545,10 @@ class Checker {
         fail(node, fmt::format("column {} is outside the board (columns a..{})", node.text, static_cast<char>('a' + rules_.width - 1)));
       return column;
     }
+    if (node.is_symbol() && !declared_line(node.text))
+      fail(node, fmt::format("unknown column '{}'", node.text),
+           fmt::format("columns are lower-case letters a..{} or numbers 1..{}", static_cast<char>('a' + rules_.width - 1),
+                       rules_.width));
     return line_number(node, rules_.width, "column");
   }
 
@@ -543,7 +583,7 @@ class Checker {
         ++next;
       }
       if (!std::isalpha(static_cast<unsigned char>(piece.letter)))
-        fail(form->items[1], "a piece needs a letter for diagrams", "give one after the name: (piece 1x \"P\" ...)");
+        fail(form->items[1], "a piece needs a letter for diagrams", fmt::format("give one after the name: (piece {} \"L\" ...)", piece.name));
       for (const PieceType& other : rules_.pieces)
         if (other.letter == piece.letter)
           fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
@@ -574,11 +614,13 @@ class Checker {
       move.offsets[p] = kind == "leap" ? leap_offsets(what, rules_.players[p].forward)
                                        : directions(what, rules_.players[p].forward);
     bool saw_target = false;
+    const Node* capture = nullptr;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
       if (option.is_symbol("capture")) {
         if (move.capture) fail(option, "'capture' is given twice");
         move.capture = true;
+        capture = &option;
       } else if (option.head() == "to") {
         if (saw_target) fail(option, "'(to ...)' is given twice");
         saw_target = true;
@@ -587,17 +629,17 @@ class Checker {
         fail(option, fmt::format("unexpected {} in a move", describe(option)), usage(kind));
       }
     }
-    check_capture(move, form);
+    check_capture(move, form, capture);
     return move;
   }
 
-  void check_capture(const MoveRule& move, const Node& form) const {
+  void check_capture(const MoveRule& move, const Node& form, const Node* capture) const {
     const bool may_land_on_piece = move.target != Target::Empty;
     if (may_land_on_piece && !move.capture)
       fail(form, "this move may land on a piece, but does not say what happens to it",
            "add 'capture' to remove the piece standing there");
     if (!may_land_on_piece && move.capture)
-      fail(form, "'capture' has no effect on a move to empty cells",
+      fail(*capture, "'capture' has no effect on a move to empty cells",
            "add (to enemy) or (to not-friend) to let the move capture");
   }
 
@@ -667,6 +709,7 @@ class Checker {
   void read_setup() {
     const Node& form = *forms("setup").front();
     std::vector<const Node*> placed_by(static_cast<std::size_t>(rules_.cells()), nullptr);
+    std::vector<int> placed_for(static_cast<std::size_t>(rules_.cells()), -1);
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& place = form.items[i];
       if (place.head() != "place")
@@ -680,10 +723,19 @@ class Checker {
       for (int p = 0; p < kPlayers; ++p) {
         if (only >= 0 && p != only) continue;
         for (int c : cells[p]) {
-          if (const Node* earlier = placed_by[static_cast<std::size_t>(c)])
+          const auto at = static_cast<std::size_t>(c);
+          if (placed_by[at] == &place && placed_for[at] != p)
+            fail(place,
+                 fmt::format("two pieces on {}: this '(place ...)' puts a piece of each player there",
+                             cell_name(c, rules_.width)),
+                 fmt::format("name the player, as in (place {} {} ...), or use a region seen from each player's "
+                             "side, such as (home-rows 1)",
+                             rules_.players[0].name, rules_.pieces[static_cast<std::size_t>(piece)].name));
+          if (const Node* earlier = placed_by[at])
             fail(place, fmt::format("two pieces on {}: it was already filled at line {}", cell_name(c, rules_.width),
                                     earlier->pos.line));
-          placed_by[static_cast<std::size_t>(c)] = &place;
+          placed_by[at] = &place;
+          placed_for[at] = p;
           rules_.setup.push_back({p, piece, c});
         }
       }
@@ -731,7 +783,9 @@ class Checker {
     rule.text = to_text(form);
     rule.outcome = static_cast<Outcome>(it - outcomes.begin());
     std::size_t next = 1;
-    if (form.items.size() > 2 && is_player(form.items[1])) rule.only_player = player_index(form.items[next++]);
+    const bool names_player = form.items.size() > 2 && form.items[1].is_symbol() &&
+                              std::find(kConditions.begin(), kConditions.end(), form.items[1].text) == kConditions.end();
+    if (names_player) rule.only_player = player_index(form.items[next++]);
     expect_at_most(form, next + 1);
     condition(argument(form, next, "CONDITION"), rule);
     rule.condition_text = to_text(form.items[next]);
@@ -756,9 +810,10 @@ class Checker {
       rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 1000000, "the ply limit");
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
-      fail(at, fmt::format("unknown condition '{}'", word), node.is_symbol() && (word == "reach" || word == "ply-limit")
-                                                                ? usage(word)
-                                                                : suggest(word, kConditions));
+      if (node.is_symbol() && (word == "reach" || word == "ply-limit"))
+        fail(at, fmt::format("the condition '{}' needs {}", word, word == "reach" ? "a region" : "a number of plies"),
+             usage(word));
+      fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
     }
   }
 
@@ -768,6 +823,7 @@ class Checker {
   std::map<std::string, std::vector<const Node*>> forms_;
   std::vector<std::pair<std::string, std::int64_t>> params_;
   std::map<std::string, PlayerRegion> regions_;
+  std::vector<std::pair<std::string, std::uint32_t>> declared_params_;  // name, line; in file order
 };
 
 }  // namespace

@@ -70,12 +70,23 @@ std::string render(const Diagnostic& d) {
 
 Error::Error(Diagnostic diagnostic) : std::runtime_error(diagnostic.message), diagnostic_(std::move(diagnostic)) {}
 
+// Whether `word` is `candidate` with letters left out, the commonest typo ("colums").
+static bool is_subsequence(std::string_view word, std::string_view candidate) {
+  std::size_t at = 0;
+  for (const char c : candidate)
+    if (at < word.size() && word[at] == c) ++at;
+  return at == word.size();
+}
+
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
   for (const auto& candidate : candidates) {
     const std::size_t distance = edit_distance(word, candidate);
-    if (distance <= best_distance && (best.empty() || distance < edit_distance(word, best))) {
+    if (distance > best_distance) continue;
+    const bool better = best.empty() || distance < edit_distance(word, best) ||
+                        (!is_subsequence(word, best) && is_subsequence(word, candidate));
+    if (better) {
       best = candidate;
       best_distance = distance;
     }

@@ -180,11 +180,37 @@ struct unterminated_string : failing_rule<unterminated_string> {
   }
 };
 
+// At the end of the file the innermost open list is rarely the culprit: a list left open in the
+// middle swallows the forms after it (and the ')'s meant for its parents). The one to blame is the
+// deepest list, closed or not, holding an item that starts on a later line no further right than
+// the list itself, as the next form would.
+inline void find_swallowing_list(const Node& list, const std::vector<Node>& items, int depth, SourcePos& blamed,
+                                 int& blamed_depth) {
+  for (const Node& item : items) {
+    if (item.pos.line > list.pos.line && item.pos.column <= list.pos.column && depth > blamed_depth) {
+      blamed = list.pos;
+      blamed_depth = depth;
+    }
+    if (item.is_list()) find_swallowing_list(item, item.items, depth + 1, blamed, blamed_depth);
+  }
+}
+
+inline SourcePos list_left_open(const Builder& b) {
+  SourcePos blamed = b.open_nodes.back().pos;
+  int blamed_depth = -1;
+  for (std::size_t depth = 0; depth < b.open_nodes.size(); ++depth) {
+    std::vector<Node> items = b.open_lists[depth + 1];
+    if (depth + 1 < b.open_nodes.size()) items.push_back(Node{Node::Kind::List, {}, 0, b.open_nodes[depth + 1].pos, {}});
+    find_swallowing_list(b.open_nodes[depth], items, static_cast<int>(depth), blamed, blamed_depth);
+  }
+  return blamed;
+}
+
 struct unclosed_list : failing_rule<unclosed_list> {
   template <typename Input>
   static bool check(Input& in, Builder& b) {
     if (!in.empty()) return false;
-    b.fail(b.open_nodes.back().pos, "this '(' is never closed", "add the missing ')'");
+    b.fail(list_left_open(b), "this '(' is never closed", "add the missing ')'");
   }
 };
 
@@ -192,12 +218,22 @@ struct bad_character : failing_rule<bad_character> {
   template <typename Input>
   static bool check(Input& in, Builder& b) {
     const char c = in.peek_char();
-    const std::string_view usual = "rule files are made of (lists), words, numbers and \"strings\"";
+    const auto byte = static_cast<unsigned char>(c);
     if (c == ')') b.fail(position_of(in), "unexpected ')' with no '(' to close", "remove it, or add the '(' it closes");
-    if (static_cast<unsigned char>(c) >= 0x80)
+    if (std::isdigit(byte)) {
+      const std::string_view rest(in.current(), in.size(in.size()));
+      const std::size_t length = std::min(rest.size(), rest.find_first_of(" \t\r\n\f\v();\""));
+      b.fail(position_of(in, length),
+             fmt::format("'{}' is not a number, and a word cannot start with a digit", rest.substr(0, length)),
+             "numbers are whole numbers like 8; words start with a letter");
+    }
+    if (byte >= 0x80)
       b.fail(position_of(in), fmt::format("unexpected {}", describe_byte(c)),
              "only ASCII is allowed outside strings and comments");
-    b.fail(position_of(in), fmt::format("unexpected character {}", describe_byte(c)), std::string(usual));
+    b.fail(position_of(in),
+           byte > 0x20 && byte < 0x7f ? fmt::format("unexpected character {}", describe_byte(c))
+                                      : fmt::format("unexpected {}", describe_byte(c)),
+           "rule files are made of (lists), words, numbers and \"strings\"");
     return false;  // not reached: fail() throws
   }
 };
@@ -210,7 +246,9 @@ struct control : peg::normal<Rule> {};
 std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file) {
   Builder builder;
   builder.file = file;
-  peg::memory_input<> input(file->text.data(), file->text.size(), file->name);
+  // A UTF-8 byte order mark, as some editors write, is not part of the text.
+  const std::size_t start = std::string_view(file->text).substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0;
+  peg::memory_input<> input(file->text.data() + start, file->text.size() - start, file->name);
   peg::parse<peg::must<troyka::lang::file>, action, control>(input, builder);
   return std::move(builder.open_lists.front());
 }

@@ -794,9 +794,6 @@ TEST(InterpText, MoveTextForms) {
   });
 }
 
-// EXPECTED TO FAIL until interpreter fix: parse_move drops a leading 'x' of the second cell as if it were the
-// capture separator, so the separator-free form of a move onto column x (boards of 24 or more columns) is
-// misread: "x2x3" becomes x2 and "3". A leading 'x' followed by a digit is the cell itself.
 TEST(InterpText, BareMoveOntoColumnX) {
   breakthrough(26, 26).visit([](const auto& program) {
     const auto start = program.initial_state();

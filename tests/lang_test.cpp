@@ -1,9 +1,6 @@
 // Tests of the rule language (lang/): the exact text of every error a learner is likely to meet, and
 // what a correct rule file loads into. Most cases are one small edit of kGame, a copy of
 // games/breakthrough.game, so the line numbers in the expected messages refer to kGame's lines.
-//
-// Tests marked "EXPECTED TO FAIL until lang fix:" assert the message we think is right where lang/
-// currently says something less helpful; the comment names the fix.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -180,10 +177,6 @@ hint: add the missing ')'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the board's '(' is the one left open, but the reader reports the
-// game's '(' on line 1 (the game's last ')' closes the board, so the game is what is open at the
-// end). See the report: sexpr.cpp unclosed_list should blame the list whose items go back to its
-// own indentation.
 TEST(LangSyntax, UnclosedParenInTheMiddlePointsAtTheFormLeftOpen) {
   EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height)")),
             R"(test.game:7:3: error: this '(' is never closed
@@ -193,7 +186,6 @@ hint: add the missing ')'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: same as above, for a move inside a piece.
 TEST(LangSyntax, UnclosedMoveInsideAPiecePointsAtTheMove) {
   EXPECT_EQ(error_of(game_with("(step (forward forward-left forward-right) (to empty))",
                                "(step (forward forward-left forward-right) (to empty)")),
@@ -286,9 +278,6 @@ TEST(LangSyntax, NonAsciiInsideStringsAndCommentsIsFine) {
             "ach the far row, or capture every enemy piece, to win.");
 }
 
-// EXPECTED TO FAIL until lang fix: the message reads "unexpected character byte 0x00"; a byte that is
-// not a printable character should be called "byte 0x00" as non-ASCII bytes are (sexpr.cpp
-// bad_character).
 TEST(LangSyntax, NulByteIsRefused) {
   EXPECT_EQ(error_of(game_with("(rectangle width height)", std::string("(rectangle width") + '\0' + " height)")),
             R"(test.game:7:26: error: unexpected byte 0x00
@@ -322,8 +311,6 @@ hint: numbers in rule files must fit in 64 bits
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: "8x8" is one malformed word, but the reader blames its first
-// character ("unexpected character '8'"), which is a perfectly good digit (sexpr.cpp bad_character).
 TEST(LangSyntax, WordStartingWithADigitIsNamedAsAWhole) {
   EXPECT_EQ(error_of(game_with("(rectangle width height)", "(rectangle 8x8)")),
             R"(test.game:7:21: error: '8x8' is not a number, and a word cannot start with a digit
@@ -372,8 +359,6 @@ hint: a rule file is one form: (game "Name" ...)
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: editors on Windows often save UTF-8 with a byte order mark; it
-// should be skipped rather than refused as "unexpected byte 0xef" (sexpr.cpp parse_sexpr).
 TEST(LangSyntax, Utf8ByteOrderMarkIsSkipped) { EXPECT_EQ(rules_of("\xef\xbb\xbf" + std::string(kGame)).width, 8); }
 
 TEST(LangSyntax, WindowsLineEndingsAndTabsAreFine) {
@@ -419,8 +404,6 @@ hint: usage: (game "NAME" FORM...)
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the hint is "expected one of 'game'", a one-item list; when no
-// close match exists the usage line helps more (checker.cpp find_game).
 TEST(LangStructure, FileWithoutTheGameWrapperShowsTheUsage) {
   EXPECT_EQ(error_of("(board (rectangle 8 8))"), R"(test.game:1:1: error: expected '(game ...)', found '(board ...)'
  1 | (board (rectangle 8 8))
@@ -429,8 +412,6 @@ hint: usage: (game "NAME" FORM...)
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: no suggestion for a swapped pair of letters (diagnostic.cpp
-// edit_distance counts a transposition as two edits).
 TEST(LangStructure, MisspelledGameKeywordSuggestsGame) {
   EXPECT_EQ(error_of(R"((gmae "x"))"), R"(test.game:1:1: error: expected '(game ...)', found '(gmae ...)'
  1 | (gmae "x")
@@ -490,8 +471,6 @@ hint: did you mean 'players'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: 'peice' is 'piece' with two letters swapped, yet the hint lists
-// every form (diagnostic.cpp edit_distance should count a transposition as one edit).
 TEST(LangStructure, UnknownFormPeiceSuggestsPiece) {
   EXPECT_EQ(error_of(game_with("(piece Pawn", "(peice Pawn")), R"(test.game:8:4: error: unknown form 'peice' in a game
  8 |   (peice Pawn "P"
@@ -652,9 +631,6 @@ TEST(LangStructure, StringWhereAPlayerNameBelongs) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the variant is blamed ("the variant sets 'width', which is not a
-// parameter") because variants are read before the parameters' names are checked
-// (checker.cpp read_params / variant_values).
 TEST(LangStructure, StringWhereAParameterNameBelongs) {
   EXPECT_EQ(error_of(game_with("(param width", "(param \"width\"")),
             R"(test.game:3:10: error: expected a parameter name here, found the string "width"
@@ -772,7 +748,6 @@ hint: expected one of 'empty', 'enemy', 'friend', 'not-friend', 'any'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: transposed letters get no suggestion (diagnostic.cpp edit_distance).
 TEST(LangNames, TargetWithSwappedLettersSuggestsTheTarget) {
   EXPECT_EQ(error_of(game_with("(to empty)", "(to emtpy)")),
             R"(test.game:9:52: error: unknown target 'emtpy'
@@ -800,7 +775,6 @@ hint: expected one of 'Pawn'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: 'Pwan' is 'Pawn' with two letters swapped (diagnostic.cpp edit_distance).
 TEST(LangNames, UnknownPieceInReachSuggestsTheClosest) {
   EXPECT_EQ(error_of(game_with("(reach Pawn far-row)", "(reach Pwan far-row)")),
             R"(test.game:13:17: error: unknown piece 'Pwan'
@@ -838,8 +812,6 @@ hint: did you mean 'goals'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the hint is "did you mean 'far-row'?", the very word written
-// (checker.cpp region: suggest among the region forms only, not among region words).
 TEST(LangNames, RegionWordUsedAsAFormSuggestsTheForm) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "(far-row 2)")),
             R"(test.game:11:23: error: unknown region form 'far-row'
@@ -849,8 +821,6 @@ hint: did you mean 'far-rows'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: suggests 'home-row' (a region word, not a form) instead of
-// 'home-rows' (checker.cpp region, diagnostic.cpp edit_distance).
 TEST(LangNames, MisspelledRegionFormSuggestsTheForm) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "(home-rwos 2)")),
             R"(test.game:11:23: error: unknown region form 'home-rwos'
@@ -869,10 +839,6 @@ hint: did you mean 'home-rows'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: an unknown form with two arguments is first held to the argument
-// count of a one-argument form, so the message is "'(colums ...)' takes no more than 1 argument; 'b'
-// is one too many", with no hint (checker.cpp region: check the form is known before
-// expect_at_most).
 TEST(LangNames, MisspelledRegionFormWithTwoArguments) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "(colums a b)")),
             R"(test.game:11:23: error: unknown region form 'colums'
@@ -891,7 +857,6 @@ hint: expected one of 'White', 'Black'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: transposed letters get no suggestion (diagnostic.cpp edit_distance).
 TEST(LangNames, MisspelledPlayerSuggestsThePlayer) {
   EXPECT_EQ(error_of(game_with("(place Pawn", "(place Whtie Pawn")),
             R"(test.game:11:17: error: unknown player 'Whtie'
@@ -901,9 +866,6 @@ hint: did you mean 'White'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: an unknown player in an end rule is taken for the condition, and
-// the message blames the real condition: "'(win ...)' takes no more than 1 argument; '(reach ...)'
-// is one too many" (checker.cpp end_rule).
 TEST(LangNames, UnknownPlayerInAnEndRule) {
   EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win Red (reach Pawn far-row))")),
             R"(test.game:13:10: error: unknown player 'Red'
@@ -921,7 +883,6 @@ hint: expected one of 'north', 'south', 'east', 'west'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: transposed letters get no suggestion (diagnostic.cpp edit_distance).
 TEST(LangNames, MisspelledFacingSuggestsTheFacing) {
   EXPECT_EQ(error_of(game_with("(White north)", "(White nroth)")), R"(test.game:6:19: error: unknown facing 'nroth'
  6 |   (players (White nroth) (Black south))
@@ -955,9 +916,6 @@ TEST(LangNames, DuplicateParameterName) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: with a variant in the game, the variant is checked against the
-// parameters first and the message reads "the variant sets 'height', which is not a parameter" with
-// the hint "expected one of 'width', 'width'" (checker.cpp read_params / variant_values).
 TEST(LangNames, DuplicateParameterNameInAGameWithVariants) {
   EXPECT_EQ(error_of(game_with("(param height 8", "(param width 8")),
             R"(test.game:4:10: error: the parameter 'width' is declared twice
@@ -1027,9 +985,6 @@ TEST(LangNames, PieceLetterMustBeOneLetter) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the hint's example is "(piece 1x "P" ...)", which is not even
-// valid syntax (a word cannot start with a digit); it should use the piece's own name (checker.cpp
-// read_pieces).
 TEST(LangNames, PieceNameWithoutALetterAsksForOne) {
   EXPECT_EQ(error_of(game_with("(piece Pawn \"P\"", "(piece _pawn")),
             R"(test.game:8:10: error: a piece needs a letter for diagrams
@@ -1112,8 +1067,6 @@ hint: did you mean 'width'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: says only "'height' is not a parameter or a number" with no hint,
-// though 'height' is declared on the next line (checker.cpp integer).
 TEST(LangNumbers, ParameterUsedBeforeItsDeclaration) {
   EXPECT_EQ(error_of(game_with("(param width 8", "(param width height")),
             R"(test.game:3:16: error: the parameter 'height' is declared later, at line 4
@@ -1123,8 +1076,6 @@ hint: a parameter can only use the parameters declared above it
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the caret points at '(range 3 26)' rather than at the default that
-// is out of it (checker.cpp check_range).
 TEST(LangNumbers, DefaultOutsideItsRangePointsAtTheDefault) {
   EXPECT_EQ(error_of(game_with("(param width 8", "(param width 30")),
             R"(test.game:3:16: error: width = 30 is out of range; it must be between 3 and 26
@@ -1133,8 +1084,6 @@ TEST(LangNumbers, DefaultOutsideItsRangePointsAtTheDefault) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: reported as "width = 8 is out of range; it must be between 30 and
-// 26" (checker.cpp check_range should check low <= high first).
 TEST(LangNumbers, EmptyRangeIsReportedAsSuch) {
   EXPECT_EQ(error_of(game_with("(range 3 26)", "(range 30 26)")),
             R"(test.game:3:18: error: this range is empty: 30 is greater than 26
@@ -1170,7 +1119,6 @@ hint: expected one of 'width', 'height'
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the second setting silently wins (checker.cpp variant_values).
 TEST(LangNumbers, VariantSettingAParameterTwice) {
   EXPECT_EQ(error_of(game_with("(height 7))", "(width 6))")),
             R"(test.game:5:38: error: the variant "zillions-7x7" sets 'width' twice
@@ -1179,8 +1127,6 @@ TEST(LangNumbers, VariantSettingAParameterTwice) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the caret points at the parameter's '(range ...)' on line 3 rather
-// than at the variant's value that is out of it (checker.cpp check_range).
 TEST(LangNumbers, ChosenVariantOutsideTheRangePointsAtTheVariant) {
   EXPECT_EQ(error_of(game_with("(width 7) (height 7)", "(width 2) (height 7)"), variant("zillions-7x7")),
             R"(test.game:5:34: error: width = 2 is out of range; it must be between 3 and 26
@@ -1220,7 +1166,6 @@ hint: did you mean 'width'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: transposed letters get no suggestion (diagnostic.cpp edit_distance).
 TEST(LangOptions, MisspelledParamSuggestsTheParam) {
   EXPECT_EQ(error_of(std::string(kGame), params({{"widht", "5"}})),
             R"(error: --param widht: this game has no parameter 'widht'
@@ -1258,13 +1203,10 @@ hint: write for example --param width=8
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: a rule file accepts +5, but --param says "'+5' is not a whole
-// number" (checker.cpp typed_value).
 TEST(LangOptions, ParamValueWithAPlusSign) {
   EXPECT_EQ(rules_of(std::string(kGame), params({{"width", "+5"}})).width, 5);
 }
 
-// EXPECTED TO FAIL until lang fix: says "is not a whole number", which it is (checker.cpp typed_value).
 TEST(LangOptions, ParamValueTooLarge) {
   EXPECT_EQ(error_of(std::string(kGame), params({{"width", "99999999999999999999"}})),
             R"(error: --param width=99999999999999999999: '99999999999999999999' is too large
@@ -1400,9 +1342,6 @@ TEST(LangSetup, TwoPiecesOnOneCellNameTheCellAndTheFirstLine) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: without a player, (row 1) is used for both players, so White and
-// Black collide on a1; the message only says "two pieces on a1: it was already filled at line 11",
-// the same line (checker.cpp read_setup).
 TEST(LangSetup, AbsoluteRegionWithoutAPlayerExplainsTheCollision) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "(row 1)")),
             R"(test.game:11:10: error: two pieces on a1: this '(place ...)' puts a piece of each player there
@@ -1412,8 +1351,6 @@ hint: name the player, as in (place White Pawn ...), or use a region seen from e
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: reported as "two pieces on c2: it was already filled at line 11"
-// (checker.cpp region, the (cells ...) case).
 TEST(LangSetup, CellListedTwice) {
   EXPECT_EQ(error_of(game_with("(place Pawn (home-rows 2))", "(place White Pawn (cells c2 c2))")),
             R"(test.game:11:38: error: the cell c2 is listed twice
@@ -1454,8 +1391,6 @@ TEST(LangSetup, ColumnLetterOutsideTheBoard) {
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: says "'A' is not a parameter or a number" and suggests
-// 'width' or 'height' (checker.cpp column_number).
 TEST(LangSetup, CapitalColumnLetter) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "(column A)")), R"(test.game:11:30: error: unknown column 'A'
  11 |   (setup (place Pawn (column A)))
@@ -1518,8 +1453,6 @@ hint: add 'capture' to remove the piece standing there
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: the caret points at the move's '(' instead of the word 'capture'
-// that has no effect (checker.cpp check_capture).
 TEST(LangMoves, CaptureOnAMoveToEmptyPointsAtCapture) {
   EXPECT_EQ(error_of(game_with("(to empty))", "(to empty) capture)")),
             R"(test.game:9:59: error: 'capture' has no effect on a move to empty cells
@@ -1688,8 +1621,6 @@ hint: did you mean 'opponent-has-no-pieces'?
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: 'reach' is a known condition; calling it "unknown condition
-// 'reach'" misleads, though the hint is right (checker.cpp condition).
 TEST(LangEnd, ReachWithoutParentheses) {
   EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win reach)")),
             R"(test.game:14:10: error: the condition 'reach' needs a region
@@ -1699,7 +1630,6 @@ hint: usage: (reach [PIECE] REGION)
 )");
 }
 
-// EXPECTED TO FAIL until lang fix: reads "takes no more than 0 arguments" (checker.cpp expect_at_most).
 TEST(LangEnd, ConditionWithoutArgumentsGivenOne) {
   EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win (opponent-has-no-pieces 3))")),
             R"(test.game:14:34: error: '(opponent-has-no-pieces ...)' takes no arguments; the number 3 is one too many
