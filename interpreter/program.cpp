@@ -459,7 +459,8 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       put(state, c == upper ? 0 : 1, static_cast<int>(piece - rules_->pieces.begin()), row * width_ + column++);
     }
   }
-  if (row != 0 || column != width_) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
+  if (row != 0) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
+  if (column != width_) return fail(fmt::format("row 1 has {} cells, not {}", column, width_));
   std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
   const std::string_view side = rest.substr(0, rest.find(' '));
   if (side == rules_->players[1].name) state.to_move = 1;

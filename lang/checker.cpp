@@ -289,7 +289,9 @@ class Checker {
     }
     const std::map<std::string, const Node*> chosen = variant_values();
     std::map<std::string, std::string> typed;
-    for (const auto& [name, value] : options_.params) typed[name] = value;
+    for (const auto& [name, value] : options_.params)
+      if (!typed.emplace(name, value).second)
+        throw Error(Diagnostic{nullptr, {}, fmt::format("--param {} is given twice", name), "give each parameter once"});
     for (const Node* form : forms("param")) {
       const std::string& name = form->items[1].text;
       const Node* source = &argument(*form, 2, "DEFAULT");

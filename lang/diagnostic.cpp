@@ -52,11 +52,19 @@ std::string render(const Diagnostic& d) {
   std::string out;
   if (d.file && d.pos.known()) {
     out += fmt::format("{}:{}:{}: error: {}\n", d.file->name, d.pos.line, d.pos.column, d.message);
-    const std::string line = printable(line_of(d.file->text, d.pos.line));
+    std::string line = printable(line_of(d.file->text, d.pos.line));
+    std::size_t caret_column = std::min<std::size_t>(d.pos.column - 1, line.size());
+    // A very long line is shown as a window around the caret, marked with "..." where cut.
+    constexpr std::size_t kWindow = 100;
+    if (line.size() > kWindow) {
+      const std::size_t begin = caret_column > kWindow / 2 ? caret_column - kWindow / 2 : 0;
+      const bool cut_end = begin + kWindow < line.size();
+      line = (begin ? "..." : "") + line.substr(begin, kWindow) + (cut_end ? "..." : "");
+      caret_column = caret_column - begin + (begin ? 3 : 0);
+    }
     const std::string number = std::to_string(d.pos.line);
     out += fmt::format(" {} | {}\n", number, line);
-    const std::size_t caret_column = std::min<std::size_t>(d.pos.column - 1, line.size());
-    const std::size_t tail = std::min<std::size_t>(d.pos.length, line.size() + 1 - caret_column);
+    const std::size_t tail = std::min<std::size_t>(d.pos.length, std::max<std::size_t>(line.size(), caret_column + 1) - caret_column);
     out += fmt::format(" {} | {}^{}\n", std::string(number.size(), ' '), std::string(caret_column, ' '),
                        std::string(tail > 1 ? tail - 1 : 0, '~'));
   } else if (d.file) {

@@ -21,7 +21,8 @@ struct skip : peg::star<blank> {};
 
 struct symbol_char : peg::sor<peg::alnum, peg::one<'-', '_', '+', '*', '/', '<', '>', '=', '!', '?', '.', '\''>> {};
 struct integer : peg::seq<peg::opt<peg::one<'-', '+'>>, peg::plus<peg::digit>, peg::not_at<symbol_char>> {};
-struct symbol : peg::seq<peg::not_at<peg::digit>, peg::plus<symbol_char>> {};
+// A word may not start with a digit (that is a number) nor with a quote (Lisp's '(...) means nothing here).
+struct symbol : peg::seq<peg::not_at<peg::sor<peg::digit, peg::one<'\''>>>, peg::plus<symbol_char>> {};
 
 struct escape : peg::seq<peg::one<'\\'>, peg::one<'"', '\\', 'n', 't'>> {};
 struct string_char : peg::sor<escape, peg::not_one<'"', '\\', '\n', '\r'>> {};
@@ -114,7 +115,7 @@ struct action<integer> {
     if (digits.front() == '+') digits.remove_prefix(1);
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), node.integer);
     if (error != std::errc() || end != digits.data() + digits.size())
-      b.fail(node.pos, fmt::format("the number {} is too large", in.string()),
+      b.fail(node.pos, fmt::format("the number {} is too {}", in.string(), in.peek_char() == '-' ? "small" : "large"),
              "numbers in rule files must fit in 64 bits");
     b.open_lists.back().push_back(std::move(node));
   }

@@ -722,7 +722,7 @@ TEST(InterpText, ParsePositionErrors) {
     EXPECT_EQ(error("pppppppp/pppppppp/9/8/8/8/PPPPPPPP/PPPPPPPP White 0"), "row 6 has more than 8 cells");
     EXPECT_EQ(error("pppppppp/pppppppp/8/8/8/8/PPPPPPPP White 0"), "the board must have 8 rows of 8 cells");
     EXPECT_EQ(error("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP/8 White 0"), "more than 8 rows");
-    EXPECT_EQ(error("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPP White 0"), "the board must have 8 rows of 8 cells");
+    EXPECT_EQ(error("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPP White 0"), "row 1 has 7 cells, not 8");
     EXPECT_EQ(error("pppppppp/pppppppq/8/8/8/8/PPPPPPPP/PPPPPPPP White 0"), "'q' is not a piece of this game");
     EXPECT_EQ(error("pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPK White 0"), "'K' is not a piece of this game");
     EXPECT_EQ(error("pppppppp/pppppppp/0/8/8/8/PPPPPPPP/PPPPPPPP White 0"), "bad count of empty cells in row 6");

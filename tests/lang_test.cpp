@@ -320,11 +320,14 @@ hint: numbers are whole numbers like 8; words start with a letter
 )");
 }
 
-// The nesting error for a file whose only line is `text`: the caret under the first '(' too many.
+// The nesting error for a file whose only line is `text` (all parentheses, longer than the 100
+// columns a diagnostic quotes): the caret under the first '(' too many, in a window cut out of the
+// line 50 columns before it and marked with "..." on both sides.
 std::string nesting_error(const std::string& text) {
+  const std::size_t caret = kMaxNesting, begin = caret - 50;
   return "test.game:1:" + std::to_string(kMaxNesting + 1) + ": error: lists are nested more than " +
-         std::to_string(kMaxNesting) + " deep\n 1 | " + text + "\n   | " + std::string(kMaxNesting, ' ') +
-         "^\nhint: a rule file never needs this much nesting; check for a runaway '('\n";
+         std::to_string(kMaxNesting) + " deep\n 1 | ..." + text.substr(begin, 100) + "...\n   | " +
+         std::string(caret - begin + 3, ' ') + "^\nhint: a rule file never needs this much nesting; check for a runaway '('\n";
 }
 
 TEST(LangSyntax, NestingOneDeeperThanTheLimitIsAnError) {
@@ -2042,6 +2045,45 @@ TEST(LangRender, Suggestions) {
   EXPECT_EQ(suggest("x", {}), "");
   EXPECT_EQ(closest_match("stepp", {"step", "slide", "leap"}), "step");
   EXPECT_EQ(closest_match("jump", {"step", "slide", "leap"}), "");
+}
+
+}  // namespace
+}  // namespace troyka::lang
+
+namespace troyka::lang {
+namespace {
+
+TEST(LangOptions, ParamGivenTwiceIsRefused) {
+  EXPECT_EQ(error_of(std::string(kGame), params({{"width", "6"}, {"width", "7"}})),
+            "error: --param width is given twice\nhint: give each parameter once\n");
+}
+
+TEST(LangSyntax, HugeNegativeNumberIsTooSmall) {
+  EXPECT_EQ(error_of(game_with("(rectangle width height)", "(rectangle width -99999999999999999999)")),
+            R"(test.game:7:27: error: the number -99999999999999999999 is too small
+ 7 |   (board (rectangle width -99999999999999999999))
+   |                           ^~~~~~~~~~~~~~~~~~~~~
+hint: numbers in rule files must fit in 64 bits
+)");
+}
+
+TEST(LangSyntax, LispQuoteIsRefusedWhereItStands) {
+  EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board '(rectangle width height))")),
+            R"(test.game:7:10: error: unexpected character '''
+ 7 |   (board '(rectangle width height))
+   |          ^
+hint: rule files are made of (lists), words, numbers and "strings"
+)");
+}
+
+TEST(LangSyntax, LongLineIsQuotedAsAWindowAroundTheCaret) {
+  const std::string padding(300, ' ');
+  const std::string error = error_of(game_with("(board (rectangle width height))", padding + "(board #)"));
+  EXPECT_EQ(error.substr(0, error.find('\n')), "test.game:7:310: error: unexpected character '#'");
+  // The window starts 50 columns before the caret on '#', which is 7 columns into "(board #)".
+  EXPECT_EQ(error.substr(error.find('\n') + 1),
+            " 7 | ..." + std::string(43, ' ') + "(board #)\n   | " + std::string(53, ' ') +
+                "^\nhint: rule files are made of (lists), words, numbers and \"strings\"\n");
 }
 
 }  // namespace
