@@ -22,7 +22,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   targets_fit_inline_ = true;
   for (const auto& jumps : jumps_)
     targets_fit_inline_ = targets_fit_inline_ && jumps.size() <= kInlineJumps &&
-                       std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
+                          std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(kPlayers * kMaxPieceTypes * cells_));
   for (auto& key : zobrist_) key = keys.next();
@@ -265,8 +265,8 @@ template <int Words>
   std::size_t index = 0;
   for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
   const int to = targets.by_jump[index].board.nth(chosen);
-  return Move{static_cast<std::uint16_t>(to - jumps[index].delta()), static_cast<std::uint16_t>(to),
-              jumps[index].piece, state.by_player[1 - state.to_move].test(to) || state.by_player[state.to_move].test(to)};
+  return Move{static_cast<std::uint16_t>(to - jumps[index].delta()), static_cast<std::uint16_t>(to), jumps[index].piece,
+              state.by_player[1 - state.to_move].test(to) || state.by_player[state.to_move].test(to)};
 }
 
 // The loop of random_move + apply with one difference: the end rules' "can the player to move
@@ -281,7 +281,8 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
   InlineTargets targets;
   collect_targets(state, targets);
   for (; !state.over; ++plies) {
-    move_pieces(state, pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total)))));
+    move_pieces(state,
+                pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total)))));
     bool generated = false;
     decide_end(state, after_move_tests_[1 - state.to_move], [&] {
       collect_targets(state, targets);
@@ -352,12 +353,13 @@ template <int Words>
 std::string Program<Words>::end_reason(const StateType& state) const {
   if (!state.over) return "the game is not over";
   const std::string& to_move = rules_->players[state.to_move].name;
-  if (state.ended_by == kEndedByNoMoves) return fmt::format("{} has no legal move and no end rule applies: a draw", to_move);
+  if (state.ended_by == kEndedByNoMoves)
+    return fmt::format("{} has no legal move and no end rule applies: a draw", to_move);
   const lang::EndRule& rule = rules_->end[static_cast<std::size_t>(state.ended_by)];
   if (state.winner == kDraw) return fmt::format("draw by {}", rule.condition_text);
   const int subject = rule.outcome == lang::Outcome::Win ? state.winner : 1 - state.winner;
-  return fmt::format("{} {} by {}", rules_->players[subject].name, rule.outcome == lang::Outcome::Win ? "wins" : "loses",
-                     rule.condition_text);
+  return fmt::format("{} {} by {}", rules_->players[subject].name,
+                     rule.outcome == lang::Outcome::Win ? "wins" : "loses", rule.condition_text);
 }
 
 // ---- text -----------------------------------------------------------------------------------------
@@ -379,8 +381,9 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   const std::string_view first = text.substr(0, split);
   std::string_view second = text.substr(std::min(split, text.size()));
   // A separator 'x' is told from column x by what follows: a cell's letter is followed by a digit.
-  const bool separated = !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
-                                                                       !std::isdigit(static_cast<unsigned char>(second[1]))));
+  const bool separated =
+      !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
+                                                    !std::isdigit(static_cast<unsigned char>(second[1]))));
   if (separated) second.remove_prefix(1);
   if (text.empty() || first.size() < 2 || second.size() < 2)
     return fail(fmt::format("'{}' is not a move; write it as from-to, e.g. {}", text,
@@ -398,9 +401,9 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   std::string options;
   for (const Move& move : moves)
     if (move.from == from) options += fmt::format("{}{}", options.empty() ? "" : " ", move_text(move));
-  return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
-                          options.empty() ? fmt::format("the piece on {} cannot move", first)
-                                          : "the piece there can play " + options));
+  return fail(fmt::format(
+      "{} is not a legal move for {}; {}", text, player,
+      options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
 }
 
 template <int Words>
@@ -463,14 +466,16 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   if (column != width_) return fail(fmt::format("row 1 has {} cells, not {}", column, width_));
   std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
   const std::string_view side = rest.substr(0, rest.find(' '));
-  if (side == rules_->players[1].name) state.to_move = 1;
+  if (side == rules_->players[1].name)
+    state.to_move = 1;
   else if (side != rules_->players[0].name)
     return fail(fmt::format("expected the player to move ({} or {}) after the board", rules_->players[0].name,
                             rules_->players[1].name));
   if (const std::size_t ply_at = rest.find(' '); ply_at != std::string_view::npos) {
     const std::string_view ply = rest.substr(ply_at + 1);
     const auto [end, error] = std::from_chars(ply.data(), ply.data() + ply.size(), state.ply);
-    if (error != std::errc() || end != ply.data() + ply.size()) return fail(fmt::format("'{}' is not a ply count", ply));
+    if (error != std::errc() || end != ply.data() + ply.size())
+      return fail(fmt::format("'{}' is not a ply count", ply));
   }
   state.hash = full_hash(state);
   decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
@@ -523,12 +528,14 @@ std::string Program<Words>::describe() const {
   }
   std::array<int, kPlayers> placed{};
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
-  out += fmt::format("setup: {} pieces for {}, {} for {}\n", placed[0], r.players[0].name, placed[1], r.players[1].name);
+  out +=
+      fmt::format("setup: {} pieces for {}, {} for {}\n", placed[0], r.players[0].name, placed[1], r.players[1].name);
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";
-  out += fmt::format("compiled: {} jumps for {}, {} for {}; {} end checks; no rule-tree walking while playing\n",
-                     jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, all_end_tests_[0].size());
+  out +=
+      fmt::format("compiled: {} jumps for {}, {} for {}; {} end checks; no rule-tree walking while playing\n",
+                  jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, all_end_tests_[0].size());
   return out;
 }
 

@@ -22,8 +22,8 @@ namespace troyka {
 
 using lang::kPlayers;
 inline constexpr int kMaxPieceTypes = lang::kMaxPieceTypes;
-inline constexpr int kDraw = 2;      // State::winner when the game is drawn
-inline constexpr int kNoWinner = -1; // State::winner while the game goes on
+inline constexpr int kDraw = 2;       // State::winner when the game is drawn
+inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
 struct Move {
   std::uint16_t from = 0;
@@ -160,8 +160,8 @@ class Program {
   void for_each_target_set(const StateType& state, Emit&& emit) const;
   bool has_legal_move(const StateType& state) const;
   static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
-    return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask).shifted(jump.left,
-                                                                                                   jump.right) &
+    return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
+               .shifted(jump.left, jump.right) &
            landing;
   }
   void collect_targets(const StateType& state, InlineTargets& targets) const;
@@ -184,7 +184,7 @@ class Program {
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
-  std::vector<std::uint64_t> zobrist_;                    // [player][piece][cell]
+  std::vector<std::uint64_t> zobrist_;  // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;
   bool targets_fit_inline_ = false;

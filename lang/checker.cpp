@@ -19,7 +19,7 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about", "param",  "variant", "players", "board",
+const std::vector<std::string> kGameForms = {"about",  "param", "variant", "players", "board",
                                              "region", "piece", "setup",   "end"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
@@ -64,13 +64,12 @@ const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
 const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
-    {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},  {"w", {-1, 0}},
+    {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},   {"w", {-1, 0}},
     {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
 };
 const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
-    {"forward", {0, 1}},         {"backward", {0, -1}},       {"right", {1, 0}},
-    {"left", {-1, 0}},           {"forward-right", {1, 1}},   {"forward-left", {-1, 1}},
-    {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
+    {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},
+    {"forward-right", {1, 1}}, {"forward-left", {-1, 1}}, {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
 };
 const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGroups = {
     {"orthogonal", {"n", "e", "s", "w"}},
@@ -144,8 +143,8 @@ class Checker {
   }
   void expect_at_most(const Node& form, std::size_t count) const {
     if (form.items.size() <= count) return;
-    const std::string allowed = count == 1 ? "no arguments"
-                                           : fmt::format("no more than {} argument{}", count - 1, count == 2 ? "" : "s");
+    const std::string allowed =
+        count == 1 ? "no arguments" : fmt::format("no more than {} argument{}", count - 1, count == 2 ? "" : "s");
     fail(form.items[count],
          fmt::format("'({} ...)' takes {}; {} is one too many", form.head(), allowed, describe(form.items[count])),
          usage(form.head()));
@@ -190,9 +189,12 @@ class Checker {
     if (op == "-" && node.items.size() == 2) return checked(node, 0, result, '-');
     for (std::size_t i = 2; i < node.items.size(); ++i) {
       const std::int64_t value = integer(node.items[i]);
-      if (op == "min") result = std::min(result, value);
-      else if (op == "max") result = std::max(result, value);
-      else result = checked(node.items[i], result, value, op[0]);
+      if (op == "min")
+        result = std::min(result, value);
+      else if (op == "max")
+        result = std::max(result, value);
+      else
+        result = checked(node.items[i], result, value, op[0]);
     }
     return result;
   }
@@ -232,13 +234,12 @@ class Checker {
   // ---- game-level forms ----
 
   const Node& find_game(const std::vector<Node>& forms) const {
-    if (forms.empty())
-      fail_at({}, "the file holds no game", "a rule file is one form: (game \"Name\" ...)");
+    if (forms.empty()) fail_at({}, "the file holds no game", "a rule file is one form: (game \"Name\" ...)");
     for (const Node& form : forms)
       if (!form.is_list() || form.head() != "game")
         fail(form, fmt::format("expected '(game ...)', found {}", describe(form)),
              form.is_list() && !closest_match(form.head(), {"game"}).empty() ? suggest(form.head(), {"game"})
-                                                                              : usage("game"));
+                                                                             : usage("game"));
     if (forms.size() > 1) fail(forms[1], "a rule file holds exactly one '(game ...)'", "remove the second one");
     return forms.front();
   }
@@ -251,8 +252,9 @@ class Checker {
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
       const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece";
       if (!repeatable && !forms_[keyword].empty())
-        fail(form, fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
-                               forms_[keyword].front()->pos.line),
+        fail(form,
+             fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
+                         forms_[keyword].front()->pos.line),
              "merge the two into one");
       forms_[keyword].push_back(&form);
     }
@@ -291,7 +293,8 @@ class Checker {
     std::map<std::string, std::string> typed;
     for (const auto& [name, value] : options_.params)
       if (!typed.emplace(name, value).second)
-        throw Error(Diagnostic{nullptr, {}, fmt::format("--param {} is given twice", name), "give each parameter once"});
+        throw Error(
+            Diagnostic{nullptr, {}, fmt::format("--param {} is given twice", name), "give each parameter once"});
     for (const Node* form : forms("param")) {
       const std::string& name = form->items[1].text;
       const Node* source = &argument(*form, 2, "DEFAULT");
@@ -304,7 +307,9 @@ class Checker {
     }
     for (const auto& [name, value] : options_.params)
       if (!declared_line(name))
-        throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}: this game has no parameter '{}'", name, name),
+        throw Error(Diagnostic{nullptr,
+                               {},
+                               fmt::format("--param {}: this game has no parameter '{}'", name, name),
                                params_.empty() ? "this game has no parameters" : suggest(name, param_names())});
     rules_.params = params_;
   }
@@ -314,10 +319,14 @@ class Checker {
     const std::size_t start = !text.empty() && text[0] == '+' ? 1 : 0;  // as in rule files
     const auto [end, error] = std::from_chars(text.data() + start, text.data() + text.size(), value);
     if (error == std::errc::result_out_of_range)
-      throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}={}: '{}' is too large", name, text, text),
+      throw Error(Diagnostic{nullptr,
+                             {},
+                             fmt::format("--param {}={}: '{}' is too large", name, text, text),
                              "numbers must fit in 64 bits"});
     if (text.size() == start || error != std::errc() || end != text.data() + text.size())
-      throw Error(Diagnostic{nullptr, {}, fmt::format("--param {}={}: '{}' is not a whole number", name, text, text),
+      throw Error(Diagnostic{nullptr,
+                             {},
+                             fmt::format("--param {}={}: '{}' is not a whole number", name, text, text),
                              fmt::format("write for example --param {}=8", name)});
     return value;
   }
@@ -333,9 +342,11 @@ class Checker {
       fail(range, fmt::format("this range is empty: {} is greater than {}", low, high),
            fmt::format("write the smaller number first: (range {} {})", high, low));
     if (value >= low && value <= high) return;
-    const std::string message = fmt::format("{} = {} is out of range; it must be between {} and {}", name, value, low, high);
+    const std::string message =
+        fmt::format("{} = {} is out of range; it must be between {} and {}", name, value, low, high);
     if (!source)
-      throw Error(Diagnostic{nullptr, {}, "--param " + message, fmt::format("see line {} of {}", range.pos.line, source_->name)});
+      throw Error(Diagnostic{
+          nullptr, {}, "--param " + message, fmt::format("see line {} of {}", range.pos.line, source_->name)});
     fail(*source, message);
   }
 
@@ -354,7 +365,8 @@ class Checker {
       for (std::size_t i = 2; i < form->items.size(); ++i) {
         const Node& setting = form->items[i];
         if (!setting.is_list() || setting.items.size() != 2 || !setting.items[0].is_symbol())
-          fail(setting, fmt::format("expected '(PARAM VALUE)' in a variant, found {}", describe(setting)), usage("variant"));
+          fail(setting, fmt::format("expected '(PARAM VALUE)' in a variant, found {}", describe(setting)),
+               usage("variant"));
         const std::string& param = setting.items[0].text;
         if (!declared_line(param))
           fail(setting.items[0], fmt::format("the variant sets '{}', which is not a parameter", param),
@@ -366,7 +378,9 @@ class Checker {
       }
     }
     if (!options_.variant.empty() && std::find(names.begin(), names.end(), options_.variant) == names.end())
-      throw Error(Diagnostic{nullptr, {}, fmt::format("--variant: this game has no variant \"{}\"", options_.variant),
+      throw Error(Diagnostic{nullptr,
+                             {},
+                             fmt::format("--variant: this game has no variant \"{}\"", options_.variant),
                              names.empty() ? "this game has no variants" : suggest(options_.variant, names)});
     rules_.variant = options_.variant;
     return values;
@@ -490,7 +504,8 @@ class Checker {
   }
 
   PlayerRegion combined(const Node& node) const {
-    if (node.items.size() < 2) fail(node, fmt::format("'({} ...)' needs at least one region", node.head()), usage(node.head()));
+    if (node.items.size() < 2)
+      fail(node, fmt::format("'({} ...)' needs at least one region", node.head()), usage(node.head()));
     PlayerRegion result = region(node.items[1]);
     for (std::size_t i = 2; i < node.items.size(); ++i) {
       const PlayerRegion other = region(node.items[i]);
@@ -544,13 +559,14 @@ class Checker {
     if (node.is_symbol() && node.text.size() == 1 && node.text[0] >= 'a' && node.text[0] <= 'z') {
       const int column = node.text[0] - 'a';
       if (column >= rules_.width)
-        fail(node, fmt::format("column {} is outside the board (columns a..{})", node.text, static_cast<char>('a' + rules_.width - 1)));
+        fail(node, fmt::format("column {} is outside the board (columns a..{})", node.text,
+                               static_cast<char>('a' + rules_.width - 1)));
       return column;
     }
     if (node.is_symbol() && !declared_line(node.text))
       fail(node, fmt::format("unknown column '{}'", node.text),
-           fmt::format("columns are lower-case letters a..{} or numbers 1..{}", static_cast<char>('a' + rules_.width - 1),
-                       rules_.width));
+           fmt::format("columns are lower-case letters a..{} or numbers 1..{}",
+                       static_cast<char>('a' + rules_.width - 1), rules_.width));
     return line_number(node, rules_.width, "column");
   }
 
@@ -574,7 +590,8 @@ class Checker {
       PieceType piece;
       piece.pos = form->pos;
       piece.name = name_argument(argument(*form, 1, "NAME"), "a piece name");
-      if (piece_index(piece.name) >= 0) fail(form->items[1], fmt::format("the piece '{}' is declared twice", piece.name));
+      if (piece_index(piece.name) >= 0)
+        fail(form->items[1], fmt::format("the piece '{}' is declared twice", piece.name));
       std::size_t next = 2;
       piece.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(piece.name[0])));
       if (form->items.size() > 2 && form->items[2].kind == Node::Kind::String) {
@@ -585,12 +602,14 @@ class Checker {
         ++next;
       }
       if (!std::isalpha(static_cast<unsigned char>(piece.letter)))
-        fail(form->items[1], "a piece needs a letter for diagrams", fmt::format("give one after the name: (piece {} \"L\" ...)", piece.name));
+        fail(form->items[1], "a piece needs a letter for diagrams",
+             fmt::format("give one after the name: (piece {} \"L\" ...)", piece.name));
       for (const PieceType& other : rules_.pieces)
         if (other.letter == piece.letter)
           fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
                "give this piece its own letter: (piece NAME \"L\" ...)");
-      if (next >= form->items.size()) fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
+      if (next >= form->items.size())
+        fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
       for (std::size_t i = next; i < form->items.size(); ++i) piece.moves.push_back(move_rule(form->items[i]));
       rules_.pieces.push_back(std::move(piece));
     }
@@ -613,8 +632,8 @@ class Checker {
     move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
     const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
     for (int p = 0; p < kPlayers; ++p)
-      move.offsets[p] = kind == "leap" ? leap_offsets(what, rules_.players[p].forward)
-                                       : directions(what, rules_.players[p].forward);
+      move.offsets[p] =
+          kind == "leap" ? leap_offsets(what, rules_.players[p].forward) : directions(what, rules_.players[p].forward);
     bool saw_target = false;
     const Node* capture = nullptr;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
@@ -665,7 +684,8 @@ class Checker {
   }
 
   void append_direction(const Node& node, Offset forward, std::vector<Offset>& out) const {
-    if (!node.is_symbol()) fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
+    if (!node.is_symbol())
+      fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
     const auto add = [&](Offset offset, const Node& at) {
       if (std::find(out.begin(), out.end(), offset) != out.end())
         fail(at, fmt::format("the direction '{}' is listed twice (for this player)", at.text));
@@ -717,7 +737,8 @@ class Checker {
       if (place.head() != "place")
         fail(place, fmt::format("expected '(place ...)' in the setup, found {}", describe(place)), usage("place"));
       const bool names_player = place.items.size() == 4;
-      if (place.items.size() != 3 && !names_player) fail(place, "'(place ...)' takes a piece and a region", usage("place"));
+      if (place.items.size() != 3 && !names_player)
+        fail(place, "'(place ...)' takes a piece and a region", usage("place"));
       const int only = names_player ? player_index(place.items[1]) : -1;
       const Node& piece_node = place.items[names_player ? 2 : 1];
       const int piece = piece_named(piece_node);
@@ -759,7 +780,8 @@ class Checker {
     const std::string name = name_argument(node, "a player name");
     for (int p = 0; p < kPlayers; ++p)
       if (rules_.players[p].name == name) return p;
-    fail(node, fmt::format("unknown player '{}'", name), suggest(name, {rules_.players[0].name, rules_.players[1].name}));
+    fail(node, fmt::format("unknown player '{}'", name),
+         suggest(name, {rules_.players[0].name, rules_.players[1].name}));
   }
 
   bool is_player(const Node& node) const {
@@ -779,14 +801,16 @@ class Checker {
     const std::vector<std::string> outcomes = {"win", "lose", "draw"};
     const std::string head(form.head());
     const auto it = std::find(outcomes.begin(), outcomes.end(), head);
-    if (it == outcomes.end()) fail(form.items.front(), fmt::format("unknown outcome '{}'", head), suggest(head, outcomes));
+    if (it == outcomes.end())
+      fail(form.items.front(), fmt::format("unknown outcome '{}'", head), suggest(head, outcomes));
     EndRule rule;
     rule.pos = form.pos;
     rule.text = to_text(form);
     rule.outcome = static_cast<Outcome>(it - outcomes.begin());
     std::size_t next = 1;
-    const bool names_player = form.items.size() > 2 && form.items[1].is_symbol() &&
-                              std::find(kConditions.begin(), kConditions.end(), form.items[1].text) == kConditions.end();
+    const bool names_player =
+        form.items.size() > 2 && form.items[1].is_symbol() &&
+        std::find(kConditions.begin(), kConditions.end(), form.items[1].text) == kConditions.end();
     if (names_player) rule.only_player = player_index(form.items[next++]);
     expect_at_most(form, next + 1);
     condition(argument(form, next, "CONDITION"), rule);
@@ -796,7 +820,8 @@ class Checker {
 
   void condition(const Node& node, EndRule& rule) const {
     const std::string word = node.is_symbol() ? node.text : std::string(node.head());
-    if (word.empty()) fail(node, fmt::format("expected a condition, found {}", describe(node)), suggest("", kConditions));
+    if (word.empty())
+      fail(node, fmt::format("expected a condition, found {}", describe(node)), suggest("", kConditions));
     if (word == "opponent-has-no-pieces" || word == "no-legal-moves") {
       if (node.is_list()) expect_at_most(node, 1);
       rule.kind = word == "no-legal-moves" ? EndKind::NoLegalMoves : EndKind::OpponentHasNoPieces;
@@ -833,7 +858,9 @@ class Checker {
 std::pair<std::string, std::string> parse_param_option(const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw Error(Diagnostic{nullptr, {}, fmt::format("--param '{}' is not of the form NAME=VALUE", text),
+    throw Error(Diagnostic{nullptr,
+                           {},
+                           fmt::format("--param '{}' is not of the form NAME=VALUE", text),
                            "write for example --param width=6"});
   return {text.substr(0, equals), text.substr(equals + 1)};
 }

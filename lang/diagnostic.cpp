@@ -26,8 +26,10 @@ std::string printable(std::string_view line) {
   std::string result(line);
   for (char& c : result) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte == '\t') c = ' ';
-    else if (byte < 0x20 || byte >= 0x7f) c = '?';
+    if (byte == '\t')
+      c = ' ';
+    else if (byte < 0x20 || byte >= 0x7f)
+      c = '?';
   }
   return result;
 }
@@ -41,7 +43,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
       d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.size()][b.size()];
 }
@@ -64,7 +67,8 @@ std::string render(const Diagnostic& d) {
     }
     const std::string number = std::to_string(d.pos.line);
     out += fmt::format(" {} | {}\n", number, line);
-    const std::size_t tail = std::min<std::size_t>(d.pos.length, std::max<std::size_t>(line.size(), caret_column + 1) - caret_column);
+    const std::size_t tail =
+        std::min<std::size_t>(d.pos.length, std::max<std::size_t>(line.size(), caret_column + 1) - caret_column);
     out += fmt::format(" {} | {}^{}\n", std::string(number.size(), ' '), std::string(caret_column, ' '),
                        std::string(tail > 1 ? tail - 1 : 0, '~'));
   } else if (d.file) {

@@ -135,8 +135,10 @@ struct action<string_char> {
   template <typename Input>
   static void apply(const Input& in, Builder& b) {
     const std::string_view c = in.string_view();
-    if (c.size() == 2) b.string_value += c[1] == 'n' ? '\n' : c[1] == 't' ? '\t' : c[1];
-    else b.string_value += c;
+    if (c.size() == 2)
+      b.string_value += c[1] == 'n' ? '\n' : c[1] == 't' ? '\t' : c[1];
+    else
+      b.string_value += c;
   }
 };
 
@@ -201,7 +203,8 @@ inline SourcePos list_left_open(const Builder& b) {
   int blamed_depth = -1;
   for (std::size_t depth = 0; depth < b.open_nodes.size(); ++depth) {
     std::vector<Node> items = b.open_lists[depth + 1];
-    if (depth + 1 < b.open_nodes.size()) items.push_back(Node{Node::Kind::List, {}, 0, b.open_nodes[depth + 1].pos, {}});
+    if (depth + 1 < b.open_nodes.size())
+      items.push_back(Node{Node::Kind::List, {}, 0, b.open_nodes[depth + 1].pos, {}});
     find_swallowing_list(b.open_nodes[depth], items, static_cast<int>(depth), blamed, blamed_depth);
   }
   return blamed;

@@ -16,10 +16,10 @@ struct Node {
   enum class Kind { List, Symbol, Integer, String };
 
   Kind kind = Kind::List;
-  std::string text;           // the symbol's name or the string's contents
-  std::int64_t integer = 0;   // the value of an Integer
-  SourcePos pos;              // for a list: its opening parenthesis
-  std::vector<Node> items;    // a list's elements
+  std::string text;          // the symbol's name or the string's contents
+  std::int64_t integer = 0;  // the value of an Integer
+  SourcePos pos;             // for a list: its opening parenthesis
+  std::vector<Node> items;   // a list's elements
 
   bool is_list() const { return kind == Kind::List; }
   bool is_symbol() const { return kind == Kind::Symbol; }
@@ -27,7 +27,7 @@ struct Node {
   // The keyword that opens a list such as (step ...), or "" when there is none.
   std::string_view head() const {
     return is_list() && !items.empty() && items.front().is_symbol() ? std::string_view(items.front().text)
-                                                                      : std::string_view();
+                                                                    : std::string_view();
   }
 };
 

@@ -22,8 +22,7 @@ struct Outcome {
 // Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
 Outcome troyka(const std::string& args) {
   const std::string err_file = testing::TempDir() + "troyka_cli_stderr.txt";
-  const std::string command =
-      "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
+  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
   Outcome run;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer;
@@ -184,7 +183,7 @@ TEST(Cli, PlayShowsEveryMoveAndTheResult) {
 TEST(Cli, PlayRejectsUnknownAgents) {
   const Outcome run = troyka("play " + kGame + " --white mtcs");
   EXPECT_EQ(run.status, 1);
-  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: the agents available so far: random\n");
+  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random\n");
 }
 
 }  // namespace

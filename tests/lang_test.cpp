@@ -327,7 +327,8 @@ std::string nesting_error(const std::string& text) {
   const std::size_t caret = kMaxNesting, begin = caret - 50;
   return "test.game:1:" + std::to_string(kMaxNesting + 1) + ": error: lists are nested more than " +
          std::to_string(kMaxNesting) + " deep\n 1 | ..." + text.substr(begin, 100) + "...\n   | " +
-         std::string(caret - begin + 3, ' ') + "^\nhint: a rule file never needs this much nesting; check for a runaway '('\n";
+         std::string(caret - begin + 3, ' ') +
+         "^\nhint: a rule file never needs this much nesting; check for a runaway '('\n";
 }
 
 TEST(LangSyntax, NestingOneDeeperThanTheLimitIsAnError) {
