@@ -4,13 +4,16 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
+#include "agents/agent.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 
@@ -217,28 +220,45 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
 }
 
 int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& out) {
-  for (const std::string* agent : {&play.white, &play.black})
-    if (*agent != "random")
-      throw usage_error(fmt::format("unknown agent '{}'", *agent), "the agents available so far: random");
+  // Specs are checked before the game is loaded, so a mistyped agent is reported first.
+  const std::array<agents::AgentSpec, kPlayers> specs{agents::parse_agent_spec(play.white),
+                                                      agents::parse_agent_spec(play.black)};
   const Game game = Game::load(options.file, options.language_options());
   game.visit([&](const auto& program) {
+    using Program = std::decay_t<decltype(program)>;
     const lang::Rules& rules = program.rules();
-    Rng rng(play.seed);
+    // Each player's agent draws from its own stream: --seed for the first, --seed + 1 for the second,
+    // unless its spec sets a seed.
+    std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> players;
+    for (int player = 0; player < kPlayers; ++player) {
+      const auto p = static_cast<std::size_t>(player);
+      players[p] = agents::make_agent(specs[p], program, play.seed + p);
+      players[p]->start(player);
+    }
     auto state = program.initial_state();
     Json moves = Json::array();
     if (!options.json) fmt::print(out, "{}\n{}\n", rules.name, program.diagram(state));
     while (!state.over) {
       const int mover = state.to_move;
       const std::uint32_t number = state.ply / 2 + 1;
-      const Move move = program.random_move(state, rng);
+      agents::Agent<Program>& agent = *players[static_cast<std::size_t>(mover)];
+      const Move move = agent.choose(state);
       const std::string text = program.move_text(move);
       program.apply(state, move);
+      for (auto& player : players) player->observe(move);
       moves.push_back(text);
-      if (!options.json) fmt::print(out, "{}. {} {}\n{}\n", number, rules.players[mover].name, text, program.diagram(state));
+      if (options.json) continue;
+      fmt::print(out, "{}. {} {}", number, rules.players[mover].name, text);
+      if (const auto report = agent.last_report())
+        fmt::print(out, "   ({}: {} iterations, {:.0f}/s, visits {:.1f}%, value {:.3f})",
+                   specs[static_cast<std::size_t>(mover)].name, report->iterations, report->iterations_per_second(),
+                   100 * report->visit_share, report->value);
+      fmt::print(out, "\n{}\n", program.diagram(state));
     }
     const std::string winner = winner_name(rules, state.winner);
     if (options.json) {
-      out << Json{{"moves", moves}, {"winner", winner}, {"reason", program.end_reason(state)}, {"plies", state.ply}}.dump()
+      out << Json{{"moves", moves}, {"winner", winner}, {"reason", program.end_reason(state)}, {"plies", state.ply}}
+                 .dump()
           << '\n';
     } else {
       fmt::print(out, "result: {} after {} plies ({})\n", winner == "draw" ? "draw" : winner + " wins", state.ply,

@@ -50,9 +50,13 @@ int main(int argc, char** argv) {
 
   CLI::App* play_command = app.add_subcommand("play", "play a whole game, printed move by move");
   add_game_options(*play_command, game);
-  play_command->add_option("--white", play.white, "the first player's agent (default random)");
+  play_command->add_option("--white", play.white,
+                           "the first player's agent (default random): random, random:seed=7, mcts:time=1s, "
+                           "mcts:iterations=20000,c=0.7,seed=3");
   play_command->add_option("--black", play.black, "the second player's agent (default random)");
-  play_command->add_option("--seed", play.seed, "random seed (default 1)");
+  play_command->add_option("--seed", play.seed,
+                           "random seed (default 1): the first player's agent gets SEED, the second SEED+1, "
+                           "unless the agent spec sets seed=");
 
   CLI11_PARSE(app, argc, argv);
 
