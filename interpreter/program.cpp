@@ -148,7 +148,7 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
 }
 
 template <int Words>
-void Program<Words>::move_pieces(StateType& state, Move move) const {
+inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if (move.capture) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;

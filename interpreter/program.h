@@ -164,9 +164,9 @@ class Program {
                .shifted(jump.left, jump.right) &
            landing;
   }
-  void collect_targets(const StateType& state, InlineTargets& targets) const;
-  Move pick_target(const StateType& state, const InlineTargets& targets, int chosen) const;
-  void move_pieces(StateType& state, Move move) const;
+  [[gnu::always_inline]] void collect_targets(const StateType& state, InlineTargets& targets) const;
+  [[gnu::always_inline]] Move pick_target(const StateType& state, const InlineTargets& targets, int chosen) const;
+  [[gnu::always_inline]] void move_pieces(StateType& state, Move move) const;
   template <typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
