@@ -48,15 +48,21 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   jump.piece = static_cast<std::uint8_t>(piece);
   jump.landing = kLandingOf[static_cast<int>(move.target)];
   jump.slide = move.kind == lang::MoveKind::Slide;
-  for (Jump& existing : jumps_[player])
-    if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide) {
-      existing.landing |= jump.landing;
-      return;
-    }
   for (int cell = 0; cell < cells_; ++cell) {
     const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
     if (column >= 0 && column < width_ && row >= 0 && row < height_) jump.from_mask.set(cell);
   }
+  // A jump that no cell can make (longer than the board) is dropped; it would also shift a
+  // bitboard by more than its width.
+  if (!jump.from_mask.any()) return;
+  // Two offsets can share a delta (on a 4-wide board, (4,0) and (0,1)); only the same delta from
+  // the same cells is the same jump.
+  for (Jump& existing : jumps_[player])
+    if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide &&
+        existing.from_mask == jump.from_mask) {
+      existing.landing |= jump.landing;
+      return;
+    }
   jumps_[player].push_back(jump);
 }
 

@@ -1,0 +1,67 @@
+// How move rules become jumps: cases the fuzzer found (fuzz/crashes/), checked by exact moves.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interpreter/game.h"
+
+namespace troyka {
+namespace {
+
+Game game_from(const std::string& text) {
+  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
+}
+
+// The legal moves of the start position, as sorted text.
+std::vector<std::string> start_moves(const Game& game) {
+  return game.visit([](const auto& program) {
+    MoveList moves;
+    program.legal_moves(program.initial_state(), moves);
+    std::vector<std::string> texts;
+    for (const Move& move : moves) texts.push_back(program.move_text(move));
+    std::sort(texts.begin(), texts.end());
+    return texts;
+  });
+}
+
+// On an 8-wide board the offsets (7,0) and (-1,1) both move 7 cells along the bitboard; they are
+// different jumps and must not be merged. The pawn on a1 may step to a2 only if it is empty (it
+// is not), and leap 7 columns right onto an enemy (h1).
+TEST(JumpCompile, OffsetsSharingADeltaStaySeparate) {
+  const Game game = game_from(R"((game "Delta" (players (White north) (Black south)) (board (rectangle 8 8))
+    (piece Pawn (step forward-left (to empty)) (step forward (to empty)) (leap (7 0) (to enemy) capture))
+    (setup (place White Pawn (cells a1 b1)) (place Black Pawn (cells a2 h1 h8)))
+    (end (lose no-legal-moves))))");
+  EXPECT_EQ(start_moves(game), (std::vector<std::string>{"a1xh1", "b1-b2"}));
+}
+
+// fuzz/crashes/jump-merge-same-delta.game: on a 4-wide board (4,0) shares its delta with (0,1),
+// but no cell can make it; merging let the forward step capture. White has no move and loses.
+TEST(JumpCompile, LeapLongerThanTheBoardIsDropped) {
+  const Game game = game_from(R"((game "Merge" (players (White north) (Black south)) (board (rectangle 4 4))
+    (piece Pawn "P" (step forward (to empty)) (leap (4 0) (to enemy) capture))
+    (setup (place White Pawn a1) (place Black Pawn a2))
+    (end (lose no-legal-moves))))");
+  EXPECT_TRUE(start_moves(game).empty());
+  game.visit([](const auto& program) {
+    const auto state = program.initial_state();
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 1), 1);
+  });
+}
+
+// fuzz/crashes/leap-shift-too-large.game: a leap of 3 rows on a 2-row board (52 cells, one 64-bit
+// word) is a shift by 78 bits; it must simply not exist.
+TEST(JumpCompile, LeapBeyondTheBitboardIsDropped) {
+  const Game game = game_from(R"((game "Leap" (players (A north) (B south)) (board (rectangle 26 2))
+    (piece Man "M" (step forward) (leap (0 3) (to any) capture))
+    (setup (place A Man (row 1)) (place B Man (row 2)))
+    (end (draw no-legal-moves))))");
+  EXPECT_TRUE(start_moves(game).empty());
+}
+
+}  // namespace
+}  // namespace troyka
