@@ -1,6 +1,7 @@
 // End-to-end tests of the troyka command line: the real binary, its output and exit codes.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -21,7 +22,8 @@ struct Outcome {
 
 // Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
 Outcome troyka(const std::string& args) {
-  const std::string err_file = testing::TempDir() + "troyka_cli_stderr.txt";
+  // One file per process: ctest runs tests in parallel processes.
+  const std::string err_file = testing::TempDir() + "troyka_cli_stderr_" + std::to_string(getpid()) + ".txt";
   const std::string command = "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
   Outcome run;
   FILE* pipe = popen(command.c_str(), "r");

@@ -1,0 +1,266 @@
+// Fuzzes the whole path from rule-file bytes to play: parse, check, compile, then a short game.
+// A lang::Error is the expected answer to a bad file; any other exception, a crash, a sanitizer
+// report or a broken invariant (checked below with abort) is a bug.
+//
+// The invariants: every position's moves and end decision agree with a slow reference written
+// straight from the rules (lang/rules.h), cell by cell, with no bitboards; counts, random moves,
+// and the text forms of moves and positions agree with the move list.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "interpreter/game.h"
+#include "interpreter/program.h"
+#include "interpreter/random.h"
+#include "lang/diagnostic.h"
+#include "lang/rules.h"
+
+namespace {
+
+using troyka::Move;
+using troyka::MoveList;
+namespace lang = troyka::lang;
+
+[[noreturn]] void broken(const char* what, const std::string& detail = {}) {
+  std::fprintf(stderr, "rules_fuzz: invariant broken: %s%s%s\n", what, detail.empty() ? "" : ": ", detail.c_str());
+  std::abort();
+}
+
+#define FUZZ_CHECK(condition, detail)             \
+  do {                                            \
+    if (!(condition)) broken(#condition, detail); \
+  } while (0)
+
+// ---- the reference ------------------------------------------------------------------------------
+
+// Who stands on a cell: the player (-1 for none) and the piece type.
+struct Square {
+  int player = -1;
+  int piece = -1;
+};
+
+template <typename State>
+std::vector<Square> squares(const lang::Rules& rules, const State& state) {
+  std::vector<Square> board(static_cast<std::size_t>(rules.cells()));
+  for (int cell = 0; cell < rules.cells(); ++cell) {
+    Square& square = board[static_cast<std::size_t>(cell)];
+    for (int player = 0; player < lang::kPlayers; ++player)
+      if (state.by_player[player].test(cell)) {
+        FUZZ_CHECK(square.player < 0, "both players on one cell");
+        square.player = player;
+      }
+    for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
+      if (state.by_piece[piece].test(cell)) {
+        FUZZ_CHECK(square.piece < 0, "two piece types on one cell");
+        square.piece = static_cast<int>(piece);
+      }
+    FUZZ_CHECK((square.player < 0) == (square.piece < 0), "a cell with an owner but no piece type, or the reverse");
+  }
+  return board;
+}
+
+bool lands(lang::Target target, int mover, const Square& square) {
+  switch (target) {
+    case lang::Target::Empty: return square.player < 0;
+    case lang::Target::Enemy: return square.player == 1 - mover;
+    case lang::Target::Friend: return square.player == mover;
+    case lang::Target::NotFriend: return square.player != mover;
+    case lang::Target::Any: return true;
+  }
+  return false;
+}
+
+using MoveKey = std::tuple<int, int, int, bool>;  // from, to, piece, capture
+
+// Every legal move of the player to move, sorted, each once.
+std::vector<MoveKey> reference_moves(const lang::Rules& rules, const std::vector<Square>& board, int mover) {
+  std::vector<MoveKey> moves;
+  for (int from = 0; from < rules.cells(); ++from) {
+    const Square& square = board[static_cast<std::size_t>(from)];
+    if (square.player != mover) continue;
+    for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves)
+      for (const lang::Offset offset : rule.offsets[mover]) {
+        int column = from % rules.width, row = from / rules.width;
+        while (true) {
+          column += offset.dx;
+          row += offset.dy;
+          if (column < 0 || column >= rules.width || row < 0 || row >= rules.height) break;
+          const int to = rules.cell(column, row);
+          const Square& there = board[static_cast<std::size_t>(to)];
+          if (lands(rule.target, mover, there)) moves.emplace_back(from, to, square.piece, there.player >= 0);
+          if (rule.kind != lang::MoveKind::Slide || there.player >= 0) break;
+        }
+      }
+  }
+  std::sort(moves.begin(), moves.end());
+  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
+  return moves;
+}
+
+struct Decision {
+  bool over = false;
+  int winner = troyka::kNoWinner;
+  int ended_by = -1;
+};
+
+// The end rules as lang/rules.h states them: in file order, each for the player who just moved
+// and then for the player to move; the first that holds decides. With none, a player to move
+// without a move ends the game drawn.
+Decision reference_decision(const lang::Rules& rules, const std::vector<Square>& board, int to_move,
+                            std::uint32_t ply) {
+  const bool can_move = !reference_moves(rules, board, to_move).empty();
+  const auto holds = [&](const lang::EndRule& rule, int subject) {
+    switch (rule.kind) {
+      case lang::EndKind::Reach:
+        for (const int cell : rule.region[subject]) {
+          const Square& square = board[static_cast<std::size_t>(cell)];
+          if (square.player == subject && (rule.piece < 0 || square.piece == rule.piece)) return true;
+        }
+        return false;
+      case lang::EndKind::OpponentHasNoPieces:
+        return std::none_of(board.begin(), board.end(), [&](const Square& s) { return s.player == 1 - subject; });
+      case lang::EndKind::NoLegalMoves: return subject == to_move && !can_move;
+      case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
+    }
+    return false;
+  };
+  for (std::size_t index = 0; index < rules.end.size(); ++index) {
+    const lang::EndRule& rule = rules.end[index];
+    for (const int subject : {1 - to_move, to_move}) {
+      if (rule.only_player >= 0 && rule.only_player != subject) continue;
+      if (!holds(rule, subject)) continue;
+      const int winner = rule.outcome == lang::Outcome::Win    ? subject
+                         : rule.outcome == lang::Outcome::Loss ? 1 - subject
+                                                               : troyka::kDraw;
+      return {true, winner, static_cast<int>(index)};
+    }
+  }
+  if (!can_move) return {true, troyka::kDraw, troyka::kEndedByNoMoves};
+  return {};
+}
+
+// ---- the checks ---------------------------------------------------------------------------------
+
+template <typename Program>
+void check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
+  const lang::Rules& rules = program.rules();
+  const std::string text = program.position_text(state);
+  const std::vector<Square> board = squares(rules, state);
+
+  const Decision decision = reference_decision(rules, board, state.to_move, state.ply);
+  FUZZ_CHECK(state.over == decision.over, text + ": the reference says over=" + std::to_string(decision.over));
+  if (state.over) {
+    FUZZ_CHECK(state.winner == decision.winner && state.ended_by == decision.ended_by,
+               text + ": the reference says winner " + std::to_string(decision.winner) + " by rule " +
+                   std::to_string(decision.ended_by) + ", not " + std::to_string(state.winner) + " by rule " +
+                   std::to_string(state.ended_by));
+  }
+
+  program.legal_moves(state, moves);
+  FUZZ_CHECK(program.count_moves(state) == static_cast<int>(moves.size()), text);
+  FUZZ_CHECK(state.over == moves.empty(), text);
+  if (!state.over) {
+    std::vector<MoveKey> listed;
+    for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+    std::sort(listed.begin(), listed.end());
+    listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+    const std::vector<MoveKey> expected = reference_moves(rules, board, state.to_move);
+    if (listed != expected) {
+      std::string detail = text + ": moves differ from the reference;";
+      for (const auto& [from, to, piece, capture] : listed)
+        if (!std::binary_search(expected.begin(), expected.end(), MoveKey{from, to, piece, capture}))
+          detail +=
+              " extra " + program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
+      for (const auto& [from, to, piece, capture] : expected)
+        if (!std::binary_search(listed.begin(), listed.end(), MoveKey{from, to, piece, capture}))
+          detail += " missing " +
+                    program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
+      broken("legal_moves == reference_moves", detail);
+    }
+  }
+  (void)program.diagram(state);
+  (void)program.end_reason(state);
+  (void)program.result(state, 0);
+
+  // The text form of a position reads back as the same position.
+  const auto parsed = program.parse_position(text);
+  FUZZ_CHECK(parsed.ok(), text + " -> " + parsed.error);
+  const auto& again = parsed.state;
+  FUZZ_CHECK(again.by_player == state.by_player && again.by_piece == state.by_piece, text);
+  FUZZ_CHECK(again.to_move == state.to_move && again.ply == state.ply, text);
+  FUZZ_CHECK(again.hash == state.hash, text);
+  FUZZ_CHECK(again.over == state.over && again.winner == state.winner && again.ended_by == state.ended_by, text);
+
+  // A legal move's text reads back as that move. parse_move lists the moves again, so only a few
+  // are tried: a big board can have hundreds of slides.
+  const std::size_t stride = moves.size() / 8 + 1;
+  for (std::size_t i = 0; i < moves.size(); i += stride) {
+    const Move& move = moves[i];
+    const auto read = program.parse_move(state, program.move_text(move));
+    FUZZ_CHECK(read.ok() && read.move == move, program.move_text(move) + " in " + text + ": " + read.error);
+  }
+}
+
+template <typename Program>
+void play(const Program& program) {
+  (void)program.describe();
+  auto state = program.initial_state();
+  MoveList moves;
+  troyka::Rng rng(12345);
+  for (int ply = 0; ply < 20; ++ply) {
+    check_state(program, state, moves);
+    if (state.over) break;
+    // Alternate between the two ways agents pick moves; random_move must pick a legal one.
+    Move move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
+    if (ply % 2) {
+      move = program.random_move(state, rng);
+      FUZZ_CHECK(std::find(moves.begin(), moves.end(), move) != moves.end(),
+                 program.move_text(move) + " in " + program.position_text(state));
+    }
+    program.apply(state, move);
+  }
+  if (!state.over) check_state(program, state, moves);
+
+  // A whole random game from the start (playout's own fast loop) ends in a position the reference
+  // calls over. Only for games that a ply limit keeps short: others may never end.
+  const auto& end = program.rules().end;
+  if (std::none_of(end.begin(), end.end(), [](const lang::EndRule& rule) {
+        return rule.kind == lang::EndKind::PlyLimit && rule.ply_limit <= 300;
+      }))
+    return;
+  state = program.initial_state();
+  const std::uint32_t plies = program.playout(state, rng);
+  FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
+  const Decision decision =
+      reference_decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
+  FUZZ_CHECK(decision.over && decision.winner == state.winner && decision.ended_by == state.ended_by,
+             program.position_text(state) + " after a playout");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto source = std::make_shared<const lang::SourceFile>(
+      lang::SourceFile{"fuzz.game", std::string(reinterpret_cast<const char*>(data), size)});
+  const lang::Options options;
+  try {
+    troyka::Game game(lang::load_rules(source, options));
+    game.visit([](const auto& program) { play(program); });
+  } catch (const lang::Error& error) {
+    // The expected way to refuse a file; its message must render without trouble.
+    (void)lang::render(error.diagnostic());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "rules_fuzz: unexpected exception: %s\n", error.what());
+    std::abort();
+  } catch (...) {
+    std::fprintf(stderr, "rules_fuzz: unexpected exception of unknown type\n");
+    std::abort();
+  }
+  return 0;
+}
