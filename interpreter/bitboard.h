@@ -105,8 +105,15 @@ struct Bitboard {
     return std::countr_zero(w);
 #endif
   }
+  // Shifts by less than a word (every step on a board up to 26 wide) carry one neighbour word in;
+  // longer ones (long leaps and slides on big boards) also move whole words.
   Bitboard shift_up(int bits) const {
     Bitboard out;
+    if (bits < 64) {
+      for (int i = Words - 1; i > 0; --i) out.word[i] = (word[i] << bits) | (word[i - 1] >> (63 - bits) >> 1);
+      out.word[0] = word[0] << bits;
+      return out;
+    }
     const int words = bits >> 6, rest = bits & 63;
     for (int i = Words - 1; i >= words; --i) {
       std::uint64_t w = word[i - words] << rest;
@@ -117,6 +124,11 @@ struct Bitboard {
   }
   Bitboard shift_down(int bits) const {
     Bitboard out;
+    if (bits < 64) {
+      for (int i = 0; i + 1 < Words; ++i) out.word[i] = (word[i] >> bits) | (word[i + 1] << (63 - bits) << 1);
+      out.word[Words - 1] = word[Words - 1] >> bits;
+      return out;
+    }
     const int words = bits >> 6, rest = bits & 63;
     for (int i = 0; i + words < Words; ++i) {
       std::uint64_t w = word[i + words] >> rest;

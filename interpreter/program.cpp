@@ -177,7 +177,7 @@ void Program<Words>::apply(StateType& state, Move move) const {
 // ---- move generation ----------------------------------------------------------------------------
 
 template <int Words>
-std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds> Program<Words>::landing_masks(
+inline std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds> Program<Words>::landing_masks(
     const StateType& state) const {
   const Board& own = state.by_player[state.to_move];
   const Board& enemy = state.by_player[1 - state.to_move];

@@ -155,11 +155,11 @@ class Program {
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   void compile_end_rules();
   Board mask_of(const lang::CellList& cells) const;
-  std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
+  [[gnu::always_inline]] std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
   template <typename Emit>
   void for_each_target_set(const StateType& state, Emit&& emit) const;
   bool has_legal_move(const StateType& state) const;
-  static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
+  [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
                .shifted(jump.left, jump.right) &
            landing;
