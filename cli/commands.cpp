@@ -23,9 +23,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 lang::Error usage_error(std::string message, std::string hint = {}) {
   return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
@@ -64,8 +62,8 @@ int run_check(const GameOptions& options, std::ostream& out) {
   if (options.json) {
     out << Json{{"ok", true}, {"name", rules.name}, {"width", rules.width}, {"height", rules.height}}.dump() << '\n';
   } else {
-    fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name,
-               rules.width, rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
+    fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name, rules.width,
+               rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
                rules.end.size() == 1 ? "" : "s");
   }
   return 0;

@@ -40,10 +40,10 @@ struct PlayOptions {
   std::uint64_t seed = 1;
 };
 
-int run_check(const GameOptions& game, std::ostream& out);
-int run_show(const GameOptions& game, std::ostream& out);
-int run_perft(const GameOptions& game, const PerftOptions& perft, std::ostream& out);
-int run_bench(const GameOptions& game, const BenchOptions& bench, std::ostream& out);
-int run_play(const GameOptions& game, const PlayOptions& play, std::ostream& out);
+int run_check(const GameOptions& options, std::ostream& out);
+int run_show(const GameOptions& options, std::ostream& out);
+int run_perft(const GameOptions& options, const PerftOptions& perft_options, std::ostream& out);
+int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
+int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& out);
 
 }  // namespace troyka::cli

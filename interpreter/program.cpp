@@ -8,7 +8,6 @@
 namespace troyka {
 
 using lang::EndKind;
-using lang::Target;
 
 // ---- compiling ----------------------------------------------------------------------------------
 
@@ -24,7 +23,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     targets_fit_inline_ = targets_fit_inline_ && jumps.size() <= kInlineJumps &&
                           std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
-  zobrist_.resize(static_cast<std::size_t>(kPlayers * kMaxPieceTypes * cells_));
+  zobrist_.resize(static_cast<std::size_t>(kPlayers) * kMaxPieceTypes * static_cast<std::size_t>(cells_));
   for (auto& key : zobrist_) key = keys.next();
   side_key_ = keys.next();
 }
@@ -70,7 +69,7 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
 // move only lost pieces, so it cannot newly reach a region; the mover still has the piece it moved.
 static bool can_become_true_by_move(EndKind kind, bool subject_is_mover) {
   switch (kind) {
-    case EndKind::Reach: return subject_is_mover;
+    case EndKind::Reach:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
     case EndKind::PlyLimit: return true;
@@ -438,8 +437,8 @@ std::string Program<Words>::position_text(const StateType& state) const {
 template <int Words>
 ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   ParsedState<Words> parsed;
-  const auto fail = [&](std::string error) {
-    parsed.error = std::move(error);
+  const auto fail = [&](const std::string& error) {
+    parsed.error = error;
     return parsed;
   };
   StateType& state = parsed.state;

@@ -131,7 +131,7 @@ class Program {
   static constexpr std::size_t kInlineJumps = 48;
   struct InlineTargets {
     union Slot {  // left uninitialised on purpose: zeroing costs more than generating the moves
-      Slot() {}
+      Slot() {}   // NOLINT(modernize-use-equals-default): "= default" would zero the board
       Board board;
     };
     Slot by_jump[kInlineJumps];
@@ -170,7 +170,8 @@ class Program {
   template <typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
-    return zobrist_[static_cast<std::size_t>((player * kMaxPieceTypes + piece) * cells_ + cell)];
+    const int index = (player * kMaxPieceTypes + piece) * cells_ + cell;
+    return zobrist_[static_cast<std::size_t>(index)];
   }
   std::uint64_t full_hash(const StateType& state) const;
   void put(StateType& state, int player, int piece, int cell) const;

@@ -80,6 +80,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGr
 template <typename Table>
 std::vector<std::string> names_of(const Table& table) {
   std::vector<std::string> names;
+  names.reserve(table.size());
   for (const auto& entry : table) names.push_back(entry.first);
   return names;
 }
@@ -446,7 +447,7 @@ class Checker {
     }
   }
 
-  PlayerRegion same_for_both(CellList cells) const { return {cells, cells}; }
+  PlayerRegion same_for_both(const CellList& cells) const { return {cells, cells}; }
 
   PlayerRegion region(const Node& node) const {
     if (node.is_symbol()) return region_word(node);
