@@ -50,11 +50,8 @@ lang::Error spec_error(std::string message, std::string hint) {
 
 // Whether `word` abbreviates `candidate`: same first letter, the rest of its letters in order ("iters").
 bool abbreviates(std::string_view word, std::string_view candidate) {
-  if (word.size() < 2 || word.size() >= candidate.size() || word.front() != candidate.front()) return false;
-  std::size_t at = 0;
-  for (const char c : candidate)
-    if (at < word.size() && word[at] == c) ++at;
-  return at == word.size();
+  return word.size() >= 2 && word.size() < candidate.size() && word.front() == candidate.front() &&
+         lang::is_subsequence(word, candidate);
 }
 
 // The choice `word` most likely means: a close spelling (lang::closest_match), else the one choice

@@ -82,8 +82,7 @@ std::string render(const Diagnostic& d) {
 
 Error::Error(Diagnostic diagnostic) : std::runtime_error(diagnostic.message), diagnostic_(std::move(diagnostic)) {}
 
-// Whether `word` is `candidate` with letters left out, the commonest typo ("colums").
-static bool is_subsequence(std::string_view word, std::string_view candidate) {
+bool is_subsequence(std::string_view word, std::string_view candidate) {
   std::size_t at = 0;
   for (const char c : candidate)
     if (at < word.size() && word[at] == c) ++at;

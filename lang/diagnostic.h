@@ -50,6 +50,10 @@ class Error : public std::runtime_error {
   Diagnostic diagnostic_;
 };
 
+// Whether `word` is `candidate` with letters left out, in order: the commonest typo ("colums")
+// and the shape of an abbreviation ("iters").
+bool is_subsequence(std::string_view word, std::string_view candidate);
+
 // The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
