@@ -785,10 +785,6 @@ class Checker {
          suggest(name, {rules_.players[0].name, rules_.players[1].name}));
   }
 
-  bool is_player(const Node& node) const {
-    return node.is_symbol() && (node.text == rules_.players[0].name || node.text == rules_.players[1].name);
-  }
-
   // ---- end conditions ----
 
   void read_end() {
