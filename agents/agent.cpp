@@ -151,6 +151,16 @@ std::uint64_t seed_of(const AgentSpec& spec, std::uint64_t default_seed) {
 
 }  // namespace
 
+const char* proof_name(Proof proof) {
+  switch (proof) {
+    case Proof::Unknown: return "unknown";
+    case Proof::Win: return "win";
+    case Proof::Loss: return "loss";
+    case Proof::Draw: return "draw";
+  }
+  return "unknown";
+}
+
 const std::vector<std::string>& agent_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> list;

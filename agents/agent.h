@@ -53,22 +53,39 @@ const std::vector<std::string>& agent_names();
 // when the text is not a positive duration.
 std::optional<double> parse_duration(std::string_view text);
 
+// The clock of a game, told to an agent at start. Every field 0 means no limit of that kind.
+struct TimeControl {
+  double move_seconds = 0;       // the most one move may take
+  double game_seconds = 0;       // each player's total time for the game
+  double increment_seconds = 0;  // added to a player's total after each of its moves
+};
+
+// What a solved position is worth to the player to move there.
+enum class Proof : std::uint8_t { Unknown, Win, Loss, Draw };
+const char* proof_name(Proof proof);  // "unknown", "win", "loss", "draw"
+
 // What one search found, for people (the CLI's thinking line) and for tests.
 struct SearchReport {
   std::uint64_t iterations = 0;
   double seconds = 0;
   std::size_t nodes = 0;  // nodes in the tree when the search stopped
   Move best;
-  std::string best_text;   // best as move text
-  double visit_share = 0;  // the best move's share of the root's visits, in [0, 1]
-  double value = 0;        // its mean result for the player to move: 0 loss, 0.5 draw, 1 win
+  std::string best_text;               // best as move text
+  double visit_share = 0;              // the best move's share of the root's visits, in [0, 1]
+  double value = 0;                    // its mean result for the player to move: 0 loss, 0.5 draw, 1 win
+  Proof proof = Proof::Unknown;        // the root's proven value for the player to move
+  std::vector<std::string> principal;  // the expected line from here, best first, as move text
+  int threads = 1;
+  std::size_t bytes = 0;  // memory held by the search trees
 
   double iterations_per_second() const { return seconds > 0 ? static_cast<double>(iterations) / seconds : 0; }
 };
 
 // One player's brain for the games of one program. The calls of a game, in order:
-//   start(player); then for every ply: choose(state) when it is this agent's turn (the state is not
-//   over), and observe(move) for every move played, by either side, in order.
+//   start(player, time); then for every ply: choose(state, seconds_left) when it is this agent's
+//   turn (the state is not over), and observe(move) for every move played, by either side, in order.
+// An agent may be asked to choose in a state it did not follow (after an undo, say): it must then
+// forget what it kept and search afresh.
 template <class Program>
 class Agent {
  public:
@@ -78,12 +95,17 @@ class Agent {
 
   // The spec this agent was made from, e.g. "mcts:iterations=2000".
   virtual std::string name() const = 0;
-  // A new game begins in which this agent plays `player`. Random streams are not reset: an agent
-  // that plays several games plays different ones.
-  virtual void start(int player) { (void)player; }
+  // A new game begins in which this agent plays `player` under `time`. Random streams are not
+  // reset: an agent that plays several games plays different ones.
+  virtual void start(int player, const TimeControl& time) {
+    (void)player;
+    (void)time;
+  }
   // The move to play in `state`, which is not over and in which this agent is to move.
-  virtual Move choose(const StateType& state) = 0;
-  // A move was played (by either player). For tree reuse later; the agents so far keep nothing.
+  // `seconds_left` is what this agent's clock has left (for this move, or for the rest of the game
+  // when the time control has a game total); 0 when there is no clock.
+  virtual Move choose(const StateType& state, double seconds_left) = 0;
+  // A move was played (by either player), so an agent can keep the part of its search that follows.
   virtual void observe(Move move) { (void)move; }
   // The report of the last choose, for agents that search.
   virtual std::optional<SearchReport> last_report() const { return std::nullopt; }

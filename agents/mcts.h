@@ -61,7 +61,7 @@ class MctsAgent final : public Agent<Program> {
       : program_(program), config_(config), rng_(config.seed), name_(std::move(name)) {}
 
   std::string name() const override { return name_; }
-  Move choose(const StateType& root) override;
+  Move choose(const StateType& root, double seconds_left) override;
   std::optional<SearchReport> last_report() const override { return report_; }
 
   const MctsConfig& config() const { return config_; }
@@ -100,7 +100,7 @@ class MctsAgent final : public Agent<Program> {
 };
 
 template <class Program>
-Move MctsAgent<Program>::choose(const StateType& root) {
+Move MctsAgent<Program>::choose(const StateType& root, double /*seconds_left*/) {
   nodes_.clear();
   nodes_.push_back(Node{});
   if (!expand(0, root, /*ignore_limit=*/true)) return Move{};  // no move: the caller broke the contract

@@ -18,7 +18,7 @@ class RandomAgent final : public Agent<Program> {
       : program_(program), rng_(seed), name_(std::move(name)) {}
 
   std::string name() const override { return name_; }
-  Move choose(const StateType& state) override { return program_.random_move(state, rng_); }
+  Move choose(const StateType& state, double /*seconds_left*/) override { return program_.random_move(state, rng_); }
 
  private:
   const Program& program_;

@@ -231,7 +231,7 @@ int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& 
     for (int player = 0; player < kPlayers; ++player) {
       const auto p = static_cast<std::size_t>(player);
       players[p] = agents::make_agent(specs[p], program, play.seed + p);
-      players[p]->start(player);
+      players[p]->start(player, agents::TimeControl{});
     }
     auto state = program.initial_state();
     Json moves = Json::array();
@@ -240,7 +240,7 @@ int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& 
       const int mover = state.to_move;
       const std::uint32_t number = state.ply / 2 + 1;
       agents::Agent<Program>& agent = *players[static_cast<std::size_t>(mover)];
-      const Move move = agent.choose(state);
+      const Move move = agent.choose(state, 0);
       const std::string text = program.move_text(move);
       program.apply(state, move);
       for (auto& player : players) player->observe(move);

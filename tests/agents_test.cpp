@@ -50,12 +50,13 @@ typename Program::StateType position(const Program& program, const std::string& 
 template <typename Program>
 std::vector<Move> play(const Program& program, std::array<Agent<Program>*, kPlayers> players,
                        typename Program::StateType* end = nullptr) {
-  for (int player = 0; player < kPlayers; ++player) players[static_cast<std::size_t>(player)]->start(player);
+  for (int player = 0; player < kPlayers; ++player)
+    players[static_cast<std::size_t>(player)]->start(player, TimeControl{});
   auto state = program.initial_state();
   std::vector<Move> moves;
   MoveList legal;
   while (!state.over) {
-    const Move move = players[state.to_move]->choose(state);
+    const Move move = players[state.to_move]->choose(state, 0);
     program.legal_moves(state, legal);
     EXPECT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
         << program.move_text(move) << " in " << program.position_text(state);
@@ -197,8 +198,8 @@ TEST(Mcts, IsDeterministicPerSeedWithAnIterationBudget) {
     auto state = program.initial_state();
     auto first = agent("mcts:iterations=2000,seed=3", program), second = agent("mcts:iterations=2000,seed=3", program);
     for (int ply = 0; ply < 3; ++ply) {
-      const Move move = first->choose(state);
-      EXPECT_EQ(second->choose(state), move);
+      const Move move = first->choose(state, 0);
+      EXPECT_EQ(second->choose(state, 0), move);
       const SearchReport a = *first->last_report(), b = *second->last_report();
       EXPECT_EQ(a.iterations, 2000u);
       EXPECT_EQ(b.iterations, 2000u);
@@ -226,7 +227,7 @@ TEST(Mcts, TakesAWinInOne) {
         auto mcts = agent("mcts:iterations=2000", program, seed);
         auto state = position(program, text);
         const int mover = state.to_move;
-        program.apply(state, mcts->choose(state));
+        program.apply(state, mcts->choose(state, 0));
         EXPECT_TRUE(state.over) << text << " seed " << seed << ": " << mcts->last_report()->best_text;
         EXPECT_EQ(state.winner, mover) << text;
         EXPECT_GT(mcts->last_report()->value, 0.9);
@@ -241,7 +242,7 @@ TEST(Mcts, StopsALossInOne) {
     for (const std::uint64_t seed : {1, 2, 3}) {
       auto mcts = agent("mcts:iterations=2000", program, seed);
       const auto state = position(program, "pppppppp/8/8/8/8/8/6p1/PPPPP2P White 20");
-      EXPECT_EQ(program.move_text(mcts->choose(state)), "h1xg2") << "seed " << seed;
+      EXPECT_EQ(program.move_text(mcts->choose(state, 0)), "h1xg2") << "seed " << seed;
     }
   });
 }
@@ -249,7 +250,7 @@ TEST(Mcts, StopsALossInOne) {
 TEST(Mcts, TimeBudgetReadsTheClockEvery64Iterations) {
   breakthrough().visit([](const auto& program) {
     auto mcts = agent("mcts:time=30ms", program);
-    mcts->choose(program.initial_state());
+    mcts->choose(program.initial_state(), 0);
     const SearchReport report = *mcts->last_report();
     EXPECT_GE(report.seconds, 0.03);
     EXPECT_LT(report.seconds, 5.0);
@@ -267,7 +268,7 @@ TEST(Mcts, FullPoolStopsGrowingButKeepsSearching) {
     config.max_nodes = 100;
     MctsAgent<Program> mcts(program, config);
     const auto state = program.initial_state();
-    mcts.choose(state);
+    mcts.choose(state, 0);
     EXPECT_EQ(mcts.last_report()->iterations, 500u);
     EXPECT_LE(mcts.last_report()->nodes, 100u);
   });
