@@ -14,7 +14,7 @@ namespace troyka::agents {
 namespace {
 
 // What an option's value must be.
-enum class Kind { Seed, Count, Duration, Number };
+enum class Kind { Seed, Count, Duration, Number, Threads, Bytes, Switch };
 
 struct OptionInfo {
   std::string name;
@@ -30,16 +30,29 @@ struct AgentInfo {
 constexpr std::uint64_t kMaxIterations = 1'000'000'000;
 constexpr double kMaxSeconds = 24 * 60 * 60;
 constexpr double kMaxC = 100;
+constexpr int kMaxThreads = 256;
+constexpr std::uint64_t kMinBytes = std::uint64_t{1} << 20, kMaxBytes = std::uint64_t{1} << 40;
+
+// The options of both tree searches: "mcts" has every improvement on, "uct" (plain UCT) has them off.
+const std::vector<OptionInfo> kSearchOptions{
+    {"c", Kind::Number, "c=0.7"},
+    {"decisive", Kind::Switch, "decisive=off"},
+    {"iterations", Kind::Count, "iterations=20000"},
+    {"mast", Kind::Switch, "mast=off"},
+    {"memory", Kind::Bytes, "memory=512MB"},
+    {"reuse", Kind::Switch, "reuse=off"},
+    {"seed", Kind::Seed, "seed=7"},
+    {"solver", Kind::Switch, "solver=off"},
+    {"threads", Kind::Threads, "threads=2"},
+    {"time", Kind::Duration, "time=1s"},
+};
 
 // Every agent and its options. A new agent is a row here and a case in make_agent.
 const std::vector<AgentInfo>& catalogue() {
   static const std::vector<AgentInfo> agents{
-      {"mcts",
-       {{"c", Kind::Number, "c=0.7"},
-        {"iterations", Kind::Count, "iterations=20000"},
-        {"seed", Kind::Seed, "seed=7"},
-        {"time", Kind::Duration, "time=1s"}}},
+      {"mcts", kSearchOptions},
       {"random", {{"seed", Kind::Seed, "seed=7"}}},
+      {"uct", kSearchOptions},
   };
   return agents;
 }
@@ -112,6 +125,12 @@ bool valid_value(Kind kind, std::string_view value) {
       const auto number = parse_number<double>(value);
       return number && std::isfinite(*number) && *number >= 0 && *number <= kMaxC;
     }
+    case Kind::Threads: {
+      const auto threads = parse_number<int>(value);
+      return threads && *threads >= 1 && *threads <= kMaxThreads;
+    }
+    case Kind::Bytes: return parse_bytes(value).has_value();
+    case Kind::Switch: return value == "on" || value == "off";
   }
   return false;
 }
@@ -125,6 +144,10 @@ std::string value_hint(const OptionInfo& option) {
       return fmt::format("expected a time in ms or s, up to {} s, e.g. {}=200ms or {}=1.5s", kMaxSeconds, option.name,
                          option.name);
     case Kind::Number: return fmt::format("expected a number from 0 to {}, e.g. {}", kMaxC, option.example);
+    case Kind::Threads:
+      return fmt::format("expected a whole number from 1 to {}, e.g. {}", kMaxThreads, option.example);
+    case Kind::Bytes: return fmt::format("expected a size from 1MB to 1024GB (KB, MB or GB), e.g. {}", option.example);
+    case Kind::Switch: return fmt::format("expected on or off, e.g. {}", option.example);
   }
   return {};
 }
@@ -187,6 +210,19 @@ std::optional<double> parse_duration(std::string_view text) {
   return seconds;
 }
 
+std::optional<std::uint64_t> parse_bytes(std::string_view text) {
+  static constexpr std::pair<std::string_view, int> kUnits[] = {{"KB", 10}, {"MB", 20}, {"GB", 30}};
+  for (const auto& [unit, shift] : kUnits) {
+    if (!text.ends_with(unit)) continue;
+    const auto number = parse_number<std::uint64_t>(text.substr(0, text.size() - unit.size()));
+    if (!number || *number > (kMaxBytes >> shift)) return std::nullopt;
+    const std::uint64_t bytes = *number << shift;
+    if (bytes < kMinBytes) return std::nullopt;
+    return bytes;
+  }
+  return std::nullopt;
+}
+
 AgentSpec parse_agent_spec(std::string_view text) {
   const std::size_t colon = text.find(':');
   AgentSpec spec;
@@ -233,7 +269,21 @@ MctsConfig mcts_config(const AgentSpec& spec, std::uint64_t default_seed) {
   if (const auto found = spec.options.find("time"); found != spec.options.end())
     config.seconds = *parse_duration(found->second);
   if (const auto found = spec.options.find("c"); found != spec.options.end())
-    config.c = *parse_number<double>(found->second);
+    config.search.c = *parse_number<double>(found->second);
+  if (const auto found = spec.options.find("threads"); found != spec.options.end())
+    config.threads = *parse_number<int>(found->second);
+  if (const auto found = spec.options.find("memory"); found != spec.options.end())
+    config.memory_bytes = *parse_bytes(found->second);
+  // "uct" is plain UCT unless switched on one by one; "mcts" has everything on unless switched off.
+  const bool improved = spec.name == "mcts";
+  const auto switch_of = [&](const char* key) {
+    const auto found = spec.options.find(key);
+    return found == spec.options.end() ? improved : found->second == "on";
+  };
+  config.search.solver = switch_of("solver");
+  config.search.decisive = switch_of("decisive");
+  config.search.mast = switch_of("mast");
+  config.search.reuse = switch_of("reuse");
   return config;
 }
 
@@ -242,7 +292,7 @@ std::unique_ptr<Agent<Program>> make_agent(const AgentSpec& spec, const Program&
   check_spec(spec);
   if (spec.name == "random")
     return std::make_unique<RandomAgent<Program>>(program, seed_of(spec, default_seed), spec_text(spec));
-  // check_spec let the name through, so it is in the catalogue: "mcts".
+  // check_spec let the name through, so it is in the catalogue: "mcts" or "uct".
   return std::make_unique<MctsAgent<Program>>(program, mcts_config(spec, default_seed), spec_text(spec));
 }
 

@@ -64,6 +64,10 @@ struct TimeControl {
 enum class Proof : std::uint8_t { Unknown, Win, Loss, Draw };
 const char* proof_name(Proof proof);  // "unknown", "win", "loss", "draw"
 
+// Reads a memory size as accepted by the `memory` option: "512MB", "2GB" (units of 1024). Returns
+// bytes, or nothing when the text is not a size from 1MB to 1024GB.
+std::optional<std::uint64_t> parse_bytes(std::string_view text);
+
 // What one search found, for people (the CLI's thinking line) and for tests.
 struct SearchReport {
   std::uint64_t iterations = 0;

@@ -164,7 +164,54 @@ BenchTotals bench_thread(const Program& program, std::uint64_t seed, double seco
 
 }  // namespace
 
+// Searches the start position `bench.repeat` times with fresh agents and reports the median speed.
+int run_agent_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out) {
+  const agents::AgentSpec spec = agents::parse_agent_spec(bench.agent);
+  if (bench.repeat < 1 || bench.repeat > 1000) throw usage_error("--repeat must be between 1 and 1000");
+  const Game game = Game::load(options.file, options.language_options());
+  std::vector<agents::SearchReport> reports;
+  game.visit([&](const auto& program) {
+    for (int run = 0; run < bench.repeat; ++run) {
+      auto agent = agents::make_agent(spec, program, bench.seed + static_cast<std::uint64_t>(run));
+      agent->start(0, agents::TimeControl{});
+      agent->choose(program.initial_state(), 0);
+      if (const auto report = agent->last_report()) reports.push_back(*report);
+    }
+  });
+  if (reports.empty()) throw usage_error(fmt::format("agent '{}' does not search", bench.agent));
+  std::sort(reports.begin(), reports.end(),
+            [](const auto& a, const auto& b) { return a.iterations_per_second() < b.iterations_per_second(); });
+  const agents::SearchReport& median = reports[reports.size() / 2];
+  const double bytes_per_node =
+      median.nodes ? static_cast<double>(median.bytes) / static_cast<double>(median.nodes) : 0;
+  if (options.json) {
+    Json speeds = Json::array();
+    for (const auto& report : reports) speeds.push_back(report.iterations_per_second());
+    out << Json{{"agent", bench.agent},
+                {"searches", reports.size()},
+                {"iterations_per_second", median.iterations_per_second()},
+                {"all_iterations_per_second", speeds},
+                {"iterations", median.iterations},
+                {"seconds", median.seconds},
+                {"nodes", median.nodes},
+                {"bytes_per_node", bytes_per_node},
+                {"threads", median.threads}}
+               .dump()
+        << '\n';
+    return 0;
+  }
+  fmt::print(out, "{}: {} searches of the start position by {}\n", game.rules().name, reports.size(), bench.agent);
+  fmt::print(out, "iterations/s     {:.0f} (median; slowest {:.0f}, fastest {:.0f})\n", median.iterations_per_second(),
+             reports.front().iterations_per_second(), reports.back().iterations_per_second());
+  fmt::print(out, "iterations       {} in {:.3f} s on {} thread{}\n", median.iterations, median.seconds, median.threads,
+             median.threads == 1 ? "" : "s");
+  fmt::print(out, "tree nodes       {} ({:.1f} bytes a node, with the move-value tables)\n", median.nodes,
+             bytes_per_node);
+  return 0;
+}
+
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out) {
+  if (!bench.agent.empty()) return run_agent_bench(options, bench, out);
   if (bench.threads < 1 || bench.threads > 256) throw usage_error("--threads must be between 1 and 256");
   if (bench.seconds < 0) throw usage_error("--seconds must not be negative");
   const double seconds = bench.playouts == 0 && bench.seconds == 0 ? 5.0 : bench.seconds;

@@ -32,6 +32,8 @@ struct BenchOptions {
   std::uint64_t playouts = 0;
   int threads = 1;
   std::uint64_t seed = 1;
+  std::string agent;  // when set: time this agent's search of the start position instead of playouts
+  int repeat = 5;     // searches, for the agent's median
 };
 
 struct PlayOptions {

@@ -17,6 +17,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
   compile_moves();
   compile_end_rules();
+  compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
   targets_fit_inline_ = true;
   for (const auto& jumps : jumps_)
@@ -100,6 +101,37 @@ void Program<Words>::compile_end_rules() {
         all_end_tests_[mover].push_back(test);
         if (can_become_true_by_move(rule.kind, subject == mover)) after_move_tests_[mover].push_back(test);
       }
+    }
+  }
+}
+
+template <int Words>
+void Program<Words>::compile_win_prefilters() {
+  const auto is_win_test = [](const EndTest& test, int player) {
+    return test.subject == player && test.winner == player &&
+           (test.kind == EndKind::OpponentHasNoPieces || (test.kind == EndKind::Reach && test.piece < 0));
+  };
+  for (int player = 0; player < kPlayers; ++player) {
+    // When the win tests come first among the tests after a move, a move onto a winning cell is
+    // sure to win and needs no trial on a copy.
+    bool leading = true;
+    wins_certain_[player] = true;
+    for (const EndTest& test : after_move_tests_[player]) {
+      const bool win_test = is_win_test(test, player) || (test.kind == EndKind::Reach && test.subject == player &&
+                                                          test.winner == player);
+      leading = leading && is_win_test(test, player);
+      if (!win_test) continue;
+      wins_certain_[player] = wins_certain_[player] && leading;
+      if (test.kind == EndKind::Reach) win_cells_[player] |= test.region;
+      if (test.kind == EndKind::OpponentHasNoPieces) wins_by_elimination_[player] = true;
+    }
+    for (const Jump& jump : jumps_[player]) {
+      if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
+        win_from_[player] |= jump.from_mask;
+        continue;
+      }
+      for (int cell = 0; cell < cells_; ++cell)
+        if (jump.from_mask.test(cell) && win_cells_[player].test(cell + jump.delta())) win_from_[player].set(cell);
     }
   }
 }
@@ -297,6 +329,163 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
     if (!generated && !state.over) collect_targets(state, targets);
   }
   return plies;
+}
+
+// ---- playout policies ------------------------------------------------------------------------------
+
+template <int Words>
+std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const {
+  const auto record = [&](Move move) {
+    if (policy.played) policy.played->push_back(PlayedMove{move, state.to_move});
+  };
+  std::uint32_t plies = 0;
+  if (!targets_fit_inline_) {
+    MoveList moves;
+    for (; !state.over; ++plies) {
+      legal_moves(state, moves);
+      const Move move = choose_playout_move(state, static_cast<int>(moves.size()),
+                                            [&](int i) { return moves[static_cast<std::size_t>(i)]; }, rng, policy);
+      record(move);
+      apply(state, move);
+    }
+    return plies;
+  }
+  // The fused loop of playout(state, rng), with the choice of move delegated to the policy.
+  InlineTargets targets;
+  collect_targets(state, targets);
+  for (; !state.over; ++plies) {
+    const Move move = choose_playout_move(state, targets.total, [&](int i) { return pick_target(state, targets, i); },
+                                          rng, policy);
+    record(move);
+    move_pieces(state, move);
+    bool generated = false;
+    decide_end(state, after_move_tests_[1 - state.to_move], [&] {
+      collect_targets(state, targets);
+      generated = true;
+      return targets.total > 0;
+    });
+    if (!generated && !state.over) collect_targets(state, targets);
+  }
+  return plies;
+}
+
+// `nth(i)` is the i-th of the `count` legal moves of `state`, which is not over.
+template <int Words>
+template <typename NthMove>
+[[gnu::always_inline]] inline Move Program<Words>::choose_playout_move(const StateType& state, int count,
+                                                                       NthMove&& nth, Rng& rng,
+                                                                       const PlayoutPolicy& policy) const {
+  Move chosen;
+  if (policy.decisive && could_win(state, state.to_move) && find_win(state, chosen)) return chosen;
+  if (policy.anti_decisive && could_win(state, 1 - state.to_move)) {
+    const Board threat = threat_cells(state);
+    if (threat.any() && find_safe_move(state, threat, rng, chosen)) return chosen;
+  }
+  const auto bound = static_cast<std::uint32_t>(count);
+  chosen = nth(static_cast<int>(rng.below(bound)));
+  if (!policy.move_values) return chosen;
+  const Move other = nth(static_cast<int>(rng.below(bound)));
+  const float* values = policy.move_values;
+  return values[move_key(state.to_move, other)] > values[move_key(state.to_move, chosen)] ? other : chosen;
+}
+
+// A bound that holds whenever `player` has a move that wins at once; cheap, so it can be asked every ply.
+template <int Words>
+inline bool Program<Words>::could_win(const StateType& state, int player) const {
+  return (state.by_player[player] & win_from_[player]).any() ||
+         (wins_by_elimination_[player] && state.by_player[1 - player].count() == 1);
+}
+
+// Calls on_win(move) for each move of the player to move that wins at once, until it returns
+// false. Only target cells where a win is possible become moves, and those are tried on a copy
+// unless the win is certain.
+template <int Words>
+template <typename OnWin>
+void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const {
+  const int mover = state.to_move;
+  const Board& enemy = state.by_player[1 - mover];
+  Board winning_cells = win_cells_[mover];
+  if (wins_by_elimination_[mover] && enemy.count() == 1) winning_cells |= enemy;
+  for_each_target_set(state, [&](TargetSet set) {
+    for (Board hits = set.targets & winning_cells; hits.any();) {
+      const int to = hits.pop_lowest();
+      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                      state.occupied().test(to)};
+      if (!wins_certain_[mover]) {
+        StateType after = state;
+        apply(after, move);
+        if (!after.over || after.winner != mover) continue;
+      }
+      if (!on_win(move)) return false;
+    }
+    return true;
+  });
+}
+
+template <int Words>
+bool Program<Words>::find_win(const StateType& state, Move& win) const {
+  bool found = false;
+  for_each_win(state, [&](Move move) {
+    win = move;
+    found = true;
+    return false;
+  });
+  return found;
+}
+
+template <int Words>
+bool Program<Words>::winning_move(const StateType& state, Move& move) const {
+  return !state.over && could_win(state, state.to_move) && find_win(state, move);
+}
+
+// The cells of the opponent's immediate wins, were it to move: where its winning moves start and
+// end. Empty when it has none.
+template <int Words>
+typename Program<Words>::Board Program<Words>::threat_cells(const StateType& state) const {
+  StateType passed = state;
+  passed.to_move = static_cast<std::uint8_t>(1 - state.to_move);
+  Board cells;
+  if (!passed.over && could_win(passed, passed.to_move))
+    for_each_win(passed, [&](Move move) {
+      cells.set(move.from);
+      cells.set(move.to);
+      return true;
+    });
+  return cells;
+}
+
+template <int Words>
+bool Program<Words>::opponent_threatens_win(const StateType& state) const {
+  return threat_cells(state).any();
+}
+
+// A uniformly chosen move after which the opponent cannot win at once; false when every move
+// leaves it a win. Asked only when a threat exists. When jumps do not slide, a move that lands
+// on none of the threat's cells leaves every threatening jump as it was, so only the moves onto
+// those cells are tried (unless the threat is to take the mover's last piece, which any move of
+// that piece changes). Moves are tried on a copy without deciding the end: the "no legal move"
+// test would cost a move generation, and this policy only looks at immediate wins.
+template <int Words>
+bool Program<Words>::find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const {
+  const int mover = state.to_move;
+  const bool local = targets_fit_inline_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
+  const Board candidates = local ? threat : board_;
+  MoveList safe_moves;
+  for_each_target_set(state, [&](TargetSet set) {
+    for (Board hits = set.targets & candidates; hits.any();) {
+      const int to = hits.pop_lowest();
+      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                      state.occupied().test(to)};
+      StateType after = state;  // the opponent is to move in it
+      move_pieces(after, move);
+      Move reply;
+      if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
+    }
+    return true;
+  });
+  if (safe_moves.empty()) return false;
+  safe = safe_moves[rng.below(static_cast<std::uint32_t>(safe_moves.size()))];
+  return true;
 }
 
 template <int Words>

@@ -55,6 +55,29 @@ struct State {
 // Why a game ended when no end rule applied: the player to move had no move, which is a draw.
 inline constexpr int kEndedByNoMoves = 127;
 
+// A move played in a playout, with the player who played it (for policies that learn).
+struct PlayedMove {
+  Move move;
+  std::uint8_t mover = 0;
+};
+
+// How a playout chooses its moves beyond uniform chance. With everything off, playout(state, rng,
+// policy) plays exactly the moves of playout(state, rng). The rules are tried in this order:
+//   1. decisive: play a move that wins at once, if there is one;
+//   2. anti_decisive: if the opponent could win at once were it to move, play a move after which it
+//      cannot, if there is one;
+//   3. move_values: draw two moves uniformly and play the one with the higher value; the values are
+//      indexed by Program::move_key (a learned table such as MAST's);
+//   4. otherwise a uniformly random move.
+// "Wins at once" is tested cheaply for the end rules a move can trigger for its mover (reaching a
+// region, taking the opponent's last piece): the end rules of other kinds are never anticipated.
+struct PlayoutPolicy {
+  bool decisive = false;
+  bool anti_decisive = false;
+  const float* move_values = nullptr;
+  std::vector<PlayedMove>* played = nullptr;  // when set, every move played is appended
+};
+
 // Result of reading move text: the legal move it names, or why it names none.
 struct ParsedMove {
   Move move;
@@ -90,6 +113,19 @@ class Program {
   // Plays uniformly random moves to the end of the game; returns the plies played. Same moves and
   // result as looping random_move + apply, but generates each position's moves only once.
   std::uint32_t playout(StateType& state, Rng& rng) const;
+  std::uint32_t playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const;
+
+  // A move of the player to move that ends the game at once with that player winning, found as
+  // the decisive rule of PlayoutPolicy finds it; false when there is none.
+  bool winning_move(const StateType& state, Move& move) const;
+  // Whether the player not to move could win at once if it were its turn.
+  bool opponent_threatens_win(const StateType& state) const;
+
+  // A dense index of a move by its mover, origin and destination, below move_key_count().
+  std::size_t move_key(int mover, Move move) const {
+    return (static_cast<std::size_t>(mover) * cells_ + move.from) * cells_ + move.to;
+  }
+  std::size_t move_key_count() const { return static_cast<std::size_t>(kPlayers) * cells_ * cells_; }
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
@@ -154,6 +190,16 @@ class Program {
   void compile_moves();
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   void compile_end_rules();
+  void compile_win_prefilters();
+  bool could_win(const StateType& state, int player) const;
+  bool find_win(const StateType& state, Move& win) const;
+  template <typename NthMove>
+  Move choose_playout_move(const StateType& state, int count, NthMove&& nth, Rng& rng,
+                           const PlayoutPolicy& policy) const;
+  template <typename OnWin>
+  void for_each_win(const StateType& state, OnWin&& on_win) const;
+  Board threat_cells(const StateType& state) const;
+  bool find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const;
   Board mask_of(const lang::CellList& cells) const;
   [[gnu::always_inline]] std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
   template <typename Emit>
@@ -185,6 +231,12 @@ class Program {
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
+  // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
+  // wins, the cells from which one of its jumps may land there, and whether taking the opponent's
+  // last piece wins. A move passing them is confirmed by playing it on a copy.
+  std::array<Board, kPlayers> win_cells_, win_from_;
+  std::array<bool, kPlayers> wins_by_elimination_{};
+  std::array<bool, kPlayers> wins_certain_{};  // a move onto a winning cell always wins
   std::vector<std::uint64_t> zobrist_;  // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;

@@ -96,7 +96,7 @@ TEST(AgentSpec, ParsesNamesAndOptions) {
   EXPECT_EQ(spec.options, (std::map<std::string, std::string>{{"c", "0.7"}, {"iterations", "20000"}, {"seed", "3"}}));
   EXPECT_EQ(spec_text(spec), "mcts:c=0.7,iterations=20000,seed=3");
   EXPECT_EQ(spec_text(parse_agent_spec("random")), "random");
-  EXPECT_EQ(agent_names(), (std::vector<std::string>{"mcts", "random"}));
+  EXPECT_EQ(agent_names(), (std::vector<std::string>{"mcts", "random", "uct"}));
 }
 
 TEST(AgentSpec, Durations) {
@@ -112,29 +112,34 @@ TEST(AgentSpec, MctsConfig) {
   MctsConfig config = mcts_config(parse_agent_spec("mcts"), 5);
   EXPECT_EQ(config.iterations, 0u);
   EXPECT_EQ(config.seconds, 0.0);
-  EXPECT_EQ(config.c, 0.7);
+  EXPECT_EQ(config.search.c, 0.7);
   EXPECT_EQ(config.seed, 5u);
   config = mcts_config(parse_agent_spec("mcts:iterations=20000,c=1.4,seed=3,time=200ms"), 5);
   EXPECT_EQ(config.iterations, 20000u);
   EXPECT_DOUBLE_EQ(config.seconds, 0.2);
-  EXPECT_EQ(config.c, 1.4);
+  EXPECT_EQ(config.search.c, 1.4);
   EXPECT_EQ(config.seed, 3u);
 }
 
 TEST(AgentSpec, ErrorsNameTheKeyAndListTheValidOnes) {
-  EXPECT_EQ(error_of("mtcs"), "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random\n");
-  EXPECT_EQ(error_of("rand"), "error: unknown agent 'rand'\nhint: did you mean 'random'? valid agents: mcts, random\n");
-  EXPECT_EQ(error_of("alphazero"), "error: unknown agent 'alphazero'\nhint: valid agents: mcts, random\n");
-  EXPECT_EQ(error_of(""), "error: no agent given\nhint: valid agents: mcts, random\n");
-  EXPECT_EQ(error_of(":seed=1"), "error: no agent given\nhint: valid agents: mcts, random\n");
+  EXPECT_EQ(error_of("mtcs"),
+            "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
+  EXPECT_EQ(error_of("rand"),
+            "error: unknown agent 'rand'\nhint: did you mean 'random'? valid agents: mcts, random, uct\n");
+  EXPECT_EQ(error_of("alphazero"), "error: unknown agent 'alphazero'\nhint: valid agents: mcts, random, uct\n");
+  EXPECT_EQ(error_of(""), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
+  EXPECT_EQ(error_of(":seed=1"), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
   EXPECT_EQ(error_of("mcts:iters=5"),
             "error: unknown option 'iters' for agent 'mcts'\n"
-            "hint: did you mean 'iterations'? valid options: c, iterations, seed, time\n");
+            "hint: did you mean 'iterations'? valid options: c, decisive, iterations, mast, memory, reuse, seed, "
+            "solver, threads, time\n");
   EXPECT_EQ(error_of("mcts:tme=1s"),
             "error: unknown option 'tme' for agent 'mcts'\n"
-            "hint: did you mean 'time'? valid options: c, iterations, seed, time\n");
+            "hint: did you mean 'time'? valid options: c, decisive, iterations, mast, memory, reuse, seed, solver, "
+            "threads, time\n");
   EXPECT_EQ(error_of("mcts:depth=3"),
-            "error: unknown option 'depth' for agent 'mcts'\nhint: valid options: c, iterations, seed, time\n");
+            "error: unknown option 'depth' for agent 'mcts'\nhint: valid options: c, decisive, iterations, mast, "
+            "memory, reuse, seed, solver, threads, time\n");
   EXPECT_EQ(error_of("random:time=1s"), "error: unknown option 'time' for agent 'random'\nhint: valid options: seed\n");
   EXPECT_EQ(error_of("mcts:time=fast"),
             "error: bad value 'fast' for option 'time' of agent 'mcts'\n"
@@ -265,7 +270,7 @@ TEST(Mcts, FullPoolStopsGrowingButKeepsSearching) {
     using Program = std::decay_t<decltype(program)>;
     MctsConfig config;
     config.iterations = 500;
-    config.max_nodes = 100;
+    config.memory_bytes = 100 * sizeof(typename SearchTree<Program>::Node);
     MctsAgent<Program> mcts(program, config);
     const auto state = program.initial_state();
     mcts.choose(state, 0);

@@ -185,7 +185,7 @@ TEST(Cli, PlayShowsEveryMoveAndTheResult) {
 TEST(Cli, PlayRejectsUnknownAgents) {
   const Outcome run = troyka("play " + kGame + " --white mtcs");
   EXPECT_EQ(run.status, 1);
-  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random\n");
+  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
 }
 
 }  // namespace

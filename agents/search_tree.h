@@ -1,0 +1,313 @@
+// One Monte Carlo search tree, grown by one thread: UCT selection, an MCTS-Solver, playouts with
+// decisive and anti-decisive moves, a move-value table learned from playouts (MAST), and re-rooting
+// so the part of the tree that follows the moves played is kept for the next search.
+//
+// The tree is a flat pool: one std::vector<Node>, children addressed by index and stored
+// contiguously, so growing the tree never allocates per node and selection scans one run of
+// memory. Nodes hold no state: an iteration copies the root state and applies the moves on its way
+// down. The pool has a bound: when full, leaves are no longer expanded, only played out.
+//
+// An iteration:
+//   1. select: from the root, take the child with the best UCB1 score, an unvisited child first,
+//      never a child proven lost for the player choosing;
+//   2. expand: a node reached for the second time gets all its children at once, one per legal move
+//      (the first time it only gets a playout, so the tree grows by one expansion per iteration);
+//   3. simulate: a playout from the reached node (PlayoutPolicy), unless the node is proven or
+//      terminal, in which case its true result is used;
+//   4. back up: every node on the path counts the visit and adds the result of the player who played
+//      the move into it; the solver then proves what it can upwards from the leaf; MAST adds the
+//      result to every move of the iteration, tree and playout.
+//
+// UCB1 score of a child: mean + c * sqrt(ln(parent visits) / child visits), mean in [0, 1].
+//
+// The solver (Winands, Bjornsson and Saito, 2008): a terminal node is proven by its result; a node
+// whose player to move has a proven winning child is a proven win for that player; a node whose
+// children are all proven is worth the best of them. Proven nodes are never searched below again,
+// and a proven root ends the search.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "agents/agent.h"
+
+namespace troyka::agents {
+
+// What an MCTS search does, switch by switch (each one measurable on its own).
+struct SearchOptions {
+  double c = 0.7;        // UCB1 exploration constant, for results in [0, 1]
+  bool solver = true;    // prove wins and losses
+  bool decisive = true;  // decisive and anti-decisive moves in playouts
+  bool mast = true;      // playouts prefer moves that did well (MAST, tournament of two)
+  bool reuse = true;     // keep the subtree of the moves played between searches
+  std::size_t max_nodes = std::size_t{1} << 23;
+};
+
+inline Proof flipped(Proof proof) {
+  return proof == Proof::Win ? Proof::Loss : proof == Proof::Loss ? Proof::Win : proof;
+}
+
+template <class Program>
+class SearchTree {
+ public:
+  using StateType = typename Program::StateType;
+
+  struct Node {
+    Move move;                     // the move into this node (none for the root)
+    std::uint8_t mover = 0;        // the player who played `move`
+    Proof proof = Proof::Unknown;  // this node's proven result for `mover`
+    std::uint32_t first_child = 0;
+    std::uint32_t child_count = 0;  // 0 while not expanded
+    std::uint32_t visits = 0;
+    double value = 0;  // sum of the results of `mover`
+  };
+  static_assert(sizeof(Node) == 32, "two nodes a cache line");
+
+  SearchTree(const Program& program, const SearchOptions& options, std::uint64_t seed)
+      : program_(program), options_(options), rng_(seed) {
+    if (options_.mast) {
+      mast_means_.assign(program.move_key_count(), 1.0F);  // unseen moves look good, so playouts try them
+      mast_counts_.assign(program.move_key_count(), 0.0F);
+    }
+  }
+
+  // Searches from `root` next. With reuse on, the subtree reached from the current root by
+  // `moves_since` is kept when it leads to `root`; otherwise the tree starts afresh.
+  void set_root(const StateType& root, const std::vector<Move>& moves_since);
+  void iterate();
+
+  const StateType& root_state() const { return root_state_; }
+  const Node& root() const { return nodes_[0]; }
+  const Node& node(std::uint32_t index) const { return nodes_[index]; }
+  std::size_t size() const { return nodes_.size(); }
+  std::size_t bytes() const { return nodes_.size() * sizeof(Node) + 2 * mast_means_.size() * sizeof(float); }
+  // The proven result of `parent` for the player to move there, from its children's proofs.
+  Proof proof_for_chooser(const Node& parent) const;
+  // The index of the most visited child, proven wins first and proven losses last.
+  std::uint32_t most_visited_child(const Node& parent) const;
+
+ private:
+  void reset(const StateType& root);
+  bool follow(const std::vector<Move>& moves, std::uint32_t& index) const;
+  void keep_subtree(std::uint32_t index);
+  bool expand(std::uint32_t index, const StateType& state);
+  std::uint32_t select_child(const Node& parent) const;
+  void back_up(const std::array<double, kPlayers>& results);
+  void prove_upwards();
+  void learn_moves(const std::array<double, kPlayers>& results);
+  void decay_mast();
+
+  const Program& program_;
+  SearchOptions options_;
+  Rng rng_;
+  StateType root_state_{};
+  std::vector<Node> nodes_;  // nodes_[0] is the root
+  std::vector<std::uint32_t> path_;
+  std::vector<PlayedMove> played_;  // the moves of the current iteration, for MAST
+  // MAST, by Program::move_key: a move's mean result for its mover over the iterations that played
+  // it, and how many those were (decayed between searches).
+  std::vector<float> mast_means_, mast_counts_;
+  MoveList moves_;
+};
+
+template <class Program>
+void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move>& moves_since) {
+  decay_mast();
+  std::uint32_t index = 0;
+  if (!options_.reuse || nodes_.empty() || !follow(moves_since, index)) return reset(root);
+  StateType expected = root_state_;
+  for (const Move move : moves_since) program_.apply(expected, move);
+  const bool same = expected.hash == root.hash && expected.ply == root.ply && expected.to_move == root.to_move &&
+                    expected.by_player == root.by_player && expected.by_piece == root.by_piece;
+  if (!same) return reset(root);
+  keep_subtree(index);
+  root_state_ = root;
+}
+
+template <class Program>
+void SearchTree<Program>::reset(const StateType& root) {
+  root_state_ = root;
+  nodes_.clear();
+  Node node;
+  node.mover = static_cast<std::uint8_t>(1 - root.to_move);  // only read for reports
+  nodes_.push_back(node);
+}
+
+// Walks `moves` down from the root; false when the tree does not reach that far.
+template <class Program>
+bool SearchTree<Program>::follow(const std::vector<Move>& moves, std::uint32_t& index) const {
+  index = 0;
+  for (const Move move : moves) {
+    const Node& parent = nodes_[index];
+    const auto children = nodes_.begin() + parent.first_child;
+    const auto found =
+        std::find_if(children, children + parent.child_count, [&](const Node& child) { return child.move == move; });
+    if (found == children + parent.child_count) return false;
+    index = static_cast<std::uint32_t>(found - nodes_.begin());
+  }
+  return true;
+}
+
+// Makes node `index` the root, keeping its subtree: copied breadth first (children stay contiguous)
+// into a buffer the size of the subtree, then back to the front of the pool.
+template <class Program>
+void SearchTree<Program>::keep_subtree(std::uint32_t index) {
+  if (index == 0) return;
+  std::vector<Node> kept{nodes_[index]};
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i].child_count == 0) continue;
+    const std::uint32_t old_first = kept[i].first_child;
+    kept[i].first_child = static_cast<std::uint32_t>(kept.size());
+    kept.insert(kept.end(), nodes_.begin() + old_first, nodes_.begin() + old_first + kept[i].child_count);
+  }
+  nodes_.assign(kept.begin(), kept.end());
+}
+
+template <class Program>
+void SearchTree<Program>::iterate() {
+  StateType state = root_state_;
+  path_.assign(1, 0);
+  played_.clear();
+  std::uint32_t index = 0;
+  while (!state.over && nodes_[index].proof == Proof::Unknown) {
+    if (nodes_[index].child_count == 0 && ((nodes_[index].visits == 0 && index != 0) || !expand(index, state))) break;
+    index = select_child(nodes_[index]);
+    Node& child = nodes_[index];
+    program_.apply(state, child.move);
+    if (options_.mast) played_.push_back(PlayedMove{child.move, child.mover});
+    path_.push_back(index);
+    if (options_.solver && state.over)
+      child.proof = state.winner == kDraw ? Proof::Draw : state.winner == child.mover ? Proof::Win : Proof::Loss;
+  }
+  std::array<double, kPlayers> results;
+  const Node& leaf = nodes_[index];
+  if (leaf.proof != Proof::Unknown) {
+    const double mover_result = leaf.proof == Proof::Win ? 1 : leaf.proof == Proof::Loss ? 0 : 0.5;
+    results[leaf.mover] = mover_result;
+    results[1 - leaf.mover] = 1 - mover_result;
+  } else {
+    PlayoutPolicy policy;
+    policy.decisive = policy.anti_decisive = options_.decisive;
+    if (options_.mast) {
+      policy.move_values = mast_means_.data();
+      policy.played = &played_;
+    }
+    program_.playout(state, rng_, policy);
+    for (int player = 0; player < kPlayers; ++player)
+      results[static_cast<std::size_t>(player)] = 0.5 * (program_.result(state, player) + 1);
+  }
+  back_up(results);
+  if (options_.solver && leaf.proof != Proof::Unknown) prove_upwards();
+  if (options_.mast) learn_moves(results);
+}
+
+template <class Program>
+bool SearchTree<Program>::expand(std::uint32_t index, const StateType& state) {
+  program_.legal_moves(state, moves_);
+  if (moves_.empty()) return false;
+  // The root is always expanded, so a search has moves to choose from even in a full pool.
+  if (index != 0 && nodes_.size() + moves_.size() > options_.max_nodes) return false;
+  const auto first = static_cast<std::uint32_t>(nodes_.size());
+  Node child;
+  child.mover = state.to_move;
+  for (const Move& move : moves_) {
+    child.move = move;
+    nodes_.push_back(child);
+  }
+  nodes_[index].first_child = first;
+  nodes_[index].child_count = static_cast<std::uint32_t>(moves_.size());
+  return true;
+}
+
+template <class Program>
+std::uint32_t SearchTree<Program>::select_child(const Node& parent) const {
+  const std::uint32_t end = parent.first_child + parent.child_count;
+  const double log_visits = std::log(static_cast<double>(std::max(parent.visits, 1u)));
+  std::uint32_t best = parent.first_child;
+  double best_score = -std::numeric_limits<double>::infinity();
+  for (std::uint32_t i = parent.first_child; i < end; ++i) {
+    const Node& child = nodes_[i];
+    if (child.proof == Proof::Loss) continue;  // never walk into a proven loss
+    if (child.visits == 0) return i;
+    const double visits = child.visits;
+    const double mean = child.proof == Proof::Draw ? 0.5 : child.value / visits;
+    const double score = mean + options_.c * std::sqrt(log_visits / visits);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+template <class Program>
+void SearchTree<Program>::back_up(const std::array<double, kPlayers>& results) {
+  for (const std::uint32_t index : path_) {
+    Node& node = nodes_[index];
+    ++node.visits;
+    node.value += results[node.mover];
+  }
+}
+
+// The leaf of the path is proven: proves its ancestors while their children's proofs decide them.
+template <class Program>
+void SearchTree<Program>::prove_upwards() {
+  for (std::size_t i = path_.size() - 1; i-- > 0;) {
+    Node& node = nodes_[path_[i]];
+    const Proof for_chooser = proof_for_chooser(node);
+    if (for_chooser == Proof::Unknown) return;
+    const std::uint8_t chooser = nodes_[node.first_child].mover;
+    node.proof = chooser == node.mover ? for_chooser : flipped(for_chooser);
+  }
+}
+
+template <class Program>
+Proof SearchTree<Program>::proof_for_chooser(const Node& parent) const {
+  if (parent.child_count == 0) return Proof::Unknown;
+  bool all_proven = true, any_draw = false;
+  for (std::uint32_t i = parent.first_child; i < parent.first_child + parent.child_count; ++i) {
+    const Proof proof = nodes_[i].proof;
+    if (proof == Proof::Win) return Proof::Win;
+    all_proven = all_proven && proof != Proof::Unknown;
+    any_draw = any_draw || proof == Proof::Draw;
+  }
+  if (!all_proven) return Proof::Unknown;
+  return any_draw ? Proof::Draw : Proof::Loss;
+}
+
+template <class Program>
+std::uint32_t SearchTree<Program>::most_visited_child(const Node& parent) const {
+  const auto rank = [](Proof proof) { return proof == Proof::Win ? 2 : proof == Proof::Loss ? 0 : 1; };
+  std::uint32_t best = parent.first_child;
+  for (std::uint32_t i = parent.first_child + 1; i < parent.first_child + parent.child_count; ++i) {
+    const Node& child = nodes_[i];
+    const Node& leader = nodes_[best];
+    if (rank(child.proof) != rank(leader.proof)) {
+      if (rank(child.proof) > rank(leader.proof)) best = i;
+      continue;
+    }
+    if (child.visits > leader.visits || (child.visits == leader.visits && child.value > leader.value)) best = i;
+  }
+  return best;
+}
+
+template <class Program>
+void SearchTree<Program>::learn_moves(const std::array<double, kPlayers>& results) {
+  for (const PlayedMove& played : played_) {
+    const std::size_t key = program_.move_key(played.mover, played.move);
+    mast_counts_[key] += 1;
+    mast_means_[key] += (static_cast<float>(results[played.mover]) - mast_means_[key]) / mast_counts_[key];
+  }
+}
+
+// Between searches old experience counts half, so the table follows the game as it changes.
+template <class Program>
+void SearchTree<Program>::decay_mast() {
+  for (float& count : mast_counts_) count *= 0.5F;
+}
+
+}  // namespace troyka::agents
