@@ -107,23 +107,21 @@ void Program<Words>::compile_end_rules() {
 
 template <int Words>
 void Program<Words>::compile_win_prefilters() {
-  const auto is_win_test = [](const EndTest& test, int player) {
-    return test.subject == player && test.winner == player &&
-           (test.kind == EndKind::OpponentHasNoPieces || (test.kind == EndKind::Reach && test.piece < 0));
-  };
+  const auto pieces = static_cast<int>(rules_->pieces.size());
   for (int player = 0; player < kPlayers; ++player) {
     // When the win tests come first among the tests after a move, a move onto a winning cell is
     // sure to win and needs no trial on a copy.
     bool leading = true;
     wins_certain_[player] = true;
     for (const EndTest& test : after_move_tests_[player]) {
-      const bool win_test = is_win_test(test, player) || (test.kind == EndKind::Reach && test.subject == player &&
-                                                          test.winner == player);
-      leading = leading && is_win_test(test, player);
+      const bool win_test = test.subject == player && test.winner == player &&
+                            (test.kind == EndKind::Reach || test.kind == EndKind::OpponentHasNoPieces);
+      leading = leading && win_test;
       if (!win_test) continue;
       wins_certain_[player] = wins_certain_[player] && leading;
-      if (test.kind == EndKind::Reach) win_cells_[player] |= test.region;
       if (test.kind == EndKind::OpponentHasNoPieces) wins_by_elimination_[player] = true;
+      for (int piece = 0; piece < pieces && test.kind == EndKind::Reach; ++piece)
+        if (test.piece < 0 || test.piece == piece) win_cells_[player][piece] |= test.region;
     }
     for (const Jump& jump : jumps_[player]) {
       if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
@@ -131,7 +129,8 @@ void Program<Words>::compile_win_prefilters() {
         continue;
       }
       for (int cell = 0; cell < cells_; ++cell)
-        if (jump.from_mask.test(cell) && win_cells_[player].test(cell + jump.delta())) win_from_[player].set(cell);
+        if (jump.from_mask.test(cell) && win_cells_[player][jump.piece].test(cell + jump.delta()))
+          win_from_[player].set(cell);
     }
   }
 }
@@ -343,8 +342,9 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
     MoveList moves;
     for (; !state.over; ++plies) {
       legal_moves(state, moves);
-      const Move move = choose_playout_move(state, static_cast<int>(moves.size()),
-                                            [&](int i) { return moves[static_cast<std::size_t>(i)]; }, rng, policy);
+      const Move move = choose_playout_move(
+          state, static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }, rng,
+          policy);
       record(move);
       apply(state, move);
     }
@@ -354,8 +354,8 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
   InlineTargets targets;
   collect_targets(state, targets);
   for (; !state.over; ++plies) {
-    const Move move = choose_playout_move(state, targets.total, [&](int i) { return pick_target(state, targets, i); },
-                                          rng, policy);
+    const Move move = choose_playout_move(
+        state, targets.total, [&](int i) { return pick_target(state, targets, i); }, rng, policy);
     record(move);
     move_pieces(state, move);
     bool generated = false;
@@ -372,9 +372,8 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
 // `nth(i)` is the i-th of the `count` legal moves of `state`, which is not over.
 template <int Words>
 template <typename NthMove>
-[[gnu::always_inline]] inline Move Program<Words>::choose_playout_move(const StateType& state, int count,
-                                                                       NthMove&& nth, Rng& rng,
-                                                                       const PlayoutPolicy& policy) const {
+[[gnu::always_inline]] inline Move Program<Words>::choose_playout_move(const StateType& state, int count, NthMove&& nth,
+                                                                       Rng& rng, const PlayoutPolicy& policy) const {
   Move chosen;
   if (policy.decisive && could_win(state, state.to_move) && find_win(state, chosen)) return chosen;
   if (policy.anti_decisive && could_win(state, 1 - state.to_move)) {
@@ -404,10 +403,9 @@ template <typename OnWin>
 void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const {
   const int mover = state.to_move;
   const Board& enemy = state.by_player[1 - mover];
-  Board winning_cells = win_cells_[mover];
-  if (wins_by_elimination_[mover] && enemy.count() == 1) winning_cells |= enemy;
+  const Board last_enemy = wins_by_elimination_[mover] && enemy.count() == 1 ? enemy : Board{};
   for_each_target_set(state, [&](TargetSet set) {
-    for (Board hits = set.targets & winning_cells; hits.any();) {
+    for (Board hits = set.targets & (win_cells_[mover][set.piece] | last_enemy); hits.any();) {
       const int to = hits.pop_lowest();
       const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
                       state.occupied().test(to)};

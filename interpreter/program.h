@@ -232,12 +232,14 @@ class Program {
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
   // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
-  // wins, the cells from which one of its jumps may land there, and whether taking the opponent's
-  // last piece wins. A move passing them is confirmed by playing it on a copy.
-  std::array<Board, kPlayers> win_cells_, win_from_;
+  // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
+  // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless
+  // the win is certain.
+  std::array<std::array<Board, kMaxPieceTypes>, kPlayers> win_cells_{};
+  std::array<Board, kPlayers> win_from_;
   std::array<bool, kPlayers> wins_by_elimination_{};
   std::array<bool, kPlayers> wins_certain_{};  // a move onto a winning cell always wins
-  std::vector<std::uint64_t> zobrist_;  // [player][piece][cell]
+  std::vector<std::uint64_t> zobrist_;         // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;
   bool targets_fit_inline_ = false;

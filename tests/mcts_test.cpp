@@ -1,0 +1,355 @@
+// The MCTS agent's improvements: the solver (forced wins in 1, 3 and 5 plies, checked against an
+// independent minimax), tree reuse, threads, the memory cap, the switches, and whole games of
+// every game in games/.
+#include "agents/mcts.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "agents/agent.h"
+#include "interpreter/game.h"
+#include "lang/diagnostic.h"
+
+namespace troyka::agents {
+namespace {
+
+Game breakthrough(int width = 8, int height = 8) {
+  lang::Options options;
+  options.params = {{"width", std::to_string(width)}, {"height", std::to_string(height)}};
+  return Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game", options);
+}
+
+template <typename Program>
+typename Program::StateType position(const Program& program, const std::string& text) {
+  const auto parsed = program.parse_position(text);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+  return parsed.state;
+}
+
+template <typename Program>
+std::unique_ptr<Agent<Program>> agent(const std::string& spec, const Program& program) {
+  auto made = make_agent(parse_agent_spec(spec), program, 1);
+  made->start(0, TimeControl{});
+  return made;
+}
+
+template <typename Program>
+bool opponent_is_lost(const Program& program, const typename Program::StateType& state, int plies);
+
+// Plain minimax, independent of the agent: whether the player to move in `state` can force a
+// win within `plies` plies.
+template <typename Program>
+bool forced_win(const Program& program, const typename Program::StateType& state, int plies) {
+  if (state.over || plies <= 0) return false;
+  MoveList moves;
+  program.legal_moves(state, moves);
+  for (const Move move : moves) {
+    auto after = state;
+    program.apply(after, move);
+    if (after.over ? after.winner == state.to_move : opponent_is_lost(program, after, plies - 1)) return true;
+  }
+  return false;
+}
+
+// Whether every move of the player to move in `state` leads to a forced win of the other player
+// within `plies` plies (counting this one).
+template <typename Program>
+bool opponent_is_lost(const Program& program, const typename Program::StateType& state, int plies) {
+  if (state.over) return state.winner == 1 - state.to_move;
+  if (plies <= 0) return false;
+  MoveList moves;
+  program.legal_moves(state, moves);
+  for (const Move move : moves) {
+    auto after = state;
+    program.apply(after, move);
+    if (after.over ? after.winner != 1 - state.to_move : !forced_win(program, after, plies - 1)) return false;
+  }
+  return true;
+}
+
+// Positions with a forced win for White in exactly 1, 3 and 5 plies, where Black wins soon after
+// if White dawdles: every move but the winning ones loses.
+struct ForcedWin {
+  const char* position;
+  int plies;
+};
+const ForcedWin kForcedWins[] = {
+    {"8/3P4/8/8/8/8/6p1/P7 White 10", 1},   // d7 steps onto the far row; Black's g2 needs one move
+    {"8/8/3P4/8/8/6p1/8/P7 White 10", 3},   // d6 runs; Black's g3 needs two moves
+    {"8/8/8/3P4/6p1/8/8/P7 White 10", 5},   // d5 runs; Black's g4 needs three moves
+    {"7p/8/8/3P4/6p1/8/8/P7 White 10", 5},  // the same with a Black piece far away
+};
+
+TEST(MctsSolver, ProvesForcedWinsAndPlaysThem) {
+  breakthrough().visit([](const auto& program) {
+    for (const ForcedWin& example : kForcedWins) {
+      const auto state = position(program, example.position);
+      ASSERT_TRUE(forced_win(program, state, example.plies)) << example.position;
+      if (example.plies > 1) {
+        ASSERT_FALSE(forced_win(program, state, example.plies - 2)) << example.position;
+      }
+      auto mcts = agent("mcts:iterations=200000", program);
+      const Move move = mcts->choose(state, 0);
+      const SearchReport report = *mcts->last_report();
+      EXPECT_EQ(report.proof, Proof::Win) << example.position;
+      EXPECT_LT(report.iterations, 200000u) << "a proven root ends the search: " << example.position;
+      auto after = state;
+      program.apply(after, move);
+      EXPECT_TRUE(after.over ? after.winner == 0 : opponent_is_lost(program, after, example.plies - 1))
+          << example.position << ": " << report.best_text;
+    }
+  });
+}
+
+TEST(MctsSolver, NeverPlaysALosingMoveWhenAWinExists) {
+  breakthrough().visit([](const auto& program) {
+    for (const ForcedWin& example : kForcedWins) {
+      for (const char* spec : {"mcts:iterations=3000", "mcts:iterations=3000,threads=2", "mcts:time=20ms"}) {
+        auto state = position(program, example.position);
+        auto white = agent(spec, program);
+        auto black = agent("mcts:iterations=3000", program);
+        // White must win whatever Black does, within the plies the position promises.
+        while (!state.over) {
+          const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
+          program.apply(state, move);
+          white->observe(move);
+          black->observe(move);
+        }
+        EXPECT_EQ(state.winner, 0) << example.position << " with " << spec;
+        EXPECT_LE(static_cast<int>(state.ply) - 10, example.plies) << example.position << " with " << spec;
+      }
+    }
+  });
+}
+
+TEST(MctsSolver, ReportsAProvenLossAndStillMoves) {
+  breakthrough().visit([](const auto& program) {
+    // White to move cannot stop both of Black's pawns on row 2.
+    const auto state = position(program, "pppppppp/8/8/8/8/8/1p4p1/P6P White 20");
+    auto mcts = agent("mcts:iterations=5000", program);
+    const Move move = mcts->choose(state, 0);
+    MoveList legal;
+    program.legal_moves(state, legal);
+    EXPECT_NE(std::find(legal.begin(), legal.end(), move), legal.end());
+    EXPECT_EQ(mcts->last_report()->proof, Proof::Loss);
+  });
+}
+
+// Every game in games/ (and the test games, which have slides), played to the end by every kind of
+// agent; every move must be legal.
+TEST(Mcts, PlaysWholeGamesOfEveryGame) {
+  std::vector<std::string> files{std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/rooks-and-knights.game"};
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
+    if (entry.path().extension() == ".game") files.push_back(entry.path().string());
+  ASSERT_GE(files.size(), 2u);
+  for (const std::string& file : files) {
+    Game::load(file).visit([&](const auto& program) {
+      for (const auto& [white_spec, black_spec] : {std::pair{"mcts:iterations=300", "random"},
+                                                   std::pair{"uct:iterations=300", "mcts:iterations=300,threads=2"}}) {
+        auto white = agent(white_spec, program), black = agent(black_spec, program);
+        auto state = program.initial_state();
+        MoveList legal;
+        while (!state.over) {
+          const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
+          program.legal_moves(state, legal);
+          ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
+              << file << ": " << program.move_text(move) << " in " << program.position_text(state);
+          program.apply(state, move);
+          white->observe(move);
+          black->observe(move);
+        }
+        EXPECT_NE(program.end_reason(state), "") << file;
+      }
+    });
+  }
+}
+
+TEST(Mcts, ReportsThePrincipalLine) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:iterations=20000", program);
+    const auto state = program.initial_state();
+    const Move move = mcts->choose(state, 0);
+    const SearchReport report = *mcts->last_report();
+    ASSERT_GE(report.principal.size(), 3u);
+    EXPECT_EQ(report.principal.front(), program.move_text(move));
+    // The line is a legal sequence of moves.
+    auto line = state;
+    for (const std::string& text : report.principal) {
+      const ParsedMove parsed = program.parse_move(line, text);
+      ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+      program.apply(line, parsed.move);
+    }
+    EXPECT_EQ(report.proof, Proof::Unknown);
+    EXPECT_EQ(report.threads, 1);
+    EXPECT_GE(report.bytes, report.nodes * 32);
+  });
+}
+
+TEST(Mcts, ReusesTheTreeOfTheMovesPlayed) {
+  breakthrough().visit([](const auto& program) {
+    // The same two searches, with and without reuse: the second search of the reusing agent
+    // starts from the subtree the first one grew, so it ends with more nodes.
+    std::array<std::size_t, 2> nodes{};
+    for (const bool reuse : {false, true}) {
+      auto mcts = agent(std::string("mcts:iterations=20000,reuse=") + (reuse ? "on" : "off"), program);
+      auto state = program.initial_state();
+      const Move first = mcts->choose(state, 0);
+      program.apply(state, first);
+      mcts->observe(first);
+      const SearchReport& report = *mcts->last_report();
+      const ParsedMove reply = program.parse_move(state, report.principal.size() > 1 ? report.principal[1] : "a7-a6");
+      ASSERT_TRUE(reply.ok());
+      program.apply(state, reply.move);
+      mcts->observe(reply.move);
+      mcts->choose(state, 0);
+      nodes[reuse] = mcts->last_report()->nodes;
+    }
+    EXPECT_GT(nodes[1], nodes[0]);
+  });
+}
+
+TEST(Mcts, SearchesAfreshInAPositionItDidNotFollow) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:iterations=2000", program);
+    auto state = program.initial_state();
+    mcts->choose(state, 0);
+    // Moves were played without telling the agent (an undo, a lost message): it must notice.
+    MoveList moves;
+    for (int ply = 0; ply < 4; ++ply) {
+      program.legal_moves(state, moves);
+      program.apply(state, moves.front());
+    }
+    const Move move = mcts->choose(state, 0);
+    program.legal_moves(state, moves);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), move), moves.end());
+  });
+}
+
+TEST(Mcts, ReuseKeepsSearchesDeterministic) {
+  breakthrough(6, 6).visit([](const auto& program) {
+    const auto game_moves = [&] {
+      auto white = agent("mcts:iterations=1500,seed=4", program), black = agent("mcts:iterations=1500,seed=9", program);
+      auto state = program.initial_state();
+      std::vector<Move> moves;
+      while (!state.over) {
+        const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
+        program.apply(state, move);
+        white->observe(move);
+        black->observe(move);
+        moves.push_back(move);
+      }
+      return moves;
+    };
+    EXPECT_EQ(game_moves(), game_moves());
+  });
+}
+
+TEST(Mcts, ThreadsShareTheIterationBudget) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:iterations=10001,threads=3", program);
+    const auto state = program.initial_state();
+    const Move move = mcts->choose(state, 0);
+    const SearchReport report = *mcts->last_report();
+    EXPECT_EQ(report.iterations, 10001u);
+    EXPECT_EQ(report.threads, 3);
+    MoveList moves;
+    program.legal_moves(state, moves);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), move), moves.end());
+    // Fewer iterations than threads still runs exactly that many.
+    auto tiny = agent("mcts:iterations=2,threads=4", program);
+    tiny->choose(state, 0);
+    EXPECT_EQ(tiny->last_report()->iterations, 2u);
+  });
+}
+
+TEST(Mcts, MemoryCapBoundsTheTree) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:iterations=200000,memory=1MB", program);
+    mcts->choose(program.initial_state(), 0);
+    EXPECT_LE(mcts->last_report()->nodes, (std::size_t{1} << 20) / 32);
+    EXPECT_EQ(mcts->last_report()->iterations, 200000u);
+  });
+}
+
+TEST(Mcts, OneLegalMoveNeedsNoSearch) {
+  const Game game = Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"one.game", R"(
+    (game "One" (players (White north) (Black south)) (board (rectangle 3 4))
+      (piece Pawn (step forward (to empty)))
+      (setup (place White Pawn (cells a1)) (place Black Pawn (cells c4)))
+      (end (win (reach far-row)) (lose no-legal-moves))))"}),
+                                          {}));
+  game.visit([](const auto& program) {
+    auto mcts = agent("mcts:time=10s", program);
+    const Move move = mcts->choose(program.initial_state(), 0);
+    EXPECT_EQ(program.move_text(move), "a1-a2");
+    EXPECT_LT(mcts->last_report()->seconds, 1.0);
+  });
+}
+
+TEST(Mcts, ClockCapsTheThinkingTime) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
+    mcts->start(0, TimeControl{0.05, 0, 0});
+    mcts->choose(program.initial_state(), 0.05);
+    EXPECT_LT(mcts->last_report()->seconds, 0.05);
+    // With a game total, a move takes a small share of what is left.
+    mcts->start(0, TimeControl{0, 2.0, 0});
+    mcts->choose(program.initial_state(), 2.0);
+    EXPECT_LT(mcts->last_report()->seconds, 0.2);
+  });
+}
+
+TEST(AgentSpec, SearchSwitchesAndSizes) {
+  MctsConfig config = mcts_config(parse_agent_spec("mcts"), 1);
+  EXPECT_TRUE(config.search.solver && config.search.decisive && config.search.mast && config.search.reuse);
+  EXPECT_EQ(config.threads, 1);
+  EXPECT_EQ(config.memory_bytes, std::size_t{256} << 20);
+  config = mcts_config(parse_agent_spec("uct"), 1);
+  EXPECT_FALSE(config.search.solver || config.search.decisive || config.search.mast || config.search.reuse);
+  config = mcts_config(parse_agent_spec("mcts:solver=off,mast=off,threads=4,memory=2GB"), 1);
+  EXPECT_FALSE(config.search.solver || config.search.mast);
+  EXPECT_TRUE(config.search.decisive && config.search.reuse);
+  EXPECT_EQ(config.threads, 4);
+  EXPECT_EQ(config.memory_bytes, std::size_t{2} << 30);
+  config = mcts_config(parse_agent_spec("uct:decisive=on"), 1);
+  EXPECT_TRUE(config.search.decisive);
+  EXPECT_FALSE(config.search.solver);
+  EXPECT_EQ(parse_bytes("1MB"), std::uint64_t{1} << 20);
+  EXPECT_EQ(parse_bytes("1024KB"), std::uint64_t{1} << 20);
+  EXPECT_EQ(parse_bytes("1024GB"), std::uint64_t{1} << 40);
+  for (const char* bad : {"64KB", "1025GB", "1TB", "512", "MB", "-1MB", "1.5GB", "1 MB", "1mb"})
+    EXPECT_FALSE(parse_bytes(bad).has_value()) << bad;
+}
+
+std::string error_of(const std::string& spec) {
+  try {
+    parse_agent_spec(spec);
+  } catch (const lang::Error& error) {
+    return lang::render(error.diagnostic());
+  }
+  return "no error";
+}
+
+TEST(AgentSpec, SearchOptionErrors) {
+  EXPECT_EQ(error_of("mcts:solver=no"),
+            "error: bad value 'no' for option 'solver' of agent 'mcts'\nhint: expected on or off, e.g. solver=off\n");
+  EXPECT_EQ(error_of("uct:threads=0"),
+            "error: bad value '0' for option 'threads' of agent 'uct'\n"
+            "hint: expected a whole number from 1 to 256, e.g. threads=2\n");
+  EXPECT_EQ(error_of("mcts:memory=lots"),
+            "error: bad value 'lots' for option 'memory' of agent 'mcts'\n"
+            "hint: expected a size from 1MB to 1024GB (KB, MB or GB), e.g. memory=512MB\n");
+  EXPECT_EQ(error_of("mcts:thread=2"),
+            "error: unknown option 'thread' for agent 'mcts'\n"
+            "hint: did you mean 'threads'? valid options: c, decisive, iterations, mast, memory, reuse, seed, solver, "
+            "threads, time\n");
+}
+
+}  // namespace
+}  // namespace troyka::agents
