@@ -5,7 +5,6 @@
 // State of any bitboard width into a plain grid, and draw_board() (not a template) renders it.
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

@@ -18,11 +18,11 @@ namespace {
 using Kind = HumanInput::Kind;
 
 // The commands that reach the caller; `help` is answered by the console itself.
-const std::array<std::pair<std::string_view, Kind>, 5> kCommands = {{{"moves", Kind::Moves},
-                                                                     {"undo", Kind::Undo},
-                                                                     {"resign", Kind::Resign},
-                                                                     {"board", Kind::Board},
-                                                                     {"quit", Kind::Quit}}};
+constexpr std::array<std::pair<std::string_view, Kind>, 5> kCommands = {{{"moves", Kind::Moves},
+                                                                         {"undo", Kind::Undo},
+                                                                         {"resign", Kind::Resign},
+                                                                         {"board", Kind::Board},
+                                                                         {"quit", Kind::Quit}}};
 constexpr std::string_view kHelp = "help";
 
 constexpr std::size_t kLineWidth = 80;
