@@ -11,9 +11,7 @@
 #include <ostream>
 #include <sstream>
 #include <thread>
-#include <type_traits>
 
-#include "agents/agent.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 
@@ -39,12 +37,6 @@ void play_moves(const Program& program, typename Program::StateType& state, cons
     if (!parsed.ok()) throw usage_error(fmt::format("--moves: move {} ({}): {}", number, word, parsed.error));
     program.apply(state, parsed.move);
   }
-}
-
-std::string winner_name(const lang::Rules& rules, int winner) {
-  if (winner == kDraw) return "draw";
-  if (winner == kNoWinner) return "none";
-  return rules.players[static_cast<std::size_t>(winner)].name;
 }
 
 }  // namespace
@@ -261,55 +253,6 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
     fmt::print(out, "{:<16} {:.1f}%\n", rules.players[p].name + " wins",
                100.0 * static_cast<double>(totals.winners[p]) / playouts);
   fmt::print(out, "{:<16} {:.1f}%\n", "draws", 100.0 * static_cast<double>(totals.winners[kPlayers]) / playouts);
-  return 0;
-}
-
-int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& out) {
-  // Specs are checked before the game is loaded, so a mistyped agent is reported first.
-  const std::array<agents::AgentSpec, kPlayers> specs{agents::parse_agent_spec(play.white),
-                                                      agents::parse_agent_spec(play.black)};
-  const Game game = Game::load(options.file, options.language_options());
-  game.visit([&](const auto& program) {
-    using Program = std::decay_t<decltype(program)>;
-    const lang::Rules& rules = program.rules();
-    // Each player's agent draws from its own stream: --seed for the first, --seed + 1 for the second,
-    // unless its spec sets a seed.
-    std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> players;
-    for (int player = 0; player < kPlayers; ++player) {
-      const auto p = static_cast<std::size_t>(player);
-      players[p] = agents::make_agent(specs[p], program, play.seed + p);
-      players[p]->start(player, agents::TimeControl{});
-    }
-    auto state = program.initial_state();
-    Json moves = Json::array();
-    if (!options.json) fmt::print(out, "{}\n{}\n", rules.name, program.diagram(state));
-    while (!state.over) {
-      const int mover = state.to_move;
-      const std::uint32_t number = state.ply / 2 + 1;
-      agents::Agent<Program>& agent = *players[static_cast<std::size_t>(mover)];
-      const Move move = agent.choose(state, 0);
-      const std::string text = program.move_text(move);
-      program.apply(state, move);
-      for (auto& player : players) player->observe(move);
-      moves.push_back(text);
-      if (options.json) continue;
-      fmt::print(out, "{}. {} {}", number, rules.players[mover].name, text);
-      if (const auto report = agent.last_report())
-        fmt::print(out, "   ({}: {} iterations, {:.0f}/s, visits {:.1f}%, value {:.3f})",
-                   specs[static_cast<std::size_t>(mover)].name, report->iterations, report->iterations_per_second(),
-                   100 * report->visit_share, report->value);
-      fmt::print(out, "\n{}\n", program.diagram(state));
-    }
-    const std::string winner = winner_name(rules, state.winner);
-    if (options.json) {
-      out << Json{{"moves", moves}, {"winner", winner}, {"reason", program.end_reason(state)}, {"plies", state.ply}}
-                 .dump()
-          << '\n';
-    } else {
-      fmt::print(out, "result: {} after {} plies ({})\n", winner == "draw" ? "draw" : winner + " wins", state.ply,
-                 program.end_reason(state));
-    }
-  });
   return 0;
 }
 

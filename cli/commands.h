@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/board_view.h"
 #include "lang/rules.h"
 
 namespace troyka::cli {
@@ -37,15 +38,21 @@ struct BenchOptions {
 };
 
 struct PlayOptions {
-  std::string white = "random";
+  std::string white = "random";  // "human" or an agent spec
   std::string black = "random";
   std::uint64_t seed = 1;
+  bool verbose = false;     // the whole search report after each agent move
+  BoardStyle board;         // glyphs or letters, colours
+  bool echo_input = false;  // repeat what a person typed (input from a pipe is not shown otherwise)
 };
 
 int run_check(const GameOptions& options, std::ostream& out);
 int run_show(const GameOptions& options, std::ostream& out);
 int run_perft(const GameOptions& options, const PerftOptions& perft_options, std::ostream& out);
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
-int run_play(const GameOptions& options, const PlayOptions& play, std::ostream& out);
+// A side given as "human" reads its moves from `in`. With --json the record alone goes to `out`
+// and what a person needs to see (board, prompts) to `err`.
+int run_play(const GameOptions& options, const PlayOptions& play, std::istream& in, std::ostream& out,
+             std::ostream& err);
 
 }  // namespace troyka::cli

@@ -1,5 +1,8 @@
 // troyka: check, show, count and play games written in the troyka rule language.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -15,6 +18,13 @@ void add_game_options(CLI::App& command, GameOptions& options) {
   command.add_option("--param", options.params, "set a parameter: --param width=6 (repeatable)");
   command.add_option("--variant", options.variant, "play a named variant of the game");
   command.add_flag("--json", options.json, "print machine-readable JSON on stdout");
+}
+
+// Colours only on a terminal, and not when NO_COLOR is set: no-color.org, the common way to ask
+// every program for plain output.
+bool wants_color() {
+  const char* no_color = std::getenv("NO_COLOR");
+  return isatty(STDOUT_FILENO) && (no_color == nullptr || *no_color == '\0');
 }
 
 }  // namespace
@@ -51,24 +61,32 @@ int main(int argc, char** argv) {
                             "time an agent's search of the start position instead, e.g. --agent mcts:time=1s");
   bench_command->add_option("--repeat", bench.repeat, "with --agent: searches to take the median of (default 5)");
 
-  CLI::App* play_command = app.add_subcommand("play", "play a whole game, printed move by move");
+  CLI::App* play_command =
+      app.add_subcommand("play", "play a game, agents or you against each other, shown move by move");
   add_game_options(*play_command, game);
   play_command->add_option("--white", play.white,
-                           "the first player's agent (default random): random, random:seed=7, mcts:time=1s, "
-                           "mcts:iterations=20000,c=0.7,seed=3");
-  play_command->add_option("--black", play.black, "the second player's agent (default random)");
+                           "the first player (default random): human (you, typing moves), random, random:seed=7, "
+                           "mcts:time=1s, mcts:iterations=20000,c=0.7,seed=3");
+  play_command->add_option("--black", play.black, "the second player (default random)");
   play_command->add_option("--seed", play.seed,
                            "random seed (default 1): the first player's agent gets SEED, the second SEED+1, "
                            "unless the agent spec sets seed=");
+  play_command->add_flag("--verbose", play.verbose, "print each agent's whole search report");
+  bool ascii = false, no_color = false;
+  play_command->add_flag("--ascii", ascii, "draw the board with letters only");
+  play_command->add_flag("--no-color", no_color, "no colours, even on a terminal");
 
   CLI11_PARSE(app, argc, argv);
+  play.board.unicode = !ascii;
+  play.board.color = !no_color && wants_color();
+  play.echo_input = !isatty(STDIN_FILENO);
 
   try {
     if (check->parsed()) return troyka::cli::run_check(game, std::cout);
     if (show->parsed()) return troyka::cli::run_show(game, std::cout);
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
-    if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cout);
+    if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;

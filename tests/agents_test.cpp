@@ -304,8 +304,9 @@ TEST(PlayCommand, PrintsAThinkingLineForEachMctsMove) {
   cli::PlayOptions play;
   play.white = "mcts:iterations=200";
   play.black = "random";
+  std::istringstream no_input;
   std::ostringstream out;
-  EXPECT_EQ(cli::run_play(game, play, out), 0);
+  EXPECT_EQ(cli::run_play(game, play, no_input, out, out), 0);
   const std::string text = out.str();
   EXPECT_NE(text.find("1. White "), std::string::npos) << text;
   EXPECT_NE(text.find("   (mcts: 200 iterations, "), std::string::npos) << text;
@@ -318,13 +319,15 @@ TEST(PlayCommand, PrintsAThinkingLineForEachMctsMove) {
 
   game.json = true;
   std::ostringstream json_out;
-  EXPECT_EQ(cli::run_play(game, play, json_out), 0);
+  EXPECT_EQ(cli::run_play(game, play, no_input, json_out, json_out), 0);
   const nlohmann::json json = nlohmann::json::parse(json_out.str());
-  EXPECT_EQ(json.size(), 4u);
+  EXPECT_EQ(json.size(), 6u);  // moves, winner, reason, plies, ending, history
   EXPECT_TRUE(json["moves"].is_array());
   EXPECT_TRUE(json["winner"].is_string());
   EXPECT_TRUE(json["reason"].is_string());
   EXPECT_EQ(json["plies"], json["moves"].size());
+  EXPECT_EQ(json["ending"], "finished");
+  EXPECT_EQ(json["history"].size(), json["moves"].size());
 }
 
 TEST(PlayCommand, RejectsABadSpecBeforeLoadingTheGame) {
@@ -332,9 +335,10 @@ TEST(PlayCommand, RejectsABadSpecBeforeLoadingTheGame) {
   game.file = "no/such/file.game";
   cli::PlayOptions play;
   play.black = "mcts:iters=5";
+  std::istringstream no_input;
   std::ostringstream out;
   try {
-    cli::run_play(game, play, out);
+    cli::run_play(game, play, no_input, out, out);
     FAIL() << "no error";
   } catch (const lang::Error& error) {
     EXPECT_EQ(error.diagnostic().message, "unknown option 'iters' for agent 'mcts'");

@@ -177,7 +177,7 @@ TEST(Cli, PlayIsReproducibleAndEveryMoveIsLegal) {
 TEST(Cli, PlayShowsEveryMoveAndTheResult) {
   const Outcome run = troyka("play " + kGame + " --seed 3 --param width=4 --param height=5");
   EXPECT_EQ(run.status, 0);
-  EXPECT_EQ(run.out.rfind("Breakthrough\n  5  p p p p\n", 0), 0u) << run.out;
+  EXPECT_EQ(run.out.rfind("Breakthrough\n  5 ♟ ♟ ♟ ♟ 5\n", 0), 0u) << run.out;
   EXPECT_NE(run.out.find("1. White "), std::string::npos);
   EXPECT_NE(run.out.find("\nresult: "), std::string::npos);
 }

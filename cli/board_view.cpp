@@ -1,0 +1,65 @@
+#include "cli/board_view.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <string_view>
+
+namespace troyka::cli {
+namespace {
+
+// Black on yellow: readable on dark and light terminals alike.
+constexpr std::string_view kHighlight = "\x1b[30;43m";
+constexpr std::string_view kReset = "\x1b[0m";
+
+// Chess letters get chess glyphs: the first player's hollow ones, the second player's solid ones.
+constexpr std::string_view kChessLetters = "PNBRQK";
+constexpr std::array<std::string_view, 6> kFirstPlayerGlyphs = {"♙", "♘", "♗", "♖", "♕", "♔"};
+constexpr std::array<std::string_view, 6> kSecondPlayerGlyphs = {"♟", "♞", "♝", "♜", "♛", "♚"};
+
+// One terminal column for what stands on a cell.
+std::string symbol(const Occupant& occupant, const BoardStyle& style) {
+  if (occupant.player < 0) return style.unicode ? "·" : ".";
+  if (style.unicode) {
+    if (const std::size_t glyph = kChessLetters.find(occupant.letter); glyph != std::string_view::npos)
+      return std::string(occupant.player == 0 ? kFirstPlayerGlyphs[glyph] : kSecondPlayerGlyphs[glyph]);
+  }
+  const auto letter = static_cast<unsigned char>(occupant.letter);
+  return std::string(1, static_cast<char>(occupant.player == 0 ? std::toupper(letter) : std::tolower(letter)));
+}
+
+std::string draw_row(const BoardView& view, const BoardStyle& style, int row, int label_width) {
+  // The gaps around the cells: gap[c] stands before column c, gap[width] after the last column.
+  std::string gaps(static_cast<std::size_t>(view.width) + 1, ' ');
+  const bool marks_to = !style.color && view.last_to >= 0 && view.last_to / view.width == row;
+  if (marks_to) {
+    const auto column = static_cast<std::size_t>(view.last_to % view.width);
+    gaps[column] = '[';
+    gaps[column + 1] = ']';
+  }
+  std::string line = fmt::format("  {:>{}}", row + 1, label_width);
+  for (int column = 0; column < view.width; ++column) {
+    const int cell = row * view.width + column;
+    const std::string cell_symbol = symbol(view.cells[static_cast<std::size_t>(cell)], style);
+    line += gaps[static_cast<std::size_t>(column)];
+    if (style.color && (cell == view.last_from || cell == view.last_to))
+      line += fmt::format("{}{}{}", kHighlight, cell_symbol, kReset);
+    else
+      line += cell_symbol;
+  }
+  return line + fmt::format("{}{}\n", gaps.back(), row + 1);
+}
+
+}  // namespace
+
+std::string draw_board(const BoardView& view, const BoardStyle& style) {
+  const int label_width = view.height >= 10 ? 2 : 1;
+  std::string out;
+  for (int row = view.height - 1; row >= 0; --row) out += draw_row(view, style, row, label_width);
+  out += fmt::format("  {:>{}}", "", label_width);
+  for (int column = 0; column < view.width; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
+  return out + '\n';
+}
+
+}  // namespace troyka::cli

@@ -1,0 +1,56 @@
+// The board as people see it in a terminal: rows from the top rank down, rank numbers on both
+// sides, file letters below, chess glyphs for chess-like letters and the last move marked.
+//
+// Drawing is split in two so that only the small extraction is a template: board_view() reads a
+// State of any bitboard width into a plain grid, and draw_board() (not a template) renders it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/program.h"
+
+namespace troyka::cli {
+
+struct BoardStyle {
+  bool unicode = true;  // chess glyphs and '·'; otherwise letters and '.' as in Program::diagram
+  bool color = false;   // ANSI colours (for terminals): the last move's cells get a background
+};
+
+// What stands on one cell.
+struct Occupant {
+  int player = -1;  // -1: empty
+  char letter = 0;  // the piece type's letter, upper case
+};
+
+struct BoardView {
+  int width = 0, height = 0;
+  std::vector<Occupant> cells;       // by cell index: row * width + column, row 0 at the bottom
+  int last_from = -1, last_to = -1;  // the last move's cells; -1 when there is none
+};
+
+template <class Program>
+BoardView board_view(const Program& program, const typename Program::StateType& state,
+                     std::optional<Move> last_move = std::nullopt) {
+  const lang::Rules& rules = program.rules();
+  BoardView view{rules.width, rules.height, std::vector<Occupant>(static_cast<std::size_t>(rules.cells()))};
+  for (int player = 0; player < kPlayers; ++player) {
+    for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
+      auto cells = state.by_player[static_cast<std::size_t>(player)] & state.by_piece[piece];
+      while (cells.any())
+        view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{player, rules.pieces[piece].letter};
+    }
+  }
+  if (last_move) {
+    view.last_from = last_move->from;
+    view.last_to = last_move->to;
+  }
+  return view;
+}
+
+// The board, one line per row and a line of file letters, each line ending in '\n'. Without
+// colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned.
+std::string draw_board(const BoardView& view, const BoardStyle& style);
+
+}  // namespace troyka::cli
