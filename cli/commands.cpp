@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "agents/agent.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 
