@@ -7,13 +7,13 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <thread>
 #include <type_traits>
 
 #include "agents/agent.h"
+#include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 
@@ -21,13 +21,8 @@ namespace troyka::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Json = nlohmann::ordered_json;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-lang::Error usage_error(std::string message, std::string hint = {}) {
-  return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
-}
 
 // Plays the space-separated moves in `text` from `state`; a bad move is reported with its number.
 template <typename Program>
@@ -39,12 +34,6 @@ void play_moves(const Program& program, typename Program::StateType& state, cons
     if (!parsed.ok()) throw usage_error(fmt::format("--moves: move {} ({}): {}", number, word, parsed.error));
     program.apply(state, parsed.move);
   }
-}
-
-std::string winner_name(const lang::Rules& rules, int winner) {
-  if (winner == kDraw) return "draw";
-  if (winner == kNoWinner) return "none";
-  return rules.players[static_cast<std::size_t>(winner)].name;
 }
 
 }  // namespace
