@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/replay.h"
 #include "lang/diagnostic.h"
 
 namespace {
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   troyka::cli::PerftOptions perft;
   troyka::cli::BenchOptions bench;
   troyka::cli::PlayOptions play;
+  troyka::cli::ReplayOptions replay;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -58,6 +60,11 @@ int main(int argc, char** argv) {
                            "random seed (default 1): the first player's agent gets SEED, the second SEED+1, "
                            "unless the agent spec sets seed=");
 
+  CLI::App* replay_command = app.add_subcommand("replay", "replay a game record, checking every move and the result");
+  replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();
+  replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
+  replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cout);
+    if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;
