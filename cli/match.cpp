@@ -233,13 +233,16 @@ class Progress {
 // in game order, or rethrows the first error of a worker.
 template <class Program>
 std::vector<GameOutcome> run_games(const Program& program, const MatchSetup& setup, int parallel, Progress& progress) {
+  // The count is read from a local: board.workers goes down, under the lock, as workers finish,
+  // possibly before the last one is started.
+  const int workers = std::min(parallel, setup.games);
   Scoreboard board;
-  board.workers = std::min(parallel, setup.games);
+  board.workers = workers;
   std::atomic<int> next{0};
   {
     std::vector<std::jthread> threads;
-    threads.reserve(static_cast<std::size_t>(board.workers));
-    for (int t = 0; t < board.workers; ++t) threads.emplace_back([&] { play_games(program, setup, next, board); });
+    threads.reserve(static_cast<std::size_t>(workers));
+    for (int t = 0; t < workers; ++t) threads.emplace_back([&] { play_games(program, setup, next, board); });
     std::unique_lock lock(board.mutex);
     for (std::size_t reported = 0;;) {
       for (; reported < board.finished.size(); ++reported) progress.game_ended(board.finished[reported]);

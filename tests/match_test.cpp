@@ -380,6 +380,18 @@ TEST(Match, PlainProgressAndSummaryText) {
   EXPECT_NE(run.err.find("random #2 (White)"), std::string::npos) << run.err;
 }
 
+TEST(Match, ARecordThatCannotBeWrittenStopsTheMatch) {
+  const std::string records = fresh_directory("unwritable");
+  std::filesystem::create_directory(records + "/game-0002.record");  // in the way of the second record
+  const Outcome run =
+      troyka("match " + kGame + kSmallBoard + " --games 4 --parallel 2 --agents random random --records " + records);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_TRUE(run.err.ends_with("error: cannot write the record '" + records +
+                                "/game-0002.record'\nhint: check the --records directory\n"))
+      << run.err;
+}
+
 TEST(Match, BadOptionsAreRejectedBeforeLoading) {
   Outcome run = troyka("match no/such.game --agents random mtcs");
   EXPECT_EQ(run.status, 1);
