@@ -7,12 +7,12 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 #include <thread>
 
 #include "agents/agent.h"
+#include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 
@@ -20,13 +20,8 @@ namespace troyka::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Json = nlohmann::ordered_json;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-lang::Error usage_error(std::string message, std::string hint = {}) {
-  return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
-}
 
 // Plays the space-separated moves in `text` from `state`; a bad move is reported with its number.
 template <typename Program>

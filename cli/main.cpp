@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/match.h"
+#include "cli/replay.h"
 #include "lang/diagnostic.h"
 
 namespace {
@@ -38,6 +40,8 @@ int main(int argc, char** argv) {
   troyka::cli::PerftOptions perft;
   troyka::cli::BenchOptions bench;
   troyka::cli::PlayOptions play;
+  troyka::cli::MatchOptions match;
+  troyka::cli::ReplayOptions replay;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -76,6 +80,23 @@ int main(int argc, char** argv) {
   play_command->add_flag("--ascii", ascii, "draw the board with letters only");
   play_command->add_flag("--no-color", no_color, "no colours, even on a terminal");
 
+  CLI::App* match_command = app.add_subcommand("match", "play two agents against each other over many games");
+  add_game_options(*match_command, game);
+  match_command->add_option("--agents", match.agents, "the two agents, A and B, e.g. --agents mcts:time=200ms random")
+      ->required()
+      ->expected(2);
+  match_command->add_option("--games", match.games, "games to play; A plays first in odd-numbered games (default 10)");
+  match_command->add_option("--parallel", match.parallel, "games played at once, one thread each (default 1)");
+  match_command->add_option("--records", match.records, "write one record per game into this directory");
+  match_command->add_option("--seed", match.seed,
+                            "random seed (default 1): game i (from 0) gets SEED+2i for its first player's agent "
+                            "and one more for the second's, unless an agent spec sets seed=");
+
+  CLI::App* replay_command = app.add_subcommand("replay", "replay a game record, checking every move and the result");
+  replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();
+  replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
+  replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
+
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
   play.board.color = !no_color && wants_color();
@@ -87,6 +108,8 @@ int main(int argc, char** argv) {
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);
+    if (match_command->parsed()) return troyka::cli::run_match(game, match, std::cout, std::cerr);
+    if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;

@@ -1,0 +1,166 @@
+#include "cli/replay.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <charconv>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+#include <utility>
+
+#include "cli/record.h"
+#include "cli/support.h"
+#include "interpreter/game.h"
+
+namespace troyka::cli {
+namespace {
+
+// The headers a replay checks against what the moves produce.
+struct ClaimedOutcome {
+  const RecordHeader& result;
+  const RecordHeader& winner;
+  const RecordHeader& reason;
+  const RecordHeader& plies;
+};
+
+// The File header's path from the current directory, else from the record's directory, so that a
+// record moved together with its rule file still replays.
+std::string rule_file_path(const ParsedRecord& record, const RecordHeader& file) {
+  std::error_code ignored;
+  if (std::filesystem::exists(file.value, ignored)) return file.value;
+  const std::filesystem::path record_directory = std::filesystem::path(record.source->name).parent_path();
+  const std::filesystem::path beside_record = record_directory / file.value;
+  if (std::filesystem::exists(beside_record, ignored)) return beside_record.string();
+  throw record_error(record, file.value_pos, fmt::format("cannot find the rule file '{}'", file.value),
+                     fmt::format("looked from the current directory and from the record's directory '{}'",
+                                 record_directory.empty() ? "." : record_directory.string()));
+}
+
+// Loads the game the record names. A variant or parameter the game rejects is reported at its
+// header; mistakes in the rule file itself are reported in the rule file.
+Game load_game(const ParsedRecord& record) {
+  const RecordHeader& variant = record.require("Variant");
+  const RecordHeader& params = record.require("Params");
+  const std::string path = rule_file_path(record, record.require("File"));
+  lang::Options options;
+  options.variant = variant.value;
+  try {
+    std::istringstream words(params.value);
+    for (std::string param; words >> param;) options.params.push_back(lang::parse_param_option(param));
+    return Game::load(path, options);
+  } catch (const lang::Error& error) {
+    const lang::Diagnostic& diagnostic = error.diagnostic();
+    if (diagnostic.file) throw;
+    const bool about_variant = diagnostic.message.starts_with("--variant");
+    throw record_error(record, about_variant ? variant.value_pos : params.value_pos, diagnostic.message,
+                       diagnostic.hint);
+  }
+}
+
+void check_game_name(const ParsedRecord& record, const lang::Rules& rules) {
+  const RecordHeader& game = record.require("Game");
+  if (game.value != rules.name)
+    throw record_error(record, game.value_pos,
+                       fmt::format("the record is a game of '{}' but the rule file is '{}'", game.value, rules.name),
+                       "check the File header");
+}
+
+// Throws unless the header says `actual`.
+void check_claim(const ParsedRecord& record, const RecordHeader& header, const std::string& actual, std::string hint) {
+  if (header.value == actual) return;
+  throw record_error(
+      record, header.value_pos,
+      fmt::format("{} says \"{}\" but replaying the moves gives \"{}\"", header.key, header.value, actual),
+      std::move(hint));
+}
+
+void check_plies(const ParsedRecord& record, const RecordHeader& plies, std::uint32_t actual) {
+  std::uint32_t claimed = 0;
+  const char* end = plies.value.data() + plies.value.size();
+  const auto [stop, error] = std::from_chars(plies.value.data(), end, claimed);
+  if (error != std::errc() || stop != end || plies.value.empty())
+    throw record_error(record, plies.value_pos, fmt::format("Plies must be a whole number, not \"{}\"", plies.value));
+  if (claimed != actual)
+    throw record_error(
+        record, plies.value_pos,
+        fmt::format("Plies says {} but the record has {} move{}", claimed, actual, actual == 1 ? "" : "s"));
+}
+
+template <typename Program>
+void check_outcome(const ParsedRecord& record, const ClaimedOutcome& claimed, const Program& program,
+                   const typename Program::StateType& state) {
+  const std::string reason = program.end_reason(state);
+  const std::string result = result_token(state.winner);
+  if (claimed.result.value != "1-0" && claimed.result.value != "0-1" && claimed.result.value != "1/2-1/2")
+    throw record_error(record, claimed.result.value_pos,
+                       fmt::format("Result must be 1-0, 0-1 or 1/2-1/2, not \"{}\"", claimed.result.value));
+  const std::string ending = fmt::format("the game ends: {}", reason);
+  check_claim(record, claimed.result, result, ending);
+  check_claim(record, claimed.winner, winner_name(program.rules(), state.winner), ending);
+  check_claim(record, claimed.reason, reason, {});
+  check_plies(record, claimed.plies, state.ply);
+  if (record.result.text != result)
+    throw record_error(record, record.result.pos,
+                       fmt::format("the moves end with {} but replaying them gives {}", record.result.text, result),
+                       ending);
+}
+
+// Plays the record's moves from the start, printing each position unless `quiet`; a move that
+// cannot be played is reported at its place in the record.
+template <typename Program>
+typename Program::StateType play_moves(const ParsedRecord& record, const Program& program, bool quiet,
+                                       std::ostream& out) {
+  const lang::Rules& rules = program.rules();
+  auto state = program.initial_state();
+  if (!quiet) fmt::print(out, "{}\n{}\n", rules.name, program.diagram(state));
+  for (const RecordToken& move : record.moves) {
+    if (state.over)
+      throw record_error(record, move.pos,
+                         fmt::format("the game is over after {} plies, but the record goes on", state.ply),
+                         fmt::format("the game ends: {}", program.end_reason(state)));
+    const std::string& player = rules.players[state.to_move].name;
+    const std::uint32_t number = state.ply / 2 + 1;
+    const ParsedMove parsed = program.parse_move(state, move.text);
+    if (!parsed.ok())
+      throw record_error(record, move.pos,
+                         fmt::format("cannot play {} as {}'s move {}: {}", move.text, player, number, parsed.error));
+    program.apply(state, parsed.move);
+    if (!quiet) fmt::print(out, "{}. {} {}\n{}\n", number, player, move.text, program.diagram(state));
+  }
+  if (!state.over)
+    throw record_error(record, record.result.pos,
+                       fmt::format("the moves end after {} plies but the game is not over", state.ply),
+                       fmt::format("{} is to move", rules.players[state.to_move].name));
+  return state;
+}
+
+}  // namespace
+
+int run_replay(const ReplayOptions& options, std::ostream& out) {
+  const ParsedRecord record = load_record(options.record);
+  const ClaimedOutcome claimed{record.require("Result"), record.require("Winner"), record.require("Reason"),
+                               record.require("Plies")};
+  const Game game = load_game(record);
+  check_game_name(record, game.rules());
+  game.visit([&](const auto& program) {
+    const auto state = play_moves(record, program, options.quiet || options.json, out);
+    check_outcome(record, claimed, program, state);
+    const std::string winner = winner_name(program.rules(), state.winner);
+    const std::string reason = program.end_reason(state);
+    if (options.json) {
+      Json moves = Json::array();
+      for (const RecordToken& move : record.moves) moves.push_back(move.text);
+      out << Json{{"ok", true},       {"game", program.rules().name}, {"winner", winner},
+                  {"reason", reason}, {"plies", state.ply},           {"moves", moves}}
+                 .dump()
+          << '\n';
+      return;
+    }
+    fmt::print(out, "record ok: {} after {} plies ({})\n", winner == "draw" ? "draw" : winner + " wins", state.ply,
+               reason);
+  });
+  return 0;
+}
+
+}  // namespace troyka::cli

@@ -1,0 +1,407 @@
+// Matches, game records and replay: the Elo arithmetic, the record format, and `troyka match` /
+// `troyka replay` end to end through the real binary.
+#include "cli/match.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "cli/record.h"
+#include "interpreter/program.h"
+
+namespace {
+
+using troyka::cli::GameRecord;
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
+Outcome troyka(const std::string& args) {
+  // One file per process: ctest runs tests in parallel processes.
+  const std::string err_file = testing::TempDir() + "troyka_match_stderr_" + std::to_string(getpid()) + ".txt";
+  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
+  Outcome run;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return run;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream file(path);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// A fresh, empty directory under the test temp dir, unique to this process.
+std::string fresh_directory(const std::string& name) {
+  std::string path = testing::TempDir() + "troyka_match_" + std::to_string(getpid()) + "_" + name;
+  std::filesystem::remove_all(path);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// The record without its Date header, the one line that differs between two runs.
+std::string without_date(const std::string& record) {
+  std::istringstream lines(record);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);)
+    if (!line.starts_with("[Date ")) kept += line + '\n';
+  return kept;
+}
+
+// The moves and result: what follows the blank line after the headers.
+std::string moves_of(const std::string& record) { return record.substr(record.find("\n\n")); }
+
+const std::string kGame = "games/breakthrough.game";
+const std::string kSmallBoard = " --param width=5 --param height=5";
+
+// A real game on the 5x5 board, in which Black reaches the far row on ply 14.
+const std::string kSampleRecord = R"record([Game "Breakthrough"]
+[File "games/breakthrough.game"]
+[Variant ""]
+[Params "width=5 height=5"]
+[White "random"]
+[Black "mcts:iterations=200"]
+[Result "0-1"]
+[Winner "Black"]
+[Reason "Black wins by (reach Pawn far-row)"]
+[Plies "14"]
+[Seed "1"]
+[Date "2024-05-01T12:00:00Z"]
+
+1. a2-b3 a4xb3 2. c2xb3 c4xb3 3. b2-a3 d5-c4 4. a3-a4 b5xa4 5. e2-d3 e4-e3
+6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
+)record";
+
+GameRecord sample_game() {
+  GameRecord record;
+  record.game = "Breakthrough";
+  record.file = kGame;
+  record.params = "width=5 height=5";
+  record.players = {"White", "Black"};
+  record.agents = {"random", "mcts:iterations=200"};
+  record.winner = 1;
+  record.reason = "Black wins by (reach Pawn far-row)";
+  record.plies = 14;
+  record.seed = 1;
+  record.date = "2024-05-01T12:00:00Z";
+  record.moves = {"a2-b3", "a4xb3", "c2xb3", "c4xb3", "b2-a3", "d5-c4", "a3-a4",
+                  "b5xa4", "e2-d3", "e4-e3", "c1-c2", "e3xd2", "a1-a2", "d2xe1"};
+  return record;
+}
+
+// ---- Elo ------------------------------------------------------------------------------------------
+
+TEST(Elo, FromScoreIsTheLogisticInverse) {
+  EXPECT_NEAR(troyka::cli::elo_from_score(0.75), 190.8485, 1e-4);
+  EXPECT_NEAR(troyka::cli::elo_from_score(0.25), -190.8485, 1e-4);
+  EXPECT_NEAR(troyka::cli::elo_from_score(0.9), 381.6970, 1e-4);
+  EXPECT_EQ(troyka::cli::elo_from_score(0.5), 0.0);
+  EXPECT_EQ(troyka::cli::elo_from_score(1.0), INFINITY);
+  EXPECT_EQ(troyka::cli::elo_from_score(0.0), -INFINITY);
+}
+
+TEST(Elo, IntervalComesFromThePerGameVariance) {
+  // 60 wins, 20 losses, 20 draws: s = 0.7, variance 0.16, standard error 0.04.
+  const troyka::cli::EloEstimate elo = troyka::cli::elo_estimate(60, 20, 20);
+  EXPECT_DOUBLE_EQ(elo.score, 0.7);
+  EXPECT_NEAR(elo.difference, 147.1907, 1e-4);
+  EXPECT_NEAR(elo.low, 86.2250, 1e-4);
+  EXPECT_NEAR(elo.high, 218.2518, 1e-4);
+}
+
+TEST(Elo, BoundsPastZeroOrOneAreInfinite) {
+  // 3 wins, 1 loss: s = 0.75 and s + 1.96 se = 1.17, beyond a perfect score.
+  const troyka::cli::EloEstimate some = troyka::cli::elo_estimate(3, 1, 0);
+  EXPECT_NEAR(some.difference, 190.8485, 1e-4);
+  EXPECT_NEAR(some.low, -126.4495, 1e-4);
+  EXPECT_EQ(some.high, INFINITY);
+  const troyka::cli::EloEstimate all = troyka::cli::elo_estimate(0, 5, 0);
+  EXPECT_EQ(all.score, 0.0);
+  EXPECT_EQ(all.difference, -INFINITY);
+  const troyka::cli::EloEstimate even = troyka::cli::elo_estimate(0, 0, 4);
+  EXPECT_EQ(even.difference, 0.0);
+  EXPECT_EQ(even.low, 0.0);  // every game drawn: no spread
+  EXPECT_EQ(even.high, 0.0);
+}
+
+// ---- the record format ----------------------------------------------------------------------------
+
+TEST(Record, TextIsTheDocumentedFormat) { EXPECT_EQ(troyka::cli::record_text(sample_game()), kSampleRecord); }
+
+TEST(Record, ReadingGivesBackHeadersMovesAndResultWithEscapes) {
+  GameRecord game = sample_game();
+  game.file = R"(odd "dir"\breakthrough.game)";
+  game.winner = troyka::kDraw;
+  const auto source = std::make_shared<const troyka::lang::SourceFile>(
+      troyka::lang::SourceFile{"x.record", troyka::cli::record_text(game)});
+  const troyka::cli::ParsedRecord parsed = troyka::cli::parse_record(source);
+  EXPECT_EQ(parsed.require("File").value, game.file);
+  EXPECT_EQ(parsed.require("Result").value, "1/2-1/2");
+  EXPECT_EQ(parsed.require("Winner").value, "draw");
+  EXPECT_EQ(parsed.require("White").value, "random");
+  EXPECT_EQ(parsed.require("Black").value, "mcts:iterations=200");
+  EXPECT_EQ(parsed.require("Reason").value, game.reason);
+  ASSERT_EQ(parsed.moves.size(), game.moves.size());
+  for (std::size_t i = 0; i < game.moves.size(); ++i) EXPECT_EQ(parsed.moves[i].text, game.moves[i]);
+  EXPECT_EQ(parsed.result.text, "1/2-1/2");
+  // Places point into the file: line 14 holds the moves, "a2-b3" after "1. ".
+  EXPECT_EQ(parsed.moves[0].pos.line, 14u);
+  EXPECT_EQ(parsed.moves[0].pos.column, 4u);
+  EXPECT_EQ(parsed.require("File").value_pos.column, 7u);
+}
+
+TEST(Record, MoveNumbersMayBeLeftOutOrJoinedToTheirMove) {
+  const auto parse = [](const std::string& moves) {
+    const std::string text = "[Game \"Breakthrough\"]\n\n" + moves;
+    return troyka::cli::parse_record(
+        std::make_shared<const troyka::lang::SourceFile>(troyka::lang::SourceFile{"x.record", text}));
+  };
+  EXPECT_EQ(parse("a2-a3 e4-e3\n1-0\n").moves.size(), 2u);
+  EXPECT_EQ(parse("1.a2-a3 e4-e3 2.b2-b3 1-0").moves.size(), 3u);
+}
+
+// ---- replay ---------------------------------------------------------------------------------------
+
+TEST(Replay, ASampleRecordReplays) {
+  const std::string path = fresh_directory("sample") + "/sample.record";
+  write_file(path, kSampleRecord);
+  Outcome run = troyka("replay --quiet " + path);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out, "record ok: Black wins after 14 plies (Black wins by (reach Pawn far-row))\n");
+  run = troyka("replay " + path);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("Breakthrough\n  5  p p p p p\n", 0), 0u) << run.out;
+  EXPECT_TRUE(
+      run.out.ends_with("7. Black d2xe1\n  5  p . p . p\n  4  p p p p .\n  3  . p . P .\n  2  P . P . .\n  1  . P . P "
+                        "p\n     a b c d e\n\n"
+                        "record ok: Black wins after 14 plies (Black wins by (reach Pawn far-row))\n"))
+      << run.out;
+  const nlohmann::json json = nlohmann::json::parse(troyka("replay --json " + path).out);
+  EXPECT_EQ(json["ok"], true);
+  EXPECT_EQ(json["winner"], "Black");
+  EXPECT_EQ(json["plies"], 14);
+  EXPECT_EQ(json["moves"].size(), 14u);
+}
+
+TEST(Replay, AnIllegalMoveIsShownInTheRecord) {
+  const std::string path = fresh_directory("illegal") + "/illegal.record";
+  write_file(path, replaced(kSampleRecord, "3. b2-a3", "3. b2-b4"));
+  const Outcome run = troyka("replay --quiet " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, path +
+                         ":14:34: error: cannot play b2-b4 as White's move 3: b2-b4 is not a legal move for White; "
+                         "the piece there can play b2-a3 b2-c3\n"
+                         " 14 | 1. a2-b3 a4xb3 2. c2xb3 c4xb3 3. b2-b4 d5-c4 4. a3-a4 b5xa4 5. e2-d3 e4-e3\n"
+                         "    |                                  ^~~~~\n");
+}
+
+TEST(Replay, AWrongResultIsAnError) {
+  const std::string path = fresh_directory("result") + "/result.record";
+  write_file(path, replaced(kSampleRecord, "[Result \"0-1\"]", "[Result \"1-0\"]"));
+  const Outcome run = troyka("replay --quiet " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, path +
+                         ":7:9: error: Result says \"1-0\" but replaying the moves gives \"0-1\"\n"
+                         " 7 | [Result \"1-0\"]\n"
+                         "   |         ^~~~~\n"
+                         "hint: the game ends: Black wins by (reach Pawn far-row)\n");
+}
+
+TEST(Replay, MissingOrExtraMovesAndWrongPliesAreErrors) {
+  const std::string directory = fresh_directory("lengths");
+  write_file(directory + "/short.record", replaced(kSampleRecord, " d2xe1 0-1", " 0-1"));
+  Outcome run = troyka("replay --quiet " + directory + "/short.record");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find(":15:25: error: the moves end after 13 plies but the game is not over\n"), std::string::npos)
+      << run.err;
+  write_file(directory + "/long.record", replaced(kSampleRecord, "d2xe1 0-1", "d2xe1 b3-b4 0-1"));
+  run = troyka("replay --quiet " + directory + "/long.record");
+  EXPECT_NE(run.err.find(":15:31: error: the game is over after 14 plies, but the record goes on\n"), std::string::npos)
+      << run.err;
+  write_file(directory + "/plies.record", replaced(kSampleRecord, "[Plies \"14\"]", "[Plies \"15\"]"));
+  run = troyka("replay --quiet " + directory + "/plies.record");
+  EXPECT_NE(run.err.find(":10:8: error: Plies says 15 but the record has 14 moves\n"), std::string::npos) << run.err;
+}
+
+TEST(Replay, AMalformedHeaderIsReportedWithLineAndColumn) {
+  const std::string path = fresh_directory("malformed") + "/malformed.record";
+  write_file(path, replaced(kSampleRecord, "[Winner \"Black\"]", "[Winner \"Black]"));
+  Outcome run = troyka("replay " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, path +
+                         ":8:9: error: the value of 'Winner' has no closing quote\n"
+                         " 8 | [Winner \"Black]\n"
+                         "   |         ^~~~~~~\n"
+                         "hint: a value ends with \" on the same line\n");
+  write_file(path, replaced(kSampleRecord, "[Seed \"1\"]", "[Seed \"1\\n\"]"));
+  run = troyka("replay " + path);
+  EXPECT_EQ(run.err, path +
+                         ":11:9: error: unknown escape '\\n' in a value\n"
+                         " 11 | [Seed \"1\\n\"]\n"
+                         "    |         ^~\n"
+                         "hint: only \\\" (a quote) and \\\\ (a backslash) are escapes\n");
+  write_file(path, replaced(kSampleRecord, "[Plies \"14\"]\n", ""));
+  run = troyka("replay " + path);
+  EXPECT_EQ(run.err, path +
+                         ": error: the record has no 'Plies' header\n"
+                         "hint: add one, e.g. [Plies \"...\"]; see docs/records.md\n");
+}
+
+TEST(Replay, TheRuleFileIsAlsoLookedForBesideTheRecord) {
+  const std::string directory = fresh_directory("beside");
+  std::filesystem::copy_file(std::string(TROYKA_SOURCE_DIR) + "/" + kGame, directory + "/rules.game");
+  write_file(directory + "/game.record", replaced(kSampleRecord, kGame, "rules.game"));
+  const Outcome run = troyka("replay --quiet " + directory + "/game.record");
+  EXPECT_EQ(run.status, 0) << run.err;
+}
+
+// ---- match ----------------------------------------------------------------------------------------
+
+TEST(Match, TotalsAddUpColoursAlternateAndRecordsReplay) {
+  const std::string records = fresh_directory("match");
+  const Outcome run = troyka("match " + kGame + kSmallBoard +
+                             " --games 4 --agents random mcts:iterations=200 --json --records " + records);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["games"], 4);
+  EXPECT_EQ(json["params"], "width=5 height=5");
+  const nlohmann::json& a = json["agents"][0];
+  const nlohmann::json& b = json["agents"][1];
+  EXPECT_EQ(a["spec"], "random");
+  EXPECT_EQ(b["spec"], "mcts:iterations=200");
+  for (const char* key : {"wins", "losses", "draws"})
+    EXPECT_EQ(a["total"][key], a["as_first"][key].get<int>() + a["as_second"][key].get<int>());
+  EXPECT_EQ(a["total"]["wins"], b["total"]["losses"]);
+  EXPECT_EQ(a["total"]["draws"], b["total"]["draws"]);
+  const int a_games = a["total"]["wins"].get<int>() + a["total"]["losses"].get<int>() + a["total"]["draws"].get<int>();
+  EXPECT_EQ(a_games, 4);
+  EXPECT_DOUBLE_EQ(a["score"].get<double>() + b["score"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(json["elo"]["score"].get<double>(), a["score"].get<double>() / 4);
+  ASSERT_EQ(json["results"].size(), 4u);
+  double plies = 0;
+  for (int game = 0; game < 4; ++game) {
+    const nlohmann::json& result = json["results"][static_cast<std::size_t>(game)];
+    EXPECT_EQ(result["game"], game + 1);
+    EXPECT_EQ(result["first"], game % 2 == 0 ? "random" : "mcts:iterations=200");
+    plies += result["plies"].get<double>();
+    const std::string path = records + "/game-000" + std::to_string(game + 1) + ".record";
+    const std::string record = read_file(path);
+    EXPECT_NE(record.find(game % 2 == 0 ? "[White \"random\"]\n[Black \"mcts:iterations=200\"]\n"
+                                        : "[White \"mcts:iterations=200\"]\n[Black \"random\"]\n"),
+              std::string::npos)
+        << record;
+    const Outcome replay = troyka("replay --json " + path);
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    const nlohmann::json replayed = nlohmann::json::parse(replay.out);
+    EXPECT_EQ(replayed["winner"], result["winner"]);
+    EXPECT_EQ(replayed["plies"], result["plies"]);
+    EXPECT_EQ(replayed["reason"], result["reason"]);
+  }
+  EXPECT_DOUBLE_EQ(json["average_plies"].get<double>(), plies / 4);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(records), std::filesystem::directory_iterator()), 4);
+}
+
+TEST(Match, TheSameSeedGivesTheSameGamesWhateverTheParallelism) {
+  const std::string one = fresh_directory("serial"), two = fresh_directory("parallel"), other = fresh_directory("seed");
+  const std::string match = "match " + kGame + kSmallBoard + " --games 4 --agents mcts:iterations=100 random";
+  ASSERT_EQ(troyka(match + " --records " + one).status, 0);
+  ASSERT_EQ(troyka(match + " --parallel 2 --records " + two).status, 0);
+  ASSERT_EQ(troyka(match + " --seed 99 --records " + other).status, 0);
+  bool seed_matters = false;
+  for (int game = 1; game <= 4; ++game) {
+    const std::string name = "/game-000" + std::to_string(game) + ".record";
+    EXPECT_EQ(without_date(read_file(one + name)), without_date(read_file(two + name)));
+    seed_matters = seed_matters || moves_of(read_file(one + name)) != moves_of(read_file(other + name));
+  }
+  EXPECT_TRUE(seed_matters);
+}
+
+TEST(Match, ARecordsSeedReplaysTheGameInPlay) {
+  const std::string records = fresh_directory("play");
+  ASSERT_EQ(
+      troyka("match " + kGame + kSmallBoard + " --games 2 --agents mcts:iterations=100 random --records " + records)
+          .status,
+      0);
+  // Game 2: B plays White; its seed is 1 + 2.
+  const std::string record = read_file(records + "/game-0002.record");
+  EXPECT_NE(record.find("[Seed \"3\"]"), std::string::npos) << record;
+  const Outcome play =
+      troyka("play " + kGame + kSmallBoard + " --white random --black mcts:iterations=100 --seed 3 --json");
+  ASSERT_EQ(play.status, 0) << play.err;
+  std::string moves;
+  const nlohmann::json played = nlohmann::json::parse(play.out);
+  for (const auto& move : played["moves"]) moves += move.get<std::string>() + " ";
+  const troyka::cli::ParsedRecord parsed = troyka::cli::load_record(records + "/game-0002.record");
+  std::string recorded;
+  for (const auto& move : parsed.moves) recorded += move.text + " ";
+  EXPECT_EQ(recorded, moves);
+}
+
+TEST(Match, PlainProgressAndSummaryText) {
+  const Outcome run = troyka("match " + kGame + kSmallBoard + " --games 2 --agents random random");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("Breakthrough (width=5 height=5): 2 games, random #1 against random #2\n"
+                          "agent      as White     as Black     total        score\n",
+                          0),
+            0u)
+      << run.out;
+  EXPECT_NE(run.out.find("Elo difference of A (random #1) over B (random #2): "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\naverage length "), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.rfind("game 1/2: random #1 (White) ", 0), 0u) << run.err;
+  EXPECT_NE(run.err.find("\ngame 2/2: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("random #2 (White)"), std::string::npos) << run.err;
+}
+
+TEST(Match, ARecordThatCannotBeWrittenStopsTheMatch) {
+  const std::string records = fresh_directory("unwritable");
+  std::filesystem::create_directory(records + "/game-0002.record");  // in the way of the second record
+  const Outcome run =
+      troyka("match " + kGame + kSmallBoard + " --games 4 --parallel 2 --agents random random --records " + records);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_TRUE(run.err.ends_with("error: cannot write the record '" + records +
+                                "/game-0002.record'\nhint: check the --records directory\n"))
+      << run.err;
+}
+
+TEST(Match, BadOptionsAreRejectedBeforeLoading) {
+  Outcome run = troyka("match no/such.game --agents random mtcs");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
+  run = troyka("match " + kGame + " --agents random random --games 0");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, "error: --games must be between 1 and 1000000\n");
+  run = troyka("match " + kGame + " --agents random random --parallel 0");
+  EXPECT_EQ(run.err, "error: --parallel must be between 1 and 256\n");
+  EXPECT_NE(troyka("match " + kGame + " --agents random").status, 0);
+}
+
+}  // namespace
