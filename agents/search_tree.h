@@ -181,7 +181,9 @@ void SearchTree<Program>::iterate() {
     if (options_.mast) played_.push_back(PlayedMove{child.move, child.mover});
     path_.push_back(index);
     if (options_.solver && state.over)
-      child.proof = state.winner == kDraw ? Proof::Draw : state.winner == child.mover ? Proof::Win : Proof::Loss;
+      child.proof = state.winner == kDraw                           ? Proof::Draw
+                    : state.winner == static_cast<int>(child.mover) ? Proof::Win
+                                                                    : Proof::Loss;
   }
   std::array<double, kPlayers> results;
   const Node& leaf = nodes_[index];
