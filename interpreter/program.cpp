@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <type_traits>
 
 namespace troyka {
 
@@ -309,55 +310,49 @@ template <int Words>
 // move?" is answered by generating that player's moves, which the next ply then draws from.
 template <int Words>
 std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
-  std::uint32_t plies = 0;
-  if (!targets_fit_inline_) {
-    for (; !state.over; ++plies) apply(state, random_move(state, rng));
-    return plies;
-  }
-  InlineTargets targets;
-  collect_targets(state, targets);
-  for (; !state.over; ++plies) {
-    move_pieces(state,
-                pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total)))));
-    bool generated = false;
-    decide_end(state, after_move_tests_[1 - state.to_move], [&] {
-      collect_targets(state, targets);
-      generated = true;
-      return targets.total > 0;
-    });
-    if (!generated && !state.over) collect_targets(state, targets);
-  }
-  return plies;
+  return run_playout(state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); });
 }
 
 // ---- playout policies ------------------------------------------------------------------------------
 
 template <int Words>
 std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const {
-  const auto record = [&](Move move) {
+  return run_playout(state, [&](int count, auto&& nth) {
+    const Move move = choose_playout_move(state, count, nth, rng, policy);
     if (policy.played) policy.played->push_back(PlayedMove{move, state.to_move});
+    return move;
+  });
+}
+
+// Plays to the end of the game. `choose(count, nth)` picks the move of each ply among the `count`
+// legal moves, `nth(i)` being the i-th; it returns the move or, for a uniform pick, its index.
+// Without slides the moves are never listed: the targets of every jump are kept per ply and the
+// next ply's generation doubles as the end rules' "can the player to move move?" test.
+template <int Words>
+template <typename Choose>
+[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_playout(StateType& state, Choose&& choose) const {
+  const auto chosen_move = [&](int count, auto&& nth) {
+    const auto choice = choose(count, nth);
+    if constexpr (std::is_same_v<std::decay_t<decltype(choice)>, Move>) {
+      return choice;
+    } else {
+      return nth(static_cast<int>(choice));
+    }
   };
   std::uint32_t plies = 0;
   if (!targets_fit_inline_) {
     MoveList moves;
     for (; !state.over; ++plies) {
       legal_moves(state, moves);
-      const Move move = choose_playout_move(
-          state, static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }, rng,
-          policy);
-      record(move);
-      apply(state, move);
+      apply(state,
+            chosen_move(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
     }
     return plies;
   }
-  // The fused loop of playout(state, rng), with the choice of move delegated to the policy.
   InlineTargets targets;
   collect_targets(state, targets);
   for (; !state.over; ++plies) {
-    const Move move = choose_playout_move(
-        state, targets.total, [&](int i) { return pick_target(state, targets, i); }, rng, policy);
-    record(move);
-    move_pieces(state, move);
+    move_pieces(state, chosen_move(targets.total, [&](int i) { return pick_target(state, targets, i); }));
     bool generated = false;
     decide_end(state, after_move_tests_[1 - state.to_move], [&] {
       collect_targets(state, targets);

@@ -191,6 +191,8 @@ class Program {
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   void compile_end_rules();
   void compile_win_prefilters();
+  template <typename Choose>
+  std::uint32_t run_playout(StateType& state, Choose&& choose) const;
   bool could_win(const StateType& state, int player) const;
   bool find_win(const StateType& state, Move& win) const;
   template <typename NthMove>
