@@ -205,16 +205,11 @@ std::vector<typename MctsAgent<Program>::RootChild> MctsAgent<Program>::merged_r
 // every move is proven lost, the most visited, which resists longest.
 template <class Program>
 std::size_t MctsAgent<Program>::best_of(const std::vector<RootChild>& children) {
-  const auto rank = [](Proof proof) { return proof == Proof::Win ? 2 : proof == Proof::Loss ? 0 : 1; };
   std::size_t best = 0;
   for (std::size_t i = 1; i < children.size(); ++i) {
     const RootChild& child = children[i];
     const RootChild& leader = children[best];
-    if (rank(child.proof) != rank(leader.proof)) {
-      if (rank(child.proof) > rank(leader.proof)) best = i;
-      continue;
-    }
-    if (child.visits > leader.visits || (child.visits == leader.visits && child.value > leader.value)) best = i;
+    if (better_choice(child.proof, child.visits, child.value, leader.proof, leader.visits, leader.value)) best = i;
   }
   return best;
 }

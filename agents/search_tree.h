@@ -51,6 +51,15 @@ inline Proof flipped(Proof proof) {
   return proof == Proof::Win ? Proof::Loss : proof == Proof::Loss ? Proof::Win : proof;
 }
 
+// Whether a move with `proof`, `visits` and result sum `value` is a better final choice than one
+// with `other_*`: a proven win first and a proven loss last, then more visits, then more value.
+inline bool better_choice(Proof proof, std::uint64_t visits, double value, Proof other_proof,
+                          std::uint64_t other_visits, double other_value) {
+  const auto rank = [](Proof p) { return p == Proof::Win ? 2 : p == Proof::Loss ? 0 : 1; };
+  if (rank(proof) != rank(other_proof)) return rank(proof) > rank(other_proof);
+  return visits > other_visits || (visits == other_visits && value > other_value);
+}
+
 template <class Program>
 class SearchTree {
  public:
@@ -283,16 +292,11 @@ Proof SearchTree<Program>::proof_for_chooser(const Node& parent) const {
 
 template <class Program>
 std::uint32_t SearchTree<Program>::most_visited_child(const Node& parent) const {
-  const auto rank = [](Proof proof) { return proof == Proof::Win ? 2 : proof == Proof::Loss ? 0 : 1; };
   std::uint32_t best = parent.first_child;
   for (std::uint32_t i = parent.first_child + 1; i < parent.first_child + parent.child_count; ++i) {
     const Node& child = nodes_[i];
     const Node& leader = nodes_[best];
-    if (rank(child.proof) != rank(leader.proof)) {
-      if (rank(child.proof) > rank(leader.proof)) best = i;
-      continue;
-    }
-    if (child.visits > leader.visits || (child.visits == leader.visits && child.value > leader.value)) best = i;
+    if (better_choice(child.proof, child.visits, child.value, leader.proof, leader.visits, leader.value)) best = i;
   }
   return best;
 }

@@ -170,6 +170,43 @@ TEST(AgentSpec, ErrorsNameTheKeyAndListTheValidOnes) {
             "hint: options are KEY=VALUE separated by commas, e.g. mcts:c=0.7\n");
 }
 
+TEST(AgentSpec, SearchSwitchesAndSizes) {
+  MctsConfig config = mcts_config(parse_agent_spec("mcts"), 1);
+  EXPECT_TRUE(config.search.solver && config.search.decisive && config.search.mast && config.search.reuse);
+  EXPECT_EQ(config.threads, 1);
+  EXPECT_EQ(config.memory_bytes, std::size_t{256} << 20);
+  config = mcts_config(parse_agent_spec("uct"), 1);
+  EXPECT_FALSE(config.search.solver || config.search.decisive || config.search.mast || config.search.reuse);
+  config = mcts_config(parse_agent_spec("mcts:solver=off,mast=off,threads=4,memory=2GB"), 1);
+  EXPECT_FALSE(config.search.solver || config.search.mast);
+  EXPECT_TRUE(config.search.decisive && config.search.reuse);
+  EXPECT_EQ(config.threads, 4);
+  EXPECT_EQ(config.memory_bytes, std::size_t{2} << 30);
+  config = mcts_config(parse_agent_spec("uct:decisive=on"), 1);
+  EXPECT_TRUE(config.search.decisive);
+  EXPECT_FALSE(config.search.solver);
+  EXPECT_EQ(parse_bytes("1MB"), std::uint64_t{1} << 20);
+  EXPECT_EQ(parse_bytes("1024KB"), std::uint64_t{1} << 20);
+  EXPECT_EQ(parse_bytes("1024GB"), std::uint64_t{1} << 40);
+  for (const char* bad : {"64KB", "1025GB", "1TB", "512", "MB", "-1MB", "1.5GB", "1 MB", "1mb"})
+    EXPECT_FALSE(parse_bytes(bad).has_value()) << bad;
+}
+
+TEST(AgentSpec, SearchOptionErrors) {
+  EXPECT_EQ(error_of("mcts:solver=no"),
+            "error: bad value 'no' for option 'solver' of agent 'mcts'\nhint: expected on or off, e.g. solver=off\n");
+  EXPECT_EQ(error_of("uct:threads=0"),
+            "error: bad value '0' for option 'threads' of agent 'uct'\n"
+            "hint: expected a whole number from 1 to 256, e.g. threads=2\n");
+  EXPECT_EQ(error_of("mcts:memory=lots"),
+            "error: bad value 'lots' for option 'memory' of agent 'mcts'\n"
+            "hint: expected a size from 1MB to 1024GB (KB, MB or GB), e.g. memory=512MB\n");
+  EXPECT_EQ(error_of("mcts:thread=2"),
+            "error: unknown option 'thread' for agent 'mcts'\n"
+            "hint: did you mean 'threads'? valid options: c, decisive, iterations, mast, memory, reuse, seed, solver, "
+            "threads, time\n");
+}
+
 TEST(AgentSpec, MakeAgentChecksHandMadeSpecs) {
   breakthrough().visit([](const auto& program) {
     EXPECT_THROW(make_agent(AgentSpec{"minimax", {}}, program), lang::Error);

@@ -11,30 +11,12 @@
 #include <string>
 
 #include "interpreter/game.h"
+#include "tests/run_troyka.h"
 
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
-Outcome troyka(const std::string& args) {
-  // One file per process: ctest runs tests in parallel processes.
-  const std::string err_file = testing::TempDir() + "troyka_cli_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
-  Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-  return run;
-}
+using troyka_tests::Outcome;
+using troyka_tests::run_troyka;
 
 nlohmann::json json_of(const Outcome& run) {
   EXPECT_EQ(run.status, 0) << run.err;
@@ -44,7 +26,7 @@ nlohmann::json json_of(const Outcome& run) {
 const std::string kGame = "games/breakthrough.game";
 
 TEST(Cli, CheckAcceptsTheReferenceGame) {
-  const Outcome run = troyka("check " + kGame);
+  const Outcome run = run_troyka("check " + kGame);
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(run.out, "games/breakthrough.game: ok (Breakthrough, 8x8 board, 1 piece type, 3 end rules)\n");
 }
@@ -54,7 +36,7 @@ TEST(Cli, CheckReportsAnErrorWithPlaceCaretAndHint) {
   std::ofstream(path) << "(game \"T\"\n  (players (White north) (Black south))\n  (board (rectangle 4 4))\n"
                          "  (piece Pawn (step (foward) (to empty)))\n  (setup (place Pawn (home-rows 1)))\n"
                          "  (end (lose no-legal-moves)))\n";
-  const Outcome run = troyka("check " + path);
+  const Outcome run = run_troyka("check " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err, path +
@@ -65,43 +47,43 @@ TEST(Cli, CheckReportsAnErrorWithPlaceCaretAndHint) {
 }
 
 TEST(Cli, MissingFileIsAClearError) {
-  const Outcome run = troyka("check no/such/file.game");
+  const Outcome run = run_troyka("check no/such/file.game");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: cannot open the rule file 'no/such/file.game'\nhint: check the path\n");
 }
 
 TEST(Cli, BadParamAndVariantAreClearErrors) {
-  Outcome run = troyka("check " + kGame + " --param widht=6");
+  Outcome run = run_troyka("check " + kGame + " --param widht=6");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: --param widht: this game has no parameter 'widht'\nhint: did you mean 'width'?\n");
-  run = troyka("check " + kGame + " --param width=99");
+  run = run_troyka("check " + kGame + " --param width=99");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err,
             "error: --param width = 99 is out of range; it must be between 3 and 26\n"
             "hint: see line 7 of games/breakthrough.game\n");
-  run = troyka("check " + kGame + " --param width");
+  run = run_troyka("check " + kGame + " --param width");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: --param 'width' is not of the form NAME=VALUE\nhint: write for example --param width=6\n");
-  run = troyka("check " + kGame + " --variant zillions-7x8");
+  run = run_troyka("check " + kGame + " --variant zillions-7x8");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err,
             "error: --variant: this game has no variant \"zillions-7x8\"\nhint: did you mean 'zillions-7x7'?\n");
 }
 
 TEST(Cli, UnknownCommandAndMissingFileArgumentFail) {
-  EXPECT_NE(troyka("frobnicate").status, 0);
-  EXPECT_NE(troyka("perft --depth 2").status, 0);
-  EXPECT_NE(troyka("perft " + kGame).status, 0);  // --depth is required
+  EXPECT_NE(run_troyka("frobnicate").status, 0);
+  EXPECT_NE(run_troyka("perft --depth 2").status, 0);
+  EXPECT_NE(run_troyka("perft " + kGame).status, 0);  // --depth is required
 }
 
 TEST(Cli, ShowPrintsTheStartPositionAndRules) {
-  const Outcome run = troyka("show " + kGame + " --variant zillions-7x7");
+  const Outcome run = run_troyka("show " + kGame + " --variant zillions-7x7");
   EXPECT_EQ(run.status, 0);
   EXPECT_NE(run.out.find("Breakthrough (variant \"zillions-7x7\")"), std::string::npos);
   EXPECT_NE(run.out.find("  7  p p p p p p p\n  6  p p p p p p p\n"), std::string::npos);
   EXPECT_NE(run.out.find("position: ppppppp/ppppppp/7/7/7/PPPPPPP/PPPPPPP White 0"), std::string::npos);
   EXPECT_NE(run.out.find("White to move, 19 legal moves"), std::string::npos);
-  const nlohmann::json json = json_of(troyka("show " + kGame + " --json --param width=5 --param height=6"));
+  const nlohmann::json json = json_of(run_troyka("show " + kGame + " --json --param width=5 --param height=6"));
   EXPECT_EQ(json["width"], 5);
   EXPECT_EQ(json["height"], 6);
   EXPECT_EQ(json["legal_moves"], 13);
@@ -109,7 +91,7 @@ TEST(Cli, ShowPrintsTheStartPositionAndRules) {
 }
 
 TEST(Cli, PerftJsonCountsMatchPublishedFigures) {
-  const nlohmann::json json = json_of(troyka("perft " + kGame + " --depth 4 --json"));
+  const nlohmann::json json = json_of(run_troyka("perft " + kGame + " --depth 4 --json"));
   const std::array<std::uint64_t, 4> expected = {22, 484, 11132, 256036};
   ASSERT_EQ(json["depths"].size(), 4u);
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -120,7 +102,8 @@ TEST(Cli, PerftJsonCountsMatchPublishedFigures) {
 }
 
 TEST(Cli, PerftDivideSumsToTheTotalAfterGivenMoves) {
-  const nlohmann::json json = json_of(troyka("perft " + kGame + " --depth 3 --moves \"a2-a3 h7-h6\" --divide --json"));
+  const nlohmann::json json =
+      json_of(run_troyka("perft " + kGame + " --depth 3 --moves \"a2-a3 h7-h6\" --divide --json"));
   std::uint64_t sum = 0;
   for (const auto& [move, nodes] : json["divide"].items()) sum += nodes.get<std::uint64_t>();
   EXPECT_EQ(sum, json["depths"][2]["nodes"].get<std::uint64_t>());
@@ -129,13 +112,13 @@ TEST(Cli, PerftDivideSumsToTheTotalAfterGivenMoves) {
 }
 
 TEST(Cli, PerftRejectsAnIllegalMoveInMoves) {
-  const Outcome run = troyka("perft " + kGame + " --depth 1 --moves \"a2-a3 a3-a4\"");
+  const Outcome run = run_troyka("perft " + kGame + " --depth 1 --moves \"a2-a3 a3-a4\"");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: --moves: move 2 (a3-a4): Black has no piece on a3\n");
 }
 
 TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
-  const nlohmann::json json = json_of(troyka("bench " + kGame + " --playouts 500 --threads 2 --json"));
+  const nlohmann::json json = json_of(run_troyka("bench " + kGame + " --playouts 500 --threads 2 --json"));
   EXPECT_EQ(json["playouts"], 500);
   EXPECT_EQ(json["threads"], 2);
   EXPECT_GT(json["playouts_per_second"].get<double>(), 0.0);
@@ -148,14 +131,14 @@ TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
 }
 
 TEST(Cli, BenchRejectsBadThreadCount) {
-  const Outcome run = troyka("bench " + kGame + " --threads 0 --playouts 1");
+  const Outcome run = run_troyka("bench " + kGame + " --threads 0 --playouts 1");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: --threads must be between 1 and 256\n");
 }
 
 TEST(Cli, PlayIsReproducibleAndEveryMoveIsLegal) {
-  const nlohmann::json first = json_of(troyka("play " + kGame + " --seed 11 --json"));
-  const nlohmann::json second = json_of(troyka("play " + kGame + " --seed 11 --json"));
+  const nlohmann::json first = json_of(run_troyka("play " + kGame + " --seed 11 --json"));
+  const nlohmann::json second = json_of(run_troyka("play " + kGame + " --seed 11 --json"));
   EXPECT_EQ(first, second);
   // Replay the printed moves through the API: each must be legal and the end must agree.
   const troyka::Game game = troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/" + kGame);
@@ -175,7 +158,7 @@ TEST(Cli, PlayIsReproducibleAndEveryMoveIsLegal) {
 }
 
 TEST(Cli, PlayShowsEveryMoveAndTheResult) {
-  const Outcome run = troyka("play " + kGame + " --seed 3 --param width=4 --param height=5");
+  const Outcome run = run_troyka("play " + kGame + " --seed 3 --param width=4 --param height=5");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(run.out.rfind("Breakthrough\n  5 ♟ ♟ ♟ ♟ 5\n", 0), 0u) << run.out;
   EXPECT_NE(run.out.find("1. White "), std::string::npos);
@@ -183,7 +166,7 @@ TEST(Cli, PlayShowsEveryMoveAndTheResult) {
 }
 
 TEST(Cli, PlayRejectsUnknownAgents) {
-  const Outcome run = troyka("play " + kGame + " --white mtcs");
+  const Outcome run = run_troyka("play " + kGame + " --white mtcs");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
 }

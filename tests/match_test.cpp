@@ -17,32 +17,14 @@
 
 #include "cli/record.h"
 #include "interpreter/program.h"
+#include "tests/run_troyka.h"
 
 namespace {
 
+using troyka_tests::Outcome;
+using troyka_tests::run_troyka;
+
 using troyka::cli::GameRecord;
-
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `troyka ARGS` from the repository root; stdout and stderr are captured separately.
-Outcome troyka(const std::string& args) {
-  // One file per process: ctest runs tests in parallel processes.
-  const std::string err_file = testing::TempDir() + "troyka_match_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " 2>'" + err_file + "'";
-  Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-  return run;
-}
 
 std::string read_file(const std::string& path) {
   std::ifstream file(path);
@@ -191,10 +173,10 @@ TEST(Record, MoveNumbersMayBeLeftOutOrJoinedToTheirMove) {
 TEST(Replay, ASampleRecordReplays) {
   const std::string path = fresh_directory("sample") + "/sample.record";
   write_file(path, kSampleRecord);
-  Outcome run = troyka("replay --quiet " + path);
+  Outcome run = run_troyka("replay --quiet " + path);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out, "record ok: Black wins after 14 plies (Black wins by (reach Pawn far-row))\n");
-  run = troyka("replay " + path);
+  run = run_troyka("replay " + path);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out.rfind("Breakthrough\n  5  p p p p p\n", 0), 0u) << run.out;
   EXPECT_TRUE(
@@ -202,7 +184,7 @@ TEST(Replay, ASampleRecordReplays) {
                         "p\n     a b c d e\n\n"
                         "record ok: Black wins after 14 plies (Black wins by (reach Pawn far-row))\n"))
       << run.out;
-  const nlohmann::json json = nlohmann::json::parse(troyka("replay --json " + path).out);
+  const nlohmann::json json = nlohmann::json::parse(run_troyka("replay --json " + path).out);
   EXPECT_EQ(json["ok"], true);
   EXPECT_EQ(json["winner"], "Black");
   EXPECT_EQ(json["plies"], 14);
@@ -212,7 +194,7 @@ TEST(Replay, ASampleRecordReplays) {
 TEST(Replay, AnIllegalMoveIsShownInTheRecord) {
   const std::string path = fresh_directory("illegal") + "/illegal.record";
   write_file(path, replaced(kSampleRecord, "3. b2-a3", "3. b2-b4"));
-  const Outcome run = troyka("replay --quiet " + path);
+  const Outcome run = run_troyka("replay --quiet " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err, path +
@@ -225,7 +207,7 @@ TEST(Replay, AnIllegalMoveIsShownInTheRecord) {
 TEST(Replay, AWrongResultIsAnError) {
   const std::string path = fresh_directory("result") + "/result.record";
   write_file(path, replaced(kSampleRecord, "[Result \"0-1\"]", "[Result \"1-0\"]"));
-  const Outcome run = troyka("replay --quiet " + path);
+  const Outcome run = run_troyka("replay --quiet " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, path +
                          ":7:9: error: Result says \"1-0\" but replaying the moves gives \"0-1\"\n"
@@ -237,23 +219,23 @@ TEST(Replay, AWrongResultIsAnError) {
 TEST(Replay, MissingOrExtraMovesAndWrongPliesAreErrors) {
   const std::string directory = fresh_directory("lengths");
   write_file(directory + "/short.record", replaced(kSampleRecord, " d2xe1 0-1", " 0-1"));
-  Outcome run = troyka("replay --quiet " + directory + "/short.record");
+  Outcome run = run_troyka("replay --quiet " + directory + "/short.record");
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find(":15:25: error: the moves end after 13 plies but the game is not over\n"), std::string::npos)
       << run.err;
   write_file(directory + "/long.record", replaced(kSampleRecord, "d2xe1 0-1", "d2xe1 b3-b4 0-1"));
-  run = troyka("replay --quiet " + directory + "/long.record");
+  run = run_troyka("replay --quiet " + directory + "/long.record");
   EXPECT_NE(run.err.find(":15:31: error: the game is over after 14 plies, but the record goes on\n"), std::string::npos)
       << run.err;
   write_file(directory + "/plies.record", replaced(kSampleRecord, "[Plies \"14\"]", "[Plies \"15\"]"));
-  run = troyka("replay --quiet " + directory + "/plies.record");
+  run = run_troyka("replay --quiet " + directory + "/plies.record");
   EXPECT_NE(run.err.find(":10:8: error: Plies says 15 but the record has 14 moves\n"), std::string::npos) << run.err;
 }
 
 TEST(Replay, AMalformedHeaderIsReportedWithLineAndColumn) {
   const std::string path = fresh_directory("malformed") + "/malformed.record";
   write_file(path, replaced(kSampleRecord, "[Winner \"Black\"]", "[Winner \"Black]"));
-  Outcome run = troyka("replay " + path);
+  Outcome run = run_troyka("replay " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err, path +
@@ -262,14 +244,14 @@ TEST(Replay, AMalformedHeaderIsReportedWithLineAndColumn) {
                          "   |         ^~~~~~~\n"
                          "hint: a value ends with \" on the same line\n");
   write_file(path, replaced(kSampleRecord, "[Seed \"1\"]", "[Seed \"1\\n\"]"));
-  run = troyka("replay " + path);
+  run = run_troyka("replay " + path);
   EXPECT_EQ(run.err, path +
                          ":11:9: error: unknown escape '\\n' in a value\n"
                          " 11 | [Seed \"1\\n\"]\n"
                          "    |         ^~\n"
                          "hint: only \\\" (a quote) and \\\\ (a backslash) are escapes\n");
   write_file(path, replaced(kSampleRecord, "[Plies \"14\"]\n", ""));
-  run = troyka("replay " + path);
+  run = run_troyka("replay " + path);
   EXPECT_EQ(run.err, path +
                          ": error: the record has no 'Plies' header\n"
                          "hint: add one, e.g. [Plies \"...\"]; see docs/records.md\n");
@@ -279,7 +261,7 @@ TEST(Replay, TheRuleFileIsAlsoLookedForBesideTheRecord) {
   const std::string directory = fresh_directory("beside");
   std::filesystem::copy_file(std::string(TROYKA_SOURCE_DIR) + "/" + kGame, directory + "/rules.game");
   write_file(directory + "/game.record", replaced(kSampleRecord, kGame, "rules.game"));
-  const Outcome run = troyka("replay --quiet " + directory + "/game.record");
+  const Outcome run = run_troyka("replay --quiet " + directory + "/game.record");
   EXPECT_EQ(run.status, 0) << run.err;
 }
 
@@ -287,8 +269,8 @@ TEST(Replay, TheRuleFileIsAlsoLookedForBesideTheRecord) {
 
 TEST(Match, TotalsAddUpColoursAlternateAndRecordsReplay) {
   const std::string records = fresh_directory("match");
-  const Outcome run = troyka("match " + kGame + kSmallBoard +
-                             " --games 4 --agents random mcts:iterations=200 --json --records " + records);
+  const Outcome run = run_troyka("match " + kGame + kSmallBoard +
+                                 " --games 4 --agents random mcts:iterations=200 --json --records " + records);
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json json = nlohmann::json::parse(run.out);
   EXPECT_EQ(json["games"], 4);
@@ -318,7 +300,7 @@ TEST(Match, TotalsAddUpColoursAlternateAndRecordsReplay) {
                                         : "[White \"mcts:iterations=200\"]\n[Black \"random\"]\n"),
               std::string::npos)
         << record;
-    const Outcome replay = troyka("replay --json " + path);
+    const Outcome replay = run_troyka("replay --json " + path);
     ASSERT_EQ(replay.status, 0) << replay.err;
     const nlohmann::json replayed = nlohmann::json::parse(replay.out);
     EXPECT_EQ(replayed["winner"], result["winner"]);
@@ -332,9 +314,9 @@ TEST(Match, TotalsAddUpColoursAlternateAndRecordsReplay) {
 TEST(Match, TheSameSeedGivesTheSameGamesWhateverTheParallelism) {
   const std::string one = fresh_directory("serial"), two = fresh_directory("parallel"), other = fresh_directory("seed");
   const std::string match = "match " + kGame + kSmallBoard + " --games 4 --agents mcts:iterations=100 random";
-  ASSERT_EQ(troyka(match + " --records " + one).status, 0);
-  ASSERT_EQ(troyka(match + " --parallel 2 --records " + two).status, 0);
-  ASSERT_EQ(troyka(match + " --seed 99 --records " + other).status, 0);
+  ASSERT_EQ(run_troyka(match + " --records " + one).status, 0);
+  ASSERT_EQ(run_troyka(match + " --parallel 2 --records " + two).status, 0);
+  ASSERT_EQ(run_troyka(match + " --seed 99 --records " + other).status, 0);
   bool seed_matters = false;
   for (int game = 1; game <= 4; ++game) {
     const std::string name = "/game-000" + std::to_string(game) + ".record";
@@ -347,14 +329,14 @@ TEST(Match, TheSameSeedGivesTheSameGamesWhateverTheParallelism) {
 TEST(Match, ARecordsSeedReplaysTheGameInPlay) {
   const std::string records = fresh_directory("play");
   ASSERT_EQ(
-      troyka("match " + kGame + kSmallBoard + " --games 2 --agents mcts:iterations=100 random --records " + records)
+      run_troyka("match " + kGame + kSmallBoard + " --games 2 --agents mcts:iterations=100 random --records " + records)
           .status,
       0);
   // Game 2: B plays White; its seed is 1 + 2.
   const std::string record = read_file(records + "/game-0002.record");
   EXPECT_NE(record.find("[Seed \"3\"]"), std::string::npos) << record;
   const Outcome play =
-      troyka("play " + kGame + kSmallBoard + " --white random --black mcts:iterations=100 --seed 3 --json");
+      run_troyka("play " + kGame + kSmallBoard + " --white random --black mcts:iterations=100 --seed 3 --json");
   ASSERT_EQ(play.status, 0) << play.err;
   std::string moves;
   const nlohmann::json played = nlohmann::json::parse(play.out);
@@ -366,7 +348,7 @@ TEST(Match, ARecordsSeedReplaysTheGameInPlay) {
 }
 
 TEST(Match, PlainProgressAndSummaryText) {
-  const Outcome run = troyka("match " + kGame + kSmallBoard + " --games 2 --agents random random");
+  const Outcome run = run_troyka("match " + kGame + kSmallBoard + " --games 2 --agents random random");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out.rfind("Breakthrough (width=5 height=5): 2 games, random #1 against random #2\n"
                           "agent      as White     as Black     total        score\n",
@@ -383,8 +365,8 @@ TEST(Match, PlainProgressAndSummaryText) {
 TEST(Match, ARecordThatCannotBeWrittenStopsTheMatch) {
   const std::string records = fresh_directory("unwritable");
   std::filesystem::create_directory(records + "/game-0002.record");  // in the way of the second record
-  const Outcome run =
-      troyka("match " + kGame + kSmallBoard + " --games 4 --parallel 2 --agents random random --records " + records);
+  const Outcome run = run_troyka("match " + kGame + kSmallBoard +
+                                 " --games 4 --parallel 2 --agents random random --records " + records);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.out, "");
   EXPECT_TRUE(run.err.ends_with("error: cannot write the record '" + records +
@@ -393,15 +375,15 @@ TEST(Match, ARecordThatCannotBeWrittenStopsTheMatch) {
 }
 
 TEST(Match, BadOptionsAreRejectedBeforeLoading) {
-  Outcome run = troyka("match no/such.game --agents random mtcs");
+  Outcome run = run_troyka("match no/such.game --agents random mtcs");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
-  run = troyka("match " + kGame + " --agents random random --games 0");
+  run = run_troyka("match " + kGame + " --agents random random --games 0");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: --games must be between 1 and 1000000\n");
-  run = troyka("match " + kGame + " --agents random random --parallel 0");
+  run = run_troyka("match " + kGame + " --agents random random --parallel 0");
   EXPECT_EQ(run.err, "error: --parallel must be between 1 and 256\n");
-  EXPECT_NE(troyka("match " + kGame + " --agents random").status, 0);
+  EXPECT_NE(run_troyka("match " + kGame + " --agents random").status, 0);
 }
 
 }  // namespace

@@ -2,42 +2,17 @@
 // file on stdin, as a script would feed it, and its transcript is checked word for word where the
 // game is deterministic.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 
+#include "tests/run_troyka.h"
+
 namespace {
 
-struct Session {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `troyka ARGS` from the repository root with `input` on stdin; stdout and stderr apart.
-Session troyka(const std::string& args, const std::string& input) {
-  // One set of files per process: ctest runs tests in parallel processes.
-  const std::string stem = testing::TempDir() + "troyka_play_" + std::to_string(getpid());
-  const std::string in_file = stem + "_stdin.txt", err_file = stem + "_stderr.txt";
-  std::ofstream(in_file) << input;
-  const std::string command =
-      "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " <'" + in_file + "' 2>'" + err_file + "'";
-  Session run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-  return run;
-}
+using troyka_tests::Outcome;
+using troyka_tests::run_troyka;
 
 // Breakthrough on 5x5: two rows each and an empty row between, so a game is short.
 const std::string kSmall = "play games/breakthrough.game --param width=5 --param height=5 ";
@@ -61,7 +36,7 @@ std::string line_after(const std::string& text, const std::string& marker) {
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(PlayHuman, StartsWithTheBoardThePlayersAndHowToMove) {
-  const Session run = troyka(kSmall + "--white human --black random", "quit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random", "quit\n");
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out, "Breakthrough\n" + kStartBoard +
                          "White: human, Black: random\n"
@@ -71,7 +46,7 @@ TEST(PlayHuman, StartsWithTheBoardThePlayersAndHowToMove) {
 }
 
 TEST(PlayHuman, SaysWhyAMoveIsIllegalAndAsksAgain) {
-  const Session run = troyka(kSmall + "--white human --black random", "c2-c4\nb3-b4\nz9-z8\nmvoes\nfoo\n\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random", "c2-c4\nb3-b4\nz9-z8\nmvoes\nfoo\n\nquit\n");
   EXPECT_EQ(run.status, 0);
   const std::string expected =
       "White to move (ply 1): c2-c4\n"
@@ -95,7 +70,7 @@ TEST(PlayHuman, SaysWhyAMoveIsIllegalAndAsksAgain) {
 }
 
 TEST(PlayHuman, ListsTheLegalMovesInBoardOrder) {
-  const Session run = troyka(kSmall + "--white human --black random", "moves\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random", "moves\nquit\n");
   EXPECT_TRUE(contains(run.out,
                        "White to move (ply 1): moves\n"
                        "13 legal moves: a2-a3 a2-b3 b2-a3 b2-b3 b2-c3 c2-b3 c2-c3 c2-d3 d2-c3 d2-d3\n"
@@ -105,7 +80,7 @@ TEST(PlayHuman, ListsTheLegalMovesInBoardOrder) {
 }
 
 TEST(PlayHuman, UndoTakesBackTheMoveAndTheReplyToIt) {
-  const Session run = troyka(kSmall + "--white human --black random --seed 4", "undo\nb2-b3\nundo\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random --seed 4", "undo\nb2-b3\nundo\nquit\n");
   EXPECT_EQ(run.status, 0);
   EXPECT_TRUE(contains(run.out, "White to move (ply 1): undo\nnothing to undo: White has not moved yet\n")) << run.out;
   const std::string reply = line_after(run.out, "1. Black ");
@@ -115,7 +90,7 @@ TEST(PlayHuman, UndoTakesBackTheMoveAndTheReplyToIt) {
 }
 
 TEST(PlayHuman, NothingToUndoBeforeThePersonHasMoved) {
-  const Session run = troyka(kSmall + "--white random --black human", "undo\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white random --black human", "undo\nquit\n");
   EXPECT_TRUE(contains(run.out,
                        "Black to move (ply 2): undo\n"
                        "nothing to undo: Black has not moved yet\n"
@@ -125,7 +100,7 @@ TEST(PlayHuman, NothingToUndoBeforeThePersonHasMoved) {
 }
 
 TEST(PlayHuman, ResignationGivesTheOpponentTheGame) {
-  const Session run = troyka(kSmall + "--white human --black random", "b2-b3\nresign\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random", "b2-b3\nresign\n");
   EXPECT_EQ(run.status, 0);
   const std::string ending =
       "White to move (ply 3): resign\n"
@@ -136,7 +111,7 @@ TEST(PlayHuman, ResignationGivesTheOpponentTheGame) {
 }
 
 TEST(PlayHuman, TheEndOfTheInputAbandonsTheGame) {
-  const Session run = troyka(kSmall + "--white human --black random", "b2-b3\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black random", "b2-b3\n");
   EXPECT_EQ(run.status, 0);
   const std::string ending =
       "White to move (ply 3): \n"
@@ -148,8 +123,8 @@ TEST(PlayHuman, TheEndOfTheInputAbandonsTheGame) {
 // Two people, every word of the game: moves, the board with the last move bracketed, a one-ply
 // undo, captures and the win.
 TEST(PlayHuman, TwoPeoplePlayAWholeGame) {
-  const Session run =
-      troyka(kSmall + "--white human --black human", "c2-c3\nundo\nc2-c3\na4-a3\nc3xd4\na3xb2\nd4xe5\n");
+  const Outcome run =
+      run_troyka(kSmall + "--white human --black human", "c2-c3\nundo\nc2-c3\na4-a3\nc3xd4\na3xb2\nd4xe5\n");
   EXPECT_EQ(run.status, 0);
   const std::string after_c3 =
       "1. White c2-c3\n"
@@ -203,7 +178,7 @@ TEST(PlayHuman, TwoPeoplePlayAWholeGame) {
 }
 
 TEST(PlayHuman, AsciiDrawsLetters) {
-  const Session run = troyka(kSmall + "--white human --black human --ascii", "b2-b3\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black human --ascii", "b2-b3\nquit\n");
   EXPECT_TRUE(contains(run.out,
                        "1. White b2-b3\n"
                        "  5 p p p p p 5\n"
@@ -216,16 +191,16 @@ TEST(PlayHuman, AsciiDrawsLetters) {
 }
 
 TEST(PlayHuman, AMisspeltHumanIsAClearError) {
-  Session run = troyka(kSmall + "--white humna", "");
+  Outcome run = run_troyka(kSmall + "--white humna", "");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: unknown agent 'humna'\nhint: did you mean 'human'?\n");
-  run = troyka(kSmall + "--black human:fast", "");
+  run = run_troyka(kSmall + "--black human:fast", "");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, "error: a human player takes no options\nhint: write --black human\n");
 }
 
 TEST(PlayReport, VerboseShowsTheWholeSearchReport) {
-  const Session run = troyka(kSmall + "--white human --black mcts:iterations=200 --verbose", "b2-b3\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black mcts:iterations=200 --verbose", "b2-b3\nquit\n");
   EXPECT_EQ(run.status, 0);
   const std::string reply = line_after(run.out, "1. Black ");
   EXPECT_TRUE(std::regex_match(reply, std::regex("[a-e][1-5][-x][a-e][1-5]"))) << run.out;
@@ -240,7 +215,7 @@ TEST(PlayReport, VerboseShowsTheWholeSearchReport) {
 }
 
 TEST(PlayReport, WithoutVerboseOneLinePerSearch) {
-  const Session run = troyka(kSmall + "--white human --black mcts:iterations=200", "b2-b3\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black mcts:iterations=200", "b2-b3\nquit\n");
   const std::regex summary(
       "\n1\\. Black [a-e][1-5][-x][a-e][1-5]   \\(mcts: 200 iterations, [0-9]+/s, visits [0-9.]+%, "
       "value [01]\\.[0-9]{3}(, proven (win|loss|draw))?\\)\n");
@@ -249,7 +224,7 @@ TEST(PlayReport, WithoutVerboseOneLinePerSearch) {
 
 TEST(PlayReport, JsonHasAnEntryPerMoveWithTheSearchReport) {
   // A person with --json: the record alone on stdout, the board and prompts on stderr.
-  const Session run = troyka(kSmall + "--white human --black mcts:iterations=200 --json", "b2-b3\nquit\n");
+  const Outcome run = run_troyka(kSmall + "--white human --black mcts:iterations=200 --json", "b2-b3\nquit\n");
   EXPECT_EQ(run.status, 0);
   EXPECT_TRUE(contains(run.err, "White to move (ply 3): quit\n")) << run.err;
   const nlohmann::json json = nlohmann::json::parse(run.out);
@@ -276,7 +251,7 @@ TEST(PlayReport, JsonHasAnEntryPerMoveWithTheSearchReport) {
 }
 
 TEST(PlayReport, JsonBetweenAgentsReportsEverySearch) {
-  const Session run = troyka(kSmall + "--white mcts:iterations=200 --black random --json", "");
+  const Outcome run = run_troyka(kSmall + "--white mcts:iterations=200 --black random --json", "");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(run.err, "");
   const nlohmann::json json = nlohmann::json::parse(run.out);

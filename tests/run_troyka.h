@@ -1,0 +1,41 @@
+// Runs the real troyka binary for end-to-end tests.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+namespace troyka_tests {
+
+struct Outcome {
+  int status = -1;  // the exit code, or -1 when the process did not exit normally
+  std::string out;
+  std::string err;
+};
+
+// Runs `troyka ARGS` from the repository root with `input` on stdin; stdout and stderr apart.
+inline Outcome run_troyka(const std::string& args, const std::string& input = "") {
+  // One set of files per process: ctest runs tests in parallel processes.
+  const std::string stem = testing::TempDir() + "troyka_run_" + std::to_string(getpid());
+  const std::string in_file = stem + "_stdin.txt", err_file = stem + "_stderr.txt";
+  std::ofstream(in_file) << input;
+  const std::string command =
+      "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " <'" + in_file + "' 2>'" + err_file + "'";
+  Outcome run;
+  FILE* pipe = popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+  return run;
+}
+
+}  // namespace troyka_tests
