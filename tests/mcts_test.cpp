@@ -201,7 +201,7 @@ TEST(Mcts, ReusesTheTreeOfTheMovesPlayed) {
       const Move first = mcts->choose(state, 0);
       program.apply(state, first);
       mcts->observe(first);
-      const SearchReport& report = *mcts->last_report();
+      const SearchReport report = *mcts->last_report();
       const ParsedMove reply = program.parse_move(state, report.principal.size() > 1 ? report.principal[1] : "a7-a6");
       ASSERT_TRUE(reply.ok());
       program.apply(state, reply.move);
@@ -269,10 +269,12 @@ TEST(Mcts, ThreadsShareTheIterationBudget) {
 
 TEST(Mcts, MemoryCapBoundsTheTree) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:iterations=200000,memory=1MB", program);
+    // 1MB holds 32,768 nodes; 20,000 iterations would grow about 90,000 (4.5 a iteration).
+    auto mcts = agent("mcts:iterations=20000,memory=1MB", program);
     mcts->choose(program.initial_state(), 0);
     EXPECT_LE(mcts->last_report()->nodes, (std::size_t{1} << 20) / 32);
-    EXPECT_EQ(mcts->last_report()->iterations, 200000u);
+    EXPECT_GT(mcts->last_report()->nodes, 30000u);
+    EXPECT_EQ(mcts->last_report()->iterations, 20000u);
   });
 }
 
