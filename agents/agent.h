@@ -87,7 +87,8 @@ struct SearchReport {
 
 // One player's brain for the games of one program. The calls of a game, in order:
 //   start(player, time); then for every ply: choose(state, seconds_left) when it is this agent's
-//   turn (the state is not over), and observe(move) for every move played, by either side, in order.
+//   turn (the state is not over), and observe(move) for every move played, by either side, in
+//   order; finish(winner) when the game is over or abandoned.
 // An agent may be asked to choose in a state it did not follow (after an undo, say): it must then
 // forget what it kept and search afresh.
 template <class Program>
@@ -111,6 +112,10 @@ class Agent {
   virtual Move choose(const StateType& state, double seconds_left) = 0;
   // A move was played (by either player), so an agent can keep the part of its search that follows.
   virtual void observe(Move move) { (void)move; }
+  // The game ended: `winner` is a player, kDraw, or kNoWinner when it was abandoned. An agent lets
+  // go of what it kept for the game (an agent that plays many games, as a referee's client does,
+  // should not hold the last game's tree while it waits for the next).
+  virtual void finish(int winner) { (void)winner; }
   // The report of the last choose, for agents that search.
   virtual std::optional<SearchReport> last_report() const { return std::nullopt; }
 };

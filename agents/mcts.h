@@ -52,6 +52,7 @@ class MctsAgent final : public Agent<Program> {
   void start(int player, const TimeControl& time) override;
   Move choose(const StateType& root, double seconds_left) override;
   void observe(Move move) override { moves_since_search_.push_back(move); }
+  void finish(int winner) override;
   std::optional<SearchReport> last_report() const override { return report_; }
 
   const MctsConfig& config() const { return config_; }
@@ -97,6 +98,12 @@ MctsAgent<Program>::MctsAgent(const Program& program, const MctsConfig& config, 
 template <class Program>
 void MctsAgent<Program>::start(int /*player*/, const TimeControl& time) {
   time_ = time;
+  moves_since_search_.clear();
+}
+
+template <class Program>
+void MctsAgent<Program>::finish(int /*winner*/) {
+  for (Tree& tree : trees_) tree.release();
   moves_since_search_.clear();
 }
 

@@ -88,6 +88,9 @@ class SearchTree {
   // `moves_since` is kept when it leads to `root`; otherwise the tree starts afresh.
   void set_root(const StateType& root, const std::vector<Move>& moves_since);
   void iterate();
+  // Frees the node pool; the next set_root starts afresh. The MAST table stays, as what it learnt
+  // about moves may serve the next game too.
+  void release() { std::vector<Node>().swap(nodes_); }
 
   const StateType& root_state() const { return root_state_; }
   const Node& root() const { return nodes_[0]; }

@@ -138,6 +138,7 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     program.apply(state, move);
     for (auto& player : players) player->observe(move);
   }
+  for (auto& player : players) player->finish(state.winner);
   record.winner = int{state.winner};
   record.reason = program.end_reason(state);
   record.plies = state.ply;

@@ -158,6 +158,8 @@ Json PlaySession<Program>::run() {
       agent_turn();
   }
   if (!stop) stop = Stop{Ending::Finished, program_.end_reason(state_), state_.winner};
+  for (auto& agent : agents_)
+    if (agent) agent->finish(stop->winner);
   print_result(*stop);
   return record(*stop);
 }

@@ -64,6 +64,7 @@ std::vector<Move> play(const Program& program, std::array<Agent<Program>*, kPlay
     for (Agent<Program>* player : players) player->observe(move);
     moves.push_back(move);
   }
+  for (Agent<Program>* player : players) player->finish(state.winner);
   if (end) *end = state;
   return moves;
 }

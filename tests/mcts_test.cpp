@@ -249,6 +249,21 @@ TEST(Mcts, ReuseKeepsSearchesDeterministic) {
   });
 }
 
+TEST(Mcts, FinishLetsGoOfTheTreeAndTheNextGameStartsAfresh) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:iterations=3000,threads=2", program);
+    const auto start = program.initial_state();
+    const Move first = mcts->choose(start, 0);
+    mcts->observe(first);
+    mcts->finish(kNoWinner);
+    mcts->start(1, TimeControl{});
+    // The moves observed before finish belong to the old game: the search starts from scratch.
+    const auto state = position(program, "pppppppp/8/8/8/8/8/6p1/PPPPP2P White 20");
+    EXPECT_EQ(program.move_text(mcts->choose(state, 0)), "h1xg2");
+    EXPECT_EQ(mcts->last_report()->iterations, 3000u);
+  });
+}
+
 TEST(Mcts, ThreadsShareTheIterationBudget) {
   breakthrough().visit([](const auto& program) {
     auto mcts = agent("mcts:iterations=10001,threads=3", program);
