@@ -147,6 +147,30 @@ Decision reference_decision(const lang::Rules& rules, const std::vector<Square>&
 
 // ---- the checks ---------------------------------------------------------------------------------
 
+// winning_move finds a legal move that wins at once whenever a move wins by a rule it anticipates
+// (reaching a region, taking the last piece), and never names a move that does not win.
+template <typename Program>
+void check_winning_move(const Program& program, const typename Program::StateType& state, const MoveList& moves) {
+  if (state.over) return;
+  const std::string text = program.position_text(state);
+  bool anticipated_win = false;
+  for (const Move& move : moves) {
+    auto after = state;
+    program.apply(after, move);
+    if (!after.over || after.winner != state.to_move || after.ended_by == troyka::kEndedByNoMoves) continue;
+    const lang::EndKind kind = program.rules().end[static_cast<std::size_t>(after.ended_by)].kind;
+    anticipated_win = anticipated_win || kind == lang::EndKind::Reach || kind == lang::EndKind::OpponentHasNoPieces;
+  }
+  Move win;
+  const bool found = program.winning_move(state, win);
+  FUZZ_CHECK(found == anticipated_win, text + ": winning_move says " + std::to_string(found));
+  if (!found) return;
+  FUZZ_CHECK(std::find(moves.begin(), moves.end(), win) != moves.end(), program.move_text(win) + " in " + text);
+  auto after = state;
+  program.apply(after, win);
+  FUZZ_CHECK(after.over && after.winner == state.to_move, program.move_text(win) + " does not win in " + text);
+}
+
 template <typename Program>
 void check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
   const lang::Rules& rules = program.rules();
@@ -184,6 +208,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
       broken("legal_moves == reference_moves", detail);
     }
   }
+  check_winning_move(program, state, moves);
   (void)program.diagram(state);
   (void)program.end_reason(state);
   (void)program.result(state, 0);
@@ -234,13 +259,20 @@ void play(const Program& program) {
         return rule.kind == lang::EndKind::PlyLimit && rule.ply_limit <= 300;
       }))
     return;
-  state = program.initial_state();
-  const std::uint32_t plies = program.playout(state, rng);
-  FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
-  const Decision decision =
-      reference_decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
-  FUZZ_CHECK(decision.over && decision.winner == state.winner && decision.ended_by == state.ended_by,
-             program.position_text(state) + " after a playout");
+  // The same with every playout policy on (decisive, anti-decisive, move values).
+  const std::vector<float> values(program.move_key_count(), 0.5F);
+  troyka::PlayoutPolicy policy;
+  policy.decisive = policy.anti_decisive = true;
+  policy.move_values = values.data();
+  for (const bool with_policy : {false, true}) {
+    state = program.initial_state();
+    const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
+    FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
+    const Decision decision =
+        reference_decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
+    FUZZ_CHECK(decision.over && decision.winner == state.winner && decision.ended_by == state.ended_by,
+               program.position_text(state) + " after a playout");
+  }
 }
 
 }  // namespace
