@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "agents/mcts.h"
 #include "agents/random_agent.h"
@@ -127,7 +128,7 @@ bool valid_value(Kind kind, std::string_view value) {
     }
     case Kind::Threads: {
       const auto threads = parse_number<int>(value);
-      return threads && *threads >= 1 && *threads <= kMaxThreads;
+      return value == "all" || (threads && *threads >= 1 && *threads <= kMaxThreads);
     }
     case Kind::Bytes: return parse_bytes(value).has_value();
     case Kind::Switch: return value == "on" || value == "off";
@@ -145,7 +146,8 @@ std::string value_hint(const OptionInfo& option) {
                          option.name);
     case Kind::Number: return fmt::format("expected a number from 0 to {}, e.g. {}", kMaxC, option.example);
     case Kind::Threads:
-      return fmt::format("expected a whole number from 1 to {}, e.g. {}", kMaxThreads, option.example);
+      return fmt::format("expected a whole number from 1 to {} or all (every core), e.g. {}", kMaxThreads,
+                         option.example);
     case Kind::Bytes: return fmt::format("expected a size from 1MB to 1024GB (KB, MB or GB), e.g. {}", option.example);
     case Kind::Switch: return fmt::format("expected on or off, e.g. {}", option.example);
   }
@@ -271,7 +273,8 @@ MctsConfig mcts_config(const AgentSpec& spec, std::uint64_t default_seed) {
   if (const auto found = spec.options.find("c"); found != spec.options.end())
     config.search.c = *parse_number<double>(found->second);
   if (const auto found = spec.options.find("threads"); found != spec.options.end())
-    config.threads = *parse_number<int>(found->second);
+    config.threads = found->second == "all" ? static_cast<int>(std::max(std::thread::hardware_concurrency(), 1U))
+                                            : *parse_number<int>(found->second);
   if (const auto found = spec.options.find("memory"); found != spec.options.end())
     config.memory_bytes = *parse_bytes(found->second);
   // "uct" is plain UCT unless switched on one by one; "mcts" has everything on unless switched off.

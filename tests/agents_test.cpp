@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -183,6 +184,8 @@ TEST(AgentSpec, SearchSwitchesAndSizes) {
   EXPECT_TRUE(config.search.decisive && config.search.reuse);
   EXPECT_EQ(config.threads, 4);
   EXPECT_EQ(config.memory_bytes, std::size_t{2} << 30);
+  EXPECT_EQ(mcts_config(parse_agent_spec("mcts:threads=all"), 1).threads,
+            static_cast<int>(std::max(std::thread::hardware_concurrency(), 1U)));
   config = mcts_config(parse_agent_spec("uct:decisive=on"), 1);
   EXPECT_TRUE(config.search.decisive);
   EXPECT_FALSE(config.search.solver);
@@ -198,7 +201,7 @@ TEST(AgentSpec, SearchOptionErrors) {
             "error: bad value 'no' for option 'solver' of agent 'mcts'\nhint: expected on or off, e.g. solver=off\n");
   EXPECT_EQ(error_of("uct:threads=0"),
             "error: bad value '0' for option 'threads' of agent 'uct'\n"
-            "hint: expected a whole number from 1 to 256, e.g. threads=2\n");
+            "hint: expected a whole number from 1 to 256 or all (every core), e.g. threads=2\n");
   EXPECT_EQ(error_of("mcts:memory=lots"),
             "error: bad value 'lots' for option 'memory' of agent 'mcts'\n"
             "hint: expected a size from 1MB to 1024GB (KB, MB or GB), e.g. memory=512MB\n");
