@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -36,6 +37,17 @@ std::string random_hex(std::mt19937_64& random, int digits) {
 
 lang::Error setup_error(const std::string& message, std::string hint) {
   return lang::Error(lang::Diagnostic{nullptr, {}, message, std::move(hint)});
+}
+
+// The results file, once it is known that the tournament has agents: named, to come, or in the
+// file already. Checked before the file is opened, which creates it.
+const std::string& checked_results_path(const RefereeOptions& options) {
+  std::error_code error;
+  const bool has_lines = std::filesystem::file_size(options.results, error) > 0 && !error;
+  if (options.agents.empty() && options.expect == 0 && !has_lines)
+    throw setup_error("which agents play? name them with --agents, or take the first N to come with --expect N",
+                      "a results file of an earlier run also names them");
+  return options.results;
 }
 
 // One registration: an agent's name bound to the connection it last said hello on.
@@ -143,13 +155,10 @@ class Referee {
 };
 
 Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ostream& out, std::ostream& log)
-    : options_(options), game_(game), out_(out), log_(log), results_(options.results) {
+    : options_(options), game_(game), out_(out), log_(log), results_(checked_results_path(options)) {
   if (!results_.repair().empty()) note("warning: {}; its game will be played again", results_.repair());
   const std::optional<Json>& header = results_.header();
   if (!header) {
-    if (options.agents.empty() && options.expect == 0)
-      throw setup_error("which agents play? name them with --agents, or take the first N to come with --expect N",
-                        "a results file of an earlier run also names them");
     if (!options.agents.empty()) fix_entrants(options.agents);
     return;
   }
@@ -508,9 +517,11 @@ void Referee::say_goodbye() {
 }
 
 void Referee::print_standings() {
-  fmt::print(out_, "{}: {} of {} agents, {} game{} a pairing, {} games\n", game_title(game_.info),
-             format_name(options_.format), entrants_.size(), options_.games_per_pairing,
-             options_.games_per_pairing == 1 ? "" : "s", schedule_.size());
+  const auto plural = [](std::size_t count) { return count == 1 ? "" : "s"; };
+  const auto per_pairing = static_cast<std::size_t>(options_.games_per_pairing);
+  fmt::print(out_, "{}: {} of {} agents, {} game{} a pairing, {} game{}\n", game_title(game_.info),
+             format_name(options_.format), entrants_.size(), per_pairing, plural(per_pairing), schedule_.size(),
+             plural(schedule_.size()));
   out_ << standings_->table();
   fmt::print(out_, "results: {}\n", options_.results);
 }

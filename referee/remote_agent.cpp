@@ -223,9 +223,10 @@ std::optional<int> Client::on_error(const Json& error, Clock::time_point now) {
   const std::string code = error.value("code", "");
   const std::string text = error.value("message", "");
   if (code == "not_registered") {
-    // The referee restarted, or dropped this connection: register again.
+    // The referee restarted, or dropped this connection: register again, once; if that hello is
+    // lost, the next tick says it again.
+    if (registered_) say_hello(now);
     registered_ = false;
-    say_hello(now);
   } else if (code == "name_taken") {
     // Perhaps this agent's own previous connection, not yet silent for long: try again until
     // the referee would have dropped it.

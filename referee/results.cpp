@@ -97,19 +97,17 @@ Json game_result_json(const GameResult& result) {
 }
 
 ResultsFile::ResultsFile(const std::string& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw file_error(fmt::format("cannot open the results file '{}': {}", path, system_error_text()));
+  file_.fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (file_.fd < 0) throw file_error(fmt::format("cannot open the results file '{}': {}", path, system_error_text()));
   // Two referees appending to one file would each think they own its games.
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd_);
+  if (::flock(file_.fd, LOCK_EX | LOCK_NB) != 0)
     throw file_error(fmt::format("the results file '{}' is in use by another referee", path));
-  }
   std::string text = read_all();
   const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
   if (complete < text.size()) {
     // Each line is written with one write(): a line without its newline is one the referee was
     // killed while writing. Its game was never announced, and is played again.
-    if (::ftruncate(fd_, static_cast<off_t>(complete)) != 0)
+    if (::ftruncate(file_.fd, static_cast<off_t>(complete)) != 0)
       throw file_error(fmt::format("cannot cut the partial last line of '{}': {}", path, system_error_text()));
     repair_ = fmt::format("cut off a partial last line ({} bytes) of '{}'", text.size() - complete, path);
     text.resize(complete);
@@ -117,13 +115,15 @@ ResultsFile::ResultsFile(const std::string& path) : path_(path) {
   read_lines(text);
 }
 
-ResultsFile::~ResultsFile() { ::close(fd_); }
+ResultsFile::Descriptor::~Descriptor() {
+  if (fd >= 0) ::close(fd);
+}
 
 std::string ResultsFile::read_all() {
   std::string text;
   char buffer[1 << 16];
   for (off_t at = 0;;) {
-    const ssize_t got = ::pread(fd_, buffer, sizeof buffer, at);
+    const ssize_t got = ::pread(file_.fd, buffer, sizeof buffer, at);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw file_error(fmt::format("cannot read the results file '{}': {}", path_, system_error_text()));
     if (got == 0) return text;
@@ -163,13 +163,13 @@ void ResultsFile::read_lines(const std::string& text) {
 void ResultsFile::append(const Json& line) {
   const std::string text = line.dump(-1, ' ', false, Json::error_handler_t::replace) + '\n';
   for (std::size_t written = 0; written < text.size();) {
-    const ssize_t wrote = ::write(fd_, text.data() + written, text.size() - written);
+    const ssize_t wrote = ::write(file_.fd, text.data() + written, text.size() - written);
     if (wrote < 0 && errno == EINTR) continue;
     if (wrote < 0)
       throw file_error(fmt::format("cannot write to the results file '{}': {}", path_, system_error_text()));
     written += static_cast<std::size_t>(wrote);
   }
-  if (::fsync(fd_) != 0)
+  if (::fsync(file_.fd) != 0)
     throw file_error(fmt::format("cannot flush the results file '{}' to disk: {}", path_, system_error_text()));
 }
 

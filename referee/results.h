@@ -42,9 +42,6 @@ class ResultsFile {
   // off. Throws lang::Error when the file cannot be opened, is used by another referee, or holds a
   // damaged line.
   explicit ResultsFile(const std::string& path);
-  ~ResultsFile();
-  ResultsFile(const ResultsFile&) = delete;
-  ResultsFile& operator=(const ResultsFile&) = delete;
 
   const std::optional<Json>& header() const { return header_; }
   const std::vector<RecordedGame>& games() const { return games_; }
@@ -58,8 +55,18 @@ class ResultsFile {
   std::string read_all();
   void read_lines(const std::string& text);
 
+  // Closes the file however the object ends, also when opening fails half-way (which also
+  // releases the lock).
+  struct Descriptor {
+    int fd = -1;
+    Descriptor() = default;
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    ~Descriptor();
+  };
+
   std::string path_;
-  int fd_ = -1;
+  Descriptor file_;
   std::optional<Json> header_;
   std::vector<RecordedGame> games_;
   std::string repair_;

@@ -88,9 +88,9 @@ class Agent:
             print(f"{self.name}: referee error {message['code']}: {message['message']}", file=sys.stderr)
             if message["code"] in FATAL_ERRORS:
                 return 1
-            if message["code"] == "not_registered":  # the referee restarted: register again
+            if message["code"] == "not_registered" and self.registered:  # the referee restarted
                 self.registered = False
-                self.hello()
+                self.hello()  # once: while not registered, the loop says hello every heartbeat
         elif kind == "bye":
             return 0
         return None  # match_start and heartbeat need nothing from a random agent
