@@ -113,6 +113,7 @@ class Client {
   std::optional<int> on_referee_message(std::string_view text, Clock::time_point now);
   std::optional<int> on_error(const Json& error, Clock::time_point now);
   void forward_worker_messages(Clock::time_point now);
+  void clear_matches();
   void stop_worker();
   Clock::time_point next_wakeup() const { return std::min(last_sent_ + heartbeat_, last_heard_ + grace_); }
 
@@ -163,7 +164,7 @@ int Client::run() {
     now = Clock::now();
     if (now - last_heard_ > grace_) {
       note("the referee has been silent for {} ms; connecting again", grace_.count());
-      (void)worker_.send(zmq::buffer(wire_text(control_message("clear"))), zmq::send_flags::none);
+      clear_matches();
       connect(now);
     } else if (now - last_sent_ >= heartbeat_) {
       if (registered_)
@@ -223,9 +224,12 @@ std::optional<int> Client::on_error(const Json& error, Clock::time_point now) {
   const std::string code = error.value("code", "");
   const std::string text = error.value("message", "");
   if (code == "not_registered") {
-    // The referee restarted, or dropped this connection: register again, once; if that hello is
-    // lost, the next tick says it again.
-    if (registered_) say_hello(now);
+    // The referee restarted, or dropped this connection: its matches are over or will be sent
+    // again. Register again, once; if that hello is lost, the next tick says it again.
+    if (registered_) {
+      clear_matches();
+      say_hello(now);
+    }
     registered_ = false;
   } else if (code == "name_taken") {
     // Perhaps this agent's own previous connection, not yet silent for long: try again until
@@ -253,6 +257,10 @@ void Client::forward_worker_messages(Clock::time_point now) {
     else
       send(message, now);
   }
+}
+
+void Client::clear_matches() {
+  (void)worker_.send(zmq::buffer(wire_text(control_message("clear"))), zmq::send_flags::none);
 }
 
 void Client::stop_worker() {

@@ -422,6 +422,38 @@ TEST(RefereeRestart, AKilledRefereeResumesWithoutReplayingFinishedGames) {
   expect_games_replay(after);
 }
 
+TEST(RefereeRestart, ATroykaAgentRegistersAgainWhenTheRefereeRestarts) {
+  const Workspace workspace = fresh_workspace("agent_restart");
+  const std::vector<std::string> command = referee_command(workspace, options({"holder", "troyka"}, 2));
+  std::optional<Process> referee(std::in_place, command, workspace.directory + "/ref1");
+  Process troyka(troyka_agent_command(workspace, "troyka", "random"), workspace.directory + "/troyka");
+  zmq::context_t context;
+  TestAgent holder(context, workspace.endpoint(), "holder");
+  // The test's agent stops answering once a game is recorded, so the referee dies mid-game.
+  bool hold = false, held = false;
+  holder.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && hold) {
+      held = true;
+      return;
+    }
+    agent.play(message);
+  };
+  ASSERT_TRUE(run_until(
+      {&holder}, [&] { return !read_results(workspace.results()).games.empty(); }, 30s));
+  hold = true;
+  ASSERT_TRUE(run_until(
+      {&holder}, [&] { return held; }, 10s));
+  referee->kill_now();
+  hold = false;
+  referee.emplace(command, workspace.directory + "/ref2");
+  ASSERT_EQ(run_until_exit({&holder}, *referee, kTournamentTimeout), 0) << referee->err();
+  ASSERT_EQ(troyka.wait(10s), 0) << troyka.err();
+  const std::string log = troyka.err();
+  const std::string registered = "registered as troyka at " + workspace.endpoint();
+  EXPECT_NE(log.find(registered), log.rfind(registered)) << log;  // twice
+  expect_every_game_once(read_results(workspace.results()), 2);
+}
+
 TEST(RefereeRestart, AFinishedTournamentIsOverAtOnceAndAnotherOneIsRefused) {
   const Workspace workspace = fresh_workspace("finished");
   {
