@@ -22,6 +22,9 @@ std::string score_text(const Standing& standing) {
 
 std::string elo_interval_text(const Standing& standing) {
   if (standing.games() == 0) return "-";
+  // The normal approximation has no spread to offer at a clean sweep.
+  if (standing.wins == standing.games()) return "+inf (won every game: no finite estimate)";
+  if (standing.losses == standing.games()) return "-inf (lost every game: no finite estimate)";
   const EloEstimate elo = standing.elo();
   return fmt::format("{} ({} to {})", elo_text(elo.difference), elo_text(elo.low), elo_text(elo.high));
 }

@@ -75,6 +75,14 @@ TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
             "rank agent  games  wins losses draws forfeits  score             Elo (95% interval)\n"
             "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-126.4 to +inf)\n"
             "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-inf to +126.4)\n");
+  troyka::referee::Standings sweep({"alice", "bob"});
+  sweep.add({"alice", "bob"}, 0, -1);
+  const std::string table = sweep.table();
+  EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (won every game: no finite "
+                       "estimate)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("-inf (lost every game: no finite estimate)\n"), std::string::npos) << table;
 }
 
 }  // namespace
