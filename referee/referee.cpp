@@ -29,9 +29,11 @@ constexpr int kMaxMessagesPerRound = 256;
 // How long closing the socket may wait for the last messages (the byes) to leave.
 constexpr int kLingerMs = 1000;
 
-std::string random_hex(std::mt19937_64& random, int digits) {
+// From the system's random source (getrandom on Linux): session secrets must not be guessable
+// from the ids and secrets other agents see.
+std::string random_hex(std::random_device& random, int digits) {
   std::string text;
-  while (static_cast<int>(text.size()) < digits) text += fmt::format("{:016x}", random());
+  while (static_cast<int>(text.size()) < digits) text += fmt::format("{:08x}", random());
   return text.substr(0, static_cast<std::size_t>(digits));
 }
 
@@ -109,6 +111,8 @@ class Referee {
   bool receive_one();
   void handle(const std::string& peer, std::string_view frame, TimePoint now);
   void handle_hello(const std::string& peer, const Hello& hello, TimePoint now);
+  std::optional<Problem> entry_problem(const Hello& hello, TimePoint now) const;
+  void take_over(const std::string& peer, const Hello& hello, TimePoint now);
   void register_agent(const std::string& peer, const Hello& hello, TimePoint now);
   void handle_move(const std::string& agent, const MoveReply& reply, TimePoint now);
   void end_registration(const std::string& agent, ForfeitCode code, const std::string& detail, TimePoint now);
@@ -121,6 +125,7 @@ class Referee {
   std::optional<TimePoint> next_deadline() const;
   void say_goodbye();
   void print_standings();
+  SessionLimits limits() const { return {options_.heartbeat_ms, options_.grace_ms, options_.max_message_bytes}; }
 
   template <typename... Args>
   void note(fmt::format_string<Args...> format, Args&&... args) {
@@ -132,7 +137,7 @@ class Referee {
   const LoadedGame& game_;
   std::ostream& out_;
   std::ostream& log_;
-  std::mt19937_64 random_{std::random_device{}()};
+  std::random_device random_;
   const std::string run_id_ = random_hex(random_, 6);  // makes match ids unique across restarts
   ResultsFile results_;
 
@@ -168,7 +173,7 @@ Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ost
   if (!difference.empty())
     throw setup_error(fmt::format("the results file '{}' is for another tournament: {}", options.results, difference),
                       "give another --results file, or the options of that tournament to resume it");
-  const auto agents = header->value("agents", std::vector<std::string>{});
+  const std::vector<std::string>& agents = results_.agents();
   if (options.expect != 0 && options.expect != static_cast<int>(agents.size()))
     throw setup_error(
         fmt::format("the results file '{}' is for {} agents, not {}", options.results, agents.size(), options.expect),
@@ -250,8 +255,7 @@ void Referee::start_games(TimePoint now) {
 void Referee::start_match(const ScheduledGame& game, TimePoint now) {
   const std::string id = fmt::format("{}-{}", game.number, run_id_);
   states_[static_cast<std::size_t>(game.number - 1)] = GameState::Running;
-  auto [at, inserted] = matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, now);
-  Match& match = at->second;
+  Match& match = matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, now).first->second;
   for (int player = 0; player < lang::kPlayers; ++player) {
     const std::string& agent = game.agents[static_cast<std::size_t>(player)];
     ++entrant_state_.at(agent).playing;
@@ -397,40 +401,44 @@ void Referee::handle(const std::string& peer, std::string_view frame, TimePoint 
 }
 
 void Referee::handle_hello(const std::string& peer, const Hello& hello, TimePoint now) {
-  if (const auto current = agent_of(peer)) {
-    if (*current != hello.name)
-      return send(peer, error_message({ErrorCode::AlreadyRegistered,
-                                       fmt::format("this connection is registered as '{}'", *current)}));
-    send(peer, welcome_message(hello.name, sessions_.at(hello.name).token,
-                               {options_.heartbeat_ms, options_.grace_ms, options_.max_message_bytes}));
-    return resend_matches(hello.name, now);
+  const std::optional<std::string> current = agent_of(peer);
+  if (current && *current != hello.name)
+    return send(peer, error_message({ErrorCode::AlreadyRegistered,
+                                     fmt::format("this connection is registered as '{}'", *current)}));
+  if (!current) {
+    if (const auto problem = entry_problem(hello, now)) return send(peer, error_message(*problem));
+    if (sessions_.contains(hello.name))
+      take_over(peer, hello, now);
+    else
+      register_agent(peer, hello, now);
   }
-  if (!may_enter(hello.name))
-    return send(peer, error_message({ErrorCode::NotEntered,
-                                     fmt::format("'{}' does not play in this tournament; its agents: {}", hello.name,
-                                                 fixed_ ? fmt::format("{}", fmt::join(entrants_, ", "))
-                                                        : fmt::format("the first {} to come", options_.expect))}));
-  const auto held = sessions_.find(hello.name);
-  if (held != sessions_.end()) {
-    const auto silent = now - held->second.last_heard;
-    const bool by_token = !hello.session.empty() && hello.session == held->second.token;
-    if (!by_token && silent <= Milliseconds(options_.heartbeat_ms))
-      return send(peer, error_message({ErrorCode::NameTaken,
-                                       fmt::format("'{}' is registered on a connection heard from {} ms ago; if it "
-                                                   "was yours, say hello again after {} ms",
-                                                   hello.name, std::chrono::duration_cast<Milliseconds>(silent).count(),
-                                                   options_.heartbeat_ms)}));
-    peers_.erase(held->second.peer);
-    held->second.peer = peer;
-    held->second.last_heard = now;
-    peers_[peer] = hello.name;
-    note("{} reconnected ({})", hello.name, hello.version);
-  } else {
-    register_agent(peer, hello, now);
-  }
-  send(peer, welcome_message(hello.name, sessions_.at(hello.name).token,
-                             {options_.heartbeat_ms, options_.grace_ms, options_.max_message_bytes}));
+  send(peer, welcome_message(hello.name, sessions_.at(hello.name).token, limits()));
   resend_matches(hello.name, now);
+}
+
+std::optional<Problem> Referee::entry_problem(const Hello& hello, TimePoint now) const {
+  if (!may_enter(hello.name))
+    return Problem{ErrorCode::NotEntered,
+                   fmt::format("'{}' does not play in this tournament; its agents: {}", hello.name,
+                               fixed_ ? fmt::format("{}", fmt::join(entrants_, ", "))
+                                      : fmt::format("the first {} to come", options_.expect))};
+  const auto held = sessions_.find(hello.name);
+  if (held == sessions_.end() || (!hello.session.empty() && hello.session == held->second.token)) return std::nullopt;
+  const auto silent = std::chrono::duration_cast<Milliseconds>(now - held->second.last_heard);
+  if (silent > Milliseconds(options_.heartbeat_ms)) return std::nullopt;  // its old connection is likely dead
+  return Problem{ErrorCode::NameTaken,
+                 fmt::format("'{}' is registered on a connection heard from {} ms ago; if it was yours, say hello "
+                             "again after {} ms",
+                             hello.name, silent.count(), options_.heartbeat_ms)};
+}
+
+void Referee::take_over(const std::string& peer, const Hello& hello, TimePoint now) {
+  Session& session = sessions_.at(hello.name);
+  peers_.erase(session.peer);
+  session.peer = peer;
+  session.last_heard = now;
+  peers_[peer] = hello.name;
+  note("{} reconnected ({})", hello.name, hello.version);
 }
 
 void Referee::register_agent(const std::string& peer, const Hello& hello, TimePoint now) {

@@ -146,10 +146,7 @@ void ResultsFile::read_lines(const std::string& text) {
                        "the file was changed by hand or by another program; restore it or start a new file");
     const std::string type = json.value("type", "");
     if (number == 1) {
-      if (type != "tournament")
-        throw file_error(fmt::format("the results file '{}' does not start with a tournament line", path_),
-                         "give a new file, or the file of the tournament to resume");
-      header_ = json;
+      read_header(json);
       continue;
     }
     if (type != "game") throw file_error(fmt::format("line {} of the results file '{}' is not a game", number, path_));
@@ -158,6 +155,22 @@ void ResultsFile::read_lines(const std::string& text) {
       throw file_error(fmt::format("line {} of the results file '{}' records game {} again", number, path_, game.game));
     games_.push_back(std::move(game));
   }
+}
+
+void ResultsFile::read_header(const Json& header) {
+  if (header.value("type", "") != "tournament")
+    throw file_error(fmt::format("the results file '{}' does not start with a tournament line", path_),
+                     "give a new file, or the file of the tournament to resume");
+  const Json& agents = header.contains("agents") ? header["agents"] : Json();
+  std::set<std::string> names;
+  for (const Json& agent : agents.is_array() ? agents : Json::array())
+    if (agent.is_string() && valid_agent_name(agent.get_ref<const std::string&>()) &&
+        names.insert(agent.get<std::string>()).second)
+      agents_.push_back(agent.get<std::string>());
+  if (agents_.size() < 2 || agents_.size() != agents.size())
+    throw file_error(fmt::format("the tournament line of the results file '{}' does not name its agents", path_),
+                     "the file was changed by hand or by another program; restore it or start a new file");
+  header_ = header;
 }
 
 void ResultsFile::append(const Json& line) {

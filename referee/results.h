@@ -44,6 +44,8 @@ class ResultsFile {
   explicit ResultsFile(const std::string& path);
 
   const std::optional<Json>& header() const { return header_; }
+  // The agents the header names, in order.
+  const std::vector<std::string>& agents() const { return agents_; }
   const std::vector<RecordedGame>& games() const { return games_; }
   // What opening repaired, for the log; "" when nothing.
   const std::string& repair() const { return repair_; }
@@ -54,6 +56,7 @@ class ResultsFile {
  private:
   std::string read_all();
   void read_lines(const std::string& text);
+  void read_header(const Json& header);
 
   // Closes the file however the object ends, also when opening fails half-way (which also
   // releases the lock).
@@ -68,6 +71,7 @@ class ResultsFile {
   std::string path_;
   Descriptor file_;
   std::optional<Json> header_;
+  std::vector<std::string> agents_;
   std::vector<RecordedGame> games_;
   std::string repair_;
 };

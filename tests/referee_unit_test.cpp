@@ -206,6 +206,10 @@ TEST(ResultsFile, DamageIsReportedWithItsLine) {
   EXPECT_NE(error_of("twice", header_line() + kGameLine + kGameLine).find("records game 1 again"), std::string::npos);
   EXPECT_NE(error_of("junk", header_line() + "not json\n").find("line 2 of the results file"), std::string::npos);
   EXPECT_NE(error_of("headless", kGameLine).find("does not start with a tournament line"), std::string::npos);
+  EXPECT_NE(error_of("agentless", R"({"type":"tournament","agents":["a","a"]})"
+                                  "\n")
+                .find("does not name its agents"),
+            std::string::npos);
 }
 
 TEST(ResultsFile, AHeaderForAnotherTournamentSaysWhatDiffers) {
