@@ -128,6 +128,28 @@ TEST(RefereeTournament, AGauntletPairsTheFirstAgentWithEachOther) {
   EXPECT_NE(game_between(results, "champion", "y"), nullptr);
 }
 
+TEST(RefereeTournament, WithExpectTheFirstAgentsToComePlay) {
+  const Workspace workspace = fresh_workspace("expect");
+  Process referee(referee_command(workspace, {"--expect", "2", "--games", "1", "--time", "5s", "--heartbeat", "100ms"}),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent first(context, workspace.endpoint(), "first");
+  ASSERT_TRUE(run_until(
+      {&first}, [&] { return first.registered(); }, 10s));
+  TestAgent second(context, workspace.endpoint(), "second");
+  ASSERT_TRUE(run_until(
+      {&first, &second}, [&] { return second.registered(); }, 10s));
+  // The list is full: a third agent is refused (while the game waits for the first move).
+  TestAgent late(context, workspace.endpoint(), "late");
+  late.keep_alive = false;
+  EXPECT_TRUE(run_until(
+      {&late}, [&] { return late.got_error("not_entered"); }, 10s));
+  ASSERT_EQ(run_until_exit({&first, &second}, referee, kTournamentTimeout), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  EXPECT_EQ(results.header["agents"], Json::array({"first", "second"}));
+  expect_every_game_once(results, 1);
+}
+
 // ---- misbehaving agents -----------------------------------------------------------------------------
 
 TEST(RefereeAgents, GarbageGetsAnErrorWithItsCodeAndNothingElse) {
