@@ -1,8 +1,10 @@
 // The referee end to end over real sockets (ipc:// on this machine): the real `troyka referee`,
 // `troyka agent` and Python example processes, and agents written here that misbehave on purpose.
 // Every test ends with a finished tournament whose results file holds every game exactly once.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -392,6 +394,36 @@ TEST(RefereeAgents, AnAgentThatReconnectsMidGameResumesIt) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 1);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>{""});
+  expect_games_replay(results);
+}
+
+// ---- load ------------------------------------------------------------------------------------------
+
+TEST(RefereeLoad, FiftyChallengersPlayTwoHundredGamesAndEachIsRecordedOnce) {
+  const Workspace workspace = fresh_workspace("load");
+  std::vector<std::string> names{"champion"};
+  for (int challenger = 1; challenger <= 50; ++challenger) names.push_back(fmt::format("c{:02}", challenger));
+  // The champion plays every challenger at once, so up to 50 matches run together.
+  Process referee(
+      referee_command(
+          workspace,
+          options(names, 4, {"--format", "gauntlet", "--concurrent-per-agent", "50", "--grace", "10s"}, "10s")),
+      workspace.directory + "/ref");
+  zmq::context_t context;
+  std::deque<TestAgent> agents;
+  std::vector<TestAgent*> all;
+  for (const std::string& name : names) all.push_back(&agents.emplace_back(context, workspace.endpoint(), name));
+  int playing = 0, most_at_once = 0;
+  all[0]->on_message = [&](TestAgent& champion, const Json& message) {
+    if (message["type"] == "match_start") most_at_once = std::max(most_at_once, ++playing);
+    if (message["type"] == "match_end") --playing;
+    champion.play(message);
+  };
+  ASSERT_EQ(run_until_exit(all, referee, 120s), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 200);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(200, ""));
+  EXPECT_GT(most_at_once, 10);
   expect_games_replay(results);
 }
 
