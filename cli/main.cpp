@@ -9,6 +9,7 @@
 #include "cli/match.h"
 #include "cli/referee_command.h"
 #include "cli/replay.h"
+#include "cli/watch.h"
 #include "lang/diagnostic.h"
 
 namespace {
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   troyka::cli::ReplayOptions replay;
   troyka::cli::RefereeCommandOptions referee;
   troyka::cli::AgentCommandOptions agent;
+  troyka::cli::WatchOptions watch;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
 
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
+  CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
 
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
@@ -118,6 +121,9 @@ int main(int argc, char** argv) {
     if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
+    if (watch_command->parsed())
+      return troyka::cli::run_watch_command(watch, {!watch.ascii, !watch.no_color && wants_color()},
+                                            isatty(STDOUT_FILENO) != 0, std::cout);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;

@@ -79,6 +79,7 @@ referee::RefereeOptions referee_options(const RefereeCommandOptions& options) {
   if (options.max_message_bytes < kMinMessageBytes || options.max_message_bytes > kMaxMessageBytes)
     throw usage_error(fmt::format("--max-message-bytes must be between {} and {}", kMinMessageBytes, kMaxMessageBytes));
   referee.max_message_bytes = options.max_message_bytes;
+  referee.publish = options.publish;
   return referee;
 }
 
@@ -109,6 +110,8 @@ CLI::App* add_referee_command(CLI::App& app, RefereeCommandOptions& options) {
                       "forfeit the games of an agent that left when it has been away this long (default 60s)");
   command->add_option("--max-message-bytes", options.max_message_bytes,
                       "the largest message an agent may send (default 65536)");
+  command->add_option("--publish", options.publish,
+                      "publish every move and result here for `troyka watch`, e.g. tcp://*:5556");
   return command;
 }
 
@@ -129,7 +132,9 @@ int run_referee_command(const RefereeCommandOptions& options, std::ostream& out,
   try {
     return referee::run_referee(referee, loaded, out, log);
   } catch (const zmq::error_t& error) {
-    throw usage_error(fmt::format("--bind {}: {}", options.bind, error.what()),
+    const std::string endpoints =
+        options.publish.empty() ? options.bind : fmt::format("{} or --publish {}", options.bind, options.publish);
+    throw usage_error(fmt::format("cannot bind --bind {}: {}", endpoints, error.what()),
                       "e.g. tcp://*:5555, tcp://127.0.0.1:5555 or ipc:///tmp/referee.sock");
   }
 }

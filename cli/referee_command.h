@@ -29,6 +29,7 @@ struct RefereeCommandOptions {
   int concurrent_per_agent = 1;
   std::string heartbeat = "1s", grace = "5s", absence = "60s";
   std::size_t max_message_bytes = 65536;
+  std::string publish;  // "" for no watchers
 };
 
 struct AgentCommandOptions {

@@ -60,7 +60,7 @@ class Match {
   // Ends the game if the move owed is late at `now`; returns whether it did.
   bool check_time(SteadyClock::time_point now);
 
-  // Once over.
+  // The match so far (id, players, agents, moves); once over, also how it ended.
   const MatchOutcome& outcome() const { return outcome_; }
   GameResult result() const;
 

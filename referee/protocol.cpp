@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "referee/outcome.h"
 
@@ -161,6 +162,39 @@ std::shared_ptr<const Game> compile_game(const GameInfo& info) {
   return std::make_shared<const Game>(lang::load_rules(std::move(source), info.options()));
 }
 
+std::shared_ptr<const Game> GameCache::get(const GameInfo& info) {
+  std::string key = info.rules + '\n' + info.variant;
+  for (const auto& [name, value] : info.params) key += fmt::format("\n{}={}", name, value);
+  if (!game_ || key != key_) {
+    game_ = compile_game(info);
+    key_ = std::move(key);
+  }
+  return game_;
+}
+
+std::string outcome_text(const MatchOutcome& outcome) {
+  std::array<std::string, lang::kPlayers> sides;
+  for (std::size_t player = 0; player < sides.size(); ++player)
+    sides[player] = fmt::format("{} ({})", outcome.agents[player], outcome.players[player]);
+  const std::string what = outcome.winner == kDraw
+                               ? fmt::format("{} and {} drew", sides[0], sides[1])
+                               : fmt::format("{} beat {}", sides[static_cast<std::size_t>(outcome.winner)],
+                                             sides[static_cast<std::size_t>(1 - outcome.winner)]);
+  return fmt::format("{} in {} plies: {}", what, outcome.moves.size(), outcome.reason);
+}
+
+MatchOutcome outcome_from_json(const Json& end) {
+  MatchOutcome outcome;
+  outcome.match = end.at("match").get<std::string>();
+  outcome.players = end.at("players").get<std::array<std::string, lang::kPlayers>>();
+  outcome.agents = end.at("agents").get<std::array<std::string, lang::kPlayers>>();
+  outcome.winner = winner_of_result_token(end.at("result").get<std::string>());
+  if (outcome.winner < 0) throw std::runtime_error("a match_end with an unknown result");
+  outcome.reason = end.at("reason").get<std::string>();
+  outcome.moves = end.at("moves").get<std::vector<std::string>>();
+  return outcome;
+}
+
 Json welcome_message(const std::string& name, const std::string& session, const SessionLimits& limits) {
   return Json{{"type", "welcome"},
               {"protocol", kProtocolVersion},
@@ -256,6 +290,48 @@ Json match_end_message(const MatchOutcome& outcome, int you) {
               {"reason", end.at("reason")},
               {"forfeit", end.at("forfeit")},
               {"moves", outcome.moves}};
+}
+
+Json watch_match_start(int number, const GameInfo& game, const MatchOutcome& match) {
+  return Json{{"type", "match_start"},        {"match", match.match},     {"number", number},
+              {"game", game_info_json(game)}, {"players", match.players}, {"agents", match.agents},
+              {"moves", match.moves}};
+}
+
+Json watch_move(const MatchOutcome& match) {
+  return Json{{"type", "move"},
+              {"match", match.match},
+              {"ply", match.moves.size() - 1},
+              {"move", match.moves.back()},
+              {"moves", match.moves}};
+}
+
+Json watch_match_end(int number, const MatchOutcome& outcome, const std::vector<Standing>& ranked) {
+  Json end{{"type", "match_end"},
+           {"match", outcome.match},
+           {"number", number},
+           {"players", outcome.players},
+           {"agents", outcome.agents}};
+  end.update(end_fields(outcome));
+  end["moves"] = outcome.moves;
+  Json scores = Json::array();
+  for (const Standing& standing : ranked)
+    scores.push_back({{"agent", standing.agent}, {"score", standing.score()}, {"games", standing.games()}});
+  end["scores"] = scores;
+  return end;
+}
+
+Json watch_tournament_end(const std::vector<Standing>& ranked) {
+  Json standings = Json::array();
+  for (const Standing& standing : ranked)
+    standings.push_back({{"agent", standing.agent},
+                         {"games", standing.games()},
+                         {"wins", standing.wins},
+                         {"losses", standing.losses},
+                         {"draws", standing.draws},
+                         {"forfeits", standing.forfeits},
+                         {"score", standing.score()}});
+  return Json{{"type", "tournament_end"}, {"standings", standings}};
 }
 
 }  // namespace troyka::referee

@@ -17,6 +17,7 @@
 
 #include "interpreter/game.h"
 #include "lang/rules.h"
+#include "referee/standings.h"
 
 namespace troyka::referee {
 
@@ -117,6 +118,17 @@ LoadedGame load_game(const std::string& path, const lang::Options& options);
 // Compiles the rule text of a match_start. Throws lang::Error.
 std::shared_ptr<const Game> compile_game(const GameInfo& info);
 
+// The last game compiled, kept: every match of a tournament has the same game, so it is compiled
+// once, not once per match.
+class GameCache {
+ public:
+  std::shared_ptr<const Game> get(const GameInfo& info);  // throws lang::Error
+
+ private:
+  std::string key_;  // what game_ was compiled from
+  std::shared_ptr<const Game> game_;
+};
+
 // A time control in milliseconds; 0 means no such limit.
 struct ClockSettings {
   std::int64_t move_ms = 0;
@@ -159,6 +171,13 @@ struct MatchOutcome {
   std::vector<std::string> moves;
 };
 
+// How a match ended, in a line for people:
+// "alice (White) beat bob (Black) in 17 plies: White wins by (reach Pawn far-row)".
+std::string outcome_text(const MatchOutcome& outcome);
+// The outcome a match_end message or event describes (players, agents, winner, reason, moves).
+// Throws Json::exception on a missing field, std::runtime_error on an unknown result.
+MatchOutcome outcome_from_json(const Json& end);
+
 Json welcome_message(const std::string& name, const std::string& session, const SessionLimits& limits);
 Json error_message(const Problem& problem, const std::string& match = {});
 Json match_start_message(const std::string& match, const GameInfo& game,
@@ -170,6 +189,18 @@ Json match_end_message(const MatchOutcome& outcome, int you);
 // The parts of match_end and the results file that describe the end: result, winner, reason,
 // forfeit; `Json` in the order the document shows.
 Json end_fields(const MatchOutcome& outcome);
+
+// ---- what the referee publishes for watchers (its PUB socket; docs/protocol.md, section 11) ----
+
+// A match begins; also sent again, with the moves so far, for every match in progress whenever a
+// watcher subscribes. `match` is the match so far.
+Json watch_match_start(int number, const GameInfo& game, const MatchOutcome& match);
+// A move was played: the last of `match.moves`.
+Json watch_move(const MatchOutcome& match);
+// A match ended, with the scores of every agent since (best first).
+Json watch_match_end(int number, const MatchOutcome& outcome, const std::vector<Standing>& ranked);
+// Every game is played: the final standings (best first).
+Json watch_tournament_end(const std::vector<Standing>& ranked);
 
 Json game_info_json(const GameInfo& game);
 GameInfo game_info_from_json(const Json& json);  // throws Json::exception on a missing field

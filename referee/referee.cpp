@@ -75,18 +75,6 @@ std::string game_title(const GameInfo& game) {
   return details.empty() ? game.name : fmt::format("{} ({})", game.name, details);
 }
 
-// "alice (White) beat bob (Black) in 17 plies: White wins by (reach Pawn far-row)"
-std::string outcome_text(const MatchOutcome& outcome) {
-  std::array<std::string, lang::kPlayers> sides;
-  for (std::size_t player = 0; player < sides.size(); ++player)
-    sides[player] = fmt::format("{} ({})", outcome.agents[player], outcome.players[player]);
-  const std::string what = outcome.winner == kDraw
-                               ? fmt::format("{} and {} drew", sides[0], sides[1])
-                               : fmt::format("{} beat {}", sides[static_cast<std::size_t>(outcome.winner)],
-                                             sides[static_cast<std::size_t>(1 - outcome.winner)]);
-  return fmt::format("{} in {} plies: {}", what, outcome.moves.size(), outcome.reason);
-}
-
 class Referee {
  public:
   Referee(const RefereeOptions& options, const LoadedGame& game, std::ostream& out, std::ostream& log);
@@ -95,6 +83,7 @@ class Referee {
  private:
   // ---- the tournament ----
   void fix_entrants(const std::vector<std::string>& agents);
+  void ensure_header();
   bool may_enter(const std::string& agent) const;
   bool finished() const { return fixed_ && done_ == static_cast<int>(schedule_.size()); }
   bool available(const std::string& agent) const;
@@ -125,6 +114,9 @@ class Referee {
   std::optional<TimePoint> next_deadline() const;
   void say_goodbye();
   void print_standings();
+  void open_publisher();
+  void publish(const Json& event);
+  void answer_subscriptions();
   SessionLimits limits() const { return {options_.heartbeat_ms, options_.grace_ms, options_.max_message_bytes}; }
 
   template <typename... Args>
@@ -157,6 +149,9 @@ class Referee {
 
   zmq::context_t context_;
   zmq::socket_t router_{context_, zmq::socket_type::router};
+  // An XPUB socket rather than PUB: it hears each new subscription, and answers it with the
+  // matches in progress, so a watcher that comes late sees every board.
+  std::optional<zmq::socket_t> publisher_;
 };
 
 Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ostream& out, std::ostream& log)
@@ -189,9 +184,6 @@ void Referee::fix_entrants(const std::vector<std::string>& agents) {
   states_.assign(schedule_.size(), GameState::Pending);
   standings_.emplace(entrants_);
   for (const std::string& agent : entrants_) entrant_state_.try_emplace(agent);
-  if (!results_.header())
-    results_.append(tournament_header(game_.info, options_.format, options_.games_per_pairing, entrants_,
-                                      options_.clock, static_cast<int>(schedule_.size())));
   for (const RecordedGame& recorded : results_.games()) {
     const bool known = recorded.game >= 1 && recorded.game <= static_cast<int>(schedule_.size());
     if (!known || schedule_[static_cast<std::size_t>(recorded.game - 1)].agents != recorded.agents)
@@ -213,6 +205,9 @@ int Referee::run() {
   router_.set(zmq::sockopt::linger, kLingerMs);
   router_.bind(options_.bind);
   note("referee listening on {}", router_.get(zmq::sockopt::last_endpoint));
+  if (!options_.publish.empty()) open_publisher();
+  // Only now, with the sockets bound, is the results file written to.
+  if (fixed_) ensure_header();
   while (!finished()) {
     Milliseconds timeout{-1};
     if (const auto deadline = next_deadline()) {
@@ -220,16 +215,45 @@ int Referee::run() {
       const auto wait = std::chrono::ceil<Milliseconds>(*deadline - SteadyClock::now()) + Milliseconds(1);
       timeout = std::max(wait, Milliseconds(0));
     }
-    zmq::pollitem_t items[] = {{router_.handle(), 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, 1, timeout);
+    zmq::pollitem_t items[] = {{router_.handle(), 0, ZMQ_POLLIN, 0},
+                               {publisher_ ? publisher_->handle() : nullptr, -1, ZMQ_POLLIN, 0}};
+    zmq::poll(items, publisher_ ? 2 : 1, timeout);
     if ((items[0].revents & ZMQ_POLLIN) != 0) receive_messages();
+    if ((items[1].revents & ZMQ_POLLIN) != 0) answer_subscriptions();
     const TimePoint now = SteadyClock::now();
     check_deadlines(now);
     start_games(now);
   }
+  publish(watch_tournament_end(standings_->ranked()));
   say_goodbye();
   print_standings();
   return 0;
+}
+
+void Referee::open_publisher() {
+  publisher_.emplace(context_, zmq::socket_type::xpub);
+  publisher_->set(zmq::sockopt::xpub_verbose, 1);  // every subscription, not only a topic's first
+  publisher_->set(zmq::sockopt::linger, kLingerMs);
+  publisher_->bind(options_.publish);
+  note("publishing moves and results on {}", publisher_->get(zmq::sockopt::last_endpoint));
+}
+
+void Referee::publish(const Json& event) {
+  if (!publisher_) return;
+  // A watcher that does not keep up loses events (ZeroMQ drops them at its limit); the referee
+  // never waits for one.
+  (void)publisher_->send(zmq::buffer(event.dump(-1, ' ', false, Json::error_handler_t::replace)),
+                         zmq::send_flags::dontwait);
+}
+
+void Referee::answer_subscriptions() {
+  bool subscribed = false;
+  // A subscription is a frame whose first byte is 1; 0 is an unsubscription.
+  for (zmq::message_t frame; publisher_->recv(frame, zmq::recv_flags::dontwait);)
+    subscribed = subscribed || (!frame.empty() && frame.data<char>()[0] == 1);
+  if (!subscribed) return;
+  note("a watcher subscribed");
+  for (const auto& [id, match] : matches_) publish(watch_match_start(match.game(), game_.info, match.outcome()));
 }
 
 // ---- the tournament -------------------------------------------------------------------------------
@@ -261,6 +285,7 @@ void Referee::start_match(const ScheduledGame& game, TimePoint now) {
     ++entrant_state_.at(agent).playing;
     send_to_agent(agent, match_start_message(id, game_.info, match.players(), game.agents, player, options_.clock));
   }
+  publish(watch_match_start(game.number, game_.info, match.outcome()));
   if (match.over())
     finish_match(id);
   else
@@ -287,6 +312,7 @@ void Referee::record(const GameResult& result) {
   schedule_changed_ = true;
   const MatchOutcome& outcome = result.outcome;
   standings_->add(outcome.agents, outcome.winner, outcome.forfeit ? outcome.forfeit->player : -1);
+  publish(watch_match_end(result.game, outcome, standings_->ranked()));
   note("game {} ({}/{}): {}", result.game, done_, schedule_.size(), outcome_text(outcome));
   note("scores: {}", standings_->scores_line());
 }
@@ -449,7 +475,15 @@ void Referee::register_agent(const std::string& peer, const Hello& hello, TimePo
   note("{} registered ({})", hello.name, hello.version);
   if (fixed_) return;
   entrants_.push_back(hello.name);
-  if (static_cast<int>(entrants_.size()) == options_.expect) fix_entrants(entrants_);
+  if (static_cast<int>(entrants_.size()) < options_.expect) return;
+  fix_entrants(entrants_);
+  ensure_header();
+}
+
+void Referee::ensure_header() {
+  if (!results_.header())
+    results_.append_header(tournament_header(game_.info, options_.format, options_.games_per_pairing, entrants_,
+                                             options_.clock, static_cast<int>(schedule_.size())));
 }
 
 std::vector<std::string> Referee::matches_of(const std::string& agent) const {
@@ -477,8 +511,10 @@ void Referee::handle_move(const std::string& agent, const MoveReply& reply, Time
     return send_to_agent(agent, error_message(problem, reply.match));
   }
   Match& match = found->second;
-  if (const auto problem = match.receive(agent, reply, now))
-    return send_to_agent(agent, error_message(*problem, reply.match));
+  const std::size_t played = match.outcome().moves.size();
+  const std::optional<Problem> problem = match.receive(agent, reply, now);
+  if (match.outcome().moves.size() > played) publish(watch_move(match.outcome()));
+  if (problem) return send_to_agent(agent, error_message(*problem, reply.match));
   if (match.over()) return finish_match(reply.match);
   send_to_agent(match.agents()[static_cast<std::size_t>(match.to_move())], move_request_message(match.request(now)));
 }

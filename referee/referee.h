@@ -28,6 +28,7 @@ struct RefereeOptions {
   std::int64_t grace_ms = 5000;     // silence after which an agent's registration ends
   std::int64_t absence_ms = 60000;  // how long an agent's games wait for it once it left
   std::size_t max_message_bytes = 65536;
+  std::string publish;  // where watchers subscribe to every move and result; "" for nowhere
 };
 
 // Plays the tournament until every game of its schedule is in the results file. Events

@@ -270,22 +270,11 @@ void Client::stop_worker() {
 
 }  // namespace
 
-std::shared_ptr<const Game> MatchPlayer::game_for(const GameInfo& info) {
-  // Every match of a tournament has the same game: compile it once.
-  std::string key = info.rules + '\n' + info.variant;
-  for (const auto& [name, value] : info.params) key += fmt::format("\n{}={}", name, value);
-  if (!game_ || key != compiled_key_) {
-    game_ = compile_game(info);
-    compiled_key_ = std::move(key);
-  }
-  return game_;
-}
-
 std::optional<Json> MatchPlayer::handle(const Json& message) {
   const std::string type = message.at("type").get<std::string>();
   const std::string match = message.at("match").get<std::string>();
   if (type == "match_start") {
-    std::shared_ptr<const Game> game = game_for(game_info_from_json(message.at("game")));
+    std::shared_ptr<const Game> game = games_.get(game_info_from_json(message.at("game")));
     const auto players = message.at("players").get<std::vector<std::string>>();
     const auto you = std::find(players.begin(), players.end(), message.at("you").get<std::string>());
     if (you == players.end()) throw std::runtime_error("'you' is not one of the players");

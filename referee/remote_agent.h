@@ -47,13 +47,10 @@ class MatchPlayer {
   void clear() { seats_.clear(); }
 
  private:
-  std::shared_ptr<const Game> game_for(const GameInfo& info);
-
   agents::AgentSpec spec_;
   std::map<std::string, std::unique_ptr<Seat>> seats_;  // by match id
   std::uint64_t matches_started_ = 0;                   // seeds each match's agent differently
-  std::string compiled_key_;                            // what game_ was compiled from
-  std::shared_ptr<const Game> game_;
+  GameCache games_;
 };
 
 }  // namespace troyka::referee

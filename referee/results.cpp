@@ -173,6 +173,12 @@ void ResultsFile::read_header(const Json& header) {
   header_ = header;
 }
 
+void ResultsFile::append_header(const Json& header) {
+  append(header);
+  header_ = header;
+  agents_ = header.at("agents").get<std::vector<std::string>>();
+}
+
 void ResultsFile::append(const Json& line) {
   const std::string text = line.dump(-1, ' ', false, Json::error_handler_t::replace) + '\n';
   for (std::size_t written = 0; written < text.size();) {

@@ -52,6 +52,8 @@ class ResultsFile {
 
   // Appends one line and waits until it is on disk. Throws lang::Error when it cannot.
   void append(const Json& line);
+  // Appends the header of a new file, which header() then returns.
+  void append_header(const Json& header);
 
  private:
   std::string read_all();

@@ -113,6 +113,10 @@ std::vector<std::string> python_agent_command(const Workspace& workspace, const 
   return {"/usr/bin/python3", kPythonAgent, "--connect", workspace.endpoint(), "--name", name, "--seed", "1"};
 }
 
+std::vector<std::string> watch_command(const Workspace& workspace) {
+  return {TROYKA_BINARY, "watch", workspace.publisher(), "--ascii"};
+}
+
 TestAgent::TestAgent(zmq::context_t& context, std::string endpoint, std::string name)
     : on_message([](TestAgent& agent, const Json& message) { agent.play(message); }),
       context_(context),

@@ -24,6 +24,7 @@ struct Workspace {
   std::string directory;
   std::string endpoint() const { return "ipc://" + directory + "/referee.sock"; }
   std::string results() const { return directory + "/results.jsonl"; }
+  std::string publisher() const { return "ipc://" + directory + "/watch.sock"; }
 };
 Workspace fresh_workspace(const std::string& name);
 
@@ -56,6 +57,7 @@ std::vector<std::string> referee_command(const Workspace& workspace, const std::
 std::vector<std::string> troyka_agent_command(const Workspace& workspace, const std::string& name,
                                               const std::string& spec);
 std::vector<std::string> python_agent_command(const Workspace& workspace, const std::string& name);
+std::vector<std::string> watch_command(const Workspace& workspace);
 
 // An agent written in the test: a DEALER socket, and a handler for every message it receives
 // (by default `play`). While `keep_alive` is on it sends a heartbeat when registered, and hello

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -397,6 +398,80 @@ TEST(RefereeAgents, AnAgentThatReconnectsMidGameResumesIt) {
   expect_games_replay(results);
 }
 
+// ---- watching -----------------------------------------------------------------------------------------
+
+TEST(RefereeWatch, TroykaWatchShowsEveryGameAndStopsAtTheEnd) {
+  const Workspace workspace = fresh_workspace("watch");
+  Process referee(referee_command(workspace, options({"a", "b"}, 2, {"--publish", workspace.publisher()})),
+                  workspace.directory + "/ref");
+  Process watch(watch_command(workspace), workspace.directory + "/watch");
+  // The games wait for the watcher: the agents come once the referee has heard its subscription.
+  ASSERT_TRUE(run_until(
+      {}, [&] { return referee.err().find("a watcher subscribed") != std::string::npos; }, 10s));
+  zmq::context_t context;
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+  ASSERT_EQ(run_until_exit({&a, &b}, referee, kTournamentTimeout), 0) << referee.err();
+  ASSERT_EQ(watch.wait(10s), 0) << watch.err();
+  const std::string shown = watch.out();
+  const Results results = read_results(workspace.results());
+  for (const Json& game : results.games) {
+    const int number = game["game"];
+    const std::string first = game["agents"][0], second = game["agents"][1];
+    EXPECT_NE(shown.find(fmt::format("game {}: {} (White) vs {} (Black) started\n", number, first, second)),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find(fmt::format("game {} ply 1: White {}\n", number, game["moves"][0].get<std::string>())),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find(fmt::format("in {} plies: {}\nscores: ", game["plies"].get<int>(),
+                                     game["reason"].get<std::string>())),
+              std::string::npos)
+        << shown;
+  }
+  EXPECT_NE(shown.find("    a b c d e\n"), std::string::npos) << shown;  // the boards
+  EXPECT_NE(shown.find("the tournament is over\n1. "), std::string::npos) << shown;
+}
+
+TEST(RefereeWatch, AWatcherThatComesLateGetsTheMatchesInProgress) {
+  const Workspace workspace = fresh_workspace("late_watch");
+  Process referee(referee_command(workspace, options({"a", "b"}, 1, {"--publish", workspace.publisher()})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+  bool hold = true;
+  std::optional<Json> held;
+  a.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"] == 2 && hold) {
+      held = message;
+      return;
+    }
+    agent.play(message);
+  };
+  ASSERT_TRUE(run_until(
+      {&a, &b}, [&] { return held.has_value(); }, 10s));
+  zmq::socket_t watcher(context, zmq::socket_type::sub);
+  watcher.set(zmq::sockopt::subscribe, "");
+  watcher.connect(workspace.publisher());
+  zmq::pollitem_t item{watcher.handle(), 0, ZMQ_POLLIN, 0};
+  ASSERT_EQ(zmq::poll(&item, 1, Milliseconds(10s)), 1);
+  zmq::message_t frame;
+  (void)watcher.recv(frame);
+  const Json snapshot = Json::parse(frame.to_string_view());
+  EXPECT_EQ(snapshot["type"], "match_start");
+  EXPECT_EQ(snapshot["match"], (*held)["match"]);
+  EXPECT_EQ(snapshot["moves"], (*held)["moves"]);
+  EXPECT_EQ(snapshot["game"]["params"], Json({{"width", "5"}, {"height", "5"}}));
+  hold = false;
+  a.play(*held);
+  ASSERT_EQ(run_until_exit({&a, &b}, referee, kTournamentTimeout), 0) << referee.err();
+  std::vector<std::string> types;
+  while (watcher.recv(frame, zmq::recv_flags::dontwait)) types.push_back(Json::parse(frame.to_string_view())["type"]);
+  ASSERT_FALSE(types.empty());
+  EXPECT_EQ(types.front(), "move");  // the held move, then the rest
+  EXPECT_EQ(types.back(), "tournament_end");
+  EXPECT_EQ(std::count(types.begin(), types.end(), "match_end"), 1);
+}
+
 // ---- load ------------------------------------------------------------------------------------------
 
 TEST(RefereeLoad, FiftyChallengersPlayTwoHundredGamesAndEachIsRecordedOnce) {
@@ -412,6 +487,7 @@ TEST(RefereeLoad, FiftyChallengersPlayTwoHundredGamesAndEachIsRecordedOnce) {
   zmq::context_t context;
   std::deque<TestAgent> agents;
   std::vector<TestAgent*> all;
+  all.reserve(names.size());
   for (const std::string& name : names) all.push_back(&agents.emplace_back(context, workspace.endpoint(), name));
   int playing = 0, most_at_once = 0;
   all[0]->on_message = [&](TestAgent& champion, const Json& message) {
