@@ -115,6 +115,8 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   if (seconds_left <= 0) return seconds;
   // With a game total, spend a twentieth of what is left (plus most of the increment).
   double limit = time_.game_seconds > 0 ? seconds_left / 20 + 0.75 * time_.increment_seconds : seconds_left;
+  // With both a total and a time per move, the move's limit still holds.
+  if (time_.move_seconds > 0) limit = std::min(limit, time_.move_seconds);
   limit = std::max(std::min(0.9 * limit, limit - 0.02), 0.001);
   return seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
 }

@@ -7,7 +7,9 @@
 
 #include "cli/commands.h"
 #include "cli/match.h"
+#include "cli/referee_command.h"
 #include "cli/replay.h"
+#include "cli/watch.h"
 #include "lang/diagnostic.h"
 
 namespace {
@@ -42,6 +44,9 @@ int main(int argc, char** argv) {
   troyka::cli::PlayOptions play;
   troyka::cli::MatchOptions match;
   troyka::cli::ReplayOptions replay;
+  troyka::cli::RefereeCommandOptions referee;
+  troyka::cli::AgentCommandOptions agent;
+  troyka::cli::WatchOptions watch;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -97,6 +102,10 @@ int main(int argc, char** argv) {
   replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
   replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
 
+  CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
+  CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
+  CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
+
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
   play.board.color = !no_color && wants_color();
@@ -110,6 +119,11 @@ int main(int argc, char** argv) {
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);
     if (match_command->parsed()) return troyka::cli::run_match(game, match, std::cout, std::cerr);
     if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
+    if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
+    if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
+    if (watch_command->parsed())
+      return troyka::cli::run_watch_command(watch, {!watch.ascii, !watch.no_color && wants_color()},
+                                            isatty(STDOUT_FILENO) != 0, std::cout);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;

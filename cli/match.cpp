@@ -1,6 +1,5 @@
 #include "cli/match.h"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <unistd.h>
@@ -11,10 +10,8 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <ctime>
 #include <exception>
 #include <filesystem>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -24,16 +21,21 @@
 #include "cli/record.h"
 #include "cli/support.h"
 #include "interpreter/game.h"
+#include "referee/outcome.h"
+#include "referee/standings.h"
 
 namespace troyka::cli {
 namespace {
+
+using referee::elo_estimate;
+using referee::EloEstimate;
+using referee::utc_now;
 
 using Clock = std::chrono::steady_clock;
 
 constexpr int kAgents = 2;  // A and B
 constexpr int kMaxGames = 1'000'000;
 constexpr int kMaxParallel = 256;
-constexpr double kZ95 = 1.959964;  // the two-sided 95% quantile of the normal distribution
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -100,11 +102,6 @@ class MatchTally {
   std::uint64_t plies_ = 0;
   int games_ = 0;
 };
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(now));
-}
 
 std::string record_path(const std::string& directory, int index) {
   return (std::filesystem::path(directory) / fmt::format("game-{:04}.record", index + 1)).string();
@@ -395,22 +392,6 @@ Json summary_json(const MatchSetup& setup, const lang::Rules& rules, const std::
 }
 
 }  // namespace
-
-double elo_from_score(double score) {
-  if (score <= 0) return -std::numeric_limits<double>::infinity();
-  if (score >= 1) return std::numeric_limits<double>::infinity();
-  return -400 * std::log10(1 / score - 1);
-}
-
-EloEstimate elo_estimate(int wins, int losses, int draws) {
-  const double games = wins + losses + draws;
-  if (games == 0) return {0.5, 0, 0, 0};
-  const double score = (wins + 0.5 * draws) / games;
-  const double variance =
-      (wins * std::pow(1 - score, 2) + losses * std::pow(score, 2) + draws * std::pow(0.5 - score, 2)) / games;
-  const double margin = kZ95 * std::sqrt(variance / games);
-  return {score, elo_from_score(score), elo_from_score(score - margin), elo_from_score(score + margin)};
-}
 
 int run_match(const GameOptions& game_options, const MatchOptions& match, std::ostream& out, std::ostream& log) {
   const MatchSetup setup = make_setup(game_options, match);

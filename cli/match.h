@@ -22,22 +22,6 @@ struct MatchOptions {
   std::uint64_t seed = 1;
 };
 
-// A difference in Elo and its 95% interval; infinite when the score (or a bound) is 0 or 1.
-struct EloEstimate {
-  double score = 0;       // the mean score per game: 1 a win, 0.5 a draw, 0 a loss
-  double difference = 0;  // elo_from_score(score)
-  double low = 0, high = 0;
-};
-
-// The Elo difference that predicts `score` as the expected score: -400 log10(1/score - 1);
-// -inf at 0 and +inf at 1.
-double elo_from_score(double score);
-
-// The Elo difference a player's results show, with the 95% interval of the normal approximation:
-// s = (wins + draws/2) / n, the per-game scores' variance v = mean((x - s)^2), the standard error
-// se = sqrt(v / n), and the interval elo_from_score(s -/+ 1.96 se).
-EloEstimate elo_estimate(int wins, int losses, int draws);
-
 // Plays the match on the game in `game`: the summary goes to `out` (JSON with game.json), progress
 // to `log`, which is taken to be stderr: a live line when stderr is a terminal, a line per game
 // otherwise. Returns the exit code; bad options and rule-file errors arrive as lang::Error.

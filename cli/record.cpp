@@ -19,8 +19,6 @@ namespace {
 // Move text lines are kept within this many columns, as PGN does, so records read well anywhere.
 constexpr std::size_t kLineWidth = 79;
 
-constexpr std::array<std::string_view, 3> kResultTokens{"1-0", "0-1", "1/2-1/2"};
-
 constexpr std::array<std::string_view, 10> kStandardHeaders{"Game",   "File",   "Variant", "Params", "Result",
                                                             "Winner", "Reason", "Plies",   "Seed",   "Date"};
 
@@ -170,7 +168,7 @@ class RecordParser {
       return;
     }
     RecordToken parsed{std::string(token), pos(column, token.size())};
-    for (const std::string_view result : kResultTokens)
+    for (const std::string_view result : referee::kResultTokens)
       if (token == result) {
         record_.result = std::move(parsed);
         return;
@@ -197,11 +195,6 @@ class RecordParser {
 };
 
 }  // namespace
-
-std::string result_token(int winner) {
-  if (winner == kDraw) return std::string(kResultTokens[2]);
-  return std::string(kResultTokens[winner == 0 ? 0 : 1]);
-}
 
 std::string record_text(const GameRecord& record) {
   std::string text;

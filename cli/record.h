@@ -22,6 +22,7 @@
 
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
+#include "referee/outcome.h"
 
 namespace troyka::cli {
 
@@ -42,7 +43,7 @@ struct GameRecord {
 };
 
 // The result token of a game: "1-0" (first player wins), "0-1", "1/2-1/2".
-std::string result_token(int winner);
+using referee::result_token;
 
 // The record as text, ending in a newline.
 std::string record_text(const GameRecord& record);

@@ -1,14 +1,12 @@
 // Small helpers the troyka subcommands share.
 #pragma once
 
-#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 
-#include "interpreter/program.h"
 #include "lang/diagnostic.h"
-#include "lang/rules.h"
+#include "referee/outcome.h"
 
 namespace troyka::cli {
 
@@ -21,10 +19,6 @@ inline lang::Error usage_error(std::string message, std::string hint = {}) {
 }
 
 // The winning player's name, "draw", or "none" while the game goes on.
-inline std::string winner_name(const lang::Rules& rules, int winner) {
-  if (winner == kDraw) return "draw";
-  if (winner == kNoWinner) return "none";
-  return rules.players[static_cast<std::size_t>(winner)].name;
-}
+using referee::winner_name;
 
 }  // namespace troyka::cli

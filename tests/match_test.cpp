@@ -1,4 +1,4 @@
-// Matches, game records and replay: the Elo arithmetic, the record format, and `troyka match` /
+// Matches, game records and replay: the record format, and `troyka match` /
 // `troyka replay` end to end through the real binary.
 #include "cli/match.h"
 
@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -95,41 +94,6 @@ GameRecord sample_game() {
   record.moves = {"a2-b3", "a4xb3", "c2xb3", "c4xb3", "b2-a3", "d5-c4", "a3-a4",
                   "b5xa4", "e2-d3", "e4-e3", "c1-c2", "e3xd2", "a1-a2", "d2xe1"};
   return record;
-}
-
-// ---- Elo ------------------------------------------------------------------------------------------
-
-TEST(Elo, FromScoreIsTheLogisticInverse) {
-  EXPECT_NEAR(troyka::cli::elo_from_score(0.75), 190.8485, 1e-4);
-  EXPECT_NEAR(troyka::cli::elo_from_score(0.25), -190.8485, 1e-4);
-  EXPECT_NEAR(troyka::cli::elo_from_score(0.9), 381.6970, 1e-4);
-  EXPECT_EQ(troyka::cli::elo_from_score(0.5), 0.0);
-  EXPECT_EQ(troyka::cli::elo_from_score(1.0), INFINITY);
-  EXPECT_EQ(troyka::cli::elo_from_score(0.0), -INFINITY);
-}
-
-TEST(Elo, IntervalComesFromThePerGameVariance) {
-  // 60 wins, 20 losses, 20 draws: s = 0.7, variance 0.16, standard error 0.04.
-  const troyka::cli::EloEstimate elo = troyka::cli::elo_estimate(60, 20, 20);
-  EXPECT_DOUBLE_EQ(elo.score, 0.7);
-  EXPECT_NEAR(elo.difference, 147.1907, 1e-4);
-  EXPECT_NEAR(elo.low, 86.2250, 1e-4);
-  EXPECT_NEAR(elo.high, 218.2518, 1e-4);
-}
-
-TEST(Elo, BoundsPastZeroOrOneAreInfinite) {
-  // 3 wins, 1 loss: s = 0.75 and s + 1.96 se = 1.17, beyond a perfect score.
-  const troyka::cli::EloEstimate some = troyka::cli::elo_estimate(3, 1, 0);
-  EXPECT_NEAR(some.difference, 190.8485, 1e-4);
-  EXPECT_NEAR(some.low, -126.4495, 1e-4);
-  EXPECT_EQ(some.high, INFINITY);
-  const troyka::cli::EloEstimate all = troyka::cli::elo_estimate(0, 5, 0);
-  EXPECT_EQ(all.score, 0.0);
-  EXPECT_EQ(all.difference, -INFINITY);
-  const troyka::cli::EloEstimate even = troyka::cli::elo_estimate(0, 0, 4);
-  EXPECT_EQ(even.difference, 0.0);
-  EXPECT_EQ(even.low, 0.0);  // every game drawn: no spread
-  EXPECT_EQ(even.high, 0.0);
 }
 
 // ---- the record format ----------------------------------------------------------------------------

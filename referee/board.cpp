@@ -1,0 +1,55 @@
+#include "referee/board.h"
+
+#include <fmt/format.h>
+
+namespace troyka::referee {
+namespace {
+
+template <class Program>
+class BoardOf final : public MatchBoard {
+ public:
+  BoardOf(std::shared_ptr<const Game> game, const Program& program)
+      : game_(std::move(game)), program_(program), state_(program.initial_state()) {}
+
+  int to_move() const override { return program_.to_move(state_); }
+  bool over() const override { return program_.is_terminal(state_); }
+  int winner() const override { return state_.winner; }
+  std::string end_reason() const override { return program_.end_reason(state_); }
+
+  std::vector<std::string> legal_moves() const override {
+    MoveList moves;
+    program_.legal_moves(state_, moves);
+    std::vector<std::string> texts;
+    texts.reserve(moves.size());
+    for (const Move& move : moves) texts.push_back(program_.move_text(move));
+    return texts;
+  }
+
+  std::string play(std::string_view move) override {
+    const ParsedMove parsed = program_.parse_move(state_, move);
+    if (!parsed.ok()) return parsed.error;
+    // The interpreter also reads "a2a3" or "a2xa3" for a2-a3; the protocol wants one spelling, so
+    // that every result file writes a move the same way.
+    const std::string canonical = program_.move_text(parsed.move);
+    if (canonical != move) return fmt::format("'{}' is not written as the legal moves are; write {}", move, canonical);
+    program_.apply(state_, parsed.move);
+    return {};
+  }
+
+ private:
+  std::shared_ptr<const Game> game_;  // owns program_
+  const Program& program_;
+  typename Program::StateType state_;
+};
+
+}  // namespace
+
+std::unique_ptr<MatchBoard> make_board(std::shared_ptr<const Game> game) {
+  const Game& held = *game;
+  return held.visit([&](const auto& program) -> std::unique_ptr<MatchBoard> {
+    using Program = std::decay_t<decltype(program)>;
+    return std::make_unique<BoardOf<Program>>(std::move(game), program);
+  });
+}
+
+}  // namespace troyka::referee

@@ -1,0 +1,84 @@
+// One game between two agents as the referee runs it: the position, the clocks, the move owed and
+// how the game ended. No sockets: the referee hands it each reply with the time it arrived and
+// sends what it asks for, so the rules of docs/protocol.md (section "move") live here alone.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee/board.h"
+#include "referee/protocol.h"
+
+namespace troyka::referee {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// A finished game as the results file keeps it.
+struct GameResult {
+  int game = 0;  // its number in the schedule, from 1
+  MatchOutcome outcome;
+  std::vector<std::int64_t> times_ms;  // by move
+  std::string started;                 // UTC, ISO 8601
+  double seconds = 0;
+};
+
+// Ends `outcome` with `player` forfeiting: the opponent wins, and the reason says why.
+void set_forfeit(MatchOutcome& outcome, int player, ForfeitCode code, std::string detail);
+
+class Match {
+ public:
+  // The game starts now, and with it the first player's clock.
+  Match(std::string id, int game, const std::array<std::string, lang::kPlayers>& agents,
+        std::shared_ptr<const Game> rules, const ClockSettings& clock, SteadyClock::time_point now);
+
+  const std::string& id() const { return outcome_.match; }
+  int game() const { return game_; }
+  const std::array<std::string, lang::kPlayers>& agents() const { return outcome_.agents; }
+  const std::array<std::string, lang::kPlayers>& players() const { return outcome_.players; }
+  // The player `agent` plays, or -1.
+  int player_of(const std::string& agent) const;
+  bool over() const { return over_; }
+  // The player who owes a move, while the game is not over.
+  int to_move() const { return board_->to_move(); }
+  // When the move owed must have arrived.
+  SteadyClock::time_point deadline() const { return deadline_; }
+
+  // The request for the move owed, with the time left until its deadline as seen at `now`.
+  MoveRequest request(SteadyClock::time_point now) const;
+
+  // A move from `agent` that arrived at `now`. Plays it, or ends the game with a forfeit, or (for a
+  // message that does not count as the reply owed) returns the error to answer with.
+  std::optional<Problem> receive(const std::string& agent, const MoveReply& reply, SteadyClock::time_point now);
+
+  // Ends the game: `player` forfeits.
+  void forfeit(int player, ForfeitCode code, std::string detail);
+  // Ends the game if the move owed is late at `now`; returns whether it did.
+  bool check_time(SteadyClock::time_point now);
+
+  // The match so far (id, players, agents, moves); once over, also how it ended.
+  const MatchOutcome& outcome() const { return outcome_; }
+  GameResult result() const;
+
+ private:
+  // The most the move owed by `player` may take from now on, in ms.
+  std::int64_t allowance(int player) const;
+  void start_clock(SteadyClock::time_point now);
+  void finish_if_over();
+
+  int game_;
+  std::unique_ptr<MatchBoard> board_;
+  ClockSettings clock_;
+  std::array<std::int64_t, lang::kPlayers> total_left_ms_{};  // with a game total
+  SteadyClock::time_point started_, requested_, deadline_;
+  std::string started_utc_;
+  std::vector<std::int64_t> times_ms_;
+  MatchOutcome outcome_;
+  bool over_ = false;
+};
+
+}  // namespace troyka::referee

@@ -1,0 +1,109 @@
+#include "referee/standings.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "interpreter/program.h"
+
+namespace troyka::referee {
+namespace {
+
+constexpr double kZ95 = 1.959964;  // the two-sided 95% quantile of the normal distribution
+
+std::string score_text(const Standing& standing) {
+  if (standing.games() == 0) return "0/0";
+  return fmt::format("{:g}/{} ({:.1f}%)", standing.score(), standing.games(),
+                     100 * standing.score() / standing.games());
+}
+
+std::string elo_interval_text(const Standing& standing) {
+  if (standing.games() == 0) return "-";
+  // The normal approximation has no spread to offer at a clean sweep.
+  if (standing.wins == standing.games()) return "+inf (won every game: no finite estimate)";
+  if (standing.losses == standing.games()) return "-inf (lost every game: no finite estimate)";
+  const EloEstimate elo = standing.elo();
+  return fmt::format("{} ({} to {})", elo_text(elo.difference), elo_text(elo.low), elo_text(elo.high));
+}
+
+}  // namespace
+
+double elo_from_score(double score) {
+  if (score <= 0) return -std::numeric_limits<double>::infinity();
+  if (score >= 1) return std::numeric_limits<double>::infinity();
+  return -400 * std::log10(1 / score - 1);
+}
+
+EloEstimate elo_estimate(int wins, int losses, int draws) {
+  const double games = wins + losses + draws;
+  if (games == 0) return {0.5, 0, 0, 0};
+  const double score = (wins + 0.5 * draws) / games;
+  const double variance =
+      (wins * std::pow(1 - score, 2) + losses * std::pow(score, 2) + draws * std::pow(0.5 - score, 2)) / games;
+  const double margin = kZ95 * std::sqrt(variance / games);
+  return {score, elo_from_score(score), elo_from_score(score - margin), elo_from_score(score + margin)};
+}
+
+std::string elo_text(double elo) {
+  if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
+  return fmt::format("{:+.1f}", elo == 0 ? 0.0 : elo);  // not "-0.0" for an even score
+}
+
+Standings::Standings(const std::vector<std::string>& agents) {
+  for (const std::string& agent : agents) standings_.push_back({agent});
+}
+
+Standing& Standings::find(const std::string& agent) {
+  const auto found = std::find_if(standings_.begin(), standings_.end(),
+                                  [&](const Standing& standing) { return standing.agent == agent; });
+  if (found == standings_.end()) throw std::invalid_argument("not an agent of the tournament: " + agent);
+  return *found;
+}
+
+void Standings::add(const std::array<std::string, lang::kPlayers>& agents, int winner, int forfeiter) {
+  for (int player = 0; player < lang::kPlayers; ++player) {
+    Standing& standing = find(agents[static_cast<std::size_t>(player)]);
+    if (winner == kDraw)
+      ++standing.draws;
+    else if (winner == player)
+      ++standing.wins;
+    else
+      ++standing.losses;
+    if (forfeiter == player) ++standing.forfeits;
+  }
+}
+
+std::vector<Standing> Standings::ranked() const {
+  std::vector<Standing> ranked = standings_;
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Standing& a, const Standing& b) {
+    if (a.score() != b.score()) return a.score() > b.score();
+    if (a.games() != b.games()) return a.games() < b.games();
+    return a.agent < b.agent;
+  });
+  return ranked;
+}
+
+std::string Standings::table() const {
+  std::size_t width = 5;
+  for (const Standing& standing : standings_) width = std::max(width, standing.agent.size());
+  std::string text = fmt::format("{:<4} {:<{}}  {:>5} {:>5} {:>6} {:>5} {:>8}  {:<16}  {}\n", "rank", "agent", width,
+                                 "games", "wins", "losses", "draws", "forfeits", "score", "Elo (95% interval)");
+  int rank = 0;
+  for (const Standing& standing : ranked())
+    text += fmt::format("{:<4} {:<{}}  {:>5} {:>5} {:>6} {:>5} {:>8}  {:<16}  {}\n", ++rank, standing.agent, width,
+                        standing.games(), standing.wins, standing.losses, standing.draws, standing.forfeits,
+                        score_text(standing), elo_interval_text(standing));
+  return text;
+}
+
+std::string Standings::scores_line() const {
+  std::string line;
+  for (const Standing& standing : ranked())
+    line += fmt::format("{}{} {:g}", line.empty() ? "" : ", ", standing.agent, standing.score());
+  return line;
+}
+
+}  // namespace troyka::referee

@@ -1,0 +1,631 @@
+// The referee end to end over real sockets (ipc:// on this machine): the real `troyka referee`,
+// `troyka agent` and Python example processes, and agents written here that misbehave on purpose.
+// Every test ends with a finished tournament whose results file holds every game exactly once.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "interpreter/game.h"
+#include "referee/outcome.h"
+#include "tests/referee_helpers.h"
+
+namespace {
+
+using namespace referee_testing;
+using namespace std::chrono_literals;
+
+constexpr Milliseconds kTournamentTimeout = 60s;
+
+// Options every tournament here shares: quick heartbeats, and a generous clock unless `time` is given.
+std::vector<std::string> options(std::vector<std::string> agents, int games, std::vector<std::string> more = {},
+                                 const std::string& time = "5s") {
+  std::vector<std::string> all{"--games", std::to_string(games), "--heartbeat", "100ms", "--time", time, "--agents"};
+  all.insert(all.end(), agents.begin(), agents.end());
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
+// Sends `frames` on a bare connection and returns the referee's answer.
+Json ask(zmq::socket_t& socket, const std::vector<std::string>& frames) {
+  for (std::size_t part = 0; part < frames.size(); ++part)
+    (void)socket.send(zmq::buffer(frames[part]),
+                      part + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+  zmq::pollitem_t item{socket.handle(), 0, ZMQ_POLLIN, 0};
+  if (zmq::poll(&item, 1, Milliseconds(10s)) == 0) return Json();
+  zmq::message_t reply;
+  (void)socket.recv(reply);
+  return Json::parse(reply.to_string_view());
+}
+
+std::string error_code(const Json& reply) { return reply.value("code", "(no error: " + reply.dump() + ")"); }
+
+// Replays each game played out with the interpreter: every move legal, and the recorded end.
+void expect_games_replay(const Results& results) {
+  const troyka::Game game =
+      troyka::Game::load(TROYKA_SOURCE_DIR "/games/breakthrough.game", {"", {{"width", "5"}, {"height", "5"}}});
+  for (const Json& line : results.games) {
+    if (!line["forfeit"].is_null()) continue;
+    game.visit([&](const auto& program) {
+      auto state = program.initial_state();
+      for (const Json& move : line["moves"]) {
+        const troyka::ParsedMove parsed = program.parse_move(state, move.get<std::string>());
+        ASSERT_TRUE(parsed.ok()) << parsed.error;
+        program.apply(state, parsed.move);
+      }
+      EXPECT_TRUE(state.over);
+      EXPECT_EQ(troyka::referee::result_token(state.winner), line["result"]);
+      EXPECT_EQ(program.end_reason(state), line["reason"]);
+      EXPECT_EQ(line["plies"], line["moves"].size());
+    });
+  }
+}
+
+const Json* game_between(const Results& results, const std::string& first, const std::string& second) {
+  for (const Json& game : results.games)
+    if (game["agents"][0] == first && game["agents"][1] == second) return &game;
+  return nullptr;
+}
+
+// ---- well-behaved agents ----------------------------------------------------------------------------
+
+TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
+  const Workspace workspace = fresh_workspace("round_robin");
+  Process referee(referee_command(workspace, options({"rnd", "mcts-a", "mcts-b"}, 2)), workspace.directory + "/ref");
+  Process rnd(troyka_agent_command(workspace, "rnd", "random"), workspace.directory + "/rnd");
+  Process mcts_a(troyka_agent_command(workspace, "mcts-a", "mcts:iterations=50"), workspace.directory + "/a");
+  Process mcts_b(troyka_agent_command(workspace, "mcts-b", "mcts:iterations=50"), workspace.directory + "/b");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&rnd, &mcts_a, &mcts_b}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 6);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(6, ""));
+  expect_games_replay(results);
+  // Rounds of three pairings, colours swapped in the second.
+  const std::vector<std::pair<std::string, std::string>> schedule{{"rnd", "mcts-a"},    {"rnd", "mcts-b"},
+                                                                  {"mcts-a", "mcts-b"}, {"mcts-a", "rnd"},
+                                                                  {"mcts-b", "rnd"},    {"mcts-b", "mcts-a"}};
+  for (const Json& game : results.games) {
+    const auto& [first, second] = schedule[game["game"].get<std::size_t>() - 1];
+    EXPECT_EQ(game["agents"], Json::array({first, second}));
+  }
+  const std::string standings = referee.out();
+  EXPECT_NE(standings.find("Breakthrough (width=5 height=5): round-robin of 3 agents, 2 games a pairing, 6 games\n"),
+            std::string::npos)
+      << standings;
+  for (const char* agent : {"rnd", "mcts-a", "mcts-b"}) EXPECT_NE(standings.find(agent), std::string::npos);
+  EXPECT_NE(rnd.err().find("the referee said goodbye: the tournament is over"), std::string::npos) << rnd.err();
+}
+
+TEST(RefereeTournament, ThePythonExampleAgentPlays) {
+  const Workspace workspace = fresh_workspace("python");
+  Process referee(referee_command(workspace, options({"py", "troyka"}, 2)), workspace.directory + "/ref");
+  Process python(python_agent_command(workspace, "py"), workspace.directory + "/py");
+  Process troyka(troyka_agent_command(workspace, "troyka", "random"), workspace.directory + "/troyka");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  EXPECT_EQ(python.wait(10s), 0) << python.err();
+  EXPECT_EQ(troyka.wait(10s), 0) << troyka.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  expect_games_replay(results);
+}
+
+TEST(RefereeTournament, AGauntletPairsTheFirstAgentWithEachOther) {
+  const Workspace workspace = fresh_workspace("gauntlet");
+  Process referee(referee_command(workspace, options({"champion", "x", "y"}, 1, {"--format", "gauntlet"})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent champion(context, workspace.endpoint(), "champion"), x(context, workspace.endpoint(), "x"),
+      y(context, workspace.endpoint(), "y");
+  ASSERT_EQ(run_until_exit({&champion, &x, &y}, referee, kTournamentTimeout), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_NE(game_between(results, "champion", "x"), nullptr);
+  EXPECT_NE(game_between(results, "champion", "y"), nullptr);
+}
+
+TEST(RefereeTournament, WithExpectTheFirstAgentsToComePlay) {
+  const Workspace workspace = fresh_workspace("expect");
+  Process referee(referee_command(workspace, {"--expect", "2", "--games", "1", "--time", "5s", "--heartbeat", "100ms"}),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent first(context, workspace.endpoint(), "first");
+  ASSERT_TRUE(run_until(
+      {&first}, [&] { return first.registered(); }, 10s));
+  TestAgent second(context, workspace.endpoint(), "second");
+  ASSERT_TRUE(run_until(
+      {&first, &second}, [&] { return second.registered(); }, 10s));
+  // The list is full: a third agent is refused (while the game waits for the first move).
+  TestAgent late(context, workspace.endpoint(), "late");
+  late.keep_alive = false;
+  EXPECT_TRUE(run_until(
+      {&late}, [&] { return late.got_error("not_entered"); }, 10s));
+  ASSERT_EQ(run_until_exit({&first, &second}, referee, kTournamentTimeout), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  EXPECT_EQ(results.header["agents"], Json::array({"first", "second"}));
+  expect_every_game_once(results, 1);
+}
+
+// ---- misbehaving agents -----------------------------------------------------------------------------
+
+TEST(RefereeAgents, GarbageGetsAnErrorWithItsCodeAndNothingElse) {
+  const Workspace workspace = fresh_workspace("garbage");
+  Process referee(referee_command(workspace, options({"junk", "fair"}, 1)), workspace.directory + "/ref");
+  zmq::context_t context;
+  zmq::socket_t raw(context, zmq::socket_type::dealer);
+  raw.set(zmq::sockopt::linger, 0);
+  raw.connect(workspace.endpoint());
+  EXPECT_EQ(error_code(ask(raw, {"\xff\xfe not json"})), "malformed_message");
+  EXPECT_EQ(error_code(ask(raw, {"[1, 2, 3]"})), "malformed_message");
+  EXPECT_EQ(error_code(ask(raw, {std::string(30000, '[') + std::string(30000, ']')})), "malformed_message");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type": 42})"})), "malformed_message");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type": "dance"})"})), "unknown_type");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type": "heartbeat"})", R"({"type": "heartbeat"})"})), "multipart_message");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type": "heartbeat"})"})), "not_registered");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type":"move","match":"1-x","ply":0,"move":"a2-a3"})"})), "not_registered");
+  const Json version = ask(raw, {R"({"type":"hello","protocol":2,"name":"junk","version":""})"});
+  EXPECT_EQ(error_code(version), "unsupported_protocol");
+  EXPECT_EQ(version["supported"], Json::array({1}));
+  EXPECT_EQ(error_code(ask(raw, {R"({"type":"hello","protocol":1,"name":"junk"})"})), "malformed_message");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type":"hello","protocol":1,"name":"bad name!","version":""})"})), "invalid_name");
+  EXPECT_EQ(error_code(ask(raw, {R"({"type":"hello","protocol":1,"name":"stranger","version":""})"})), "not_entered");
+
+  // Registered, junk sends garbage when it owes a move, then plays: garbage that names no match
+  // forfeits nothing.
+  TestAgent junk(context, workspace.endpoint(), "junk"), fair(context, workspace.endpoint(), "fair");
+  junk.on_message = [](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"].get<int>() < 2) {
+      agent.send_frames({"\x01\x02 garbage"});
+      agent.send_frames({R"({"type":"move","match":7,"ply":0,"move":"a2-a3"})"});
+    }
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&junk, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  EXPECT_TRUE(junk.got_error("malformed_message"));
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>{""});
+}
+
+TEST(RefereeAgents, AHugeMessageIsRefusedAndAHugerOneCutsTheConnection) {
+  const Workspace workspace = fresh_workspace("huge");
+  Process referee(referee_command(workspace, options({"big", "fair"}, 1, {"--max-message-bytes", "4096"})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent big(context, workspace.endpoint(), "big"), fair(context, workspace.endpoint(), "fair");
+  int welcomes = 0;
+  big.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "welcome" && ++welcomes == 1)
+      agent.send({{"type", "heartbeat"}, {"padding", std::string(10'000, 'x')}});
+    // Beyond 16 times the limit: ZeroMQ drops the connection unread; the DEALER reconnects, the
+    // referee does not know the new connection, and the agent says hello again.
+    if (message["type"] == "error" && message["code"] == "message_too_large")
+      agent.send({{"type", "heartbeat"}, {"padding", std::string(100'000, 'x')}});
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&big, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  EXPECT_TRUE(big.got_error("message_too_large"));
+  EXPECT_TRUE(big.got_error("not_registered"));
+  EXPECT_GE(welcomes, 2);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>{""});
+}
+
+TEST(RefereeAgents, AMoveForAnotherMatchOrOutOfTurnIsRefusedAndChangesNothing) {
+  const Workspace workspace = fresh_workspace("matches");
+  Process referee(referee_command(workspace, options({"a", "b", "c"}, 1)), workspace.directory + "/ref");
+  zmq::context_t context;
+  // c first, so that it is registered while a and b play game 1.
+  TestAgent c(context, workspace.endpoint(), "c");
+  ASSERT_TRUE(run_until(
+      {&c}, [&] { return c.registered(); }, 10s));
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+  std::string first_match;  // a against b, in which c and b try to move
+  std::string intruding_move;
+  a.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "match_start" && message["agents"] == Json::array({"a", "b"}))
+      first_match = message["match"];
+    if (message["type"] == "move_request" && message["match"] == first_match && intruding_move.empty()) {
+      const Json& legal = message["legal"];
+      intruding_move = legal.back();
+      c.send(troyka::referee::move_message(first_match, 0, intruding_move));    // not c's match
+      b.send(troyka::referee::move_message(first_match, 0, legal[0]));          // not b's turn
+      agent.send(troyka::referee::move_message(first_match, 1, legal[0]));      // wrong ply
+      agent.send(troyka::referee::move_message("no-such-match", 0, legal[0]));  // no such match
+    }
+    if (message["type"] == "match_end" && message["match"] == first_match)
+      agent.send(troyka::referee::move_message(first_match, 0, "a2-a3"));  // too late: over
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&a, &b, &c}, referee, kTournamentTimeout), 0) << referee.err();
+  EXPECT_TRUE(c.got_error("not_your_match"));
+  EXPECT_TRUE(b.got_error("not_your_turn"));
+  EXPECT_TRUE(a.got_error("wrong_ply"));
+  EXPECT_TRUE(a.got_error("unknown_match"));
+  EXPECT_TRUE(a.got_error("match_over"));
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 3);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(3, ""));
+  const Json* game = game_between(results, "a", "b");
+  ASSERT_NE(game, nullptr);
+  EXPECT_EQ(game->at("match"), first_match);
+  EXPECT_NE(game->at("moves")[0], intruding_move);  // a's move, not c's
+  expect_games_replay(results);
+}
+
+TEST(RefereeAgents, AnIllegalMoveForfeitsTheGame) {
+  const Workspace workspace = fresh_workspace("illegal");
+  Process referee(referee_command(workspace, options({"cheat", "fair"}, 2)), workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), fair(context, workspace.endpoint(), "fair");
+  bool cheated = false;
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && !cheated) {
+      cheated = true;
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a5"));
+    }
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  const Json end = cheat.of_type("match_end").at(0);
+  EXPECT_EQ(end["you"], "loss");
+  EXPECT_EQ(end["forfeit"]["code"], "illegal_move");
+  EXPECT_EQ(end["forfeit"]["agent"], "cheat");
+  EXPECT_NE(end["reason"].get<std::string>().find("forfeits: illegal move 'a1-a5'"), std::string::npos) << end;
+  EXPECT_EQ(fair.of_type("match_end").at(0)["you"], "win");
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), (std::vector<std::string>{"illegal_move", ""}));
+  EXPECT_EQ(results.games[0]["winner_agent"], "fair");
+}
+
+TEST(RefereeAgents, AMoveTooLateForfeitsOnTime) {
+  const Workspace workspace = fresh_workspace("slow");
+  // A tiny clock only here: the well-behaved agent answers at once.
+  Process referee(referee_command(workspace, options({"slow", "fair"}, 2, {}, "1s")), workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent slow(context, workspace.endpoint(), "slow"), fair(context, workspace.endpoint(), "fair");
+  std::optional<Json> held;
+  std::chrono::steady_clock::time_point asked;
+  double waited = 0;
+  slow.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && !held && slow.of_type("match_end").empty()) {
+      held = message;  // and no answer
+      asked = std::chrono::steady_clock::now();
+      return;
+    }
+    if (message["type"] == "match_end" && held && message["match"] == (*held)["match"]) {
+      waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+      agent.send(troyka::referee::move_message((*held)["match"], (*held)["ply"], (*held)["legal"][0]));
+    }
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&slow, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  const Json end = slow.of_type("match_end").at(0);
+  EXPECT_EQ(end["forfeit"]["code"], "time_forfeit");
+  EXPECT_NE(end["reason"].get<std::string>().find("no move within 1000 ms"), std::string::npos) << end;
+  EXPECT_GE(waited, 0.9);
+  EXPECT_TRUE(slow.got_error("match_over"));  // the late move
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), (std::vector<std::string>{"time_forfeit", ""}));
+}
+
+TEST(RefereeAgents, ASilentAgentForfeitsAfterTheGraceAndMayComeBack) {
+  const Workspace workspace = fresh_workspace("silent");
+  Process referee(referee_command(workspace, options({"mute", "fair"}, 2, {"--grace", "1s"})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent mute(context, workspace.endpoint(), "mute"), fair(context, workspace.endpoint(), "fair");
+  mute.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && mute.of_type("match_end").empty()) {
+      agent.keep_alive = false;  // silence: no move, no heartbeat
+      return;
+    }
+    // Its registration ended with the forfeit: its next heartbeat is answered not_registered, and
+    // it says hello again.
+    if (message["type"] == "match_end") agent.keep_alive = true;
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&mute, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  const Json end = mute.of_type("match_end").at(0);
+  EXPECT_EQ(end["forfeit"]["code"], "heartbeat_lost");
+  EXPECT_GE(mute.of_type("welcome").size(), 2u);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), (std::vector<std::string>{"heartbeat_lost", ""}));
+  EXPECT_NE(referee.err().find("mute left (heartbeat_lost)"), std::string::npos) << referee.err();
+}
+
+TEST(RefereeAgents, AnAgentThatLeavesForfeitsItsGameAndLaterItsAbsentGames) {
+  const Workspace workspace = fresh_workspace("leave");
+  Process referee(referee_command(workspace, options({"quitter", "fair"}, 3, {"--absence", "200ms"})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent quitter(context, workspace.endpoint(), "quitter"), fair(context, workspace.endpoint(), "fair");
+  quitter.on_message = [](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request") {
+      agent.send(troyka::referee::bye_message());
+      agent.keep_alive = false;
+      return;
+    }
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&quitter, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  EXPECT_EQ(quitter.of_type("match_end").at(0)["forfeit"]["code"], "left");
+  EXPECT_EQ(quitter.of_type("bye").size(), 1u);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 3);
+  EXPECT_EQ(forfeit_codes(results), (std::vector<std::string>{"left", "absent", "absent"}));
+  for (const Json& game : results.games) EXPECT_EQ(game["winner_agent"], "fair");
+}
+
+TEST(RefereeAgents, AnAgentThatReconnectsMidGameResumesIt) {
+  const Workspace workspace = fresh_workspace("reconnect");
+  Process referee(referee_command(workspace, options({"flaky", "fair"}, 1)), workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent flaky(context, workspace.endpoint(), "flaky"), fair(context, workspace.endpoint(), "fair");
+  std::map<int, int> requests;  // by ply: how many times it was asked
+  std::vector<int> dropped;     // the plies at which it dropped its connection
+  flaky.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && ++requests[message["ply"].get<int>()] == 1) {
+      // Drop the connection instead of answering: first coming back with the session's secret,
+      // later without it, as a restarted process would (the name is free once the old connection
+      // has been silent for a heartbeat interval; until then, name_taken and hello again).
+      if (requests.size() == 2 || requests.size() == 3) {
+        dropped.push_back(message["ply"]);
+        return agent.connect(requests.size() == 2);
+      }
+    }
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&flaky, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  ASSERT_EQ(dropped.size(), 2u);
+  for (const int ply : dropped) EXPECT_GE(requests[ply], 2) << "ply " << ply << " was not asked again";
+  EXPECT_GE(flaky.of_type("welcome").size(), 3u);
+  EXPECT_GE(flaky.of_type("match_start").size(), 3u);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>{""});
+  expect_games_replay(results);
+}
+
+// ---- watching -----------------------------------------------------------------------------------------
+
+TEST(RefereeWatch, TroykaWatchShowsEveryGameAndStopsAtTheEnd) {
+  const Workspace workspace = fresh_workspace("watch");
+  Process referee(referee_command(workspace, options({"a", "b"}, 2, {"--publish", workspace.publisher()})),
+                  workspace.directory + "/ref");
+  Process watch(watch_command(workspace), workspace.directory + "/watch");
+  // The games wait for the watcher: the agents come once the referee has heard its subscription.
+  ASSERT_TRUE(run_until(
+      {}, [&] { return referee.err().find("a watcher subscribed") != std::string::npos; }, 10s));
+  zmq::context_t context;
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+  ASSERT_EQ(run_until_exit({&a, &b}, referee, kTournamentTimeout), 0) << referee.err();
+  ASSERT_EQ(watch.wait(10s), 0) << watch.err();
+  const std::string shown = watch.out();
+  const Results results = read_results(workspace.results());
+  for (const Json& game : results.games) {
+    const int number = game["game"];
+    const std::string first = game["agents"][0], second = game["agents"][1];
+    EXPECT_NE(shown.find(fmt::format("game {}: {} (White) vs {} (Black) started\n", number, first, second)),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find(fmt::format("game {} ply 1: White {}\n", number, game["moves"][0].get<std::string>())),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find(fmt::format("in {} plies: {}\nscores: ", game["plies"].get<int>(),
+                                     game["reason"].get<std::string>())),
+              std::string::npos)
+        << shown;
+  }
+  EXPECT_NE(shown.find("    a b c d e\n"), std::string::npos) << shown;  // the boards
+  EXPECT_NE(shown.find("the tournament is over\n1. "), std::string::npos) << shown;
+}
+
+TEST(RefereeWatch, AWatcherThatComesLateGetsTheMatchesInProgress) {
+  const Workspace workspace = fresh_workspace("late_watch");
+  Process referee(referee_command(workspace, options({"a", "b"}, 1, {"--publish", workspace.publisher()})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+  bool hold = true;
+  std::optional<Json> held;
+  a.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"] == 2 && hold) {
+      held = message;
+      return;
+    }
+    agent.play(message);
+  };
+  ASSERT_TRUE(run_until(
+      {&a, &b}, [&] { return held.has_value(); }, 10s));
+  zmq::socket_t watcher(context, zmq::socket_type::sub);
+  watcher.set(zmq::sockopt::subscribe, "");
+  watcher.connect(workspace.publisher());
+  zmq::pollitem_t item{watcher.handle(), 0, ZMQ_POLLIN, 0};
+  ASSERT_EQ(zmq::poll(&item, 1, Milliseconds(10s)), 1);
+  zmq::message_t frame;
+  (void)watcher.recv(frame);
+  const Json snapshot = Json::parse(frame.to_string_view());
+  EXPECT_EQ(snapshot["type"], "match_start");
+  EXPECT_EQ(snapshot["match"], (*held)["match"]);
+  EXPECT_EQ(snapshot["moves"], (*held)["moves"]);
+  EXPECT_EQ(snapshot["game"]["params"], Json({{"width", "5"}, {"height", "5"}}));
+  hold = false;
+  a.play(*held);
+  ASSERT_EQ(run_until_exit({&a, &b}, referee, kTournamentTimeout), 0) << referee.err();
+  std::vector<std::string> types;
+  while (watcher.recv(frame, zmq::recv_flags::dontwait)) types.push_back(Json::parse(frame.to_string_view())["type"]);
+  ASSERT_FALSE(types.empty());
+  EXPECT_EQ(types.front(), "move");  // the held move, then the rest
+  EXPECT_EQ(types.back(), "tournament_end");
+  EXPECT_EQ(std::count(types.begin(), types.end(), "match_end"), 1);
+}
+
+// ---- load ------------------------------------------------------------------------------------------
+
+TEST(RefereeLoad, FiftyChallengersPlayTwoHundredGamesAndEachIsRecordedOnce) {
+  const Workspace workspace = fresh_workspace("load");
+  std::vector<std::string> names{"champion"};
+  for (int challenger = 1; challenger <= 50; ++challenger) names.push_back(fmt::format("c{:02}", challenger));
+  // The champion plays every challenger at once, so up to 50 matches run together.
+  Process referee(
+      referee_command(
+          workspace,
+          options(names, 4, {"--format", "gauntlet", "--concurrent-per-agent", "50", "--grace", "10s"}, "10s")),
+      workspace.directory + "/ref");
+  zmq::context_t context;
+  std::deque<TestAgent> agents;
+  std::vector<TestAgent*> all;
+  all.reserve(names.size());
+  for (const std::string& name : names) all.push_back(&agents.emplace_back(context, workspace.endpoint(), name));
+  int playing = 0, most_at_once = 0;
+  all[0]->on_message = [&](TestAgent& champion, const Json& message) {
+    if (message["type"] == "match_start") most_at_once = std::max(most_at_once, ++playing);
+    if (message["type"] == "match_end") --playing;
+    champion.play(message);
+  };
+  ASSERT_EQ(run_until_exit(all, referee, 120s), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 200);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(200, ""));
+  EXPECT_GT(most_at_once, 10);
+  expect_games_replay(results);
+}
+
+// ---- the referee's own failures ---------------------------------------------------------------------
+
+TEST(RefereeRestart, AKilledRefereeResumesWithoutReplayingFinishedGames) {
+  const Workspace workspace = fresh_workspace("restart");
+  const std::vector<std::string> command = referee_command(workspace, options({"a", "b", "c"}, 2));
+  std::optional<Process> referee(std::in_place, command, workspace.directory + "/ref1");
+  zmq::context_t context;
+  TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b"),
+      c(context, workspace.endpoint(), "c");
+  const std::vector<TestAgent*> agents{&a, &b, &c};
+  // Once two games are recorded, the agents stop answering, so the referee dies mid-game.
+  bool hold = false;
+  int held = 0;
+  for (TestAgent* agent : agents)
+    agent->on_message = [&](TestAgent& self, const Json& message) {
+      if (message["type"] == "move_request" && hold) {
+        ++held;
+        return;
+      }
+      self.play(message);
+    };
+  ASSERT_TRUE(run_until(
+      agents, [&] { return read_results(workspace.results()).games.size() >= 2; }, 30s));
+  hold = true;
+  ASSERT_TRUE(run_until(
+      agents, [&] { return held > 0; }, 10s));
+  referee->kill_now();
+  const Results before = read_results(workspace.results());
+  ASSERT_GE(before.games.size(), 2u);
+  ASSERT_LT(before.games.size(), 6u);
+  // As if it had died writing a line.
+  std::ofstream(workspace.results(), std::ios::app) << R"({"type":"game","game":)";
+  hold = false;
+
+  referee.emplace(command, workspace.directory + "/ref2");
+  ASSERT_EQ(run_until_exit(agents, *referee, kTournamentTimeout), 0) << referee->err();
+  const std::string log = referee->err();
+  EXPECT_NE(log.find("warning: cut off a partial last line"), std::string::npos) << log;
+  EXPECT_NE(log.find("resuming: " + std::to_string(before.games.size()) + " of 6 games"), std::string::npos) << log;
+  const Results after = read_results(workspace.results());
+  expect_every_game_once(after, 6);
+  ASSERT_GE(after.lines.size(), before.lines.size());
+  for (std::size_t line = 0; line < before.lines.size(); ++line) EXPECT_EQ(after.lines[line], before.lines[line]);
+  std::set<std::string> runs;  // the part of match ids that tells runs apart
+  for (const Json& game : after.games) runs.insert(game["match"].get<std::string>().substr(2));
+  EXPECT_EQ(runs.size(), 2u);
+  expect_games_replay(after);
+}
+
+TEST(RefereeRestart, ATroykaAgentRegistersAgainWhenTheRefereeRestarts) {
+  const Workspace workspace = fresh_workspace("agent_restart");
+  const std::vector<std::string> command = referee_command(workspace, options({"holder", "troyka"}, 2));
+  std::optional<Process> referee(std::in_place, command, workspace.directory + "/ref1");
+  Process troyka(troyka_agent_command(workspace, "troyka", "random"), workspace.directory + "/troyka");
+  zmq::context_t context;
+  TestAgent holder(context, workspace.endpoint(), "holder");
+  // The test's agent stops answering once a game is recorded, so the referee dies mid-game.
+  bool hold = false, held = false;
+  holder.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && hold) {
+      held = true;
+      return;
+    }
+    agent.play(message);
+  };
+  ASSERT_TRUE(run_until(
+      {&holder}, [&] { return !read_results(workspace.results()).games.empty(); }, 30s));
+  hold = true;
+  ASSERT_TRUE(run_until(
+      {&holder}, [&] { return held; }, 10s));
+  referee->kill_now();
+  hold = false;
+  referee.emplace(command, workspace.directory + "/ref2");
+  ASSERT_EQ(run_until_exit({&holder}, *referee, kTournamentTimeout), 0) << referee->err();
+  ASSERT_EQ(troyka.wait(10s), 0) << troyka.err();
+  const std::string log = troyka.err();
+  const std::string registered = "registered as troyka at " + workspace.endpoint();
+  EXPECT_NE(log.find(registered), log.rfind(registered)) << log;  // twice
+  expect_every_game_once(read_results(workspace.results()), 2);
+}
+
+TEST(RefereeRestart, AFinishedTournamentIsOverAtOnceAndAnotherOneIsRefused) {
+  const Workspace workspace = fresh_workspace("finished");
+  {
+    Process referee(referee_command(workspace, options({"a", "b"}, 1)), workspace.directory + "/ref1");
+    zmq::context_t context;
+    TestAgent a(context, workspace.endpoint(), "a"), b(context, workspace.endpoint(), "b");
+    ASSERT_EQ(run_until_exit({&a, &b}, referee, kTournamentTimeout), 0) << referee.err();
+  }
+  Process again(referee_command(workspace, options({"a", "b"}, 1)), workspace.directory + "/ref2");
+  ASSERT_EQ(again.wait(10s), 0) << again.err();
+  EXPECT_NE(again.out().find("round-robin of 2 agents, 1 game a pairing, 1 game\nrank agent"), std::string::npos)
+      << again.out();
+  Process other(referee_command(workspace, options({"a", "b"}, 3)), workspace.directory + "/ref3");
+  ASSERT_EQ(other.wait(10s), 1);
+  EXPECT_EQ(other.err(), "error: the results file '" + workspace.results() +
+                             "' is for another tournament: 'games_per_pairing' is 1 in the file but 3 now\n"
+                             "hint: give another --results file, or the options of that tournament to resume it\n");
+  EXPECT_EQ(read_results(workspace.results()).games.size(), 1u);
+}
+
+TEST(RefereeCommand, BadOptionsAreRefusedBeforeAnythingStarts) {
+  const Workspace workspace = fresh_workspace("options");
+  const auto run = [&](const std::vector<std::string>& extra) {
+    Process referee(referee_command(workspace, extra), workspace.directory + "/ref");
+    EXPECT_EQ(referee.wait(10s), 1);
+    return referee.err();
+  };
+  EXPECT_EQ(run({"--agents", "a", "b"}),
+            "error: give a clock: --time (per move), --total (per game), or both\n"
+            "hint: e.g. --time 1s\n");
+  EXPECT_EQ(run({"--time", "1s"}),
+            "error: which agents play? name them with --agents, or take the first N to come with --expect N\n"
+            "hint: a results file of an earlier run also names them\n");
+  EXPECT_EQ(run({"--time", "1s", "--agents", "a", "a"}), "error: --agents: 'a' is named twice\n");
+  EXPECT_EQ(run({"--time", "1s", "--agents", "a", "b c"}),
+            "error: --agents: 'b c' is not a valid agent name\n"
+            "hint: a name is 1 to 64 characters from A-Z a-z 0-9 . _ -\n");
+  EXPECT_EQ(run({"--time", "soon", "--agents", "a", "b"}),
+            "error: --time: 'soon' is not a duration\nhint: write it in ms or s, at least 1ms, e.g. 200ms or 1.5s\n");
+  EXPECT_EQ(run({"--time", "1s", "--agents", "a", "b", "--format", "swiss"}),
+            "error: --format: unknown format 'swiss'\nhint: use round-robin or gauntlet\n");
+  EXPECT_FALSE(std::filesystem::exists(workspace.results()));
+}
+
+}  // namespace

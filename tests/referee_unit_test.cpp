@@ -1,0 +1,229 @@
+// The referee's parts without sockets: the checks of every agent message, a match's clocks and
+// forfeits, the schedule, and the results file (docs/protocol.md is what they must do).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include "referee/match.h"
+#include "referee/protocol.h"
+#include "referee/results.h"
+#include "referee/schedule.h"
+
+namespace {
+
+using namespace troyka::referee;
+using namespace std::chrono_literals;
+
+// ---- messages -------------------------------------------------------------------------------------
+
+ErrorCode problem_code(std::string_view frame) {
+  const AgentMessage message = parse_agent_message(frame);
+  EXPECT_TRUE(std::holds_alternative<Problem>(message)) << frame;
+  return std::holds_alternative<Problem>(message) ? std::get<Problem>(message).code : ErrorCode::WrongPly;
+}
+
+TEST(Protocol, EveryMalformedMessageHasItsCode) {
+  EXPECT_EQ(problem_code(""), ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code("{\"type\": \"hello\""), ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code("\"hello\""), ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code("{\"type\": \"bye\", \"x\": \"\xc3\x28\"}"), ErrorCode::MalformedMessage);  // bad UTF-8
+  EXPECT_EQ(problem_code(R"({"kind": "hello"})"), ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code(R"({"type": "welcome"})"), ErrorCode::UnknownType);
+  EXPECT_EQ(problem_code(R"({"type":"hello","protocol":"1","name":"a","version":""})"), ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code(R"({"type":"hello","protocol":3,"name":"a","version":""})"), ErrorCode::UnsupportedProtocol);
+  EXPECT_EQ(problem_code(R"({"type":"hello","protocol":1,"name":"","version":""})"), ErrorCode::InvalidName);
+  EXPECT_EQ(problem_code(R"({"type":"hello","protocol":1,"name":"a/b","version":""})"), ErrorCode::InvalidName);
+  EXPECT_EQ(problem_code(R"({"type":"hello","protocol":1,"name":"a","version":"","session":5})"),
+            ErrorCode::MalformedMessage);
+  EXPECT_EQ(problem_code(R"({"type":"move","ply":0,"move":"a2-a3"})"), ErrorCode::MalformedMessage);
+}
+
+TEST(Protocol, WellFormedMessagesAreRead) {
+  const AgentMessage hello =
+      parse_agent_message(R"({"type":"hello","protocol":1,"name":"alice","version":"v1","session":"s","extra":[1]})");
+  ASSERT_TRUE(std::holds_alternative<Hello>(hello));
+  EXPECT_EQ(std::get<Hello>(hello).name, "alice");
+  EXPECT_EQ(std::get<Hello>(hello).session, "s");
+  EXPECT_TRUE(std::holds_alternative<Heartbeat>(parse_agent_message(R"({"type":"heartbeat"})")));
+  EXPECT_TRUE(std::holds_alternative<Bye>(parse_agent_message(R"({"type":"bye"})")));
+  const AgentMessage move = parse_agent_message(R"({"type":"move","match":"1-x","ply":3,"move":"b2-b3"})");
+  ASSERT_TRUE(std::holds_alternative<MoveReply>(move));
+  EXPECT_EQ(std::get<MoveReply>(move).ply, 3);
+  EXPECT_EQ(std::get<MoveReply>(move).malformed, "");
+  // A reply with its match but a bad field is read, to be forfeited if it is owed.
+  const AgentMessage bad = parse_agent_message(R"({"type":"move","match":"1-x","ply":3,"move":7})");
+  EXPECT_EQ(std::get<MoveReply>(bad).malformed, "'move' must be a string");
+  EXPECT_TRUE(valid_agent_name(std::string(kMaxNameLength, 'x')));
+  EXPECT_FALSE(valid_agent_name(std::string(kMaxNameLength + 1, 'x')));
+}
+
+// ---- a match --------------------------------------------------------------------------------------
+
+std::shared_ptr<const troyka::Game> small_breakthrough() {
+  return load_game(TROYKA_SOURCE_DIR "/games/breakthrough.game", {"", {{"width", "5"}, {"height", "5"}}}).game;
+}
+
+MoveReply reply(const Match& match, std::int64_t ply, const std::string& move) { return {match.id(), ply, move, ""}; }
+
+TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  const MoveRequest first = match.request(start);
+  EXPECT_EQ(first.ply, 0);
+  EXPECT_EQ(first.time_ms, 1000);
+  EXPECT_FALSE(first.total_ms.has_value());
+  EXPECT_EQ(first.legal.size(), 13u);
+  EXPECT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 300ms), std::nullopt);
+  EXPECT_EQ(match.to_move(), 1);
+  const MoveRequest second = match.request(start + 300ms);
+  EXPECT_EQ(second.moves, std::vector<std::string>{"a2-a3"});
+  EXPECT_EQ(second.time_ms, 1000);  // bob's clock starts when alice's move arrives
+  // Asked again later (after a reconnection): only what is left.
+  EXPECT_EQ(match.request(start + 700ms).time_ms, 600);
+}
+
+TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  EXPECT_EQ(match.receive("carol", reply(match, 0, "a2-a3"), start)->code, ErrorCode::NotYourMatch);
+  EXPECT_EQ(match.receive("bob", reply(match, 0, "a4-a3"), start)->code, ErrorCode::NotYourTurn);
+  EXPECT_EQ(match.receive("alice", reply(match, 5, "a2-a3"), start)->code, ErrorCode::WrongPly);
+  EXPECT_FALSE(match.over());
+  EXPECT_EQ(match.request(start).ply, 0);
+}
+
+TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  const auto forfeit_of = [&](const MoveReply& sent, SteadyClock::time_point at) {
+    Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+    MoveReply fixed = sent;
+    fixed.match = match.id();
+    EXPECT_EQ(match.receive("alice", fixed, at), std::nullopt);
+    EXPECT_TRUE(match.over());
+    EXPECT_EQ(match.outcome().winner, 1);
+    return match.outcome().forfeit.value();
+  };
+  const Forfeit illegal = forfeit_of({"", 0, "a2-a4", ""}, start);
+  EXPECT_EQ(illegal.code, ForfeitCode::IllegalMove);
+  EXPECT_EQ(illegal.agent, "alice");
+  EXPECT_EQ(illegal.detail,
+            "illegal move 'a2-a4' (a2-a4 is not a legal move for White; the piece there can play "
+            "a2-a3 a2-b3)");
+  // The interpreter reads a2a3, but the protocol has one spelling.
+  EXPECT_EQ(forfeit_of({"", 0, "a2a3", ""}, start).detail,
+            "illegal move 'a2a3' ('a2a3' is not written as the legal moves are; write a2-a3)");
+  EXPECT_EQ(forfeit_of({"", 0, "a2-a3", ""}, start + 1001ms).code, ForfeitCode::TimeForfeit);
+  EXPECT_EQ(forfeit_of({"", 0, "", "'ply' must be an integer"}, start).code, ForfeitCode::MalformedReply);
+}
+
+TEST(RefereeMatch, TheDeadlinePassingForfeitsWithoutAReply) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  EXPECT_FALSE(match.check_time(start + 1000ms));  // the last moment still counts
+  EXPECT_TRUE(match.check_time(start + 1001ms));
+  EXPECT_EQ(match.outcome().reason, "White forfeits: no move within 1000 ms");
+}
+
+TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {300, 2000, 100}, start);
+  EXPECT_EQ(match.request(start).time_ms, 300);  // the move limit is the smaller
+  EXPECT_EQ(match.request(start).total_ms, 2000);
+  ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 250ms), std::nullopt);
+  const MoveRequest to_bob = match.request(start + 250ms);
+  EXPECT_EQ(to_bob.total_ms, 2000);
+  EXPECT_EQ(to_bob.opponent_total_ms, 2000 - 250 + 100);
+  EXPECT_EQ(match.result().times_ms, std::vector<std::int64_t>{250});
+}
+
+// ---- the schedule ---------------------------------------------------------------------------------
+
+TEST(Schedule, RoundRobinRoundsAlternateColours) {
+  const auto games = make_schedule(Format::RoundRobin, {"a", "b", "c"}, 2);
+  ASSERT_EQ(games.size(), 6u);
+  const std::vector<std::array<std::string, 2>> expected{{"a", "b"}, {"a", "c"}, {"b", "c"},
+                                                         {"b", "a"}, {"c", "a"}, {"c", "b"}};
+  for (std::size_t game = 0; game < games.size(); ++game) {
+    EXPECT_EQ(games[game].number, static_cast<int>(game) + 1);
+    EXPECT_EQ(games[game].agents, expected[game]);
+  }
+}
+
+TEST(Schedule, AGauntletPairsTheFirstWithTheRest) {
+  const auto games = make_schedule(Format::Gauntlet, {"a", "b", "c", "d"}, 1);
+  ASSERT_EQ(games.size(), 3u);
+  for (const ScheduledGame& game : games) EXPECT_EQ(game.agents[0], "a");
+  EXPECT_EQ(parse_format("gauntlet"), Format::Gauntlet);
+  EXPECT_EQ(parse_format("swiss"), std::nullopt);
+}
+
+// ---- the results file -----------------------------------------------------------------------------
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string path = testing::TempDir() + "troyka_results_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path, std::ios::trunc) << text;
+  return path;
+}
+
+std::string header_line() {
+  return tournament_header({"Breakthrough", "x.game", "(rules)", "", {}, {}}, Format::RoundRobin, 1, {"a", "b"},
+                           {1000, 0, 0}, 1)
+             .dump() +
+         "\n";
+}
+
+const std::string kGameLine =
+    R"({"type":"game","game":1,"agents":["a","b"],"players":["White","Black"],"result":"0-1",)"
+    R"("forfeit":{"player":"White","code":"illegal_move"}})"
+    "\n";
+
+TEST(ResultsFile, APartialLastLineIsCutOff) {
+  const std::string path = temp_file("partial", header_line() + kGameLine + R"({"type":"game","ga)");
+  {
+    const ResultsFile file(path);
+    ASSERT_EQ(file.games().size(), 1u);
+    EXPECT_EQ(file.games()[0].winner, 1);
+    EXPECT_EQ(file.games()[0].forfeiter, 0);
+    EXPECT_NE(file.repair().find("cut off a partial last line (18 bytes)"), std::string::npos) << file.repair();
+  }
+  EXPECT_EQ(std::filesystem::file_size(path), header_line().size() + kGameLine.size());
+}
+
+TEST(ResultsFile, DamageIsReportedWithItsLine) {
+  const auto error_of = [](const std::string& name, const std::string& text) {
+    try {
+      const ResultsFile file(temp_file(name, text));
+    } catch (const troyka::lang::Error& error) {
+      return error.diagnostic().message;
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("twice", header_line() + kGameLine + kGameLine).find("line 3 of the results file"),
+            std::string::npos);
+  EXPECT_NE(error_of("twice", header_line() + kGameLine + kGameLine).find("records game 1 again"), std::string::npos);
+  EXPECT_NE(error_of("junk", header_line() + "not json\n").find("line 2 of the results file"), std::string::npos);
+  EXPECT_NE(error_of("headless", kGameLine).find("does not start with a tournament line"), std::string::npos);
+  EXPECT_NE(error_of("agentless", R"({"type":"tournament","agents":["a","a"]})"
+                                  "\n")
+                .find("does not name its agents"),
+            std::string::npos);
+}
+
+TEST(ResultsFile, AHeaderForAnotherTournamentSaysWhatDiffers) {
+  const Json recorded = Json::parse(header_line());
+  Json current = recorded;
+  EXPECT_EQ(header_difference(recorded, current), "");
+  current["started"] = "later";
+  current["agents"] = Json::array();  // not known yet: not compared
+  EXPECT_EQ(header_difference(recorded, current), "");
+  current["format"] = "gauntlet";
+  EXPECT_EQ(header_difference(recorded, current), "'format' is \"round-robin\" in the file but \"gauntlet\" now");
+  current = recorded;
+  current["rules"] = "(other rules)";
+  EXPECT_EQ(header_difference(recorded, current), "the rule text differs");
+}
+
+}  // namespace

@@ -1,0 +1,88 @@
+// Scores and Elo: the arithmetic `troyka match` and the referee share, and the referee's table.
+#include "referee/standings.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "interpreter/program.h"
+
+namespace {
+
+// ---- Elo ------------------------------------------------------------------------------------------
+
+TEST(Elo, FromScoreIsTheLogisticInverse) {
+  EXPECT_NEAR(troyka::referee::elo_from_score(0.75), 190.8485, 1e-4);
+  EXPECT_NEAR(troyka::referee::elo_from_score(0.25), -190.8485, 1e-4);
+  EXPECT_NEAR(troyka::referee::elo_from_score(0.9), 381.6970, 1e-4);
+  EXPECT_EQ(troyka::referee::elo_from_score(0.5), 0.0);
+  EXPECT_EQ(troyka::referee::elo_from_score(1.0), INFINITY);
+  EXPECT_EQ(troyka::referee::elo_from_score(0.0), -INFINITY);
+}
+
+TEST(Elo, IntervalComesFromThePerGameVariance) {
+  // 60 wins, 20 losses, 20 draws: s = 0.7, variance 0.16, standard error 0.04.
+  const troyka::referee::EloEstimate elo = troyka::referee::elo_estimate(60, 20, 20);
+  EXPECT_DOUBLE_EQ(elo.score, 0.7);
+  EXPECT_NEAR(elo.difference, 147.1907, 1e-4);
+  EXPECT_NEAR(elo.low, 86.2250, 1e-4);
+  EXPECT_NEAR(elo.high, 218.2518, 1e-4);
+}
+
+TEST(Elo, BoundsPastZeroOrOneAreInfinite) {
+  // 3 wins, 1 loss: s = 0.75 and s + 1.96 se = 1.17, beyond a perfect score.
+  const troyka::referee::EloEstimate some = troyka::referee::elo_estimate(3, 1, 0);
+  EXPECT_NEAR(some.difference, 190.8485, 1e-4);
+  EXPECT_NEAR(some.low, -126.4495, 1e-4);
+  EXPECT_EQ(some.high, INFINITY);
+  const troyka::referee::EloEstimate all = troyka::referee::elo_estimate(0, 5, 0);
+  EXPECT_EQ(all.score, 0.0);
+  EXPECT_EQ(all.difference, -INFINITY);
+  const troyka::referee::EloEstimate even = troyka::referee::elo_estimate(0, 0, 4);
+  EXPECT_EQ(even.difference, 0.0);
+  EXPECT_EQ(even.low, 0.0);  // every game drawn: no spread
+  EXPECT_EQ(even.high, 0.0);
+}
+
+// ---- standings -----------------------------------------------------------------------------------
+
+TEST(Standings, CountEveryGameForBothAgentsAndRankByScore) {
+  troyka::referee::Standings standings({"alice", "bob", "carol"});
+  standings.add({"alice", "bob"}, 0, -1);              // alice (first player) wins
+  standings.add({"bob", "alice"}, troyka::kDraw, -1);  // a draw
+  standings.add({"carol", "bob"}, 1, 0);               // carol forfeits: bob wins
+  const auto ranked = standings.ranked();
+  ASSERT_EQ(ranked.size(), 3u);
+  EXPECT_EQ(ranked[0].agent, "alice");
+  EXPECT_EQ(ranked[0].wins, 1);
+  EXPECT_EQ(ranked[0].draws, 1);
+  EXPECT_DOUBLE_EQ(ranked[0].score(), 1.5);
+  EXPECT_EQ(ranked[1].agent, "bob");
+  EXPECT_EQ(ranked[1].games(), 3);
+  EXPECT_DOUBLE_EQ(ranked[1].score(), 1.5);  // the same score in more games ranks lower
+  EXPECT_EQ(ranked[2].agent, "carol");
+  EXPECT_EQ(ranked[2].losses, 1);
+  EXPECT_EQ(ranked[2].forfeits, 1);
+  EXPECT_EQ(standings.scores_line(), "alice 1.5, bob 1.5, carol 0");
+}
+
+TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
+  troyka::referee::Standings standings({"alice", "bob"});
+  for (int game = 0; game < 3; ++game) standings.add({"alice", "bob"}, 0, -1);
+  standings.add({"bob", "alice"}, 0, -1);
+  EXPECT_EQ(standings.table(),
+            "rank agent  games  wins losses draws forfeits  score             Elo (95% interval)\n"
+            "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-126.4 to +inf)\n"
+            "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-inf to +126.4)\n");
+  troyka::referee::Standings sweep({"alice", "bob"});
+  sweep.add({"alice", "bob"}, 0, -1);
+  const std::string table = sweep.table();
+  EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (won every game: no finite "
+                       "estimate)\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("-inf (lost every game: no finite estimate)\n"), std::string::npos) << table;
+}
+
+}  // namespace
