@@ -309,8 +309,6 @@ std::string game_title(const MatchSetup& setup, const lang::Rules& rules) {
 std::string tally_text(const Tally& tally) { return fmt::format("{}-{}-{}", tally.wins, tally.losses, tally.draws); }
 
 std::string elo_text(const EloEstimate& elo) {
-  if (elo.score >= 1) return "+inf: A won every game, which gives no finite estimate";
-  if (elo.score <= 0) return "-inf: A lost every game, which gives no finite estimate";
   return fmt::format("{:+.1f}, 95% interval {:+.1f} to {:+.1f}", elo.difference, elo.low, elo.high);
 }
 

@@ -22,9 +22,6 @@ std::string score_text(const Standing& standing) {
 
 std::string elo_interval_text(const Standing& standing) {
   if (standing.games() == 0) return "-";
-  // The normal approximation has no spread to offer at a clean sweep.
-  if (standing.wins == standing.games()) return "+inf (won every game: no finite estimate)";
-  if (standing.losses == standing.games()) return "-inf (lost every game: no finite estimate)";
   const EloEstimate elo = standing.elo();
   return fmt::format("{} ({} to {})", elo_text(elo.difference), elo_text(elo.low), elo_text(elo.high));
 }
@@ -43,8 +40,15 @@ EloEstimate elo_estimate(int wins, int losses, int draws) {
   const double score = (wins + 0.5 * draws) / games;
   const double variance =
       (wins * std::pow(1 - score, 2) + losses * std::pow(score, 2) + draws * std::pow(0.5 - score, 2)) / games;
-  const double margin = kZ95 * std::sqrt(variance / games);
-  return {score, elo_from_score(score), elo_from_score(score - margin), elo_from_score(score + margin)};
+  // Wilson's score interval, with the games' own variance in place of s(1 - s) (draws make it
+  // smaller): unlike s -/+ 1.96 se it stays inside (0, 1), so a clean sweep still has a finite
+  // bound on one side.
+  const double z2 = kZ95 * kZ95;
+  const double center = (score + z2 / (2 * games)) / (1 + z2 / games);
+  const double margin = kZ95 / (1 + z2 / games) * std::sqrt(variance / games + z2 / (4 * games * games));
+  // At a score of 0 or 1 the bound on that side is exactly 0 or 1 (rounding aside): infinite.
+  const double low = score <= 0 ? 0 : center - margin, high = score >= 1 ? 1 : center + margin;
+  return {score, elo_from_score(score), elo_from_score(low), elo_from_score(high)};
 }
 
 std::string elo_text(double elo) {

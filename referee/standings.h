@@ -21,9 +21,10 @@ struct EloEstimate {
 // -inf at 0 and +inf at 1.
 double elo_from_score(double score);
 
-// The Elo difference a player's results show, with the 95% interval of the normal approximation:
-// s = (wins + draws/2) / n, the per-game scores' variance v = mean((x - s)^2), the standard error
-// se = sqrt(v / n), and the interval elo_from_score(s -/+ 1.96 se).
+// The Elo difference a player's results show, with a 95% interval: with s the mean score of n
+// games (draws 1/2), v the variance of the games' scores and z = 1.96, the Wilson interval
+// c -/+ h where c = (s + z^2/2n) / (1 + z^2/n) and h = z / (1 + z^2/n) * sqrt(v/n + z^2/4n^2),
+// mapped through elo_from_score. It stays inside (0, 1), so a clean sweep has a finite bound.
 EloEstimate elo_estimate(int wins, int losses, int draws);
 
 // "+190.8", or "+inf" / "-inf".

@@ -22,27 +22,40 @@ TEST(Elo, FromScoreIsTheLogisticInverse) {
 }
 
 TEST(Elo, IntervalComesFromThePerGameVariance) {
-  // 60 wins, 20 losses, 20 draws: s = 0.7, variance 0.16, standard error 0.04.
+  // 60 wins, 20 losses, 20 draws: s = 0.7, variance 0.16; Wilson's interval with that variance
+  // is 0.6148 to 0.7726 (worked out by hand from the formula in standings.h).
   const troyka::referee::EloEstimate elo = troyka::referee::elo_estimate(60, 20, 20);
   EXPECT_DOUBLE_EQ(elo.score, 0.7);
   EXPECT_NEAR(elo.difference, 147.1907, 1e-4);
-  EXPECT_NEAR(elo.low, 86.2250, 1e-4);
-  EXPECT_NEAR(elo.high, 218.2518, 1e-4);
+  EXPECT_NEAR(elo.low, 81.2705, 1e-4);
+  EXPECT_NEAR(elo.high, 210.2314, 1e-4);
+  // 190 wins, 10 losses (the mcts-uct match of docs/strength.md).
+  const troyka::referee::EloEstimate strong = troyka::referee::elo_estimate(190, 10, 0);
+  EXPECT_NEAR(strong.low, 402.8162, 1e-4);
+  EXPECT_NEAR(strong.high, 620.1866, 1e-4);
 }
 
-TEST(Elo, BoundsPastZeroOrOneAreInfinite) {
-  // 3 wins, 1 loss: s = 0.75 and s + 1.96 se = 1.17, beyond a perfect score.
+TEST(Elo, IntervalsStayFiniteOnTheSideTheGamesLeaveOpen) {
+  // 3 wins, 1 loss: few games, a wide interval, but inside (0, 1).
   const troyka::referee::EloEstimate some = troyka::referee::elo_estimate(3, 1, 0);
   EXPECT_NEAR(some.difference, 190.8485, 1e-4);
-  EXPECT_NEAR(some.low, -126.4495, 1e-4);
-  EXPECT_EQ(some.high, INFINITY);
+  EXPECT_NEAR(some.low, -146.6601, 1e-4);
+  EXPECT_NEAR(some.high, 528.3571, 1e-4);
+  // A clean sweep: no finite estimate, but a finite bound on the other side.
+  const troyka::referee::EloEstimate sweep = troyka::referee::elo_estimate(200, 0, 0);
+  EXPECT_EQ(sweep.difference, INFINITY);
+  EXPECT_NEAR(sweep.low, 686.6135, 1e-4);
+  EXPECT_EQ(sweep.high, INFINITY);
   const troyka::referee::EloEstimate all = troyka::referee::elo_estimate(0, 5, 0);
   EXPECT_EQ(all.score, 0.0);
   EXPECT_EQ(all.difference, -INFINITY);
+  EXPECT_EQ(all.low, -INFINITY);
+  EXPECT_NEAR(all.high, -45.7895, 1e-4);
+  // Every game drawn: even, and four games cannot say it is closer than this.
   const troyka::referee::EloEstimate even = troyka::referee::elo_estimate(0, 0, 4);
   EXPECT_EQ(even.difference, 0.0);
-  EXPECT_EQ(even.low, 0.0);  // every game drawn: no spread
-  EXPECT_EQ(even.high, 0.0);
+  EXPECT_NEAR(even.low, -186.1965, 1e-4);
+  EXPECT_NEAR(even.high, 186.1965, 1e-4);
 }
 
 // ---- standings -----------------------------------------------------------------------------------
@@ -73,16 +86,15 @@ TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
   standings.add({"bob", "alice"}, 0, -1);
   EXPECT_EQ(standings.table(),
             "rank agent  games  wins losses draws forfeits  score             Elo (95% interval)\n"
-            "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-126.4 to +inf)\n"
-            "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-inf to +126.4)\n");
+            "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-146.7 to +528.4)\n"
+            "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-528.4 to +146.7)\n");
   troyka::referee::Standings sweep({"alice", "bob"});
   sweep.add({"alice", "bob"}, 0, -1);
   const std::string table = sweep.table();
-  EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (won every game: no finite "
-                       "estimate)\n"),
+  EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (-233.8 to +inf)\n"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find("-inf (lost every game: no finite estimate)\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("-inf (-inf to +233.8)\n"), std::string::npos) << table;
 }
 
 }  // namespace
