@@ -20,17 +20,14 @@
 #include "cli/commands.h"
 #include "interpreter/game.h"
 #include "lang/diagnostic.h"
+#include "tests/games.h"
 
 namespace troyka::agents {
 namespace {
 
-const std::string kBreakthrough = std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game";
-
-Game breakthrough(int width = 8, int height = 8) {
-  lang::Options options;
-  options.params = {{"width", std::to_string(width)}, {"height", std::to_string(height)}};
-  return Game::load(kBreakthrough, options);
-}
+using troyka_tests::breakthrough;
+using troyka_tests::kBreakthrough;
+using troyka_tests::position;
 
 template <typename Program>
 using AgentOf = std::unique_ptr<Agent<Program>>;
@@ -38,13 +35,6 @@ using AgentOf = std::unique_ptr<Agent<Program>>;
 template <typename Program>
 AgentOf<Program> agent(const std::string& spec, const Program& program, std::uint64_t default_seed = 1) {
   return make_agent(parse_agent_spec(spec), program, default_seed);
-}
-
-template <typename Program>
-typename Program::StateType position(const Program& program, const std::string& text) {
-  const auto parsed = program.parse_position(text);
-  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-  return parsed.state;
 }
 
 // Plays a whole game between two agents (index = player); every move must be legal. Returns the moves.

@@ -21,6 +21,7 @@
 #include "interpreter/random.h"
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
+#include "tests/games.h"
 
 // Every operator new in the test binary is counted while `counting_allocations` is set on the calling
 // thread, so a test can assert that playing allocates nothing. The replacement only forwards to malloc.
@@ -45,16 +46,10 @@ void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); 
 namespace troyka {
 namespace {
 
-const std::string kBreakthrough = std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game";
+using troyka_tests::breakthrough;
+using troyka_tests::kBreakthrough;
+
 const std::string kStart8x8 = "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP White 0";
-
-Game breakthrough() { return Game::load(kBreakthrough); }
-
-Game breakthrough(int width, int height) {
-  lang::Options options;
-  options.params = {{"width", std::to_string(width)}, {"height", std::to_string(height)}};
-  return Game::load(kBreakthrough, options);
-}
 
 Game zillions7x7() {
   lang::Options options;

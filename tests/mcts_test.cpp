@@ -14,22 +14,14 @@
 
 #include "agents/agent.h"
 #include "interpreter/game.h"
+#include "tests/games.h"
 
 namespace troyka::agents {
 namespace {
 
-Game breakthrough(int width = 8, int height = 8) {
-  lang::Options options;
-  options.params = {{"width", std::to_string(width)}, {"height", std::to_string(height)}};
-  return Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game", options);
-}
-
-template <typename Program>
-typename Program::StateType position(const Program& program, const std::string& text) {
-  const auto parsed = program.parse_position(text);
-  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-  return parsed.state;
-}
+using troyka_tests::breakthrough;
+using troyka_tests::kBreakthrough;
+using troyka_tests::position;
 
 template <typename Program>
 std::unique_ptr<Agent<Program>> agent(const std::string& spec, const Program& program) {

@@ -8,25 +8,17 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "tests/games.h"
 
 namespace troyka {
 namespace {
 
-Game breakthrough(int width = 8, int height = 8) {
-  lang::Options options;
-  options.params = {{"width", std::to_string(width)}, {"height", std::to_string(height)}};
-  return Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game", options);
-}
+using troyka_tests::breakthrough;
+using troyka_tests::kBreakthrough;
+using troyka_tests::position;
 
 Game game_from(const std::string& text) {
   return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
-}
-
-template <typename Program>
-typename Program::StateType position(const Program& program, const std::string& text) {
-  const auto parsed = program.parse_position(text);
-  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-  return parsed.state;
 }
 
 TEST(PlayoutPolicy, AllOffPlaysExactlyTheUniformPlayout) {
