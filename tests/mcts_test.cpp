@@ -20,7 +20,6 @@ namespace troyka::agents {
 namespace {
 
 using troyka_tests::breakthrough;
-using troyka_tests::kBreakthrough;
 using troyka_tests::position;
 
 template <typename Program>

@@ -14,7 +14,6 @@ namespace troyka {
 namespace {
 
 using troyka_tests::breakthrough;
-using troyka_tests::kBreakthrough;
 using troyka_tests::position;
 
 Game game_from(const std::string& text) {
