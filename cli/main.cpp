@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   troyka::cli::RefereeCommandOptions referee;
   troyka::cli::AgentCommandOptions agent;
   troyka::cli::WatchOptions watch;
+  troyka::cli::KeygenOptions keygen;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
   CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
+  CLI::App* keygen_command = troyka::cli::add_keygen_command(app, keygen);
 
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
@@ -121,6 +123,7 @@ int main(int argc, char** argv) {
     if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
+    if (keygen_command->parsed()) return troyka::cli::run_keygen_command(keygen, std::cout);
     if (watch_command->parsed())
       return troyka::cli::run_watch_command(watch, {!watch.ascii, !watch.no_color && wants_color()},
                                             isatty(STDOUT_FILENO) != 0, std::cout);

@@ -1,9 +1,12 @@
 #include "cli/referee_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <zmq.hpp>
 
@@ -52,6 +55,27 @@ referee::ClockSettings clock_settings(const RefereeCommandOptions& options) {
   return clock;
 }
 
+void require_curve() {
+  if (!referee::curve_available())
+    throw usage_error("this ZeroMQ library was built without CURVE support",
+                      "install a libzmq built with libsodium (Debian's libzmq5 is)");
+}
+
+// The key directory, with a key for each agent named on the command line.
+referee::CurveDirectory curve_directory(const std::string& directory, const std::vector<std::string>& agents) {
+  require_curve();
+  referee::CurveDirectory keys = referee::read_curve_directory(directory);
+  for (const std::string& agent : agents) {
+    const bool has_key =
+        std::any_of(keys.agents.begin(), keys.agents.end(), [&](const auto& entry) { return entry.second == agent; });
+    if (!has_key)
+      throw usage_error(
+          fmt::format("--curve-keys: no key for the agent '{}' ({}/agents/{}.key)", agent, directory, agent),
+          "each agent makes its keys with `troyka keygen NAME` and gives NAME.key to the referee");
+  }
+  return keys;
+}
+
 referee::RefereeOptions referee_options(const RefereeCommandOptions& options) {
   referee::RefereeOptions referee;
   referee.bind = options.bind;
@@ -80,6 +104,7 @@ referee::RefereeOptions referee_options(const RefereeCommandOptions& options) {
     throw usage_error(fmt::format("--max-message-bytes must be between {} and {}", kMinMessageBytes, kMaxMessageBytes));
   referee.max_message_bytes = options.max_message_bytes;
   referee.publish = options.publish;
+  if (!options.curve_keys.empty()) referee.curve = curve_directory(options.curve_keys, options.agents);
   return referee;
 }
 
@@ -112,7 +137,48 @@ CLI::App* add_referee_command(CLI::App& app, RefereeCommandOptions& options) {
                       "the largest message an agent may send (default 65536)");
   command->add_option("--publish", options.publish,
                       "publish every move and result here for `troyka watch`, e.g. tcp://*:5556");
+  command->add_option("--curve-keys", options.curve_keys,
+                      "encrypt with CURVE and admit only the agents whose keys are in this directory "
+                      "(DIR/referee.key_secret, DIR/agents/NAME.key, DIR/watchers/NAME.key)");
   return command;
+}
+
+void add_curve_client_options(CLI::App& command, CurveClientOptions& options) {
+  auto* server = command.add_option("--curve-server-key", options.server_key,
+                                    "with CURVE: the referee's public key file, e.g. referee.key");
+  auto* own = command.add_option("--curve-key", options.own_keys,
+                                 "with CURVE: this client's key pair, e.g. alice.key_secret (troyka keygen)");
+  server->needs(own);
+  own->needs(server);
+}
+
+std::optional<referee::CurveClient> curve_client(const CurveClientOptions& options) {
+  if (options.server_key.empty()) return std::nullopt;
+  require_curve();
+  return referee::read_curve_client(options.server_key, options.own_keys);
+}
+
+CLI::App* add_keygen_command(CLI::App& app, KeygenOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("keygen", "make a CURVE key pair for an encrypted referee: NAME.key and NAME.key_secret");
+  command->add_option("name", options.name, "whose keys: referee, or an agent's or watcher's name")->required();
+  command->add_option("--dir", options.directory, "where to write them (default: here)");
+  return command;
+}
+
+int run_keygen_command(const KeygenOptions& options, std::ostream& out) {
+  if (!referee::valid_agent_name(options.name))
+    throw usage_error(fmt::format("'{}' is not a valid name for keys", options.name),
+                      "a name is 1 to 64 characters from A-Z a-z 0-9 . _ -");
+  require_curve();
+  const referee::CurveKeys keys = referee::generate_curve_keys();
+  referee::write_certificates(options.directory, options.name, keys);
+  const std::filesystem::path base = std::filesystem::path(options.directory) / options.name;
+  fmt::print(out,
+             "public key {}\nwrote {}.key (public: give it to whoever runs the referee) and {}.key_secret "
+             "(keep it to yourself)\n",
+             keys.public_key, base.string(), base.string());
+  return 0;
 }
 
 CLI::App* add_agent_command(CLI::App& app, AgentCommandOptions& options) {
@@ -120,6 +186,7 @@ CLI::App* add_agent_command(CLI::App& app, AgentCommandOptions& options) {
   command->add_option("--connect", options.connect, "the referee's address, e.g. tcp://localhost:5555")->required();
   command->add_option("--name", options.name, "the name to play under")->required();
   command->add_option("--agent", options.agent, "the agent, e.g. mcts:time=1s or random")->required();
+  add_curve_client_options(*command, options.curve);
   return command;
 }
 
@@ -145,7 +212,7 @@ int run_agent_command(const AgentCommandOptions& options, std::ostream& log) {
                       "a name is 1 to 64 characters from A-Z a-z 0-9 . _ -");
   const agents::AgentSpec spec = agents::parse_agent_spec(options.agent);
   try {
-    return referee::run_remote_agent({options.connect, options.name, spec}, log);
+    return referee::run_remote_agent({options.connect, options.name, spec, curve_client(options.curve)}, log);
   } catch (const zmq::error_t& error) {
     throw usage_error(fmt::format("--connect {}: {}", options.connect, error.what()),
                       "e.g. tcp://localhost:5555 or ipc:///tmp/referee.sock");

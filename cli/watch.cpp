@@ -164,13 +164,16 @@ CLI::App* add_watch_command(CLI::App& app, WatchOptions& options) {
       ->required();
   command->add_flag("--ascii", options.ascii, "draw the boards with letters only");
   command->add_flag("--no-color", options.no_color, "no colours, even on a terminal");
+  add_curve_client_options(*command, options.curve);
   return command;
 }
 
 int run_watch_command(const WatchOptions& options, const BoardStyle& style, bool terminal, std::ostream& out) {
   zmq::context_t context;
   zmq::socket_t subscriber(context, zmq::socket_type::sub);
+  const std::optional<referee::CurveClient> curve = curve_client(options.curve);
   try {
+    if (curve) referee::make_curve_client(subscriber, *curve);
     subscriber.set(zmq::sockopt::subscribe, "");
     subscriber.connect(options.endpoint);
   } catch (const zmq::error_t& error) {

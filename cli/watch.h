@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cli/board_view.h"
+#include "cli/referee_command.h"
 
 namespace CLI {
 class App;
@@ -19,6 +20,7 @@ struct WatchOptions {
   std::string endpoint;
   bool ascii = false;
   bool no_color = false;
+  CurveClientOptions curve;
 };
 
 CLI::App* add_watch_command(CLI::App& app, WatchOptions& options);

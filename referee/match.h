@@ -47,6 +47,8 @@ class Match {
   int to_move() const { return board_->to_move(); }
   // When the move owed must have arrived.
   SteadyClock::time_point deadline() const { return deadline_; }
+  // When the move owed was asked for.
+  SteadyClock::time_point requested() const { return requested_; }
 
   // The request for the move owed, with the time left until its deadline as seen at `now`.
   MoveRequest request(SteadyClock::time_point now) const;

@@ -12,10 +12,11 @@
 namespace troyka::referee {
 namespace {
 
-constexpr std::array<const char*, 15> kErrorCodeNames{
-    "malformed_message", "multipart_message", "message_too_large", "unknown_type",       "unsupported_protocol",
-    "invalid_name",      "name_taken",        "not_entered",       "already_registered", "not_registered",
-    "unknown_match",     "match_over",        "not_your_match",    "not_your_turn",      "wrong_ply",
+constexpr std::array<const char*, 16> kErrorCodeNames{
+    "malformed_message",    "multipart_message", "message_too_large", "unknown_type",
+    "unsupported_protocol", "invalid_name",      "name_taken",        "not_entered",
+    "already_registered",   "not_registered",    "unknown_match",     "match_over",
+    "not_your_match",       "not_your_turn",     "wrong_ply",         "key_mismatch",
 };
 
 constexpr std::array<const char*, 6> kForfeitCodeNames{"illegal_move",   "time_forfeit", "malformed_reply",

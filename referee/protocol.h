@@ -47,6 +47,7 @@ enum class ErrorCode {
   NotYourMatch,
   NotYourTurn,
   WrongPly,
+  KeyMismatch,
 };
 const char* error_code_name(ErrorCode code);  // "malformed_message", ...
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <zmq.hpp>
 
+#include "referee/load_stats.h"
 #include "referee/match.h"
 #include "referee/outcome.h"
 #include "referee/results.h"
@@ -98,9 +99,9 @@ class Referee {
   // ---- agents ----
   void receive_messages();
   bool receive_one();
-  void handle(const std::string& peer, std::string_view frame, TimePoint now);
-  void handle_hello(const std::string& peer, const Hello& hello, TimePoint now);
-  std::optional<Problem> entry_problem(const Hello& hello, TimePoint now) const;
+  void handle(const std::string& peer, std::string_view frame, std::string_view key_owner, TimePoint now);
+  void handle_hello(const std::string& peer, const Hello& hello, std::string_view key_owner, TimePoint now);
+  std::optional<Problem> entry_problem(const Hello& hello, std::string_view key_owner, TimePoint now) const;
   void take_over(const std::string& peer, const Hello& hello, TimePoint now);
   void register_agent(const std::string& peer, const Hello& hello, TimePoint now);
   void handle_move(const std::string& agent, const MoveReply& reply, TimePoint now);
@@ -114,6 +115,7 @@ class Referee {
   std::optional<TimePoint> next_deadline() const;
   void say_goodbye();
   void print_standings();
+  void secure_sockets();
   void open_publisher();
   void publish(const Json& event);
   void answer_subscriptions();
@@ -146,8 +148,10 @@ class Referee {
   std::map<std::string, std::string> peers_;  // routing id -> agent name
   std::map<std::string, Match> matches_;      // in progress, by id
   std::set<std::string> finished_matches_;
+  LoadStats load_;
 
   zmq::context_t context_;
+  std::optional<CurveAuthenticator> authenticator_;  // with --curve-keys; before the sockets it guards
   zmq::socket_t router_{context_, zmq::socket_type::router};
   // An XPUB socket rather than PUB: it hears each new subscription, and answers it with the
   // matches in progress, so a watcher that comes late sees every board.
@@ -203,6 +207,7 @@ int Referee::run() {
   router_.set(zmq::sockopt::router_mandatory, 1);
   router_.set(zmq::sockopt::maxmsgsize, static_cast<std::int64_t>(options_.max_message_bytes * kTransportLimitFactor));
   router_.set(zmq::sockopt::linger, kLingerMs);
+  secure_sockets();
   router_.bind(options_.bind);
   note("referee listening on {}", router_.get(zmq::sockopt::last_endpoint));
   if (!options_.publish.empty()) open_publisher();
@@ -215,9 +220,12 @@ int Referee::run() {
       const auto wait = std::chrono::ceil<Milliseconds>(*deadline - SteadyClock::now()) + Milliseconds(1);
       timeout = std::max(wait, Milliseconds(0));
     }
+    // Unused entries wait on no socket and no file descriptor: they never wake the poll.
     zmq::pollitem_t items[] = {{router_.handle(), 0, ZMQ_POLLIN, 0},
-                               {publisher_ ? publisher_->handle() : nullptr, -1, ZMQ_POLLIN, 0}};
-    zmq::poll(items, publisher_ ? 2 : 1, timeout);
+                               {publisher_ ? publisher_->handle() : nullptr, -1, ZMQ_POLLIN, 0},
+                               {authenticator_ ? authenticator_->socket().handle() : nullptr, -1, ZMQ_POLLIN, 0}};
+    zmq::poll(items, 3, timeout);
+    if ((items[2].revents & ZMQ_POLLIN) != 0) authenticator_->answer();
     if ((items[0].revents & ZMQ_POLLIN) != 0) receive_messages();
     if ((items[1].revents & ZMQ_POLLIN) != 0) answer_subscriptions();
     const TimePoint now = SteadyClock::now();
@@ -226,14 +234,26 @@ int Referee::run() {
   }
   publish(watch_tournament_end(standings_->ranked()));
   say_goodbye();
+  note("{}", load_.summary());
   print_standings();
   return 0;
+}
+
+void Referee::secure_sockets() {
+  if (!options_.curve) return;
+  authenticator_.emplace(context_, *options_.curve, [this](const std::string& address, const std::string& why) {
+    note("refused a connection from {}: {}", address, why);
+  });
+  make_curve_server(router_, options_.curve->referee, kAgentDomain);
+  note("CURVE: encrypted; {} agent key(s), {} watcher key(s)", options_.curve->agents.size(),
+       options_.curve->watchers.size());
 }
 
 void Referee::open_publisher() {
   publisher_.emplace(context_, zmq::socket_type::xpub);
   publisher_->set(zmq::sockopt::xpub_verbose, 1);  // every subscription, not only a topic's first
   publisher_->set(zmq::sockopt::linger, kLingerMs);
+  if (options_.curve) make_curve_server(*publisher_, options_.curve->referee, kWatcherDomain);
   publisher_->bind(options_.publish);
   note("publishing moves and results on {}", publisher_->get(zmq::sockopt::last_endpoint));
 }
@@ -401,20 +421,22 @@ bool Referee::receive_one() {
     if (++frames == 1) payload = std::move(part);
   }
   if (const auto agent = agent_of(peer)) sessions_.at(*agent).last_heard = now;
+  // With CURVE, the name the connection's key is filed under (the authenticator's User-Id).
+  const char* key_owner = frames == 0 ? nullptr : zmq_msg_gets(payload.handle(), "User-Id");
   if (frames != 1)
     send(peer, error_message({ErrorCode::MultipartMessage, fmt::format("a message is one frame, not {}", frames)}));
   else if (payload.size() > options_.max_message_bytes)
     send(peer, error_message({ErrorCode::MessageTooLarge, fmt::format("a message may be at most {} bytes, not {}",
                                                                       options_.max_message_bytes, payload.size())}));
   else
-    handle(peer, payload.to_string_view(), now);
+    handle(peer, payload.to_string_view(), key_owner == nullptr ? "" : key_owner, now);
   return true;
 }
 
-void Referee::handle(const std::string& peer, std::string_view frame, TimePoint now) {
+void Referee::handle(const std::string& peer, std::string_view frame, std::string_view key_owner, TimePoint now) {
   const AgentMessage message = parse_agent_message(frame);
   if (const auto* problem = std::get_if<Problem>(&message)) return send(peer, error_message(*problem));
-  if (const auto* hello = std::get_if<Hello>(&message)) return handle_hello(peer, *hello, now);
+  if (const auto* hello = std::get_if<Hello>(&message)) return handle_hello(peer, *hello, key_owner, now);
   const std::optional<std::string> agent = agent_of(peer);
   if (std::holds_alternative<Bye>(message)) {
     if (agent) end_registration(*agent, ForfeitCode::Left, "left during the game", now);
@@ -426,13 +448,13 @@ void Referee::handle(const std::string& peer, std::string_view frame, TimePoint 
   handle_move(*agent, std::get<MoveReply>(message), now);
 }
 
-void Referee::handle_hello(const std::string& peer, const Hello& hello, TimePoint now) {
+void Referee::handle_hello(const std::string& peer, const Hello& hello, std::string_view key_owner, TimePoint now) {
   const std::optional<std::string> current = agent_of(peer);
   if (current && *current != hello.name)
     return send(peer, error_message({ErrorCode::AlreadyRegistered,
                                      fmt::format("this connection is registered as '{}'", *current)}));
   if (!current) {
-    if (const auto problem = entry_problem(hello, now)) return send(peer, error_message(*problem));
+    if (const auto problem = entry_problem(hello, key_owner, now)) return send(peer, error_message(*problem));
     if (sessions_.contains(hello.name))
       take_over(peer, hello, now);
     else
@@ -442,7 +464,10 @@ void Referee::handle_hello(const std::string& peer, const Hello& hello, TimePoin
   resend_matches(hello.name, now);
 }
 
-std::optional<Problem> Referee::entry_problem(const Hello& hello, TimePoint now) const {
+std::optional<Problem> Referee::entry_problem(const Hello& hello, std::string_view key_owner, TimePoint now) const {
+  if (options_.curve && key_owner != hello.name)
+    return Problem{ErrorCode::KeyMismatch,
+                   fmt::format("this connection's CURVE key is filed under '{}', not '{}'", key_owner, hello.name)};
   if (!may_enter(hello.name))
     return Problem{ErrorCode::NotEntered,
                    fmt::format("'{}' does not play in this tournament; its agents: {}", hello.name,
@@ -512,8 +537,12 @@ void Referee::handle_move(const std::string& agent, const MoveReply& reply, Time
   }
   Match& match = found->second;
   const std::size_t played = match.outcome().moves.size();
+  const TimePoint requested = match.requested();
   const std::optional<Problem> problem = match.receive(agent, reply, now);
-  if (match.outcome().moves.size() > played) publish(watch_move(match.outcome()));
+  if (match.outcome().moves.size() > played) {
+    load_.add_reply(now - requested);
+    publish(watch_move(match.outcome()));
+  }
   if (problem) return send_to_agent(agent, error_message(*problem, reply.match));
   if (match.over()) return finish_match(reply.match);
   send_to_agent(match.agents()[static_cast<std::size_t>(match.to_move())], move_request_message(match.request(now)));

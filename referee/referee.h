@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "referee/curve.h"
 #include "referee/protocol.h"
 #include "referee/schedule.h"
 
@@ -29,6 +31,9 @@ struct RefereeOptions {
   std::int64_t absence_ms = 60000;  // how long an agent's games wait for it once it left
   std::size_t max_message_bytes = 65536;
   std::string publish;  // where watchers subscribe to every move and result; "" for nowhere
+  // With keys, both sockets are CURVE servers and an agent may only register under the name its
+  // key is filed under (curve.h); without, anyone who reaches the endpoint may enter.
+  std::optional<CurveDirectory> curve;
 };
 
 // Plays the tournament until every game of its schedule is in the results file. Events

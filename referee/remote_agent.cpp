@@ -129,6 +129,7 @@ class Client {
   zmq::context_t context_;
   zmq::socket_t worker_{context_, zmq::socket_type::pair};
   std::optional<zmq::socket_t> dealer_;
+  std::optional<HandshakeMonitor> handshakes_;  // of dealer_
   std::jthread worker_thread_;
   bool registered_ = false;
   std::string session_;
@@ -161,9 +162,17 @@ int Client::run() {
       }
     }
     if ((items[1].revents & ZMQ_POLLIN) != 0) forward_worker_messages(now);
+    if (const auto failure = handshakes_->failure()) {
+      note("error: {}", *failure);
+      stop_worker();
+      return 1;
+    }
     now = Clock::now();
     if (now - last_heard_ > grace_) {
-      note("the referee has been silent for {} ms; connecting again", grace_.count());
+      // A referee that cannot decrypt the handshake (a wrong --curve-server-key) drops it unanswered.
+      const bool curve_unanswered = options_.curve && session_.empty();
+      note("the referee has been silent for {} ms; connecting again{}", grace_.count(),
+           curve_unanswered ? " (is --curve-server-key the referee's public key?)" : "");
       clear_matches();
       connect(now);
     } else if (now - last_sent_ >= heartbeat_) {
@@ -176,8 +185,11 @@ int Client::run() {
 }
 
 void Client::connect(Clock::time_point now) {
+  handshakes_.reset();  // before the socket it watches
   dealer_.emplace(context_, zmq::socket_type::dealer);
+  handshakes_.emplace(*dealer_);
   dealer_->set(zmq::sockopt::linger, 0);
+  if (options_.curve) make_curve_client(*dealer_, *options_.curve);
   dealer_->connect(options_.endpoint);
   registered_ = false;
   last_heard_ = now;
@@ -240,7 +252,7 @@ std::optional<int> Client::on_error(const Json& error, Clock::time_point now) {
       return 1;
     }
   } else if (code == "unsupported_protocol" || code == "invalid_name" || code == "not_entered" ||
-             code == "already_registered") {
+             code == "already_registered" || code == "key_mismatch") {
     note("error: the referee refused this agent ({}): {}", code, text);
     return 1;
   } else {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "referee/curve.h"
 #include "referee/protocol.h"
 
 namespace troyka::referee {
@@ -20,6 +21,7 @@ struct RemoteAgentOptions {
   std::string endpoint;  // the referee's address, e.g. tcp://localhost:5555
   std::string name;      // the name to register under
   agents::AgentSpec spec;
+  std::optional<CurveClient> curve;  // for a referee with --curve-keys
 };
 
 // Plays until the referee says bye (returns 0) or refuses the agent (returns 1, with the reason

@@ -15,16 +15,18 @@ import sys
 import time
 
 import zmq
+import zmq.auth
 
 PROTOCOL = 1
 # Refusals that saying hello again would not change.
-FATAL_ERRORS = {"unsupported_protocol", "invalid_name", "not_entered", "already_registered"}
+FATAL_ERRORS = {"unsupported_protocol", "invalid_name", "not_entered", "already_registered", "key_mismatch"}
 
 
 class Agent:
-    def __init__(self, endpoint, name, seed):
+    def __init__(self, endpoint, name, seed, curve=None):
         self.endpoint = endpoint
         self.name = name
+        self.curve = curve  # (referee's public key, our public key, our secret key) for a CURVE referee
         self.random = random.Random(seed)
         self.context = zmq.Context()
         self.socket = None
@@ -38,6 +40,8 @@ class Agent:
         if self.socket is not None:
             self.socket.close(linger=0)
         self.socket = self.context.socket(zmq.DEALER)
+        if self.curve:
+            self.socket.curve_serverkey, self.socket.curve_publickey, self.socket.curve_secretkey = self.curve
         self.socket.connect(self.endpoint)
         self.registered = False
         self.last_heard = time.monotonic()
@@ -101,8 +105,19 @@ def main():
     parser.add_argument("--connect", required=True, help="the referee's address, e.g. tcp://localhost:5555")
     parser.add_argument("--name", required=True, help="the name to play under")
     parser.add_argument("--seed", type=int, default=None, help="seed the random choices")
+    parser.add_argument("--curve-server-key", help="for a CURVE referee: its public key file (referee.key)")
+    parser.add_argument("--curve-key", help="for a CURVE referee: our key pair (NAME.key_secret, troyka keygen)")
     args = parser.parse_args()
-    sys.exit(Agent(args.connect, args.name, args.seed).run())
+    if (args.curve_server_key is None) != (args.curve_key is None):
+        parser.error("--curve-server-key and --curve-key go together")
+    curve = None
+    if args.curve_key:
+        server_public, _ = zmq.auth.load_certificate(args.curve_server_key)
+        public, secret = zmq.auth.load_certificate(args.curve_key)
+        if secret is None:
+            parser.error(f"{args.curve_key} holds no secret key: give the NAME.key_secret file")
+        curve = (server_public, public, secret)
+    sys.exit(Agent(args.connect, args.name, args.seed, curve).run())
 
 
 if __name__ == "__main__":
