@@ -42,14 +42,19 @@ class BoardOf final : public MatchBoard {
   typename Program::StateType state_;
 };
 
+// A function template rather than the body of visit's generic lambda: clang 14 instantiates the
+// vtable of a class template made there without its member functions (an undefined reference at
+// link time in the fuzz build).
+template <class Program>
+std::unique_ptr<MatchBoard> board_for(std::shared_ptr<const Game> game, const Program& program) {
+  return std::make_unique<BoardOf<Program>>(std::move(game), program);
+}
+
 }  // namespace
 
 std::unique_ptr<MatchBoard> make_board(std::shared_ptr<const Game> game) {
   const Game& held = *game;
-  return held.visit([&](const auto& program) -> std::unique_ptr<MatchBoard> {
-    using Program = std::decay_t<decltype(program)>;
-    return std::make_unique<BoardOf<Program>>(std::move(game), program);
-  });
+  return held.visit([&](const auto& program) { return board_for(std::move(game), program); });
 }
 
 }  // namespace troyka::referee

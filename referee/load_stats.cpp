@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace troyka::referee {
 namespace {
@@ -20,7 +21,7 @@ double seconds_between(const std::timespec& from, const std::timespec& to) {
 
 // The value below which `share` of the sorted values lie (nearest rank).
 std::int64_t percentile(const std::vector<std::int64_t>& sorted, double share) {
-  const auto rank = static_cast<std::size_t>(share * static_cast<double>(sorted.size() - 1) + 0.5);
+  const auto rank = static_cast<std::size_t>(std::lround(share * static_cast<double>(sorted.size() - 1)));
   return sorted[rank];
 }
 

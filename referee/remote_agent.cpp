@@ -73,6 +73,13 @@ class SeatOf final : public Seat {
   std::vector<std::string> played_;
 };
 
+// Not in visit's generic lambda: see board_for in board.cpp (a clang 14 instantiation bug).
+template <class Program>
+std::unique_ptr<Seat> seat_for(std::shared_ptr<const Game> game, const Program& program, const agents::AgentSpec& spec,
+                               int player, const agents::TimeControl& time, std::uint64_t seed) {
+  return std::make_unique<SeatOf<Program>>(std::move(game), program, spec, player, time, seed);
+}
+
 // The worker thread: plays the matches the socket thread hands it, one message at a time.
 void run_worker(zmq::context_t& context, MatchPlayer& player) {
   zmq::socket_t socket(context, zmq::socket_type::pair);
@@ -294,10 +301,8 @@ std::optional<Json> MatchPlayer::handle(const Json& message) {
     const ClockSettings clock = clock_from_json(message.at("clock"));
     const agents::TimeControl time{clock.move_ms / 1000.0, clock.total_ms / 1000.0, clock.increment_ms / 1000.0};
     const std::uint64_t seed = ++matches_started_;
-    seats_[match] = game->visit([&](const auto& program) -> std::unique_ptr<Seat> {
-      using Program = std::decay_t<decltype(program)>;
-      return std::make_unique<SeatOf<Program>>(game, program, spec_, player, time, seed);
-    });
+    seats_[match] =
+        game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
   } else if (type == "move_request") {
     const auto seat = seats_.find(match);
     if (seat == seats_.end()) throw std::runtime_error("a move request for a match that did not start");

@@ -43,7 +43,9 @@ class MatchPlayer {
   explicit MatchPlayer(agents::AgentSpec spec) : spec_(std::move(spec)) {}
 
   // A match_start, move_request or match_end; returns the reply to send, if any. Throws
-  // lang::Error when a match's rules do not compile and Json::exception for a malformed message.
+  // lang::Error when a match's rules do not compile, Json::exception for a malformed message, and
+  // std::runtime_error for one that does not fit the matches (a request for a match that did not
+  // start, a move that is not legal).
   std::optional<Json> handle(const Json& message);
   // Forgets every match (after a reconnection the referee sends those that go on again).
   void clear() { seats_.clear(); }
