@@ -1,6 +1,6 @@
 // CURVE encryption and authentication end to end (docs/referee.md, "Security"): keys made by
-// `troyka keygen`, a referee with --curve-keys, and troyka, Python and stray agents over real
-// sockets. Also the referee's closing line of load figures.
+// `troyka keygen`, a referee with --curve-keys, and troyka, Python, JavaScript and stray agents over
+// real sockets. Also the referee's closing line of load figures.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ void keygen(const std::string& name, const std::string& directory) {
   ASSERT_EQ(keygen.wait(10s), 0) << keygen.err();
 }
 
-// keys/referee.key_secret, keys/agents/{alice,bob}.key(_secret), keys/watchers/watcher.key(_secret),
+// keys/referee.key_secret, keys/agents/{alice,bob,carol}.key(_secret), keys/watchers/watcher.key(_secret),
 // and stray/mallory.key(_secret), which the referee does not know.
 struct Keys {
   std::string root, stray;
@@ -35,6 +35,7 @@ Keys make_keys(const Workspace& workspace) {
   keygen("referee", keys.root);
   keygen("alice", keys.root + "/agents");
   keygen("bob", keys.root + "/agents");
+  keygen("carol", keys.root + "/agents");
   keygen("watcher", keys.root + "/watchers");
   keygen("mallory", keys.stray);
   return keys;
@@ -48,9 +49,10 @@ std::vector<std::string> with_curve(std::vector<std::string> command, const Keys
 TEST(RefereeCurve, OnlyTheHoldersOfFiledKeysPlayAndEachUnderItsOwnName) {
   const Workspace workspace = fresh_workspace("curve");
   const Keys keys = make_keys(workspace);
-  Process referee(referee_command(workspace, {"--agents", "alice", "bob", "--games", "2", "--time", "5s", "--heartbeat",
-                                              "100ms", "--curve-keys", keys.root, "--publish", workspace.publisher()}),
-                  workspace.directory + "/ref");
+  Process referee(
+      referee_command(workspace, {"--agents", "alice", "bob", "carol", "--games", "2", "--time", "5s", "--heartbeat",
+                                  "100ms", "--curve-keys", keys.root, "--publish", workspace.publisher()}),
+      workspace.directory + "/ref");
   Process watch(with_curve(watch_command(workspace), keys, keys.root + "/watchers/watcher.key_secret"),
                 workspace.directory + "/watch");
 
@@ -78,16 +80,19 @@ TEST(RefereeCurve, OnlyTheHoldersOfFiledKeysPlayAndEachUnderItsOwnName) {
                 workspace.directory + "/alice");
   std::vector<std::string> bob_command = python_agent_command(workspace, "bob");
   Process bob(with_curve(bob_command, keys, keys.agent_secret("bob")), workspace.directory + "/bob");
+  Process carol(with_curve(node_agent_command(workspace, "carol"), keys, keys.agent_secret("carol")),
+                workspace.directory + "/carol");
   ASSERT_EQ(referee.wait(60s), 0) << referee.err();
   EXPECT_EQ(alice.wait(10s), 0) << alice.err();
   EXPECT_EQ(bob.wait(10s), 0) << bob.err();
+  EXPECT_EQ(carol.wait(10s), 0) << carol.err();
   EXPECT_EQ(watch.wait(10s), 0) << watch.err();
 
   const Results results = read_results(workspace.results());
-  expect_every_game_once(results, 2);
-  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  expect_every_game_once(results, 6);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(6, ""));
   const std::string log = referee.err();
-  EXPECT_NE(log.find("CURVE: encrypted; 2 agent key(s), 1 watcher key(s)\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("CURVE: encrypted; 3 agent key(s), 1 watcher key(s)\n"), std::string::npos) << log;
   EXPECT_TRUE(std::regex_search(log, std::regex("refused a connection from .*: its key \\S{40} is not in agents/\n")))
       << log;
   EXPECT_NE(watch.out().find("the tournament is over\n"), std::string::npos) << watch.out();

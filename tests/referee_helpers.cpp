@@ -22,6 +22,7 @@ namespace {
 
 const std::string kGameFile = TROYKA_SOURCE_DIR "/games/breakthrough.game";
 const std::string kPythonAgent = TROYKA_SOURCE_DIR "/examples/python/agent.py";
+const std::string kNodeAgent = TROYKA_SOURCE_DIR "/examples/node/agent.mjs";
 
 using SteadyClock = std::chrono::steady_clock;
 
@@ -111,6 +112,11 @@ std::vector<std::string> troyka_agent_command(const Workspace& workspace, const 
 std::vector<std::string> python_agent_command(const Workspace& workspace, const std::string& name) {
   // The Debian interpreter, which has python3-zmq, whatever python3 is first on PATH.
   return {"/usr/bin/python3", kPythonAgent, "--connect", workspace.endpoint(), "--name", name, "--seed", "1"};
+}
+
+std::vector<std::string> node_agent_command(const Workspace& workspace, const std::string& name) {
+  // Its modules are in examples/node/node_modules (scripts/setup runs npm ci there).
+  return {"/usr/bin/env", "node", kNodeAgent, "--connect", workspace.endpoint(), "--name", name, "--seed", "1"};
 }
 
 std::vector<std::string> watch_command(const Workspace& workspace) {

@@ -57,6 +57,7 @@ std::vector<std::string> referee_command(const Workspace& workspace, const std::
 std::vector<std::string> troyka_agent_command(const Workspace& workspace, const std::string& name,
                                               const std::string& spec);
 std::vector<std::string> python_agent_command(const Workspace& workspace, const std::string& name);
+std::vector<std::string> node_agent_command(const Workspace& workspace, const std::string& name);
 std::vector<std::string> watch_command(const Workspace& workspace);
 
 // An agent written in the test: a DEALER socket, and a handler for every message it receives

@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -103,19 +104,27 @@ TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
   EXPECT_NE(rnd.err().find("the referee said goodbye: the tournament is over"), std::string::npos) << rnd.err();
 }
 
-TEST(RefereeTournament, ThePythonExampleAgentPlays) {
-  const Workspace workspace = fresh_workspace("python");
-  Process referee(referee_command(workspace, options({"py", "troyka"}, 2)), workspace.directory + "/ref");
-  Process python(python_agent_command(workspace, "py"), workspace.directory + "/py");
+// An example agent from examples/ (its command made by `example_command` for the name "example")
+// plays two games against a troyka agent, every one played out.
+void expect_example_agent_plays(
+    const std::string& language,
+    const std::function<std::vector<std::string>(const Workspace&, const std::string&)>& example_command) {
+  const Workspace workspace = fresh_workspace(language);
+  Process referee(referee_command(workspace, options({"example", "troyka"}, 2)), workspace.directory + "/ref");
+  Process example(example_command(workspace, "example"), workspace.directory + "/example");
   Process troyka(troyka_agent_command(workspace, "troyka", "random"), workspace.directory + "/troyka");
   ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
-  EXPECT_EQ(python.wait(10s), 0) << python.err();
+  EXPECT_EQ(example.wait(10s), 0) << example.err();
   EXPECT_EQ(troyka.wait(10s), 0) << troyka.err();
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
   expect_games_replay(results);
 }
+
+TEST(RefereeTournament, ThePythonExampleAgentPlays) { expect_example_agent_plays("python", python_agent_command); }
+
+TEST(RefereeTournament, TheJavaScriptExampleAgentPlays) { expect_example_agent_plays("node", node_agent_command); }
 
 TEST(RefereeTournament, AGauntletPairsTheFirstAgentWithEachOther) {
   const Workspace workspace = fresh_workspace("gauntlet");
