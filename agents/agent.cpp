@@ -62,30 +62,11 @@ lang::Error spec_error(std::string message, std::string hint) {
   return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
 }
 
-// Whether `word` abbreviates `candidate`: same first letter, the rest of its letters in order ("iters").
-bool abbreviates(std::string_view word, std::string_view candidate) {
-  return word.size() >= 2 && word.size() < candidate.size() && word.front() == candidate.front() &&
-         lang::is_subsequence(word, candidate);
-}
-
-// The choice `word` most likely means: a close spelling (lang::closest_match), else the one choice
-// it abbreviates; empty when there is none.
-std::string likely_choice(std::string_view word, const std::vector<std::string>& choices) {
-  std::string close = lang::closest_match(word, choices);
-  if (!close.empty()) return close;
-  for (const std::string& choice : choices) {
-    if (!abbreviates(word, choice)) continue;
-    if (!close.empty()) return {};  // ambiguous
-    close = choice;
-  }
-  return close;
-}
-
 // "did you mean 'x'? valid WHAT: a, b, c" or just the list when nothing is close.
 std::string choices_hint(std::string_view word, const std::vector<std::string>& choices, std::string_view what) {
   std::string list;
   for (const std::string& choice : choices) list += (list.empty() ? "" : ", ") + choice;
-  const std::string close = likely_choice(word, choices);
+  const std::string close = lang::closest_match(word, choices);
   return (close.empty() ? "" : fmt::format("did you mean '{}'? ", close)) + fmt::format("valid {}: {}", what, list);
 }
 

@@ -49,6 +49,49 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
+// Whether `word` is `candidate` with letters left out, in order: the commonest typo ("colums")
+// and the shape of an abbreviation ("iters").
+bool is_subsequence(std::string_view word, std::string_view candidate) {
+  std::size_t at = 0;
+  for (const char c : candidate)
+    if (at < word.size() && word[at] == c) ++at;
+  return at == word.size();
+}
+
+// Whether `word` abbreviates `candidate`: same first letter, the rest of its letters in order ("iters").
+bool abbreviates(std::string_view word, std::string_view candidate) {
+  return word.size() >= 2 && word.size() < candidate.size() && word.front() == candidate.front() &&
+         is_subsequence(word, candidate);
+}
+
+// The one candidate `word` abbreviates; empty when none or several do.
+std::string abbreviated(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string found;
+  for (const auto& candidate : candidates) {
+    if (!abbreviates(word, candidate)) continue;
+    if (!found.empty()) return {};
+    found = candidate;
+  }
+  return found;
+}
+
+// The candidate nearest by edit distance, if near enough to be a likely typo.
+std::string nearest_spelling(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance > best_distance) continue;
+    const bool better = best.empty() || distance < edit_distance(word, best) ||
+                        (!is_subsequence(word, best) && is_subsequence(word, candidate));
+    if (better) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 std::string render(const Diagnostic& d) {
@@ -82,27 +125,9 @@ std::string render(const Diagnostic& d) {
 
 Error::Error(Diagnostic diagnostic) : std::runtime_error(diagnostic.message), diagnostic_(std::move(diagnostic)) {}
 
-bool is_subsequence(std::string_view word, std::string_view candidate) {
-  std::size_t at = 0;
-  for (const char c : candidate)
-    if (at < word.size() && word[at] == c) ++at;
-  return at == word.size();
-}
-
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 3));
-  for (const auto& candidate : candidates) {
-    const std::size_t distance = edit_distance(word, candidate);
-    if (distance > best_distance) continue;
-    const bool better = best.empty() || distance < edit_distance(word, best) ||
-                        (!is_subsequence(word, best) && is_subsequence(word, candidate));
-    if (better) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  return best;
+  const std::string spelling = nearest_spelling(word, candidates);
+  return spelling.empty() ? abbreviated(word, candidates) : spelling;
 }
 
 std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {

@@ -50,11 +50,8 @@ class Error : public std::runtime_error {
   Diagnostic diagnostic_;
 };
 
-// Whether `word` is `candidate` with letters left out, in order: the commonest typo ("colums")
-// and the shape of an abbreviation ("iters").
-bool is_subsequence(std::string_view word, std::string_view candidate);
-
-// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+// The candidate `word` most likely means: the closest by edit distance, if close enough to be a
+// likely typo; else the one candidate it abbreviates ("iters" for "iterations"); else "".
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
 // "did you mean 'x'?" when a close candidate exists, otherwise a list of the valid choices.

@@ -761,6 +761,18 @@ hint: did you mean 'empty'?
 )");
 }
 
+TEST(LangNames, AnAbbreviationSuggestsTheOneWordItShortens) {
+  EXPECT_EQ(error_of(game_with("(to empty)", "(to emp)")),
+            R"(test.game:9:52: error: unknown target 'emp'
+ 9 |     (step (forward forward-left forward-right) (to emp))
+   |                                                    ^~~
+hint: did you mean 'empty'?
+)");
+  // "fwd" shortens forward, forward-left and forward-right alike: no guess.
+  EXPECT_EQ(closest_match("fwd", {"forward", "forward-left", "forward-right"}), "");
+  EXPECT_EQ(closest_match("orth", {"orthogonal", "diagonal"}), "orthogonal");
+}
+
 TEST(LangNames, UnknownMoveKind) {
   EXPECT_EQ(error_of(game_with("(step (forward forward-left", "(stepp (forward forward-left")),
             R"(test.game:9:6: error: unknown move 'stepp'
