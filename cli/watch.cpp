@@ -172,6 +172,7 @@ int run_watch_command(const WatchOptions& options, const BoardStyle& style, bool
   zmq::context_t context;
   zmq::socket_t subscriber(context, zmq::socket_type::sub);
   const std::optional<referee::CurveClient> curve = curve_client(options.curve);
+  referee::HandshakeMonitor handshakes(subscriber);  // before connecting, to hear the first handshake
   try {
     if (curve) referee::make_curve_client(subscriber, *curve);
     subscriber.set(zmq::sockopt::subscribe, "");
@@ -182,6 +183,12 @@ int run_watch_command(const WatchOptions& options, const BoardStyle& style, bool
   }
   Watcher watcher(style, terminal, out);
   for (;;) {
+    // Waking every second to see whether the referee refused the handshake (CURVE).
+    zmq::pollitem_t item{subscriber.handle(), 0, ZMQ_POLLIN, 0};
+    if (zmq::poll(&item, 1, std::chrono::seconds(1)) == 0) {
+      if (const auto failure = handshakes.failure()) throw usage_error(*failure);
+      continue;
+    }
     zmq::message_t frame;
     (void)subscriber.recv(frame);
     // Everything that has arrived, then one redraw.

@@ -213,8 +213,8 @@ std::optional<std::string> HandshakeMonitor::failure() {
 
 void HandshakeMonitor::on_event_handshake_failed_auth(const zmq_event_t& event, const char* /*address*/) {
   failure_ = fmt::format(
-      "the referee refused this client's CURVE key (status {}): its public key must be in the "
-      "referee's key directory, under agents/NAME.key for the name it plays as",
+      "the referee refused this client's CURVE key (status {}): its public key must be filed in the "
+      "referee's key directory, as agents/NAME.key to play as NAME or watchers/NAME.key to watch",
       event.value);
 }
 
