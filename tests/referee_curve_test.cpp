@@ -63,25 +63,23 @@ TEST(RefereeCurve, OnlyTheHoldersOfFiledKeysPlayAndEachUnderItsOwnName) {
   Process impostor(with_curve(troyka_agent_command(workspace, "alice", "random"), keys, keys.agent_secret("bob")),
                    workspace.directory + "/impostor");
   Process plain(troyka_agent_command(workspace, "alice", "random"), workspace.directory + "/plain");
-  EXPECT_EQ(stray.wait(20s), 1);
-  EXPECT_EQ(stray.err(),
-            "error: the referee refused this client's CURVE key (status 400): its public key must be filed in the "
-            "referee's key directory, as agents/NAME.key to play as NAME or watchers/NAME.key to watch\n");
-  EXPECT_EQ(impostor.wait(20s), 1);
-  EXPECT_EQ(impostor.err(),
-            "error: the referee refused this agent (key_mismatch): this connection's CURVE key is filed under "
-            "'bob', not 'alice'\n");
   Process stray_watch(with_curve(watch_command(workspace), keys, keys.stray + "/mallory.key_secret"),
                       workspace.directory + "/stray_watch");
-  EXPECT_EQ(stray_watch.wait(20s), 1);
-  EXPECT_EQ(stray_watch.err(),
-            "error: the referee refused this client's CURVE key (status 400): its public key must "
-            "be filed in the referee's key directory, as agents/NAME.key to play as NAME or "
-            "watchers/NAME.key to watch\n");
-  EXPECT_EQ(plain.wait(20s), 1);
-  EXPECT_EQ(plain.err(),
-            "error: the handshake with the referee failed: one side uses CURVE encryption and the other not, or "
-            "the referee's public key (--curve-server-key) is not the right one\n");
+  const auto expect_refused = [](Process& client, const std::string& error) {
+    EXPECT_EQ(client.wait(20s), 1);
+    EXPECT_EQ(client.err(), "error: " + error + "\n");
+  };
+  const std::string unfiled_key =
+      "the referee refused this client's CURVE key (status 400): its public key must be filed in the referee's key "
+      "directory, as agents/NAME.key to play as NAME or watchers/NAME.key to watch";
+  expect_refused(stray, unfiled_key);
+  expect_refused(stray_watch, unfiled_key);
+  expect_refused(impostor,
+                 "the referee refused this agent (key_mismatch): this connection's CURVE key is filed under 'bob', "
+                 "not 'alice'");
+  expect_refused(plain,
+                 "the handshake with the referee failed: one side uses CURVE encryption and the other not, or the "
+                 "referee's public key (--curve-server-key) is not the right one");
 
   Process alice(with_curve(troyka_agent_command(workspace, "alice", "random"), keys, keys.agent_secret("alice")),
                 workspace.directory + "/alice");
