@@ -11,8 +11,10 @@
 #include <optional>
 #include <sstream>
 
+#include "lang/directions.h"
 #include "lang/rules.h"
 #include "lang/sexpr.h"
+#include "lang/zrf.h"
 
 namespace troyka::lang {
 namespace {
@@ -67,10 +69,6 @@ const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
     {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},   {"w", {-1, 0}},
     {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
 };
-const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
-    {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},
-    {"forward-right", {1, 1}}, {"forward-left", {-1, 1}}, {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
-};
 const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGroups = {
     {"orthogonal", {"n", "e", "s", "w"}},
     {"diagonal", {"ne", "se", "sw", "nw"}},
@@ -90,12 +88,6 @@ std::vector<std::string> direction_names() {
   for (const auto& name : names_of(kRelativeDirections)) names.push_back(name);
   for (const auto& name : names_of(kDirectionGroups)) names.push_back(name);
   return names;
-}
-
-// A relative offset (right, forward) turned into an absolute one for a player facing `forward`.
-Offset orient(Offset relative, Offset forward) {
-  const Offset right{forward.dy, -forward.dx};  // forward rotated a quarter turn clockwise
-  return {relative.dx * right.dx + relative.dy * forward.dx, relative.dx * right.dy + relative.dy * forward.dy};
 }
 
 // ---- The checker ------------------------------------------------------------------------------
@@ -877,6 +869,7 @@ std::string cell_name(int cell, int width) {
 }
 
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options) {
+  if (is_zrf_file(source->name)) return load_zrf(std::move(source), options);
   const std::vector<Node> forms = parse_sexpr(source);
   return Checker(source, options).run(forms);
 }
