@@ -69,6 +69,7 @@ struct file : peg::seq<skip, peg::star<item<Atoms>, skip>, peg::sor<peg::eof, ba
 
 struct Builder {
   std::shared_ptr<const SourceFile> file;
+  Syntax syntax = Syntax::Troyka;
   std::vector<std::vector<Node>> open_lists{1};  // [0] holds the top-level forms
   std::vector<Node> open_nodes;                  // the list nodes whose items are being read
   std::string string_value;
@@ -215,7 +216,9 @@ struct unterminated_string : failing_rule<unterminated_string> {
     const bool bad_escape = !in.empty() && in.peek_char() == '\\';
     if (bad_escape)
       b.fail(position_of(in, 2), "unknown escape in a string", "strings understand \\\" \\\\ \\n and \\t");
-    b.fail(b.string_pos, "this string is never closed", "add a '\"' before the end of the line");
+    b.fail(b.string_pos, "this string is never closed",
+           b.syntax == Syntax::Zrf ? "ZRF strings may span lines, so this one runs to the end of the file; add its '\"'"
+                                   : "add a '\"' before the end of the line");
   }
 };
 
@@ -286,6 +289,7 @@ struct control : peg::normal<Rule> {};
 std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file, Syntax syntax) {
   Builder builder;
   builder.file = file;
+  builder.syntax = syntax;
   // A UTF-8 byte order mark, as some editors write, is not part of the text.
   const std::size_t start = std::string_view(file->text).substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0;
   peg::memory_input<> input(file->text.data() + start, file->text.size() - start, file->name);

@@ -354,6 +354,14 @@ TEST(ZrfErrors, CommonMistakes) {
             "hint: positions run from a1 to d4\n");
 }
 
+TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
+  EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black))\n"),
+            "test.zrf:2:10: error: this string is never closed\n"
+            " 2 |   (title \"Tiny)\n"
+            "   |          ^\n"
+            "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
+}
+
 TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 $2 (verify empty?) add))")),
             "test.zrf:11:29: error: the macro 'step' uses $2 but is given 1 argument\n"
