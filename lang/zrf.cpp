@@ -129,6 +129,9 @@ class Reporter {
 // ---- Pass 1: macros ---------------------------------------------------------------------------
 
 constexpr int kMaxMacroDepth = 32;
+// Macros that use other macros twice can double the text at every level; past this many expanded
+// forms the file is refused rather than exhausting memory.
+constexpr std::size_t kMaxExpandedNodes = 1000000;
 
 class MacroExpander {
  public:
@@ -187,8 +190,7 @@ class MacroExpander {
   }
 
   // The body with $1.. replaced by the arguments; the body's own nodes take the use's position.
-  Node substitute(const Node& body, const std::vector<Node>& arguments, const Node& use,
-                  const std::string& name) const {
+  Node substitute(const Node& body, const std::vector<Node>& arguments, const Node& use, const std::string& name) {
     if (body.is_symbol() && body.text.size() >= 2 && body.text[0] == '$') {
       std::size_t index = 0;
       const auto [end, error] = std::from_chars(body.text.data() + 1, body.text.data() + body.text.size(), index);
@@ -199,6 +201,9 @@ class MacroExpander {
         return arguments[index - 1];
       }
     }
+    if (++expanded_nodes_ > kMaxExpandedNodes)
+      report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
+                   fmt::format("does the macro '{}' use other macros many times over?", name));
     Node copy = body;
     copy.pos = use.pos;
     copy.items.clear();
@@ -208,6 +213,7 @@ class MacroExpander {
 
   Reporter& report_;
   std::map<std::string, const Node*, std::less<>> macros_;
+  std::size_t expanded_nodes_ = 0;
 };
 
 // ---- Pass 2: the game and its variants --------------------------------------------------------

@@ -381,6 +381,15 @@ TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
             "hint: did you mean 'empty?'? (in the macro 'step' defined at line 1)\n");
 }
 
+TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
+  std::string text = "(define m0 (n (verify empty?) add))\n";
+  for (int level = 1; level <= 30; ++level)
+    text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
+  text += std::string(kTiny).replace(std::string(kTiny).find("(step n)"), 8, "m30");
+  const std::string error = error_of(text);
+  EXPECT_NE(error.find("error: the macros expand to more than 1000000 forms"), std::string::npos) << error;
+}
+
 TEST(ZrfErrors, UnknownVariantListsTheChoices) {
   EXPECT_EQ(error_from([] { load_rules_file(kDagaz, variant("Breakthrough (9x9)")); }),
             "error: --variant: this ZRF file has no variant \"Breakthrough (9x9)\"\n"
