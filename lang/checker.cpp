@@ -608,11 +608,7 @@ class Checker {
     }
   }
 
-  int piece_index(std::string_view name) const {
-    for (std::size_t i = 0; i < rules_.pieces.size(); ++i)
-      if (rules_.pieces[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
+  int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
 
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
@@ -761,11 +757,7 @@ class Checker {
   int piece_named(const Node& node) const {
     const std::string name = name_argument(node, "a piece name");
     const int index = piece_index(name);
-    if (index < 0) {
-      std::vector<std::string> names;
-      for (const auto& piece : rules_.pieces) names.push_back(piece.name);
-      fail(node, fmt::format("unknown piece '{}'", name), suggest(name, names));
-    }
+    if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
     return index;
   }
 
@@ -862,6 +854,19 @@ int parse_cell(std::string_view name, int width, int height) {
   if (error != std::errc() || end != name.data() + name.size() || name[1] == '0') return -1;
   if (column >= width || row < 1 || row > height) return -1;
   return (row - 1) * width + column;
+}
+
+int piece_index(const Rules& rules, std::string_view name) {
+  for (std::size_t i = 0; i < rules.pieces.size(); ++i)
+    if (rules.pieces[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::string> piece_names(const Rules& rules) {
+  std::vector<std::string> names;
+  names.reserve(rules.pieces.size());
+  for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
+  return names;
 }
 
 std::string cell_name(int cell, int width) {

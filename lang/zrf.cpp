@@ -679,7 +679,7 @@ class Lowering {
              suggest(head, {"name", "moves", "image", "help", "notation"}));
     }
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
-    if (piece_index(piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
+    if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.letter = letter_for(piece.name, notation);
     for (const Node* list : moves)
       for (std::size_t i = 1; i < list->items.size(); ++i) {
@@ -710,20 +710,10 @@ class Lowering {
          "give it one with (notation \"L\")");
   }
 
-  int piece_index(std::string_view name) const {
-    for (std::size_t i = 0; i < rules_.pieces.size(); ++i)
-      if (rules_.pieces[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-
   int piece_named(const Node& node) const {
     const std::string name = symbol(node, "a piece name");
-    const int index = piece_index(name);
-    if (index < 0) {
-      std::vector<std::string> names;
-      for (const auto& piece : rules_.pieces) names.push_back(piece.name);
-      fail(node, fmt::format("unknown piece '{}'", name), suggest(name, names));
-    }
+    const int index = piece_index(rules_, name);
+    if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
     return index;
   }
 
