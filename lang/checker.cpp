@@ -38,6 +38,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
+    {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
     {"end", "(end (win|lose|draw [PLAYER] CONDITION)...)"},
@@ -624,6 +625,7 @@ class Checker {
       move.offsets[p] =
           kind == "leap" ? leap_offsets(what, rules_.players[p].forward) : directions(what, rules_.players[p].forward);
     bool saw_target = false;
+    bool saw_only = false;
     const Node* capture = nullptr;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
@@ -635,6 +637,12 @@ class Checker {
         if (saw_target) fail(option, "'(to ...)' is given twice");
         saw_target = true;
         move.target = target(option);
+      } else if (option.head() == "only") {
+        // A move of one player only, for games whose players do not move alike (troyka translate).
+        if (saw_only) fail(option, "'(only ...)' is given twice");
+        saw_only = true;
+        expect_at_most(option, 2);
+        move.offsets[static_cast<std::size_t>(1 - player_index(argument(option, 1, "PLAYER")))].clear();
       } else {
         fail(option, fmt::format("unexpected {} in a move", describe(option)), usage(kind));
       }

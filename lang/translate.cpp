@@ -92,10 +92,13 @@ std::string relative_name(Offset offset) {
   return {};
 }
 
-std::string move_text(const Rules& rules, const MoveRule& move) {
+// A move as the language writes it, from `player`'s offsets measured facing north; with `only`,
+// for that player alone.
+std::string move_text(const Rules& rules, const MoveRule& move, int player, bool only) {
+  const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
   std::vector<std::string> names;
   bool all_named = true;
-  for (const Offset& offset : move.offsets[0]) {
+  for (const Offset& offset : offsets) {
     names.push_back(relative_name(offset));
     all_named = all_named && !names.back().empty();
   }
@@ -106,15 +109,27 @@ std::string move_text(const Rules& rules, const MoveRule& move) {
     text += ")";
   } else if (move.kind == MoveKind::Step) {
     text = "(leap (";
-    for (std::size_t i = 0; i < move.offsets[0].size(); ++i)
-      text += fmt::format("{}({} {})", i ? " " : "", move.offsets[0][i].dx, move.offsets[0][i].dy);
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+      text += fmt::format("{}({} {})", i ? " " : "", offsets[i].dx, offsets[i].dy);
     text += ")";
   } else {
     cannot_write(rules, fmt::format("the slide {} goes by more than one cell at a time", move.text));
   }
   text += fmt::format(" (to {})", kTargetNames[static_cast<int>(move.target)]);
   if (move.capture) text += " capture";
+  if (only) text += fmt::format(" (only {})", rules.players[static_cast<std::size_t>(player)].name);
   return text + ")";
+}
+
+// Every move of a piece: once for both players when the second faces some way, else once for
+// each player with (only PLAYER), both facing north so that offsets are written as they are.
+std::string moves_text(const Rules& rules, const PieceType& piece, bool alike) {
+  std::string text;
+  for (const MoveRule& move : piece.moves)
+    for (int player = 0; player < (alike ? 1 : kPlayers); ++player)
+      if (!move.offsets[static_cast<std::size_t>(player)].empty())
+        text += "\n    " + move_text(rules, move, player, !alike);
+  return text;
 }
 
 std::string setup_text(const Rules& rules) {
@@ -174,19 +189,17 @@ void assign_facings(Rules& rules) {
 }
 
 std::string to_troyka_language(const Rules& rules) {
-  if (rules.players[1].facing == "none")
-    cannot_write(rules, fmt::format("{}'s moves are not {}'s turned to face another way", rules.players[1].name,
-                                    rules.players[0].name));
+  // Written with facings when the first player faces north and the second's moves are the first's
+  // turned to its facing; otherwise move by move for each player.
+  const bool alike = rules.players[0].facing == "north" && rules.players[1].facing != "none" &&
+                     second_player_faces(rules, rules.players[1].forward);
   std::string text = fmt::format("(game {}\n", quoted(rules.name));
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
-  text += fmt::format("  (players ({} {}) ({} {}))\n", rules.players[0].name, rules.players[0].facing,
-                      rules.players[1].name, rules.players[1].facing);
+  text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
+                      alike ? rules.players[1].facing : "north");
   text += fmt::format("  (board (rectangle {} {}))\n", rules.width, rules.height);
-  for (const PieceType& piece : rules.pieces) {
-    text += fmt::format("  (piece {} \"{}\"", piece.name, piece.letter);
-    for (const MoveRule& move : piece.moves) text += "\n    " + move_text(rules, move);
-    text += ")\n";
-  }
+  for (const PieceType& piece : rules.pieces)
+    text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
   text += setup_text(rules);
   return text + end_text(rules) + ")\n";
 }

@@ -9,12 +9,13 @@
 namespace troyka::lang {
 
 // Sets each player's facing from its moves: the first player faces north, and the second the way
-// that turns the first player's moves into its own. A second player whose moves are no turn of the
-// first's (a mirror image, say) is left facing "none".
+// that turns each piece's moves of the first player into its own. A second player whose moves are
+// no turn of the first's is left facing "none".
 void assign_facings(Rules& rules);
 
-// The rule file. Throws lang::Error when the rules use something the language cannot write, such
-// as moves that are no turn of each other (facing "none").
+// The rule file. Players facing "none" are written facing north with each move marked
+// (only PLAYER). Throws lang::Error for what the language cannot write (a slide by more than one
+// cell at a time).
 std::string to_troyka_language(const Rules& rules);
 
 }  // namespace troyka::lang

@@ -383,8 +383,7 @@ TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
 
 TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
   std::string text = "(define m0 (n (verify empty?) add))\n";
-  for (int level = 1; level <= 30; ++level)
-    text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
+  for (int level = 1; level <= 30; ++level) text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
   text += std::string(kTiny).replace(std::string(kTiny).find("(step n)"), 8, "m30");
   const std::string error = error_of(text);
   EXPECT_NE(error.find("error: the macros expand to more than 1000000 forms"), std::string::npos) << error;
@@ -400,12 +399,72 @@ TEST(ZrfErrors, UnknownVariantListsTheChoices) {
             "game itself)\n");
 }
 
+// ---- (only PLAYER): the language form translations of unlike players use -----------------------
+
+constexpr std::string_view kOnly = R"game((game "Only"
+  (players (White north) (Black north))
+  (board (rectangle 4 4))
+  (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Black)))
+  (setup (place White Pawn a1) (place Black Pawn d4))
+  (end (lose no-legal-moves)))
+)game";
+
+std::string troyka_error(std::string_view from, std::string_view to) {
+  std::string text(kOnly);
+  text.replace(text.find(from), from.size(), to);
+  return error_from([&] { load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", text}), {}); });
+}
+
+TEST(LangOnly, AMoveForOnePlayer) {
+  const Rules rules = load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", std::string(kOnly)}), {});
+  const auto& moves = rules.pieces[0].moves;
+  EXPECT_EQ(moves[0].offsets[0], (std::vector<Offset>{{0, 1}}));
+  EXPECT_TRUE(moves[0].offsets[1].empty());
+  EXPECT_TRUE(moves[1].offsets[0].empty());
+  EXPECT_EQ(moves[1].offsets[1], (std::vector<Offset>{{0, -1}}));
+}
+
+TEST(LangOnly, Errors) {
+  EXPECT_EQ(troyka_error("(only Black)", "(only Blak)"),
+            "only.game:4:73: error: unknown player 'Blak'\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Blak)))\n"
+            "   |                                                                         ^~~~\n"
+            "hint: did you mean 'Black'?\n");
+  EXPECT_EQ(troyka_error("(only Black)", "(only Black) (only Black)"),
+            "only.game:4:80: error: '(only ...)' is given twice\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Black) (only Black)))\n"
+            "   |                                                                                ^\n");
+  EXPECT_EQ(troyka_error("(only Black)", "(only)"),
+            "only.game:4:67: error: '(only ...)' is missing its PLAYER\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only)))\n"
+            "   |                                                                   ^\n"
+            "hint: usage: (only PLAYER)\n");
+}
+
 // ---- Semantics ----------------------------------------------------------------------------------
 
 TEST(ZrfSemantics, StringsKeepBackslashesAndSpanLines) {
   const Rules rules = tiny_rules("(title \"Tiny\")", "(title \"Audio\\Pickup.wav\") (description \"two\nlines\")");
   EXPECT_EQ(rules.name, "Audio\\Pickup.wav");
   EXPECT_EQ(rules.about, "two\nlines");
+}
+
+TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
+  // kTiny's symmetry turns n into s but leaves e alone: no facing turns White's moves into Black's.
+  const Rules rules = tiny_rules();
+  EXPECT_EQ(rules.players[1].facing, "none");
+  const std::string text = to_troyka_language(rules);
+  EXPECT_NE(text.find("  (players (White north) (Black north))\n"
+                      "  (board (rectangle 4 4))\n"
+                      "  (piece Pawn \"P\"\n"
+                      "    (step (forward) (to empty) (only White))\n"
+                      "    (step (backward) (to empty) (only Black))\n"
+                      "    (step (right) (to enemy) capture (only White))\n"
+                      "    (step (right) (to enemy) capture (only Black)))\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(perfts(translated(rules), 5), perfts(rules, 5));
+  expect_same_games(translated(rules), rules, 50);
 }
 
 TEST(ZrfSemantics, TurnOrderChoosesTheFirstPlayer) {
