@@ -1,6 +1,7 @@
 // End-to-end tests of ZRF files through the troyka binary: check, perft, translate (and loading its
-// output back), play, match and a tournament's rule text.
+// output back), play, match with records and their replay, and a tournament's rule text.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -51,9 +52,14 @@ TEST(ZrfCli, PlayAndMatchAZrfGame) {
   const nlohmann::json game = nlohmann::json::parse(run.out);
   EXPECT_EQ(game["ending"], "finished");
   EXPECT_FALSE(game["moves"].empty());
-  run = run_troyka("match " + kZrf + " --variant \"Breakthrough (5x5)\" --agents mcts:iterations=50 random --games 4");
+  const std::string records = testing::TempDir() + "zrf-records-" + std::to_string(getpid());
+  run = run_troyka("match " + kZrf + " --variant \"Breakthrough (5x5)\" --agents mcts:iterations=50 random --games 4" +
+                   " --records " + records);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("4 games"), std::string::npos) << run.out;
+  run = run_troyka("replay --quiet " + records + "/game-0004.record");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("record ok: ", 0), 0u) << run.out;
 }
 
 TEST(ZrfCli, AgentsCompileTheZrfTextTheRefereeSends) {
