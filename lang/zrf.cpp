@@ -378,9 +378,9 @@ class Lowering {
     return it == forms_.end() ? none : it->second;
   }
 
-  const Node& single(const std::string& keyword, const Node& game) const {
+  // The one form of a keyword that collect() found at least once; a second is an error.
+  const Node& single(const std::string& keyword) const {
     const auto& found = forms(keyword);
-    if (found.empty()) fail(game, fmt::format("the game has no '({} ...)'", keyword));
     if (found.size() > 1)
       fail(*found[1], fmt::format("'({} ...)' appears twice; the first is at line {}", keyword, found[0]->pos.line));
     return *found.front();
@@ -425,7 +425,7 @@ class Lowering {
   // ---- players ----
 
   void read_players() {
-    const Node& form = single("players", *forms("players").front());
+    const Node& form = single("players");
     if (form.items.size() != 3)
       fail(form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
            "write (players White Black)");
@@ -433,7 +433,7 @@ class Lowering {
     if (rules_.players[0].name == rules_.players[1].name)
       fail(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
     if (forms("turn-order").empty()) return;
-    const Node& order = single("turn-order", form);
+    const Node& order = single("turn-order");
     const bool alternating = order.items.size() == 3 && order.items[1].is_symbol() && order.items[2].is_symbol() &&
                              order.items[1].text != order.items[2].text;
     if (!alternating) unsupported(order, "turn-order");
@@ -463,7 +463,7 @@ class Lowering {
   // ---- board ----
 
   void read_board() {
-    const Node& board = single("board", *forms("board").front());
+    const Node& board = single("board");
     const Node* grid = nullptr;
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       const Node& form = board.items[i];
@@ -854,7 +854,7 @@ class Lowering {
 
   // (board-setup (PLAYER (PIECE POSITION...)...)...)
   void read_setup() {
-    const Node& form = single("board-setup", *forms("board-setup").front());
+    const Node& form = single("board-setup");
     std::vector<const Node*> placed(static_cast<std::size_t>(rules_.cells()), nullptr);
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& side = form.items[i];

@@ -362,6 +362,13 @@ TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
             "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
 }
 
+TEST(ZrfErrors, AFormGivenTwice) {
+  EXPECT_EQ(error_of(tiny_with("(board-setup", "(board-setup (White (Pawn a1)))\n  (board-setup")),
+            "test.zrf:13:3: error: '(board-setup ...)' appears twice; the first is at line 12\n"
+            " 13 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
+            "    |   ^\n");
+}
+
 TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 $2 (verify empty?) add))")),
             "test.zrf:11:29: error: the macro 'step' uses $2 but is given 1 argument\n"
