@@ -57,6 +57,17 @@ void ApplyFromStart(benchmark::State& bench) {
   });
 }
 
+// Reading, checking and compiling a rule file: 0 for games/breakthrough.game, 1 for the real ZRF
+// Breakthrough (tests/data/zrf/breakthrough-dagaz.zrf), the same game through the other front end.
+void Load(benchmark::State& bench) {
+  const std::string file = bench.range(0) == 0 ? "/games/breakthrough.game" : "/tests/data/zrf/breakthrough-dagaz.zrf";
+  bench.SetLabel(file);
+  for (auto _ : bench) {
+    const troyka::Game game = troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + file);
+    benchmark::DoNotOptimize(game.bitboard_bits());
+  }
+}
+
 void Perft4(benchmark::State& bench) {
   const troyka::Game game = breakthrough(static_cast<int>(bench.range(0)));
   game.visit([&](const auto& program) {
@@ -69,6 +80,7 @@ BENCHMARK(Playout)->Arg(5)->Arg(8)->Arg(16)->Arg(26);
 BENCHMARK(LegalMoves)->Arg(8)->Arg(16)->Arg(26);
 BENCHMARK(ApplyFromStart)->Arg(8)->Arg(16)->Arg(26);
 BENCHMARK(Perft4)->Arg(8);
+BENCHMARK(Load)->Arg(0)->Arg(1);
 
 }  // namespace
 

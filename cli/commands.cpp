@@ -15,6 +15,7 @@
 #include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "lang/translate.h"
 
 namespace troyka::cli {
 namespace {
@@ -80,6 +81,14 @@ int run_show(const GameOptions& options, std::ostream& out) {
     fmt::print(out, "{}\n{}\nposition: {}\n{} to move, {} legal moves\n", program.describe(), program.diagram(state),
                program.position_text(state), program.rules().players[0].name, program.count_moves(state));
   });
+  return 0;
+}
+
+int run_translate(const GameOptions& options, std::ostream& out) {
+  const lang::Rules rules = lang::load_rules_file(options.file, options.language_options());
+  std::string variant = rules.variant.empty() ? std::string() : fmt::format(", variant \"{}\"", rules.variant);
+  fmt::print(out, "; {}{}, translated by troyka from {}\n{}", rules.name, variant, options.file,
+             lang::to_troyka_language(rules));
   return 0;
 }
 

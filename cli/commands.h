@@ -50,6 +50,8 @@ int run_check(const GameOptions& options, std::ostream& out);
 int run_show(const GameOptions& options, std::ostream& out);
 int run_perft(const GameOptions& options, const PerftOptions& perft_options, std::ostream& out);
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
+// Prints the game (a ZRF file's, say) as a troyka rule file that loads into the same rules.
+int run_translate(const GameOptions& options, std::ostream& out);
 // A side given as "human" reads its moves from `in`. With --json the record alone goes to `out`
 // and what a person needs to see (board, prompts) to `err`.
 int run_play(const GameOptions& options, const PlayOptions& play, std::istream& in, std::ostream& out,

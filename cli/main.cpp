@@ -18,9 +18,11 @@ using troyka::cli::GameOptions;
 
 // Adds the FILE argument and the options every command shares.
 void add_game_options(CLI::App& command, GameOptions& options) {
-  command.add_option("file", options.file, "the rule file, e.g. games/breakthrough.game")->required();
+  command.add_option("file", options.file, "the rule file, e.g. games/breakthrough.game, or a ZRF file (.zrf)")
+      ->required();
   command.add_option("--param", options.params, "set a parameter: --param width=6 (repeatable)");
-  command.add_option("--variant", options.variant, "play a named variant of the game");
+  command.add_option("--variant", options.variant,
+                     "play a named variant of the game; for a ZRF file its title or number (1 = the first)");
   command.add_flag("--json", options.json, "print machine-readable JSON on stdout");
 }
 
@@ -54,6 +56,9 @@ int main(int argc, char** argv) {
 
   CLI::App* show = app.add_subcommand("show", "show the start position and the compiled rules");
   add_game_options(*show, game);
+
+  CLI::App* translate = app.add_subcommand("translate", "print the game, e.g. a ZRF file's, in troyka's language");
+  add_game_options(*translate, game);
 
   CLI::App* perft_command = app.add_subcommand("perft", "count move sequences to a depth (move generator check)");
   add_game_options(*perft_command, game);
@@ -116,6 +121,7 @@ int main(int argc, char** argv) {
   try {
     if (check->parsed()) return troyka::cli::run_check(game, std::cout);
     if (show->parsed()) return troyka::cli::run_show(game, std::cout);
+    if (translate->parsed()) return troyka::cli::run_translate(game, std::cout);
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);

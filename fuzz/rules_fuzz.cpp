@@ -277,9 +277,17 @@ void play(const Program& program) {
 
 }  // namespace
 
+// Built twice: troyka_rules_fuzz reads its inputs as troyka rule files, troyka_zrf_fuzz as ZRF
+// files (lang::load_rules picks the front end by the file name), with the same checks of play.
+#ifdef TROYKA_FUZZ_ZRF
+constexpr const char* kInputName = "fuzz.zrf";
+#else
+constexpr const char* kInputName = "fuzz.game";
+#endif
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto source = std::make_shared<const lang::SourceFile>(
-      lang::SourceFile{"fuzz.game", std::string(reinterpret_cast<const char*>(data), size)});
+      lang::SourceFile{kInputName, std::string(reinterpret_cast<const char*>(data), size)});
   const lang::Options options;
   try {
     troyka::Game game(lang::load_rules(source, options));

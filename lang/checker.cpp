@@ -11,8 +11,10 @@
 #include <optional>
 #include <sstream>
 
+#include "lang/directions.h"
 #include "lang/rules.h"
 #include "lang/sexpr.h"
+#include "lang/zrf.h"
 
 namespace troyka::lang {
 namespace {
@@ -36,6 +38,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
+    {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
     {"end", "(end (win|lose|draw [PLAYER] CONDITION)...)"},
@@ -67,10 +70,6 @@ const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
     {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},   {"w", {-1, 0}},
     {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
 };
-const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
-    {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},
-    {"forward-right", {1, 1}}, {"forward-left", {-1, 1}}, {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
-};
 const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGroups = {
     {"orthogonal", {"n", "e", "s", "w"}},
     {"diagonal", {"ne", "se", "sw", "nw"}},
@@ -90,12 +89,6 @@ std::vector<std::string> direction_names() {
   for (const auto& name : names_of(kRelativeDirections)) names.push_back(name);
   for (const auto& name : names_of(kDirectionGroups)) names.push_back(name);
   return names;
-}
-
-// A relative offset (right, forward) turned into an absolute one for a player facing `forward`.
-Offset orient(Offset relative, Offset forward) {
-  const Offset right{forward.dy, -forward.dx};  // forward rotated a quarter turn clockwise
-  return {relative.dx * right.dx + relative.dy * forward.dx, relative.dx * right.dy + relative.dy * forward.dy};
 }
 
 // ---- The checker ------------------------------------------------------------------------------
@@ -616,11 +609,7 @@ class Checker {
     }
   }
 
-  int piece_index(std::string_view name) const {
-    for (std::size_t i = 0; i < rules_.pieces.size(); ++i)
-      if (rules_.pieces[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
+  int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
 
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
@@ -636,6 +625,7 @@ class Checker {
       move.offsets[p] =
           kind == "leap" ? leap_offsets(what, rules_.players[p].forward) : directions(what, rules_.players[p].forward);
     bool saw_target = false;
+    bool saw_only = false;
     const Node* capture = nullptr;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
@@ -647,6 +637,12 @@ class Checker {
         if (saw_target) fail(option, "'(to ...)' is given twice");
         saw_target = true;
         move.target = target(option);
+      } else if (option.head() == "only") {
+        // A move of one player only, for games whose players do not move alike (troyka translate).
+        if (saw_only) fail(option, "'(only ...)' is given twice");
+        saw_only = true;
+        expect_at_most(option, 2);
+        move.offsets[static_cast<std::size_t>(1 - player_index(argument(option, 1, "PLAYER")))].clear();
       } else {
         fail(option, fmt::format("unexpected {} in a move", describe(option)), usage(kind));
       }
@@ -769,11 +765,7 @@ class Checker {
   int piece_named(const Node& node) const {
     const std::string name = name_argument(node, "a piece name");
     const int index = piece_index(name);
-    if (index < 0) {
-      std::vector<std::string> names;
-      for (const auto& piece : rules_.pieces) names.push_back(piece.name);
-      fail(node, fmt::format("unknown piece '{}'", name), suggest(name, names));
-    }
+    if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
     return index;
   }
 
@@ -872,11 +864,25 @@ int parse_cell(std::string_view name, int width, int height) {
   return (row - 1) * width + column;
 }
 
+int piece_index(const Rules& rules, std::string_view name) {
+  for (std::size_t i = 0; i < rules.pieces.size(); ++i)
+    if (rules.pieces[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::vector<std::string> piece_names(const Rules& rules) {
+  std::vector<std::string> names;
+  names.reserve(rules.pieces.size());
+  for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
+  return names;
+}
+
 std::string cell_name(int cell, int width) {
   return fmt::format("{}{}", static_cast<char>('a' + cell % width), cell / width + 1);
 }
 
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options) {
+  if (is_zrf_file(source->name)) return load_zrf(std::move(source), options);
   const std::vector<Node> forms = parse_sexpr(source);
   return Checker(source, options).run(forms);
 }

@@ -117,6 +117,11 @@ std::pair<std::string, std::string> parse_param_option(const std::string& text);
 int parse_cell(std::string_view name, int width, int height);
 std::string cell_name(int cell, int width);
 
+// The index of the piece type called `name` in rules.pieces, or -1; and every piece type's name,
+// for did-you-mean hints. Shared by the front ends.
+int piece_index(const Rules& rules, std::string_view name);
+std::vector<std::string> piece_names(const Rules& rules);
+
 // Reads, parses and checks a rule file. Throws lang::Error with a diagnostic on any problem.
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options);
 Rules load_rules_file(const std::string& path, const Options& options);

@@ -20,31 +20,56 @@ struct blank : peg::sor<peg::one<' ', '\t', '\r', '\n', '\f', '\v'>, comment> {}
 struct skip : peg::star<blank> {};
 
 struct symbol_char : peg::sor<peg::alnum, peg::one<'-', '_', '+', '*', '/', '<', '>', '=', '!', '?', '.', '\''>> {};
-struct integer : peg::seq<peg::opt<peg::one<'-', '+'>>, peg::plus<peg::digit>, peg::not_at<symbol_char>> {};
 // A word may not start with a digit (that is a number) nor with a quote (Lisp's '(...) means nothing here).
-struct symbol : peg::seq<peg::not_at<peg::sor<peg::digit, peg::one<'\''>>>, peg::plus<symbol_char>> {};
+template <typename Char>
+struct basic_symbol : peg::seq<peg::not_at<peg::sor<peg::digit, peg::one<'\''>>>, peg::plus<Char>> {};
+template <typename Char>
+struct basic_integer : peg::seq<peg::opt<peg::one<'-', '+'>>, peg::plus<peg::digit>, peg::not_at<Char>> {};
+struct symbol : basic_symbol<symbol_char> {};
+struct integer : basic_integer<symbol_char> {};
 
 struct escape : peg::seq<peg::one<'\\'>, peg::one<'"', '\\', 'n', 't'>> {};
 struct string_char : peg::sor<escape, peg::not_one<'"', '\\', '\n', '\r'>> {};
 struct string_open : peg::one<'"'> {};
 struct string_close : peg::one<'"'> {};
 struct unterminated_string;
-struct string_literal : peg::seq<string_open, peg::star<string_char>, peg::sor<string_close, unterminated_string>> {};
+template <typename Char>
+struct basic_string_literal : peg::seq<string_open, peg::star<Char>, peg::sor<string_close, unterminated_string>> {};
+struct string_literal : basic_string_literal<string_char> {};
 
+// ZRF (Zillions of Games) differs in three places: macro arguments make '$' a word character
+// ("$1"), a backslash in a string is an ordinary character ("Audio\Pickup.wav"), and strings may
+// run over several lines (descriptions do).
+struct zrf_symbol_char : peg::sor<symbol_char, peg::one<'$'>> {};
+struct zrf_symbol : basic_symbol<zrf_symbol_char> {};
+struct zrf_integer : basic_integer<zrf_symbol_char> {};
+struct zrf_string_char : peg::not_one<'"'> {};
+struct zrf_string_literal : basic_string_literal<zrf_string_char> {};
+
+// The words, numbers and strings of one syntax.
+struct troyka_atoms : peg::sor<string_literal, integer, symbol> {};
+struct zrf_atoms : peg::sor<zrf_string_literal, zrf_integer, zrf_symbol> {};
+
+template <typename Atoms>
 struct item;
 struct list_open : peg::one<'('> {};
 struct list_close : peg::one<')'> {};
 struct unclosed_list;
 struct bad_character;
-struct list : peg::seq<list_open, skip, peg::star<item, skip>, peg::sor<list_close, unclosed_list, bad_character>> {};
-struct item : peg::sor<list, string_literal, integer, symbol> {};
+template <typename Atoms>
+struct list
+    : peg::seq<list_open, skip, peg::star<item<Atoms>, skip>, peg::sor<list_close, unclosed_list, bad_character>> {};
+template <typename Atoms>
+struct item : peg::sor<list<Atoms>, Atoms> {};
 
-struct file : peg::seq<skip, peg::star<item, skip>, peg::sor<peg::eof, bad_character>> {};
+template <typename Atoms>
+struct file : peg::seq<skip, peg::star<item<Atoms>, skip>, peg::sor<peg::eof, bad_character>> {};
 
 // ---- Building the tree ----------------------------------------------------------------------
 
 struct Builder {
   std::shared_ptr<const SourceFile> file;
+  Syntax syntax = Syntax::Troyka;
   std::vector<std::vector<Node>> open_lists{1};  // [0] holds the top-level forms
   std::vector<Node> open_nodes;                  // the list nodes whose items are being read
   std::string string_value;
@@ -155,6 +180,18 @@ struct action<string_close> {
   }
 };
 
+template <>
+struct action<zrf_symbol> : action<symbol> {};
+template <>
+struct action<zrf_integer> : action<integer> {};
+template <>
+struct action<zrf_string_char> {
+  template <typename Input>
+  static void apply(const Input& in, Builder& b) {
+    b.string_value += in.string_view();
+  }
+};
+
 // ---- Rules that only ever fail, with a message made for the spot ----------------------------
 
 // A custom PEGTL rule that hands the input and the builder to Derived::check.
@@ -179,7 +216,9 @@ struct unterminated_string : failing_rule<unterminated_string> {
     const bool bad_escape = !in.empty() && in.peek_char() == '\\';
     if (bad_escape)
       b.fail(position_of(in, 2), "unknown escape in a string", "strings understand \\\" \\\\ \\n and \\t");
-    b.fail(b.string_pos, "this string is never closed", "add a '\"' before the end of the line");
+    b.fail(b.string_pos, "this string is never closed",
+           b.syntax == Syntax::Zrf ? "ZRF strings may span lines, so this one runs to the end of the file; add its '\"'"
+                                   : "add a '\"' before the end of the line");
   }
 };
 
@@ -247,13 +286,17 @@ struct control : peg::normal<Rule> {};
 
 }  // namespace
 
-std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file) {
+std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file, Syntax syntax) {
   Builder builder;
   builder.file = file;
+  builder.syntax = syntax;
   // A UTF-8 byte order mark, as some editors write, is not part of the text.
   const std::size_t start = std::string_view(file->text).substr(0, 3) == "\xef\xbb\xbf" ? 3 : 0;
   peg::memory_input<> input(file->text.data() + start, file->text.size() - start, file->name);
-  peg::parse<peg::must<troyka::lang::file>, action, control>(input, builder);
+  if (syntax == Syntax::Zrf)
+    peg::parse<peg::must<troyka::lang::file<zrf_atoms>>, action, control>(input, builder);
+  else
+    peg::parse<peg::must<troyka::lang::file<troyka_atoms>>, action, control>(input, builder);
   return std::move(builder.open_lists.front());
 }
 

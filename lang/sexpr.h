@@ -34,8 +34,12 @@ struct Node {
 // Deeper nesting than this is refused with an error instead of risking the stack.
 inline constexpr int kMaxNesting = 64;
 
+// The two S-expression syntaxes: troyka's own, and Zillions of Games rule files (ZRF), whose words
+// may hold '$' and whose strings have no escapes and may span lines.
+enum class Syntax { Troyka, Zrf };
+
 // Parses a whole file into its top-level forms; throws lang::Error on a syntax error.
-std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file);
+std::vector<Node> parse_sexpr(const std::shared_ptr<const SourceFile>& file, Syntax syntax = Syntax::Troyka);
 
 // The node written back as compact text on one line, e.g. "(step (forward) (to empty))".
 std::string to_text(const Node& node);

@@ -1,0 +1,25 @@
+// Player-relative directions, shared by the checker (which resolves them) and the translator
+// (which writes them back).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lang/rules.h"
+
+namespace troyka::lang {
+
+// Relative directions in (right, forward) of the player.
+inline const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
+    {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},
+    {"forward-right", {1, 1}}, {"forward-left", {-1, 1}}, {"backward-right", {1, -1}}, {"backward-left", {-1, -1}},
+};
+
+// A relative offset (right, forward) turned into an absolute one for a player facing `forward`.
+inline Offset orient(Offset relative, Offset forward) {
+  const Offset right{forward.dy, -forward.dx};  // forward rotated a quarter turn clockwise
+  return {relative.dx * right.dx + relative.dy * forward.dx, relative.dx * right.dy + relative.dy * forward.dy};
+}
+
+}  // namespace troyka::lang

@@ -1,0 +1,207 @@
+// The printer behind `troyka translate`: every part of Rules in the form of docs/language.md that
+// the checker reads back into the same value. Moves use player-relative directions (or leap
+// offsets) measured from the first player's moves; regions are written cell by cell.
+#include "lang/translate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+#include "lang/directions.h"
+#include "lang/sexpr.h"
+
+namespace troyka::lang {
+namespace {
+
+const std::array<std::pair<const char*, Offset>, 4> kFacings = {{
+    {"north", {0, 1}},
+    {"south", {0, -1}},
+    {"east", {1, 0}},
+    {"west", {-1, 0}},
+}};
+
+const char* const kTargetNames[] = {"empty", "enemy", "friend", "not-friend", "any"};
+
+[[noreturn]] void cannot_write(const Rules& rules, std::string message) {
+  throw Error(
+      Diagnostic{rules.source, {}, std::move(message), "troyka translate writes only what the language can say"});
+}
+
+// One jump of a piece for one player: what a move rule allows, offset by offset.
+using Jump = std::tuple<int, int, int, int, bool>;  // kind, dx, dy, target, capture
+
+// The jumps of a piece for `player`, each offset turned by `turn` (identity: facing north).
+std::vector<Jump> jumps(const PieceType& piece, int player, Offset turn) {
+  std::vector<Jump> result;
+  for (const MoveRule& move : piece.moves)
+    for (const Offset& offset : move.offsets[static_cast<std::size_t>(player)]) {
+      const Offset turned = orient(offset, turn);
+      result.emplace_back(static_cast<int>(move.kind), turned.dx, turned.dy, static_cast<int>(move.target),
+                          move.capture);
+    }
+  std::sort(result.begin(), result.end());
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
+// Whether each piece of the second player moves as the first player's does, turned to face
+// `forward`. Pieces are compared as wholes: a ZRF mirror symmetry pairs the moves differently
+// than a turn does, yet may give every piece the same moves.
+bool second_player_faces(const Rules& rules, Offset forward) {
+  constexpr Offset kNorth{0, 1};
+  return std::all_of(rules.pieces.begin(), rules.pieces.end(),
+                     [&](const PieceType& piece) { return jumps(piece, 0, forward) == jumps(piece, 1, kNorth); });
+}
+
+std::string quoted(const std::string& text) {
+  Node node;
+  node.kind = Node::Kind::String;
+  node.text = text;
+  return to_text(node);
+}
+
+// A description on one line: troyka strings do not span lines.
+std::string one_line(const std::string& text) {
+  std::string result;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (!space)
+      result += c;
+    else if (!result.empty() && result.back() != ' ')
+      result += ' ';
+  }
+  while (!result.empty() && result.back() == ' ') result.pop_back();
+  return result;
+}
+
+std::string cells(const CellList& list, int width) {
+  std::string text = "(cells";
+  for (const int cell : list) {
+    text += ' ';
+    text += cell_name(cell, width);
+  }
+  return text + ")";
+}
+
+std::string relative_name(Offset offset) {
+  for (const auto& [name, relative] : kRelativeDirections)
+    if (relative == offset) return name;
+  return {};
+}
+
+// A move as the language writes it, from `player`'s offsets measured facing north; with `only`,
+// for that player alone.
+std::string move_text(const Rules& rules, const MoveRule& move, int player, bool only) {
+  const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
+  std::vector<std::string> names;
+  bool all_named = true;
+  for (const Offset& offset : offsets) {
+    names.push_back(relative_name(offset));
+    all_named = all_named && !names.back().empty();
+  }
+  std::string text;
+  if (all_named) {
+    text = move.kind == MoveKind::Slide ? "(slide (" : "(step (";
+    for (std::size_t i = 0; i < names.size(); ++i) text += (i ? " " : "") + names[i];
+    text += ")";
+  } else if (move.kind == MoveKind::Step) {
+    text = "(leap (";
+    for (std::size_t i = 0; i < offsets.size(); ++i)
+      text += fmt::format("{}({} {})", i ? " " : "", offsets[i].dx, offsets[i].dy);
+    text += ")";
+  } else {
+    cannot_write(rules, fmt::format("the slide {} goes by more than one cell at a time", move.text));
+  }
+  text += fmt::format(" (to {})", kTargetNames[static_cast<int>(move.target)]);
+  if (move.capture) text += " capture";
+  if (only) text += fmt::format(" (only {})", rules.players[static_cast<std::size_t>(player)].name);
+  return text + ")";
+}
+
+// Every move of a piece: once for both players when the second faces some way, else once for
+// each player with (only PLAYER), both facing north so that offsets are written as they are.
+std::string moves_text(const Rules& rules, const PieceType& piece, bool alike) {
+  std::string text;
+  for (const MoveRule& move : piece.moves)
+    for (int player = 0; player < (alike ? 1 : kPlayers); ++player)
+      if (!move.offsets[static_cast<std::size_t>(player)].empty())
+        text += "\n    " + move_text(rules, move, player, !alike);
+  return text;
+}
+
+std::string setup_text(const Rules& rules) {
+  std::map<std::pair<int, int>, CellList> groups;  // (player, piece) -> cells
+  for (const Placement& placement : rules.setup) groups[{placement.player, placement.piece}].push_back(placement.cell);
+  std::string text = "  (setup";
+  for (auto& [key, list] : groups) {
+    std::sort(list.begin(), list.end());
+    text += fmt::format("\n    (place {} {} {})", rules.players[static_cast<std::size_t>(key.first)].name,
+                        rules.pieces[static_cast<std::size_t>(key.second)].name, cells(list, rules.width));
+  }
+  return text + ")\n";
+}
+
+std::string condition_text(const Rules& rules, const EndRule& rule, int player) {
+  switch (rule.kind) {
+    case EndKind::OpponentHasNoPieces: return "opponent-has-no-pieces";
+    case EndKind::NoLegalMoves: return "no-legal-moves";
+    case EndKind::PlyLimit: return fmt::format("(ply-limit {})", rule.ply_limit);
+    case EndKind::Reach: break;
+  }
+  const CellList& region = rule.region[static_cast<std::size_t>(std::max(player, 0))];
+  const std::string piece = rule.piece >= 0 ? rules.pieces[static_cast<std::size_t>(rule.piece)].name + " " : "";
+  return fmt::format("(reach {}{})", piece, cells(region, rules.width));
+}
+
+// One line per rule, or one per player when a rule for both has a different region for each.
+std::string end_text(const Rules& rules) {
+  const char* const outcomes[] = {"win", "lose", "draw"};
+  std::string text = "  (end";
+  for (const EndRule& rule : rules.end) {
+    const bool split = rule.only_player < 0 && rule.kind == EndKind::Reach && rule.region[0] != rule.region[1];
+    std::vector<int> subjects = split ? std::vector<int>{0, 1} : std::vector<int>{rule.only_player};
+    for (const int player : subjects) {
+      if (rule.kind == EndKind::Reach && rule.region[static_cast<std::size_t>(std::max(player, 0))].empty()) continue;
+      const std::string who = player >= 0 ? rules.players[static_cast<std::size_t>(player)].name + " " : "";
+      text += fmt::format("\n    ({} {}{})", outcomes[static_cast<int>(rule.outcome)], who,
+                          condition_text(rules, rule, player));
+    }
+  }
+  return text + ")";
+}
+
+}  // namespace
+
+void assign_facings(Rules& rules) {
+  rules.players[0].facing = kFacings[0].first;
+  rules.players[0].forward = kFacings[0].second;
+  rules.players[1].facing = "none";
+  rules.players[1].forward = kFacings[1].second;
+  for (const auto& [name, forward] : kFacings)
+    if (second_player_faces(rules, forward)) {
+      rules.players[1].facing = name;
+      rules.players[1].forward = forward;
+      return;
+    }
+}
+
+std::string to_troyka_language(const Rules& rules) {
+  // Written with facings when the first player faces north and the second's moves are the first's
+  // turned to its facing; otherwise move by move for each player.
+  const bool alike = rules.players[0].facing == "north" && rules.players[1].facing != "none" &&
+                     second_player_faces(rules, rules.players[1].forward);
+  std::string text = fmt::format("(game {}\n", quoted(rules.name));
+  if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
+  text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
+                      alike ? rules.players[1].facing : "north");
+  text += fmt::format("  (board (rectangle {} {}))\n", rules.width, rules.height);
+  for (const PieceType& piece : rules.pieces)
+    text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
+  text += setup_text(rules);
+  return text + end_text(rules) + ")\n";
+}
+
+}  // namespace troyka::lang

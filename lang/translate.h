@@ -1,0 +1,21 @@
+// Checked Rules written back as a troyka rule file: how `troyka translate` shows a ZRF game in
+// troyka's own language. The text loads into the same Rules, so it plays the same game.
+#pragma once
+
+#include <string>
+
+#include "lang/rules.h"
+
+namespace troyka::lang {
+
+// Sets each player's facing from its moves: the first player faces north, and the second the way
+// that turns each piece's moves of the first player into its own. A second player whose moves are
+// no turn of the first's is left facing "none".
+void assign_facings(Rules& rules);
+
+// The rule file. Players facing "none" are written facing north with each move marked
+// (only PLAYER). Throws lang::Error for what the language cannot write (a slide by more than one
+// cell at a time).
+std::string to_troyka_language(const Rules& rules);
+
+}  // namespace troyka::lang

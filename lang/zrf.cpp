@@ -1,0 +1,1032 @@
+// ZRF (Zillions of Games rule files) into lang::Rules, in three passes:
+//   1. macros: every (define NAME BODY) use is replaced by BODY with $1.. substituted;
+//   2. variants: the chosen (variant ...) block replaces the game's forms it redefines;
+//   3. lowering: board, pieces, setup and goals become Rules, with an error for anything outside the
+//      subset troyka can play exactly (docs/zrf.md lists it and the sources for each meaning).
+#include "lang/zrf.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "lang/sexpr.h"
+#include "lang/translate.h"
+
+namespace troyka::lang {
+namespace {
+
+// ---- Vocabulary -------------------------------------------------------------------------------
+
+// Forms that only change how Zillions looks, sounds or thinks: read and ignored.
+const std::set<std::string, std::less<>> kIgnoredGameForms = {
+    "history",       "strategy",      "image",        "music",       "move-sound", "release-sound",
+    "capture-sound", "drop-sound",    "change-sound", "click-sound", "draw-sound", "loss-sound",
+    "win-sound",     "opening-sound", "engine",       "help",        "solution",
+};
+const std::set<std::string, std::less<>> kIgnoredPieceForms = {
+    "image", "help", "description", "move-sound", "release-sound", "capture-sound", "drop-sound"};
+// Options that change only the display or the moves' entry, never which moves are legal.
+const std::set<std::string, std::less<>> kPresentationOptions = {
+    "animate captures", "animate drops", "smart moves", "show moves list", "highlight goals", "prevent flipping",
+};
+const std::vector<std::string> kGameForms = {
+    "title",       "description",   "players",        "turn-order",     "board",  "piece",
+    "board-setup", "win-condition", "loss-condition", "draw-condition", "option",
+};
+const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
+const std::vector<std::string> kConditions = {"absolute-config", "pieces-remaining", "stalemated", "or"};
+
+// Why a known ZRF form cannot be played, for the error message.
+const std::map<std::string, std::string, std::less<>> kUnsupported = {
+    {"drops", "placing pieces ('drops') is not supported yet"},
+    {"move-priorities", "'move-priorities' (moves of one type before another) is not supported"},
+    {"turn-order", "a turn order other than the two players alternating is not supported"},
+    {"positions", "boards given position by position are not supported: troyka boards are grids"},
+    {"links", "explicit links between positions are not supported: troyka boards are grids"},
+    {"kill-positions", "holes in a board are not supported: troyka boards are full rectangles"},
+    {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
+    {"count-condition", "'count-condition' is not supported"},
+    {"relative-config", "'relative-config' (a pattern of pieces) is not supported"},
+    {"checkmated", "'checkmated' is not supported"},
+    {"captured", "'captured' is not supported"},
+    {"repetition", "'repetition' is not supported"},
+    {"total-piece-count", "'total-piece-count' is not supported"},
+    {"attribute", "piece attributes are not supported"},
+    {"dummy", "dummy pieces are not supported"},
+    {"include", "'include' of other files is not supported: put everything in one file"},
+    {"from", "'from' (moving from another position) cannot be expressed: a troyka move starts where its piece stands"},
+    {"to", "'to' (choosing the landing position) cannot be expressed: a troyka move lands where its steps end"},
+    {"back", "'back' (returning to a marked position) cannot be expressed: troyka moves are a single path"},
+    {"mark", "'mark' (remembering a position) cannot be expressed: troyka moves are a single path"},
+    {"capture", "'capture' of a position other than the landing one cannot be expressed"},
+    {"cascade", "'cascade' (moving several pieces) cannot be expressed"},
+    {"create", "'create' (a new piece) cannot be expressed"},
+    {"flip", "'flip' (changing a piece's owner) cannot be expressed"},
+    {"change-owner", "'change-owner' cannot be expressed"},
+    {"change-type", "'change-type' (promotion) cannot be expressed"},
+    {"set-flag", "flags cannot be expressed"},
+    {"set-attribute", "attributes cannot be expressed"},
+    {"set-position-flag", "position flags cannot be expressed"},
+    {"go", "'go' cannot be expressed"},
+    {"opposite", "'opposite' directions cannot be expressed"},
+    {"add-partial", "partial moves cannot be expressed"},
+    {"add-copy", "'add-copy' (leaving a copy behind) cannot be expressed"},
+};
+
+// What may stand on a cell, as a set: a verify condition is the set of occupants it allows.
+enum Occupant : unsigned { kEmpty = 1, kEnemy = 2, kFriend = 4, kAnyOccupant = 7 };
+
+const std::map<std::string, unsigned, std::less<>> kOccupancyTests = {
+    {"empty?", kEmpty},   {"not-empty?", kEnemy | kFriend}, {"enemy?", kEnemy}, {"not-enemy?", kEmpty | kFriend},
+    {"friend?", kFriend}, {"not-friend?", kEmpty | kEnemy},
+};
+
+std::vector<std::string> keys_of(const std::map<std::string, unsigned, std::less<>>& table) {
+  std::vector<std::string> keys;
+  keys.reserve(table.size());
+  for (const auto& [key, value] : table) keys.push_back(key);
+  return keys;
+}
+
+// ---- Errors -----------------------------------------------------------------------------------
+
+// Where a macro was used: its expansion carries the use's position, and errors there say so.
+struct Expansion {
+  std::string macro;
+  std::uint32_t defined_on = 0;
+};
+
+class Reporter {
+ public:
+  explicit Reporter(std::shared_ptr<const SourceFile> source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
+    fail_at(at.pos, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void fail_at(SourcePos pos, std::string message, std::string hint = {}) const {
+    const auto it = expansions_.find({pos.line, pos.column});
+    if (it != expansions_.end()) {
+      const std::string note =
+          fmt::format("(in the macro '{}' defined at line {})", it->second.macro, it->second.defined_on);
+      hint = hint.empty() ? note : hint + " " + note;
+    }
+    throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
+  }
+  void note_expansion(SourcePos use, const Expansion& expansion) {
+    expansions_.try_emplace({use.line, use.column}, expansion);
+  }
+  const std::shared_ptr<const SourceFile>& source() const { return source_; }
+
+ private:
+  std::shared_ptr<const SourceFile> source_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Expansion> expansions_;
+};
+
+// ---- Pass 1: macros ---------------------------------------------------------------------------
+
+constexpr int kMaxMacroDepth = 32;
+// Macros that use other macros twice can double the text at every level; past this many expanded
+// forms the file is refused rather than exhausting memory.
+constexpr std::size_t kMaxExpandedNodes = 1000000;
+
+class MacroExpander {
+ public:
+  explicit MacroExpander(Reporter& report) : report_(report) {}
+
+  // The top-level forms other than the definitions, with every macro use expanded.
+  std::vector<Node> run(const std::vector<Node>& forms) {
+    for (const Node& form : forms)
+      if (form.head() == "define") define(form);
+    std::vector<Node> result;
+    for (const Node& form : forms)
+      if (form.head() != "define") expand_into(form, result, 0);
+    return result;
+  }
+
+ private:
+  void define(const Node& form) {
+    if (form.items.size() < 3 || !form.items[1].is_symbol())
+      report_.fail(form, "a macro needs a name and a body",
+                   "write (define NAME (BODY ...)), using $1, $2 ... for arguments");
+    const std::string& name = form.items[1].text;
+    if (const auto it = macros_.find(name); it != macros_.end())
+      report_.fail(form.items[1],
+                   fmt::format("the macro '{}' is defined twice; the first is at line {}", name, it->second->pos.line));
+    macros_[name] = &form;
+  }
+
+  // Appends `node` with its macros expanded to `out`: a use whose body is one form becomes that
+  // form; a body of several forms is spliced in, as Zillions does.
+  void expand_into(const Node& node, std::vector<Node>& out, int depth) {
+    const Node* macro = use_of(node);
+    if (!macro) {
+      Node copy = node;
+      if (node.is_list()) {
+        copy.items.clear();
+        for (const Node& item : node.items) expand_into(item, copy.items, depth);
+      }
+      out.push_back(std::move(copy));
+      return;
+    }
+    const std::string& name = macro->items[1].text;
+    if (depth >= kMaxMacroDepth)
+      report_.fail(node, fmt::format("macros are expanded more than {} deep here", kMaxMacroDepth),
+                   fmt::format("does the macro '{}' use itself?", name));
+    report_.note_expansion(node.pos, {name, macro->pos.line});
+    const std::vector<Node> arguments =
+        node.is_list() ? std::vector<Node>(node.items.begin() + 1, node.items.end()) : std::vector<Node>();
+    for (std::size_t i = 2; i < macro->items.size(); ++i)
+      expand_into(substitute(macro->items[i], arguments, node, name), out, depth + 1);
+  }
+
+  const Node* use_of(const Node& node) const {
+    const std::string_view name = node.is_symbol() ? std::string_view(node.text) : node.head();
+    const auto it = macros_.find(name);
+    return it == macros_.end() ? nullptr : it->second;
+  }
+
+  // The body with $1.. replaced by the arguments; the body's own nodes take the use's position.
+  Node substitute(const Node& body, const std::vector<Node>& arguments, const Node& use, const std::string& name) {
+    if (body.is_symbol() && body.text.size() >= 2 && body.text[0] == '$') {
+      std::size_t index = 0;
+      const auto [end, error] = std::from_chars(body.text.data() + 1, body.text.data() + body.text.size(), index);
+      if (error == std::errc() && end == body.text.data() + body.text.size() && index >= 1) {
+        if (index > arguments.size())
+          report_.fail(use, fmt::format("the macro '{}' uses ${} but is given {} argument{}", name, index,
+                                        arguments.size(), arguments.size() == 1 ? "" : "s"));
+        return arguments[index - 1];
+      }
+    }
+    if (++expanded_nodes_ > kMaxExpandedNodes)
+      report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
+                   fmt::format("does the macro '{}' use other macros many times over?", name));
+    Node copy = body;
+    copy.pos = use.pos;
+    copy.items.clear();
+    for (const Node& item : body.items) copy.items.push_back(substitute(item, arguments, use, name));
+    return copy;
+  }
+
+  Reporter& report_;
+  std::map<std::string, const Node*, std::less<>> macros_;
+  std::size_t expanded_nodes_ = 0;
+};
+
+// ---- Pass 2: the game and its variants --------------------------------------------------------
+
+// What a variant's form replaces in the game: pieces by name, win and loss conditions together (a
+// variant that turns a win into a loss drops the win, as in the Zillions tutorial's Losing
+// Tic-Tac-Toe), every other form by its keyword.
+std::string replacement_key(const Node& form) {
+  std::string head(form.head());
+  if (head == "piece")
+    for (const Node& part : form.items)
+      if (part.head() == "name" && part.items.size() > 1) return "piece " + part.items[1].text;
+  if (head == "win-condition" || head == "loss-condition") return "goals";
+  return head;
+}
+
+std::string title_of(const Node& block) {
+  for (const Node& form : block.items)
+    if (form.head() == "title" && form.items.size() > 1 && form.items[1].kind == Node::Kind::String)
+      return form.items[1].text;
+  return {};
+}
+
+class VariantPicker {
+ public:
+  explicit VariantPicker(const Reporter& report) : report_(report) {}
+
+  // The forms of the chosen game: the (game ...) form's, with the chosen variant's replacing them.
+  // `title` becomes the chosen variant's title ("" for the game itself).
+  Node pick(const std::vector<Node>& forms, const std::string& wanted, std::string& title) const {
+    const Node* game = nullptr;
+    std::vector<const Node*> variants;
+    for (const Node& form : forms) {
+      const std::string_view head = form.head();
+      if (head == "game") {
+        if (game)
+          report_.fail(form, "troyka reads one '(game ...)' per ZRF file",
+                       "put the second game in its own file, or make it a (variant ...)");
+        game = &form;
+      } else if (head == "variant") {
+        variants.push_back(&form);
+      } else if (head != "version") {
+        report_.fail(form,
+                     fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
+                                 describe(form)));
+      }
+    }
+    if (!game)
+      report_.fail_at({}, "the file holds no '(game ...)'",
+                      "a ZRF file describes its game in (game (title \"...\") ...)");
+    const int chosen = variant_number(wanted, *game, variants);
+    if (chosen == 0) return *game;
+    title = title_of(*variants[static_cast<std::size_t>(chosen - 1)]);
+    if (title.empty()) title = std::to_string(chosen);
+    return merged(*game, *variants[static_cast<std::size_t>(chosen - 1)]);
+  }
+
+ private:
+  int variant_number(const std::string& wanted, const Node& game, const std::vector<const Node*>& variants) const {
+    if (wanted.empty()) return 0;
+    int number = -1;
+    const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), number);
+    if (error == std::errc() && end == wanted.data() + wanted.size() && number >= 0 &&
+        number <= static_cast<int>(variants.size()))
+      return number;
+    if (wanted == title_of(game)) return 0;
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      titles.push_back(title_of(*variants[i]));
+      if (titles.back() == wanted) return static_cast<int>(i) + 1;
+    }
+    std::string listing = fmt::format("0 \"{}\" (the game itself)", title_of(game));
+    for (std::size_t i = 0; i < titles.size(); ++i) listing += fmt::format(", {} \"{}\"", i + 1, titles[i]);
+    const std::string close = closest_match(wanted, titles);
+    throw Error(Diagnostic{
+        nullptr,
+        {},
+        fmt::format("--variant: this ZRF file has no variant \"{}\"", wanted),
+        (close.empty() ? "" : fmt::format("did you mean \"{}\"? ", close)) + "choose by number or title: " + listing});
+  }
+
+  static Node merged(const Node& game, const Node& variant) {
+    std::set<std::string> replaced;
+    for (std::size_t i = 1; i < variant.items.size(); ++i) replaced.insert(replacement_key(variant.items[i]));
+    Node result = game;
+    result.items.clear();
+    for (const Node& form : game.items)
+      if (!replaced.count(replacement_key(form)) || form.is_symbol()) result.items.push_back(form);
+    for (std::size_t i = 1; i < variant.items.size(); ++i)
+      if (variant.items[i].head() != "default") result.items.push_back(variant.items[i]);
+    return result;
+  }
+
+  const Reporter& report_;
+};
+
+// ---- Pass 3: lowering -------------------------------------------------------------------------
+
+// A grid's dimension: names in listing order and the screen offset between neighbours.
+struct Dimension {
+  std::vector<std::string> names;
+  int dx = 0;
+  int dy = 0;
+  const Node* node = nullptr;
+};
+
+class Lowering {
+ public:
+  Lowering(const Reporter& report, Rules& rules) : report_(report), rules_(rules) {}
+
+  void run(const Node& game) {
+    collect(game);
+    read_title();
+    read_players();
+    read_board();
+    read_pieces();
+    read_setup();
+    read_goals();
+    assign_facings(rules_);
+  }
+
+ private:
+  // ---- helpers ----
+
+  [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
+    report_.fail(at, std::move(message), std::move(hint));
+  }
+
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
+    const auto it = kUnsupported.find(keyword);
+    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
+    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
+  }
+
+  const Node& argument(const Node& form, std::size_t index, std::string_view what) const {
+    if (index < form.items.size()) return form.items[index];
+    fail(form, fmt::format("'({} ...)' is missing its {}", form.head(), what));
+  }
+
+  std::string symbol(const Node& node, std::string_view what) const {
+    if (!node.is_symbol()) fail(node, fmt::format("expected {} here, found {}", what, describe(node)));
+    return node.text;
+  }
+
+  std::string string(const Node& node, std::string_view what) const {
+    if (node.kind != Node::Kind::String)
+      fail(node, fmt::format("expected {} as a \"string\", found {}", what, describe(node)));
+    return node.text;
+  }
+
+  int number(const Node& node, int low, int high, std::string_view what) const {
+    if (node.kind != Node::Kind::Integer)
+      fail(node, fmt::format("expected {} (a number), found {}", what, describe(node)));
+    if (node.integer < low || node.integer > high)
+      fail(node, fmt::format("{} must be between {} and {}, but it is {}", what, low, high, node.integer));
+    return static_cast<int>(node.integer);
+  }
+
+  const std::vector<const Node*>& forms(const std::string& keyword) const {
+    static const std::vector<const Node*> none;
+    const auto it = forms_.find(keyword);
+    return it == forms_.end() ? none : it->second;
+  }
+
+  // The one form of a keyword that collect() found at least once; a second is an error.
+  const Node& single(const std::string& keyword) const {
+    const auto& found = forms(keyword);
+    if (found.size() > 1)
+      fail(*found[1], fmt::format("'({} ...)' appears twice; the first is at line {}", keyword, found[0]->pos.line));
+    return *found.front();
+  }
+
+  // ---- the game's forms ----
+
+  void collect(const Node& game) {
+    for (std::size_t i = 1; i < game.items.size(); ++i) {
+      const Node& form = game.items[i];
+      const std::string head(form.head());
+      if (head.empty())
+        fail(form, fmt::format("expected a form like '(players ...)' in the game, found {}", describe(form)));
+      if (kIgnoredGameForms.count(head)) continue;
+      if (head == "option") {
+        check_option(form);
+        continue;
+      }
+      if (kUnsupported.count(head) && head != "turn-order") unsupported(form.items.front(), head);
+      if (std::find(kGameForms.begin(), kGameForms.end(), head) == kGameForms.end())
+        fail(form.items.front(), fmt::format("unknown ZRF form '{}' in a game", head), suggest(head, kGameForms));
+      forms_[head].push_back(&form);
+    }
+    for (const char* required : {"players", "board", "piece", "board-setup"})
+      if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
+  }
+
+  void check_option(const Node& form) const {
+    const std::string name = string(argument(form, 1, "NAME"), "the option's name");
+    if (!kPresentationOptions.count(name))
+      fail(form.items[1], fmt::format("unsupported option \"{}\": it may change which moves are legal", name),
+           "options that only change the display are accepted: \"animate captures\", \"smart moves\", ...");
+  }
+
+  void read_title() {
+    const auto& titles = forms("title");
+    rules_.name = titles.empty() ? "ZRF game" : string(argument(*titles.back(), 1, "TITLE"), "the title");
+    const auto& descriptions = forms("description");
+    if (!descriptions.empty()) rules_.about = string(argument(*descriptions.back(), 1, "TEXT"), "the description");
+  }
+
+  // ---- players ----
+
+  void read_players() {
+    const Node& form = single("players");
+    if (form.items.size() != 3)
+      fail(form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
+           "write (players White Black)");
+    for (int p = 0; p < kPlayers; ++p) rules_.players[p].name = symbol(form.items[p + 1], "a player name");
+    if (rules_.players[0].name == rules_.players[1].name)
+      fail(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
+    if (forms("turn-order").empty()) return;
+    const Node& order = single("turn-order");
+    const bool alternating = order.items.size() == 3 && order.items[1].is_symbol() && order.items[2].is_symbol() &&
+                             order.items[1].text != order.items[2].text;
+    if (!alternating) unsupported(order, "turn-order");
+    const int first = player_index(order.items[1]);
+    player_index(order.items[2]);
+    if (first == 1) std::swap(rules_.players[0], rules_.players[1]);
+  }
+
+  int player_index(const Node& node) const {
+    const std::string name = symbol(node, "a player name");
+    for (int p = 0; p < kPlayers; ++p)
+      if (rules_.players[p].name == name) return p;
+    fail(node, fmt::format("unknown player '{}'", name),
+         suggest(name, {rules_.players[0].name, rules_.players[1].name}));
+  }
+
+  // A list of players such as (White Black): which of the two it names.
+  std::array<bool, kPlayers> player_set(const Node& node) const {
+    std::array<bool, kPlayers> set{};
+    if (!node.is_list() || node.items.empty())
+      fail(node, fmt::format("expected a list of players such as ({} {}), found {}", rules_.players[0].name,
+                             rules_.players[1].name, describe(node)));
+    for (const Node& item : node.items) set[static_cast<std::size_t>(player_index(item))] = true;
+    return set;
+  }
+
+  // ---- board ----
+
+  void read_board() {
+    const Node& board = single("board");
+    const Node* grid = nullptr;
+    for (std::size_t i = 1; i < board.items.size(); ++i) {
+      const Node& form = board.items[i];
+      const std::string head(form.head());
+      if (head == "image") continue;
+      if (head == "grid") {
+        if (grid) fail(form, "troyka boards are one grid; this board has a second '(grid ...)'");
+        grid = &form;
+      } else if (head != "symmetry" && head != "zone") {
+        if (kUnsupported.count(head)) unsupported(form, head);
+        fail(form, fmt::format("unknown form {} in a board", describe(form)),
+             suggest(head, {"grid", "symmetry", "zone", "image"}));
+      }
+    }
+    if (!grid)
+      fail(board, "the board has no '(grid ...)'",
+           "troyka reads boards given as a grid with dimensions and directions");
+    read_grid(*grid);
+    for (std::size_t i = 1; i < board.items.size(); ++i) {
+      if (board.items[i].head() == "symmetry") read_symmetry(board.items[i]);
+      if (board.items[i].head() == "zone") read_zone(board.items[i]);
+    }
+  }
+
+  void read_grid(const Node& grid) {
+    const Node* dimensions = nullptr;
+    const Node* directions = nullptr;
+    for (std::size_t i = 1; i < grid.items.size(); ++i) {
+      const Node& form = grid.items[i];
+      const std::string head(form.head());
+      if (head == "start-rectangle") continue;
+      if (head == "dimensions")
+        dimensions = &form;
+      else if (head == "directions")
+        directions = &form;
+      else if (kUnsupported.count(head))
+        unsupported(form, head);
+      else
+        fail(form, fmt::format("unknown form {} in a grid", describe(form)),
+             suggest(head, {"dimensions", "directions", "start-rectangle"}));
+    }
+    if (!dimensions) fail(grid, "the grid has no '(dimensions ...)'");
+    read_dimensions(*dimensions);
+    if (directions)
+      for (std::size_t i = 1; i < directions->items.size(); ++i) read_direction(directions->items[i]);
+  }
+
+  Dimension dimension(const Node& node) const {
+    if (!node.is_list() || node.items.size() != 2 || node.items[0].kind != Node::Kind::String ||
+        !node.items[1].is_list() || node.items[1].items.size() != 2)
+      fail(node, fmt::format("expected a dimension like (\"a/b/c\" (50 0)), found {}", describe(node)));
+    Dimension d;
+    d.node = &node;
+    std::string_view names = node.items[0].text;
+    while (true) {
+      const std::size_t slash = names.find('/');
+      d.names.emplace_back(names.substr(0, slash));
+      if (slash == std::string_view::npos) break;
+      names.remove_prefix(slash + 1);
+    }
+    d.dx = number(node.items[1].items[0], -100000, 100000, "a screen offset");
+    d.dy = number(node.items[1].items[1], -100000, 100000, "a screen offset");
+    if (d.names.size() > static_cast<std::size_t>(kMaxBoardSide))
+      fail(node,
+           fmt::format("the board is too large: {} names, at most {} are supported", d.names.size(), kMaxBoardSide));
+    return d;
+  }
+
+  // Cells are named as the ZRF names them (first dimension's name, then the second's), and troyka
+  // names them by column letter and row number from the bottom; the two must agree, so that moves
+  // read the same in both. The screen offsets say which dimension runs across and which down.
+  void read_dimensions(const Node& form) {
+    if (form.items.size() != 3)
+      fail(form, fmt::format("troyka boards have two dimensions; this grid has {}", form.items.size() - 1));
+    columns_ = dimension(form.items[1]);
+    rows_ = dimension(form.items[2]);
+    if (columns_.dy != 0 || columns_.dx == 0 || rows_.dx != 0 || rows_.dy == 0)
+      fail(form, "troyka reads grids whose first dimension runs across the screen and the second down or up",
+           "write the files first, e.g. (\"a/b/c/d\" (50 0)), then the ranks, e.g. (\"4/3/2/1\" (0 50))");
+    rules_.width = static_cast<int>(columns_.names.size());
+    rules_.height = static_cast<int>(rows_.names.size());
+    for (int i = 0; i < rules_.width; ++i) {
+      const int column = columns_.dx > 0 ? i : rules_.width - 1 - i;
+      if (columns_.names[static_cast<std::size_t>(i)] != std::string(1, static_cast<char>('a' + column)))
+        fail(*columns_.node,
+             fmt::format("the files must be named a, b, c ... from left to right; this one names them \"{}\"",
+                         columns_.node->items[0].text),
+             "troyka names cells by file letter and rank number from the bottom, as a1");
+    }
+    for (int i = 0; i < rules_.height; ++i) {
+      const int row = rows_.dy > 0 ? rules_.height - 1 - i : i;
+      if (rows_.names[static_cast<std::size_t>(i)] != std::to_string(row + 1))
+        fail(*rows_.node,
+             fmt::format("the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them \"{}\"",
+                         rows_.node->items[0].text),
+             "troyka names cells by file letter and rank number from the bottom, as a1");
+    }
+  }
+
+  void read_direction(const Node& node) {
+    if (!node.is_list() || node.items.size() != 3 || !node.items[0].is_symbol())
+      fail(node, fmt::format("expected a direction like (n 0 -1), found {}", describe(node)));
+    const int along_columns = number(node.items[1], -kMaxBoardSide, kMaxBoardSide, "a direction's step");
+    const int along_rows = number(node.items[2], -kMaxBoardSide, kMaxBoardSide, "a direction's step");
+    const Offset offset{columns_.dx > 0 ? along_columns : -along_columns, rows_.dy > 0 ? -along_rows : along_rows};
+    if (offset == Offset{}) fail(node, "a direction of (0 0) does not move");
+    if (!directions_.emplace(node.items[0].text, offset).second)
+      fail(node.items[0], fmt::format("the direction '{}' is defined twice", node.items[0].text));
+  }
+
+  // (symmetry PLAYER (FROM TO)...): what each direction means for that player.
+  void read_symmetry(const Node& form) {
+    const int player = player_index(argument(form, 1, "PLAYER"));
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& pair = form.items[i];
+      if (!pair.is_list() || pair.items.size() != 2)
+        fail(pair, fmt::format("expected a pair of directions like (n s), found {}", describe(pair)));
+      direction(pair.items[0]);
+      direction(pair.items[1]);
+      symmetry_[static_cast<std::size_t>(player)][pair.items[0].text] = pair.items[1].text;
+    }
+  }
+
+  Offset direction(const Node& node) const {
+    const std::string name = symbol(node, "a direction");
+    const auto it = directions_.find(name);
+    if (it == directions_.end()) {
+      std::vector<std::string> names;
+      for (const auto& [known, offset] : directions_) names.push_back(known);
+      fail(node, fmt::format("unknown direction '{}'", name), suggest(name, names));
+    }
+    return it->second;
+  }
+
+  bool is_direction(const Node& node) const { return node.is_symbol() && directions_.count(node.text); }
+
+  // The direction `node` names, as the player sees it through its symmetry.
+  Offset direction_for(const Node& node, int player) const {
+    const auto& map = symmetry_[static_cast<std::size_t>(player)];
+    const auto it = map.find(node.text);
+    if (it == map.end()) return direction(node);
+    Node mapped = node;
+    mapped.text = it->second;
+    return direction(mapped);
+  }
+
+  int position(const Node& node) const {
+    const std::string name = symbol(node, "a position");
+    const int cell = parse_cell(name, rules_.width, rules_.height);
+    if (cell < 0)
+      fail(node, fmt::format("unknown position '{}'", name),
+           fmt::format("positions run from a1 to {}", cell_name(rules_.cells() - 1, rules_.width)));
+    return cell;
+  }
+
+  // (zone (name NAME) (players PLAYER...) (positions POSITION...))
+  void read_zone(const Node& form) {
+    std::string name;
+    std::array<bool, kPlayers> players{};
+    CellList cells;
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      const Node& part = form.items[i];
+      if (part.head() == "name") {
+        name = symbol(argument(part, 1, "NAME"), "a zone name");
+      } else if (part.head() == "players") {
+        Node list = part;
+        list.items.erase(list.items.begin());
+        players = player_set(list);
+      } else if (part.head() == "positions") {
+        for (std::size_t j = 1; j < part.items.size(); ++j) cells.push_back(position(part.items[j]));
+      } else {
+        fail(part, fmt::format("unexpected {} in a zone", describe(part)),
+             "a zone is (zone (name N) (players P...) (positions ...))");
+      }
+    }
+    if (name.empty()) fail(form, "the zone has no '(name ...)'");
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    PlayerRegion& zone = zones_[name];
+    for (int p = 0; p < kPlayers; ++p)
+      if (players[static_cast<std::size_t>(p)]) zone[static_cast<std::size_t>(p)] = cells;
+  }
+
+  // ---- pieces ----
+
+  void read_pieces() {
+    const auto& piece_forms = forms("piece");
+    if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
+      fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    for (const Node* form : piece_forms) read_piece(*form);
+  }
+
+  void read_piece(const Node& form) {
+    PieceType piece;
+    piece.pos = form.pos;
+    const Node* notation = nullptr;
+    std::vector<const Node*> moves;
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      const Node& part = form.items[i];
+      const std::string head(part.head());
+      if (head == "name")
+        piece.name = symbol(argument(part, 1, "NAME"), "a piece name");
+      else if (head == "notation")
+        notation = &argument(part, 1, "NOTATION");
+      else if (head == "moves")
+        moves.push_back(&part);
+      else if (kIgnoredPieceForms.count(head))
+        continue;
+      else if (kUnsupported.count(head))
+        unsupported(part.items.front(), head);
+      else
+        fail(part, fmt::format("unexpected {} in a piece", describe(part)),
+             suggest(head, {"name", "moves", "image", "help", "notation"}));
+    }
+    if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
+    if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
+    piece.letter = letter_for(piece.name, notation);
+    for (const Node* list : moves)
+      for (std::size_t i = 1; i < list->items.size(); ++i) {
+        if (list->items[i].head() == "move-type") continue;  // matters only with move-priorities, refused
+        piece.moves.push_back(lower_move(list->items[i]));
+      }
+    if (piece.moves.empty()) fail(form, fmt::format("the piece '{}' has no moves", piece.name));
+    rules_.pieces.push_back(std::move(piece));
+  }
+
+  // A diagram letter: the notation's, else the first letter of the name not taken by another piece.
+  char letter_for(const std::string& name, const Node* notation) const {
+    const auto taken = [&](char c) {
+      return std::any_of(rules_.pieces.begin(), rules_.pieces.end(), [&](const PieceType& p) { return p.letter == c; });
+    };
+    if (notation) {
+      const std::string text = string(*notation, "the notation");
+      const char c = text.size() == 1 ? static_cast<char>(std::toupper(static_cast<unsigned char>(text[0]))) : '\0';
+      if (!std::isalpha(static_cast<unsigned char>(c)) || taken(c))
+        fail(*notation, "troyka needs a notation of one letter that no other piece uses");
+      return c;
+    }
+    for (const char c : name) {
+      const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (std::isalpha(static_cast<unsigned char>(c)) && !taken(upper)) return upper;
+    }
+    fail(*forms("piece").back(), fmt::format("the piece '{}' has no letter left for diagrams", name),
+         "give it one with (notation \"L\")");
+  }
+
+  int piece_named(const Node& node) const {
+    const std::string name = symbol(node, "a piece name");
+    const int index = piece_index(rules_, name);
+    if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
+    return index;
+  }
+
+  // ---- moves ----
+
+  // The occupants a ZRF condition allows on the current cell.
+  unsigned occupancy(const Node& condition) const {
+    if (condition.is_symbol()) {
+      const auto it = kOccupancyTests.find(condition.text);
+      if (it != kOccupancyTests.end()) return it->second;
+      fail(condition,
+           fmt::format("the condition '{}' cannot be expressed: troyka moves test only what stands on the landing cell",
+                       condition.text),
+           suggest(condition.text, keys_of(kOccupancyTests)));
+    }
+    const std::string head(condition.head());
+    if (head == "not" && condition.items.size() == 2) return kAnyOccupant & ~occupancy(condition.items[1]);
+    if ((head == "and" || head == "or") && condition.items.size() >= 2) {
+      unsigned result = head == "and" ? unsigned{kAnyOccupant} : 0U;
+      for (std::size_t i = 1; i < condition.items.size(); ++i)
+        result = head == "and" ? result & occupancy(condition.items[i]) : result | occupancy(condition.items[i]);
+      return result;
+    }
+    if (condition.is_list() && condition.items.size() == 1) return occupancy(condition.items[0]);
+    fail(condition,
+         fmt::format("the condition {} cannot be expressed: troyka moves test only what stands on the landing cell",
+                     describe(condition)),
+         "use empty?, enemy?, friend?, their not- forms, not, and, or");
+  }
+
+  Target target_of(unsigned allowed, const Node& at) const {
+    switch (allowed) {
+      case kEmpty: return Target::Empty;
+      case kEnemy: return Target::Enemy;
+      case kFriend: return Target::Friend;
+      case kEmpty | kEnemy: return Target::NotFriend;
+      case kAnyOccupant: return Target::Any;
+      case 0: fail(at, "this move can never be made: its conditions allow no occupant of the landing cell");
+      default:
+        fail(at,
+             fmt::format("troyka moves cannot land only on {}",
+                         allowed == (kEnemy | kFriend) ? "occupied cells" : "empty or friendly cells"),
+             "a move may land on empty, enemy, friend, not-friend (empty or enemy) or any cell");
+    }
+  }
+
+  // The part of a move after its directions: (verify C)... add, or (if C add).
+  unsigned landing_conditions(const Node& move, std::size_t first) const {
+    unsigned allowed = kAnyOccupant;
+    for (std::size_t i = first; i < move.items.size(); ++i) {
+      const Node& item = move.items[i];
+      const bool last = i + 1 == move.items.size();
+      if (item.is_symbol("add")) {
+        if (!last) fail(move.items[i + 1], "troyka moves end at their first 'add'; this continues after it");
+        return allowed;
+      }
+      if (item.head() == "verify") {
+        allowed &= occupancy(argument(item, 1, "CONDITION"));
+      } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
+        return allowed & occupancy(item.items[1]);
+      } else {
+        unexpected_in_move(
+            item, is_direction(item) ? "a step after a '(verify ...)': troyka moves test only the landing cell" : "");
+      }
+    }
+    fail(move, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+  }
+
+  [[noreturn]] void unexpected_in_move(const Node& item, std::string_view why) const {
+    const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
+    if (kUnsupported.count(keyword)) unsupported(item, keyword);
+    if (!why.empty()) fail(item, fmt::format("unsupported in a move: {}", why));
+    fail(item, fmt::format("unsupported in a move: {}", describe(item)),
+         "troyka reads moves made of directions, (verify ...), (if ... add), a (while empty? ...) slide, and add");
+  }
+
+  // A ZRF move body as a troyka move: a leap (directions, then conditions and add) or a slide
+  // (one direction, (while empty? add DIR), then optionally conditions and add).
+  MoveRule lower_move(const Node& move) {
+    if (!move.is_list() || move.items.empty())
+      fail(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
+    MoveRule rule;
+    rule.pos = move.pos;
+    rule.text = to_text(move);
+    std::size_t next = 0;
+    while (next < move.items.size() && is_direction(move.items[next])) ++next;
+    if (next == 0) {
+      if (move.items[0].is_symbol() && !kUnsupported.count(move.items[0].text) && !move.items[0].is_symbol("add"))
+        direction(move.items[0]);  // an unknown direction, with did-you-mean
+      unexpected_in_move(move.items[0], "a move must start with a direction");
+    }
+    if (next < move.items.size() && move.items[next].head() == "while") return lower_slide(move, next, rule);
+    const unsigned allowed = landing_conditions(move, next);
+    rule.kind = MoveKind::Step;
+    rule.target = target_of(allowed, move);
+    rule.capture = rule.target != Target::Empty;
+    for (int p = 0; p < kPlayers; ++p) {
+      Offset sum;
+      for (std::size_t i = 0; i < next; ++i) {
+        const Offset step = direction_for(move.items[i], p);
+        sum = {sum.dx + step.dx, sum.dy + step.dy};
+      }
+      if (sum == Offset{}) fail(move, "this move's steps add up to no movement");
+      if (std::abs(sum.dx) > kMaxBoardSide || std::abs(sum.dy) > kMaxBoardSide)
+        fail(move, "this leap is longer than any troyka board");
+      rule.offsets[p] = {sum};
+    }
+    return rule;
+  }
+
+  // DIR (while empty? add DIR) [conditions add]: every empty cell along DIR, then the first
+  // occupied one if the conditions allow it. Without 'add' in the loop only the occupied one.
+  MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) {
+    const Node& loop = move.items[loop_at];
+    const Node& dir = move.items[0];
+    if (loop_at != 1) fail(move.items[1], "a slide starts with exactly one direction before its '(while ...)'");
+    const Node& condition = argument(loop, 1, "CONDITION");
+    if (occupancy(condition) != kEmpty)
+      fail(condition, "troyka slides only through empty cells: the loop must be (while empty? ...)");
+    const bool lands_on_empty =
+        loop.items.size() == 4 && loop.items[2].is_symbol("add") && loop.items[3].is_symbol(dir.text);
+    const bool passes_empty = loop.items.size() == 3 && loop.items[2].is_symbol(dir.text);
+    if (!lands_on_empty && !passes_empty)
+      fail(loop, fmt::format("troyka reads a slide loop as (while empty? add {0}) or (while empty? {0})", dir.text),
+           "the loop must step in the slide's own direction");
+    // After the loop the current cell is occupied (or off the board): only enemies or friends remain.
+    unsigned allowed = lands_on_empty ? unsigned{kEmpty} : 0U;
+    if (loop_at + 1 < move.items.size()) allowed |= landing_conditions(move, loop_at + 1) & (kEnemy | kFriend);
+    if (allowed == 0) fail(move, "this slide never adds a move");
+    rule.kind = MoveKind::Slide;
+    rule.target = target_of(allowed, move);
+    rule.capture = rule.target != Target::Empty;
+    for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {direction_for(dir, p)};
+    return rule;
+  }
+
+  // ---- setup ----
+
+  // (board-setup (PLAYER (PIECE POSITION...)...)...)
+  void read_setup() {
+    const Node& form = single("board-setup");
+    std::vector<const Node*> placed(static_cast<std::size_t>(rules_.cells()), nullptr);
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      const Node& side = form.items[i];
+      if (!side.is_list() || side.items.empty())
+        fail(side, fmt::format("expected (PLAYER (PIECE POSITION...)...), found {}", describe(side)));
+      const int player = player_index(side.items[0]);
+      for (std::size_t j = 1; j < side.items.size(); ++j) {
+        const Node& group = side.items[j];
+        if (!group.is_list() || group.items.empty())
+          fail(group, fmt::format("expected (PIECE POSITION...), found {}", describe(group)));
+        const int piece = piece_named(group.items[0]);
+        for (std::size_t k = 1; k < group.items.size(); ++k) {
+          if (group.items[k].is_symbol("off"))
+            fail(group.items[k], "pieces off the board are not supported yet: they are only useful with drops");
+          const int cell = position(group.items[k]);
+          if (const Node* earlier = placed[static_cast<std::size_t>(cell)])
+            fail(group.items[k], fmt::format("two pieces on {}: it was already filled at line {}", group.items[k].text,
+                                             earlier->pos.line));
+          placed[static_cast<std::size_t>(cell)] = &group.items[k];
+          rules_.setup.push_back({player, piece, cell});
+        }
+      }
+    }
+  }
+
+  // ---- goals ----
+
+  void read_goals() {
+    std::array<bool, kPlayers> stalemate_covered{};
+    for (const std::string& keyword : kGoalForms)
+      for (const Node* form : forms(keyword)) read_goal(*form, stalemate_covered);
+    // Zillions' default: a player who cannot move loses (see docs/zrf.md for the sources).
+    std::string uncovered;
+    for (int p = 0; p < kPlayers; ++p)
+      if (!stalemate_covered[static_cast<std::size_t>(p)])
+        uncovered += (uncovered.empty() ? "" : " ") + rules_.players[p].name;
+    if (uncovered.empty()) return;
+    EndRule rule;
+    rule.outcome = Outcome::Loss;
+    rule.only_player = stalemate_covered[0] ? 1 : stalemate_covered[1] ? 0 : -1;
+    rule.kind = EndKind::NoLegalMoves;
+    rule.text = fmt::format("(loss-condition ({}) stalemated) ; the Zillions default", uncovered);
+    rule.condition_text = "stalemated";
+    rules_.end.push_back(std::move(rule));
+  }
+
+  void read_goal(const Node& form, std::array<bool, kPlayers>& stalemate_covered) {
+    const std::string head(form.head());
+    const Outcome outcome = head == "win-condition"    ? Outcome::Win
+                            : head == "loss-condition" ? Outcome::Loss
+                                                       : Outcome::Draw;
+    if (form.items.size() != 3) fail(form, fmt::format("expected ({} (PLAYER...) CONDITION)", head));
+    const std::array<bool, kPlayers> players = player_set(form.items[1]);
+    std::vector<EndRule> rules;
+    condition(form.items[2], rules);
+    for (EndRule& rule : rules) {
+      rule.pos = form.pos;
+      rule.text = to_text(form);
+      std::array<bool, kPlayers> subjects = players;
+      if (rule.kind == EndKind::OpponentHasNoPieces) {
+        // "P has no pieces" is troyka's "P's opponent has no pieces" seen from the opponent, with the
+        // outcome turned round: P's win is the opponent's loss.
+        std::swap(subjects[0], subjects[1]);
+        rule.outcome = outcome == Outcome::Win    ? Outcome::Loss
+                       : outcome == Outcome::Loss ? Outcome::Win
+                                                  : Outcome::Draw;
+      } else {
+        rule.outcome = outcome;
+      }
+      rule.only_player = subjects[0] && subjects[1] ? -1 : subjects[0] ? 0 : 1;
+      if (rule.kind == EndKind::NoLegalMoves)
+        for (int p = 0; p < kPlayers; ++p)
+          stalemate_covered[static_cast<std::size_t>(p)] |= subjects[static_cast<std::size_t>(p)];
+      rules_.end.push_back(std::move(rule));
+    }
+  }
+
+  void condition(const Node& node, std::vector<EndRule>& out) const {
+    const std::string word = node.is_symbol() ? node.text : std::string(node.head());
+    EndRule rule;
+    rule.condition_text = to_text(node);
+    if (word == "stalemated" && node.is_symbol()) {
+      rule.kind = EndKind::NoLegalMoves;
+      out.push_back(rule);
+    } else if (word == "or" && node.items.size() >= 2) {
+      for (std::size_t i = 1; i < node.items.size(); ++i) condition(node.items[i], out);
+    } else if (word == "pieces-remaining" && node.is_list()) {
+      if (node.items.size() != 2 || number(node.items[1], 0, 1000000, "the number of pieces") != 0)
+        fail(node, "troyka reads only (pieces-remaining 0): a player has no pieces left");
+      rule.kind = EndKind::OpponentHasNoPieces;
+      out.push_back(rule);
+    } else if (word == "absolute-config" && node.is_list()) {
+      absolute_config(node, rule, out);
+    } else {
+      const Node& at = node.is_list() && !node.items.empty() ? node.items.front() : node;
+      if (kUnsupported.count(word)) unsupported(at, word);
+      fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
+    }
+  }
+
+  // (absolute-config PIECE... (POSITION-OR-ZONE...)): holds when any of the pieces stands on any of
+  // the positions, as Zillions' King of the Hill goals and the Breakthrough sample read it.
+  void absolute_config(const Node& node, EndRule rule, std::vector<EndRule>& out) const {
+    if (node.items.size() < 3 || !node.items.back().is_list())
+      fail(node, "expected (absolute-config PIECE... (POSITION...))");
+    rule.kind = EndKind::Reach;
+    const Node& places = node.items.back();
+    for (const Node& place : places.items) {
+      const auto zone = place.is_symbol() ? zones_.find(place.text) : zones_.end();
+      for (int p = 0; p < kPlayers; ++p) {
+        CellList& cells = rule.region[static_cast<std::size_t>(p)];
+        if (zone != zones_.end()) {
+          const CellList& zone_cells = zone->second[static_cast<std::size_t>(p)];
+          cells.insert(cells.end(), zone_cells.begin(), zone_cells.end());
+        } else {
+          cells.push_back(position(place));
+        }
+      }
+    }
+    for (CellList& cells : rule.region) {
+      std::sort(cells.begin(), cells.end());
+      cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    }
+    std::set<int> pieces;
+    for (std::size_t i = 1; i + 1 < node.items.size(); ++i) {
+      if (node.items[i].is_list())
+        fail(node.items[i], "troyka reads absolute-config with the player's own pieces only, named one by one");
+      pieces.insert(piece_named(node.items[i]));
+    }
+    if (pieces.size() > 1 && pieces.size() == rules_.pieces.size()) {
+      rule.piece = -1;
+      out.push_back(rule);
+      return;
+    }
+    for (const int piece : pieces) {
+      rule.piece = piece;
+      out.push_back(rule);
+    }
+  }
+
+  const Reporter& report_;
+  Rules& rules_;
+  std::map<std::string, std::vector<const Node*>> forms_;
+  Dimension columns_;
+  Dimension rows_;
+  std::map<std::string, Offset, std::less<>> directions_;
+  std::array<std::map<std::string, std::string, std::less<>>, kPlayers> symmetry_;
+  std::map<std::string, PlayerRegion, std::less<>> zones_;
+};
+
+}  // namespace
+
+bool is_zrf_file(std::string_view name) {
+  if (name.size() < 4) return false;
+  std::string extension(name.substr(name.size() - 4));
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension == ".zrf";
+}
+
+Rules load_zrf(std::shared_ptr<const SourceFile> source, const Options& options) {
+  if (!options.params.empty())
+    throw Error(Diagnostic{nullptr,
+                           {},
+                           fmt::format("--param {}: ZRF games have no parameters", options.params.front().first),
+                           "choose a variant with --variant TITLE or --variant NUMBER"});
+  Reporter report(source);
+  const std::vector<Node> forms = MacroExpander(report).run(parse_sexpr(source, Syntax::Zrf));
+  Rules rules;
+  const Node game = VariantPicker(report).pick(forms, options.variant, rules.variant);
+  rules.source = source;
+  Lowering(report, rules).run(game);
+  return rules;
+}
+
+}  // namespace troyka::lang

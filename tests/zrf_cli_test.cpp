@@ -1,0 +1,93 @@
+// End-to-end tests of ZRF files through the troyka binary: check, perft, translate (and loading its
+// output back), play, match with records and their replay, and a tournament's rule text.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "referee/protocol.h"
+#include "tests/run_troyka.h"
+
+namespace {
+
+using troyka_tests::Outcome;
+using troyka_tests::run_troyka;
+
+const std::string kZrf = "tests/data/zrf/breakthrough-dagaz.zrf";
+
+TEST(ZrfCli, CheckAndPerftReadZrfFiles) {
+  Outcome run = run_troyka("check " + kZrf);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out, kZrf + ": ok (Breakthrough (8x8), 8x8 board, 1 piece type, 3 end rules)\n");
+  run = run_troyka("perft " + kZrf + " --variant \"Breakthrough (6x6)\" --depth 4 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json perft = nlohmann::json::parse(run.out);
+  EXPECT_EQ(perft["depths"][3]["nodes"], 71478);
+}
+
+TEST(ZrfCli, TranslateGivesATroykaFileWithTheSamePerft) {
+  const Outcome translation = run_troyka("translate " + kZrf + " --variant 1");
+  ASSERT_EQ(translation.status, 0) << translation.err;
+  EXPECT_EQ(translation.out.rfind("; Breakthrough (7x7), variant \"Breakthrough (7x7)\", translated by troyka from " +
+                                      kZrf + "\n(game \"Breakthrough (7x7)\"\n",
+                                  0),
+            0u)
+      << translation.out;
+  const std::string path = testing::TempDir() + "translated-7x7.game";
+  std::ofstream(path) << translation.out;
+  const Outcome check = run_troyka("check " + path);
+  EXPECT_EQ(check.status, 0) << check.err;
+  const Outcome original = run_troyka("perft " + kZrf + " --variant 1 --depth 4 --json");
+  const Outcome again = run_troyka("perft " + path + " --depth 4 --json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(original.out)["depths"][3]["nodes"],
+            nlohmann::json::parse(again.out)["depths"][3]["nodes"]);
+}
+
+TEST(ZrfCli, PlayAndMatchAZrfGame) {
+  Outcome run = run_troyka("play " + kZrf + " --variant 3 --seed 5 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json game = nlohmann::json::parse(run.out);
+  EXPECT_EQ(game["ending"], "finished");
+  EXPECT_FALSE(game["moves"].empty());
+  const std::string records = testing::TempDir() + "zrf-records-" + std::to_string(getpid());
+  run = run_troyka("match " + kZrf + " --variant \"Breakthrough (5x5)\" --agents mcts:iterations=50 random --games 4" +
+                   " --records " + records);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("4 games"), std::string::npos) << run.out;
+  run = run_troyka("replay --quiet " + records + "/game-0004.record");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("record ok: ", 0), 0u) << run.out;
+}
+
+TEST(ZrfCli, AgentsCompileTheZrfTextTheRefereeSends) {
+  // The referee sends the file's text and name; the name picks the ZRF front end.
+  const troyka::referee::LoadedGame loaded =
+      troyka::referee::load_game(std::string(TROYKA_SOURCE_DIR) + "/" + kZrf, {"2", {}});
+  EXPECT_EQ(loaded.info.name, "Breakthrough (6x6)");
+  const troyka::referee::GameInfo sent =
+      troyka::referee::game_info_from_json(troyka::referee::game_info_json(loaded.info));
+  EXPECT_EQ(troyka::referee::compile_game(sent)->rules().width, 6);
+}
+
+TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
+  const std::string path = testing::TempDir() + "drops.zrf";
+  std::ofstream(path) << "(game (title \"Drops\") (players X O)\n"
+                         "  (board (grid (dimensions (\"a/b/c\" (1 0)) (\"3/2/1\" (0 1)))))\n"
+                         "  (piece (name Man) (drops ((verify empty?) add)))\n"
+                         "  (board-setup (X (Man off 5)) (O (Man off 5))))\n";
+  Outcome run = run_troyka("check " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err, path +
+                         ":3:22: error: unsupported ZRF form 'drops': placing pieces ('drops') is not supported yet\n"
+                         " 3 |   (piece (name Man) (drops ((verify empty?) add)))\n"
+                         "   |                      ^~~~~\n"
+                         "hint: docs/zrf.md lists the subset troyka plays\n");
+  run = run_troyka("perft " + kZrf + " --variant 9 --depth 1");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err.rfind("error: --variant: this ZRF file has no variant \"9\"\n", 0), 0u) << run.err;
+}
+
+}  // namespace

@@ -1,0 +1,550 @@
+// Tests of the ZRF front end (lang/zrf.*) and the translator (lang/translate.*): a real ZRF file
+// from the wild and ZRF files of our own play exactly like their troyka-language twins (perft and
+// whole random games), translations load back into the same game, and every form outside the
+// subset is refused with a precise message.
+#include "lang/zrf.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "interpreter/game.h"
+#include "interpreter/perft.h"
+#include "lang/rules.h"
+#include "lang/translate.h"
+#include "tests/games.h"
+
+namespace troyka::lang {
+namespace {
+
+const std::string kData = std::string(TROYKA_SOURCE_DIR) + "/tests/data/";
+// The real file: DagazProject/DagazProject.github.io, breakthrough/zrf/breakthrough.zrf (commit
+// 7762ef97), "Copyright (c) 2000 Dan Troyka"; a copy of ../shared/samples/zrf/breakthrough.zrf.
+const std::string kDagaz = kData + "zrf/breakthrough-dagaz.zrf";
+
+Options variant(std::string name) {
+  Options options;
+  options.variant = std::move(name);
+  return options;
+}
+
+Rules file_rules(const std::string& path, const Options& options = {}) {
+  try {
+    return load_rules_file(path, options);
+  } catch (const Error& error) {
+    ADD_FAILURE() << render(error.diagnostic());
+  }
+  return {};
+}
+
+std::vector<std::uint64_t> perfts(const Rules& rules, int depth) {
+  std::vector<std::uint64_t> counts;
+  const Game game(rules);
+  game.visit([&](const auto& program) {
+    for (int d = 1; d <= depth; ++d) counts.push_back(perft(program, program.initial_state(), d));
+  });
+  return counts;
+}
+
+// Plays `games` random games in both at once: the same legal moves at every ply, the same end.
+void expect_same_games(const Rules& a, const Rules& b, int games) {
+  const Game game_a(a), game_b(b);
+  game_a.visit([&](const auto& pa) {
+    game_b.visit([&](const auto& pb) {
+      std::mt19937 rng(7);
+      for (int g = 0; g < games; ++g) {
+        auto sa = pa.initial_state();
+        auto sb = pb.initial_state();
+        for (int ply = 0; !pa.is_terminal(sa); ++ply) {
+          MoveList ma, mb;
+          pa.legal_moves(sa, ma);
+          pb.legal_moves(sb, mb);
+          std::vector<std::string> ta, tb;
+          for (const Move& m : ma) ta.push_back(pa.move_text(m));
+          for (const Move& m : mb) tb.push_back(pb.move_text(m));
+          std::sort(ta.begin(), ta.end());
+          std::sort(tb.begin(), tb.end());
+          ASSERT_EQ(ta, tb) << "game " << g << " ply " << ply;
+          const std::string& chosen = ta[std::uniform_int_distribution<std::size_t>(0, ta.size() - 1)(rng)];
+          pa.apply(sa, pa.parse_move(sa, chosen).move);
+          pb.apply(sb, pb.parse_move(sb, chosen).move);
+          ASSERT_EQ(pa.is_terminal(sa), pb.is_terminal(sb)) << "game " << g << " ply " << ply;
+        }
+        EXPECT_EQ(pa.result(sa, 0), pb.result(sb, 0)) << "game " << g;
+      }
+    });
+  });
+}
+
+// The translation of `rules`, loaded back as a troyka rule file.
+Rules translated(const Rules& rules) {
+  const std::string text = to_troyka_language(rules);
+  try {
+    return load_rules(std::make_shared<SourceFile>(SourceFile{"translated.game", text}), {});
+  } catch (const Error& error) {
+    ADD_FAILURE() << render(error.diagnostic()) << text;
+  }
+  return {};
+}
+
+// ---- The real file from the wild --------------------------------------------------------------
+
+TEST(ZrfSample, LoadsUnchangedAsBreakthrough) {
+  const Rules rules = file_rules(kDagaz);
+  EXPECT_EQ(rules.name, "Breakthrough (8x8)");
+  EXPECT_EQ(rules.width, 8);
+  EXPECT_EQ(rules.height, 8);
+  EXPECT_EQ(rules.players[0].name, "White");
+  EXPECT_EQ(rules.players[1].facing, "south");
+  ASSERT_EQ(rules.pieces.size(), 1u);
+  EXPECT_EQ(rules.pieces[0].moves.size(), 3u);
+  EXPECT_EQ(rules.setup.size(), 32u);
+  // Two absolute-config goals, then the Zillions default for a player who cannot move.
+  ASSERT_EQ(rules.end.size(), 3u);
+  EXPECT_EQ(rules.end[2].kind, EndKind::NoLegalMoves);
+  EXPECT_EQ(rules.end[2].outcome, Outcome::Loss);
+  EXPECT_EQ(rules.end[2].only_player, -1);
+}
+
+TEST(ZrfSample, PerftOfTheGameEqualsTroykaBreakthrough8x8) {
+  const std::vector<std::uint64_t> expected = {22, 484, 11132, 256036, 6182818};
+  EXPECT_EQ(perfts(file_rules(kDagaz), 5), expected);
+}
+
+TEST(ZrfSample, PerftOfEveryVariantEqualsTroykaBreakthroughAtThatSize) {
+  struct Case {
+    std::string variant;
+    int size;
+    int depth;
+  };
+  for (const Case& c : {Case{"Breakthrough (7x7)", 7, 5}, Case{"2", 6, 6}, Case{"Breakthrough (5x5)", 5, 7}}) {
+    const Game troyka = troyka_tests::breakthrough(c.size, c.size);
+    EXPECT_EQ(perfts(file_rules(kDagaz, variant(c.variant)), c.depth), perfts(troyka.rules(), c.depth)) << c.variant;
+  }
+}
+
+TEST(ZrfSample, WholeGamesEqualTroykaBreakthrough) {
+  // Random games reach the goal rows and run out of pieces, which perft at these depths does not.
+  for (int size = 5; size <= 8; ++size) {
+    const std::string chosen = size == 8 ? "" : std::to_string(8 - size);
+    expect_same_games(file_rules(kDagaz, variant(chosen)), troyka_tests::breakthrough(size, size).rules(), 200);
+  }
+}
+
+TEST(ZrfSample, TranslationLoadsAndGivesTheSamePerft) {
+  for (const std::string chosen : {"0", "1", "2", "3"}) {
+    const Rules rules = file_rules(kDagaz, variant(chosen));
+    EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4)) << chosen;
+  }
+}
+
+// ---- Our own ZRF files ------------------------------------------------------------------------
+
+TEST(ZrfOwnGames, BreakthroughAndItsVariantsEqualTroykaBreakthrough) {
+  const std::string path = kData + "zrf/breakthrough.zrf";
+  for (int size = 5; size <= 8; ++size) {
+    const Rules rules = file_rules(path, variant(fmt::format("Breakthrough {}x{}", size, size)));
+    const Rules troyka = troyka_tests::breakthrough(size, size).rules();
+    EXPECT_EQ(perfts(rules, size == 8 ? 4 : 5), perfts(troyka, size == 8 ? 4 : 5)) << size;
+    expect_same_games(rules, troyka, 100);
+    expect_same_games(translated(rules), troyka, 20);
+  }
+}
+
+TEST(ZrfOwnGames, KnightthroughEqualsItsTroykaTwin) {
+  const Rules rules = file_rules(kData + "zrf/knightthrough.zrf");
+  const Rules twin = file_rules(kData + "games/knightthrough.game");
+  EXPECT_EQ(perfts(rules, 4), perfts(twin, 4));
+  EXPECT_EQ(perfts(rules, 1), std::vector<std::uint64_t>{40});  // 26 from the second row, 14 from the first
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(twin, 4));
+}
+
+TEST(ZrfOwnGames, RooksAndKnightsWithSlidesEqualsItsTroykaTwin) {
+  const Rules rules = file_rules(kData + "zrf/rooks-and-knights.zrf");
+  const Rules twin = file_rules(kData + "games/rooks-and-knights.game");
+  EXPECT_EQ(perfts(rules, 4), perfts(twin, 4));
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(twin, 4));
+}
+
+TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
+  const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
+  const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
+  EXPECT_EQ(perfts(rules, 5), perfts(twin, 5));
+  expect_same_games(rules, twin, 200);
+  // The ZRF symmetry is a mirror (ne to se), yet every piece moves as if Black faced south.
+  EXPECT_EQ(rules.players[1].facing, "south");
+  expect_same_games(translated(rules), twin, 50);
+}
+
+// ---- Errors -----------------------------------------------------------------------------------
+
+// A small ZRF game; each error test makes one edit. Line 1 is the macro.
+constexpr std::string_view kTiny = R"zrf((define step ($1 (verify empty?) add))
+(game
+  (title "Tiny")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid
+      (dimensions ("a/b/c/d" (50 0)) ("4/3/2/1" (0 50)))
+      (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+    (symmetry Black (n s) (s n)))
+  (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))
+  (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))
+  (win-condition (White Black) (absolute-config Pawn (a4 d1))))
+)zrf";
+
+// kTiny with its one occurrence of `from` replaced by `to`.
+std::string tiny_with(std::string_view from, std::string_view to) {
+  std::string text(kTiny);
+  const std::size_t at = text.find(from);
+  EXPECT_TRUE(at != std::string::npos && text.find(from, at + 1) == std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+std::shared_ptr<const SourceFile> zrf_source(std::string text) {
+  return std::make_shared<SourceFile>(SourceFile{"test.zrf", std::move(text)});
+}
+
+// The rendered error that `load` throws; fails the test when it throws none.
+template <typename Load>
+std::string error_from(Load&& load) {
+  try {
+    load();
+  } catch (const Error& error) {
+    return render(error.diagnostic());
+  }
+  ADD_FAILURE() << "loaded without an error";
+  return {};
+}
+
+std::string error_of(std::string text, const Options& options = {}) {
+  return error_from([&] { load_rules(zrf_source(std::move(text)), options); });
+}
+
+Rules tiny_rules(std::string_view from = "", std::string_view to = "") {
+  try {
+    return load_rules(zrf_source(from.empty() ? std::string(kTiny) : tiny_with(from, to)), {});
+  } catch (const Error& error) {
+    ADD_FAILURE() << render(error.diagnostic());
+  }
+  return {};
+}
+
+TEST(ZrfErrors, DropsAreNotSupportedYet) {
+  EXPECT_EQ(error_of(tiny_with("(moves", "(drops ((verify empty?) add)) (moves")),
+            "test.zrf:11:23: error: unsupported ZRF form 'drops': placing pieces ('drops') is not supported yet\n"
+            " 11 |   (piece (name Pawn) (drops ((verify empty?) add)) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |                       ^~~~~\n"
+            "hint: docs/zrf.md lists the subset troyka plays\n");
+  EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 off 3)")),
+            "test.zrf:12:35: error: pieces off the board are not supported yet: they are only useful with drops\n"
+            " 12 |   (board-setup (White (Pawn a1 b1 off 3)) (Black (Pawn c4 d4)))\n"
+            "    |                                   ^~~\n");
+}
+
+// Each unsupported form, where it would stand, and the start of its message.
+TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
+  struct Case {
+    std::string_view from, to, message;
+  };
+  const Case cases[] = {
+      {"(step n)", "(from n add)", "test.zrf:11:30: error: unsupported ZRF form 'from'"},
+      {"(step n)", "(n mark n back add)", "test.zrf:11:32: error: unsupported ZRF form 'mark'"},
+      {"(step n)", "(n (verify empty?) (capture e) add)", "test.zrf:11:48: error: unsupported ZRF form 'capture'"},
+      {"(step n)", "(n (create Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'create'"},
+      {"(step n)", "(n (change-type Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'change-type'"},
+      {"(title \"Tiny\")", "(move-priorities a b)", "test.zrf:3:4: error: unsupported ZRF form 'move-priorities'"},
+      {"(title \"Tiny\")", "(count-condition (total-piece-count 2))",
+       "test.zrf:3:4: error: unsupported ZRF form 'count-condition'"},
+      {"(turn-order White Black)", "(turn-order White Black White)",
+       "test.zrf:5:3: error: unsupported ZRF form 'turn-order'"},
+      {"(grid", "(positions (a1 0 0 1 1)) (grid", "test.zrf:7:5: error: unsupported ZRF form 'positions'"},
+      {"(directions", "(links n (a1 a2)) (directions", "test.zrf:9:7: error: unsupported ZRF form 'links'"},
+      {"(symmetry Black (n s) (s n))", "(kill-positions a1)",
+       "test.zrf:10:5: error: unsupported ZRF form 'kill-positions'"},
+      {"(absolute-config Pawn (a4 d1))", "(relative-config Pawn n Pawn)",
+       "test.zrf:13:33: error: unsupported ZRF form 'relative-config'"},
+      {"(absolute-config Pawn (a4 d1))", "(checkmated Pawn)",
+       "test.zrf:13:33: error: unsupported ZRF form 'checkmated'"},
+      {"(absolute-config Pawn (a4 d1))", "(captured Pawn)", "test.zrf:13:33: error: unsupported ZRF form 'captured'"},
+      {"(name Pawn)", "(name Pawn) (attribute never-moved true)",
+       "test.zrf:11:23: error: unsupported ZRF form 'attribute'"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = error_of(tiny_with(c.from, c.to));
+    EXPECT_EQ(error.substr(0, c.message.size()), c.message) << error;
+  }
+}
+
+TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify empty?) n add)")),
+            "test.zrf:11:48: error: unsupported in a move: a step after a '(verify ...)': troyka moves test only "
+            "the landing cell\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify empty?) n add) (e (verify enemy?) add)))\n"
+            "    |                                                ^\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify attacked?) add)")),
+            "test.zrf:11:40: error: the condition 'attacked?' cannot be expressed: troyka moves test only what "
+            "stands on the landing cell\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify attacked?) add) (e (verify enemy?) add)))\n"
+            "    |                                        ^~~~~~~~~\n"
+            "hint: expected one of 'empty?', 'enemy?', 'friend?', 'not-empty?', 'not-enemy?', 'not-friend?'\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (while empty? add e))")),
+            "test.zrf:11:32: error: troyka reads a slide loop as (while empty? add n) or (while empty? n)\n"
+            " 11 |   (piece (name Pawn) (moves (n (while empty? add e)) (e (verify enemy?) add)))\n"
+            "    |                                ^\n"
+            "hint: the loop must step in the slide's own direction\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n add e)")),
+            "test.zrf:11:36: error: troyka moves end at their first 'add'; this continues after it\n"
+            " 11 |   (piece (name Pawn) (moves (n add e) (e (verify enemy?) add)))\n"
+            "    |                                    ^\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-empty?) add)")),
+            "test.zrf:11:29: error: troyka moves cannot land only on occupied cells\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify not-empty?) add) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: a move may land on empty, enemy, friend, not-friend (empty or enemy) or any cell\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify (and empty? enemy?)) add)")),
+            "test.zrf:11:29: error: this move can never be made: its conditions allow no occupant of the landing "
+            "cell\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify (and empty? enemy?)) add) (e (verify enemy?) add)))\n"
+            "    |                             ^\n");
+}
+
+TEST(ZrfErrors, CommonMistakes) {
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(nn (verify empty?) add)")),
+            "test.zrf:11:30: error: unknown direction 'nn'\n"
+            " 11 |   (piece (name Pawn) (moves (nn (verify empty?) add) (e (verify enemy?) add)))\n"
+            "    |                              ^~\n"
+            "hint: did you mean 'n'?\n");
+  EXPECT_EQ(error_of(tiny_with("(absolute-config Pawn (a4 d1))", "(absolut-config Pawn (a4 d1))")),
+            "test.zrf:13:33: error: unknown goal condition '(absolut-config ...)'\n"
+            " 13 |   (win-condition (White Black) (absolut-config Pawn (a4 d1))))\n"
+            "    |                                 ^~~~~~~~~~~~~~\n"
+            "hint: did you mean 'absolute-config'?\n");
+  EXPECT_EQ(error_of(tiny_with("(absolute-config Pawn (a4 d1))", "(pieces-remaining 2)")),
+            "test.zrf:13:32: error: troyka reads only (pieces-remaining 0): a player has no pieces left\n"
+            " 13 |   (win-condition (White Black) (pieces-remaining 2)))\n"
+            "    |                                ^\n");
+  EXPECT_EQ(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (option \"pass turn\" true)")),
+            "test.zrf:3:26: error: unsupported option \"pass turn\": it may change which moves are legal\n"
+            " 3 |   (title \"Tiny\") (option \"pass turn\" true)\n"
+            "   |                          ^~~~~~~~~~~\n"
+            "hint: options that only change the display are accepted: \"animate captures\", \"smart moves\", ...\n");
+  EXPECT_EQ(error_of(tiny_with("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))")),
+            "test.zrf:8:38: error: the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them "
+            "\"1/2/3/4\"\n"
+            " 8 |       (dimensions (\"a/b/c/d\" (50 0)) (\"1/2/3/4\" (0 50)))\n"
+            "   |                                      ^\n"
+            "hint: troyka names cells by file letter and rank number from the bottom, as a1\n");
+  EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 a1)")),
+            "test.zrf:12:35: error: two pieces on a1: it was already filled at line 12\n"
+            " 12 |   (board-setup (White (Pawn a1 b1 a1)) (Black (Pawn c4 d4)))\n"
+            "    |                                   ^~\n");
+  EXPECT_EQ(error_of(tiny_with("(Pawn c4 d4)", "(Pawn c4 e4)")),
+            "test.zrf:12:53: error: unknown position 'e4'\n"
+            " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 e4)))\n"
+            "    |                                                     ^~\n"
+            "hint: positions run from a1 to d4\n");
+}
+
+TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
+  EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black))\n"),
+            "test.zrf:2:10: error: this string is never closed\n"
+            " 2 |   (title \"Tiny)\n"
+            "   |          ^\n"
+            "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
+}
+
+TEST(ZrfErrors, AFormGivenTwice) {
+  EXPECT_EQ(error_of(tiny_with("(board-setup", "(board-setup (White (Pawn a1)))\n  (board-setup")),
+            "test.zrf:13:3: error: '(board-setup ...)' appears twice; the first is at line 12\n"
+            " 13 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
+            "    |   ^\n");
+}
+
+TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
+  EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 $2 (verify empty?) add))")),
+            "test.zrf:11:29: error: the macro 'step' uses $2 but is given 1 argument\n"
+            " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: (in the macro 'step' defined at line 1)\n");
+  EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step (step $1))")),
+            "test.zrf:11:29: error: macros are expanded more than 32 deep here\n"
+            " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: does the macro 'step' use itself? (in the macro 'step' defined at line 1)\n");
+  EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 (verify emtpy?) add))")),
+            "test.zrf:11:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
+            "on the landing cell\n"
+            " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: did you mean 'empty?'? (in the macro 'step' defined at line 1)\n");
+}
+
+TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
+  std::string text = "(define m0 (n (verify empty?) add))\n";
+  for (int level = 1; level <= 30; ++level) text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
+  text += std::string(kTiny).replace(std::string(kTiny).find("(step n)"), 8, "m30");
+  const std::string error = error_of(text);
+  EXPECT_NE(error.find("error: the macros expand to more than 1000000 forms"), std::string::npos) << error;
+}
+
+TEST(ZrfErrors, UnknownVariantListsTheChoices) {
+  EXPECT_EQ(error_from([] { load_rules_file(kDagaz, variant("Breakthrough (9x9)")); }),
+            "error: --variant: this ZRF file has no variant \"Breakthrough (9x9)\"\n"
+            "hint: did you mean \"Breakthrough (7x7)\"? choose by number or title: 0 \"Breakthrough (8x8)\" (the game "
+            "itself), 1 \"Breakthrough (7x7)\", 2 \"Breakthrough (6x6)\", 3 \"Breakthrough (5x5)\"\n");
+  EXPECT_EQ(error_of(std::string(kTiny), variant("5")),
+            "error: --variant: this ZRF file has no variant \"5\"\nhint: choose by number or title: 0 \"Tiny\" (the "
+            "game itself)\n");
+}
+
+// ---- (only PLAYER): the language form translations of unlike players use -----------------------
+
+constexpr std::string_view kOnly = R"game((game "Only"
+  (players (White north) (Black north))
+  (board (rectangle 4 4))
+  (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Black)))
+  (setup (place White Pawn a1) (place Black Pawn d4))
+  (end (lose no-legal-moves)))
+)game";
+
+std::string troyka_error(std::string_view from, std::string_view to) {
+  std::string text(kOnly);
+  text.replace(text.find(from), from.size(), to);
+  return error_from([&] { load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", text}), {}); });
+}
+
+TEST(LangOnly, AMoveForOnePlayer) {
+  const Rules rules = load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", std::string(kOnly)}), {});
+  const auto& moves = rules.pieces[0].moves;
+  EXPECT_EQ(moves[0].offsets[0], (std::vector<Offset>{{0, 1}}));
+  EXPECT_TRUE(moves[0].offsets[1].empty());
+  EXPECT_TRUE(moves[1].offsets[0].empty());
+  EXPECT_EQ(moves[1].offsets[1], (std::vector<Offset>{{0, -1}}));
+}
+
+TEST(LangOnly, Errors) {
+  EXPECT_EQ(troyka_error("(only Black)", "(only Blak)"),
+            "only.game:4:73: error: unknown player 'Blak'\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Blak)))\n"
+            "   |                                                                         ^~~~\n"
+            "hint: did you mean 'Black'?\n");
+  EXPECT_EQ(troyka_error("(only Black)", "(only Black) (only Black)"),
+            "only.game:4:80: error: '(only ...)' is given twice\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only Black) (only Black)))\n"
+            "   |                                                                                ^\n");
+  EXPECT_EQ(troyka_error("(only Black)", "(only)"),
+            "only.game:4:67: error: '(only ...)' is missing its PLAYER\n"
+            " 4 |   (piece Pawn (step n (to empty) (only White)) (step s (to empty) (only)))\n"
+            "   |                                                                   ^\n"
+            "hint: usage: (only PLAYER)\n");
+}
+
+// ---- Semantics ----------------------------------------------------------------------------------
+
+TEST(ZrfSemantics, StringsKeepBackslashesAndSpanLines) {
+  const Rules rules = tiny_rules("(title \"Tiny\")", "(title \"Audio\\Pickup.wav\") (description \"two\nlines\")");
+  EXPECT_EQ(rules.name, "Audio\\Pickup.wav");
+  EXPECT_EQ(rules.about, "two\nlines");
+}
+
+TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
+  // kTiny's symmetry turns n into s but leaves e alone: no facing turns White's moves into Black's.
+  const Rules rules = tiny_rules();
+  EXPECT_EQ(rules.players[1].facing, "none");
+  const std::string text = to_troyka_language(rules);
+  EXPECT_NE(text.find("  (players (White north) (Black north))\n"
+                      "  (board (rectangle 4 4))\n"
+                      "  (piece Pawn \"P\"\n"
+                      "    (step (forward) (to empty) (only White))\n"
+                      "    (step (backward) (to empty) (only Black))\n"
+                      "    (step (right) (to enemy) capture (only White))\n"
+                      "    (step (right) (to enemy) capture (only Black)))\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(perfts(translated(rules), 5), perfts(rules, 5));
+  expect_same_games(translated(rules), rules, 50);
+}
+
+TEST(ZrfSemantics, TurnOrderChoosesTheFirstPlayer) {
+  const Rules rules = tiny_rules("(turn-order White Black)", "(turn-order Black White)");
+  EXPECT_EQ(rules.players[0].name, "Black");
+  EXPECT_EQ(rules.setup.front().player, 1);  // White's pieces, now the second player's
+}
+
+TEST(ZrfSemantics, AbsoluteConfigHoldsOnAnyOfItsPositions) {
+  const Rules rules = tiny_rules();
+  ASSERT_EQ(rules.end.size(), 2u);
+  EXPECT_EQ(rules.end[0].kind, EndKind::Reach);
+  EXPECT_EQ(rules.end[0].piece, 0);
+  EXPECT_EQ(rules.end[0].region[0], (CellList{3, 12}));  // d1 and a4
+  // A Pawn reaching a4 ends the game at once.
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    auto state = troyka_tests::position(program, "2pp/4/P3/1P2 White 0");
+    program.apply(state, program.parse_move(state, "a2-a3").move);
+    EXPECT_FALSE(program.is_terminal(state));
+    state = troyka_tests::position(program, "2pp/P3/4/1P2 White 0");
+    program.apply(state, program.parse_move(state, "a3-a4").move);
+    EXPECT_EQ(program.result(state, 0), 1);
+  });
+}
+
+TEST(ZrfSemantics, APlayerWhoCannotMoveLosesByDefault) {
+  const Rules rules = tiny_rules();
+  EXPECT_EQ(rules.end[1].kind, EndKind::NoLegalMoves);
+  EXPECT_EQ(rules.end[1].outcome, Outcome::Loss);
+  EXPECT_EQ(rules.end[1].text, "(loss-condition (White Black) stalemated) ; the Zillions default");
+  // After Black's move White's only pawn is blocked; White, to move, loses.
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    auto state = troyka_tests::position(program, "3p/2p1/2P1/4 Black 1");
+    program.apply(state, program.parse_move(state, "d4-d3").move);
+    EXPECT_TRUE(program.is_terminal(state));
+    EXPECT_EQ(program.result(state, 0), -1);
+  });
+  // A stalemated condition for one player leaves the default for the other.
+  const Rules drawn = tiny_rules("(absolute-config Pawn (a4 d1)))",
+                                 "(absolute-config Pawn (a4 d1)))\n"
+                                 "  (draw-condition (White) stalemated)");
+  ASSERT_EQ(drawn.end.size(), 3u);
+  EXPECT_EQ(drawn.end[1].outcome, Outcome::Draw);
+  EXPECT_EQ(drawn.end[1].only_player, 0);
+  EXPECT_EQ(drawn.end[2].outcome, Outcome::Loss);
+  EXPECT_EQ(drawn.end[2].only_player, 1);
+}
+
+TEST(ZrfSemantics, PiecesRemainingZeroIsTheOpponentHavingNoPieces) {
+  const Rules rules = tiny_rules("(win-condition (White Black) (absolute-config Pawn (a4 d1)))",
+                                 "(loss-condition (Black) (pieces-remaining 0))");
+  ASSERT_EQ(rules.end.size(), 2u);
+  EXPECT_EQ(rules.end[0].kind, EndKind::OpponentHasNoPieces);
+  EXPECT_EQ(rules.end[0].outcome, Outcome::Win);
+  EXPECT_EQ(rules.end[0].only_player, 0);  // Black losing its pieces is White's win
+}
+
+TEST(ZrfSemantics, AVariantReplacesTheFormsItGives) {
+  const std::string text = std::string(kTiny) +
+                           "(variant (title \"Losing\") (loss-condition (White Black) (absolute-config Pawn (a4))))\n"
+                           "(variant (title \"Wide\") (board-setup (White (Pawn a1)) (Black (Pawn d4))))\n";
+  const Rules losing = load_rules(zrf_source(text), variant("Losing"));
+  EXPECT_EQ(losing.variant, "Losing");
+  ASSERT_EQ(losing.end.size(), 2u);  // the game's win-condition is gone with it
+  EXPECT_EQ(losing.end[0].outcome, Outcome::Loss);
+  EXPECT_EQ(losing.end[0].region[0], (CellList{12}));
+  const Rules wide = load_rules(zrf_source(text), variant("2"));
+  EXPECT_EQ(wide.variant, "Wide");
+  EXPECT_EQ(wide.setup.size(), 2u);
+  EXPECT_EQ(wide.end.size(), 2u);  // the game's goals stay
+}
+
+}  // namespace
+}  // namespace troyka::lang
