@@ -72,6 +72,7 @@ std::optional<std::uint64_t> parse_bytes(std::string_view text);
 struct SearchReport {
   std::uint64_t iterations = 0;
   double seconds = 0;
+  double time_limit = 0;  // the most the search was allowed, in seconds; 0 for an iteration budget alone
   std::size_t nodes = 0;  // nodes in the tree when the search stopped
   Move best;
   std::string best_text;               // best as move text

@@ -153,6 +153,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   SearchReport report;
   report.iterations = done;
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  report.time_limit = seconds;
   for (const Tree& tree : trees_) {
     report.nodes += tree.size();
     report.bytes += tree.bytes();

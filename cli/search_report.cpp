@@ -66,6 +66,7 @@ std::string report_details(std::string_view agent, const agents::SearchReport& r
 nlohmann::ordered_json report_json(const agents::SearchReport& report) {
   return {{"iterations", report.iterations},
           {"seconds", report.seconds},
+          {"time_limit", report.time_limit},
           {"iterations_per_second", report.iterations_per_second()},
           {"nodes", report.nodes},
           {"best", report.best_text},
