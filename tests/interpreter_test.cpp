@@ -52,8 +52,10 @@ void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); 
 namespace troyka {
 namespace {
 
+using troyka_tests::after;
 using troyka_tests::breakthrough;
 using troyka_tests::kBreakthrough;
+using troyka_tests::move_texts;
 
 const std::string kStart8x8 = "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP White 0";
 
@@ -202,27 +204,10 @@ std::vector<std::string> sorted(std::vector<std::string> texts) {
 // ---- helpers over troyka programs ----------------------------------------------------------------------
 
 template <typename P>
-std::vector<std::string> move_texts(const P& program, const typename P::StateType& state) {
-  MoveList moves;
-  program.legal_moves(state, moves);
-  std::vector<std::string> texts;
-  for (const Move& move : moves) texts.push_back(program.move_text(move));
-  return sorted(texts);
-}
-
-template <typename P>
 typename P::StateType parse(const P& program, const std::string& text) {
   auto parsed = program.parse_position(text);
   EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
   return parsed.state;
-}
-
-template <typename P>
-typename P::StateType after(const P& program, typename P::StateType state, const std::string& move_text) {
-  const ParsedMove move = program.parse_move(state, move_text);
-  EXPECT_TRUE(move.ok()) << move_text << ": " << move.error;
-  if (move.ok()) program.apply(state, move.move);
-  return state;
 }
 
 // The board and side to move of a position's text, without the ply count (which the hash ignores).
