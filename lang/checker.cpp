@@ -60,7 +60,7 @@ const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-frie
 const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit"};
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
-const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row"};
+const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
 const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
@@ -485,7 +485,7 @@ class Checker {
 
   std::string regions_hint() const {
     return "a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), "
-           "(home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row";
+           "(home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row, dark-cells, light-cells";
   }
 
   PlayerRegion region_word(const Node& node) const {
@@ -496,6 +496,7 @@ class Checker {
       return same_for_both(cells);
     }
     if (word == "home-row" || word == "far-row") return relative_rows(1, word == "far-row", node);
+    if (word == "dark-cells" || word == "light-cells") return same_for_both(checkered(word == "dark-cells"));
     if (const auto it = regions_.find(word); it != regions_.end()) return it->second;
     if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_both({cell(node)});
     std::vector<std::string> known = kRegionWords;
@@ -524,6 +525,14 @@ class Checker {
       cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
     }
     return result;
+  }
+
+  // The cells of one colour of a chequered board; a1 is dark, as on chess and draughts boards.
+  CellList checkered(bool dark) const {
+    CellList cells;
+    for (int c = 0; c < rules_.cells(); ++c)
+      if (((c % rules_.width + c / rules_.width) % 2 == 0) == dark) cells.push_back(c);
+    return cells;
   }
 
   // The cells of rows (or columns) first..last, 0-based, inclusive in either order.

@@ -802,7 +802,7 @@ TEST(LangNames, UnknownRegionWordListsTheChoices) {
             R"(test.game:13:22: error: unknown region 'goal'
  13 |     (win (reach Pawn goal))
     |                      ^~~~
-hint: expected one of 'all', 'home-row', 'far-row', 'row', 'rows', 'column', 'columns', 'cells', 'home-rows', 'far-rows', 'union', 'except'
+hint: expected one of 'all', 'home-row', 'far-row', 'dark-cells', 'light-cells', 'row', 'rows', 'column', 'columns', 'cells', 'home-rows', 'far-rows', 'union', 'except'
 )");
 }
 
@@ -1433,7 +1433,7 @@ TEST(LangSetup, NumberWhereARegionBelongs) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "3")), R"(test.game:11:22: error: expected a region, found the number 3
  11 |   (setup (place Pawn 3))
     |                      ^
-hint: a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), (home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row
+hint: a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), (home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row, dark-cells, light-cells
 )");
 }
 
@@ -1906,6 +1906,12 @@ TEST(LangRegions, HomeRowAndFarRowPerPlayer) {
   const PlayerRegion far = region_of("far-row");
   EXPECT_EQ(cells_text(far[0], 8), "a8 b8 c8 d8 e8 f8 g8 h8");
   EXPECT_EQ(cells_text(far[1], 8), "a1 b1 c1 d1 e1 f1 g1 h1");
+}
+
+TEST(LangRegions, DarkAndLightCellsAlternateFromADarkA1) {
+  EXPECT_EQ(cells_text(region_of("(except dark-cells (rows 3 8))")[0], 8), "a1 c1 e1 g1 b2 d2 f2 h2");
+  EXPECT_EQ(cells_text(region_of("(except light-cells (rows 3 8))")[1], 8), "b1 d1 f1 h1 a2 c2 e2 g2");
+  EXPECT_EQ(region_of("dark-cells")[0].size(), 32u);
 }
 
 TEST(LangRegions, HomeRowsAndFarRowsPerPlayer) {
