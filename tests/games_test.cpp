@@ -9,12 +9,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "interpreter/random.h"
 #include "tests/reference.h"
 
 namespace troyka {
@@ -49,6 +52,9 @@ const std::vector<PerftCase> kIndependentCounts = {
     {"clobber.game", {}, {49, 2116, 80063, 2630382, 74662024}, 3},
     {"clobber.game", {{"width", "3"}, {"height", "3"}}, {12, 88, 376, 928, 1840, 1048, 616, 0}, 8},
     {"clobber.game", {{"width", "4"}, {"height", "4"}}, {24, 448, 6380, 67296, 529200}, 5},
+    // Five in a row needs nine plies: the first three depths are 225 * 224 * 223.
+    {"gomoku.game", {}, {225, 50400, 11239200}, 2},
+    {"gomoku.game", {{"size", "5"}}, {25, 600, 13800, 303600, 6375600}, 3},
 };
 
 TEST(GamesPerft, IndependentCountsAgree) {
@@ -64,6 +70,45 @@ TEST(GamesPerft, IndependentCountsAgree) {
         if (d <= test.reference_depth - kDepthCut) {
           EXPECT_EQ(reference::perft(rules, reference_start, d), test.nodes[depth - 1])
               << test.file << " depth " << d << " (reference)";
+        }
+      }
+    });
+  }
+}
+
+// Every position of random games, in every game of games/ (and the variants that change a rule),
+// has the moves and the end decision of the reference.
+TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
+  std::vector<std::pair<std::string, lang::Options>> games;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
+    if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
+  ASSERT_GE(games.size(), 8u);
+  for (const auto& [file, options] : games) {
+    const Game loaded = Game::load(file, options);
+    const lang::Rules& rules = loaded.rules();
+    loaded.visit([&](const auto& program) {
+      Rng rng(7);
+      MoveList moves;
+      for (int round = 0; round < 20 / (1 + 3 * kDepthCut); ++round) {
+        auto state = program.initial_state();
+        reference::Position expected = reference::start(rules);
+        while (true) {
+          const std::string text = file + ": " + program.position_text(state);
+          ASSERT_EQ(state.over, expected.end.over) << text;
+          if (state.over) {
+            EXPECT_EQ(state.winner, expected.end.winner) << text;
+            EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
+            break;
+          }
+          program.legal_moves(state, moves);
+          std::vector<reference::MoveKey> listed;
+          for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          std::sort(listed.begin(), listed.end());
+          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move)) << text;
+          const Move move = program.random_move(state, rng);
+          program.apply(state, move);
+          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
         }
       }
     });
@@ -169,6 +214,181 @@ TEST(Clobber, TheLastPlayerToMoveWins) {
     const auto stuck = position(program, "6/6/6/O1o3/6 White 9");
     EXPECT_TRUE(stuck.over);
     EXPECT_EQ(program.result(stuck, 1), 1);
+  });
+}
+
+// ---- Tic-tac-toe --------------------------------------------------------------------------------
+
+// Published figures: https://en.wikipedia.org/wiki/Tic-tac-toe#Combinatorics: 255,168 possible
+// games, 131,184 won by X, 77,904 by O and 46,080 drawn; games end after 5, 6, 7, 8 and 9 moves in
+// 1,440, 5,328, 47,952, 72,576 and 127,872 ways. Perft at depth n counts the games still going after
+// n - 1 moves times their moves, so perft(9) = 127,872 and each depth follows from the one before:
+// perft(n + 1) = (perft(n) - games ended at move n) * (9 - n).
+TEST(TicTacToe, PerftAndEveryGameMatchThePublishedCounts) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const std::vector<std::uint64_t> published = {9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872};
+    for (int depth = 1; depth <= 9; ++depth) EXPECT_EQ(perft(program, start, depth), published[depth - 1]);
+    std::array<std::uint64_t, 3> by_winner{};  // X, O, draw
+    std::array<std::uint64_t, 10> by_length{};
+    const auto walk = [&](const auto& self, const auto& state) -> void {
+      if (state.over) {
+        ++by_winner[static_cast<std::size_t>(state.winner)];
+        ++by_length[state.ply];
+        return;
+      }
+      MoveList moves;
+      program.legal_moves(state, moves);
+      for (const Move& move : moves) {
+        auto next = state;
+        program.apply(next, move);
+        self(self, next);
+      }
+    };
+    walk(walk, start);
+    EXPECT_EQ(by_winner, (std::array<std::uint64_t, 3>{131184, 77904, 46080}));
+    EXPECT_EQ(by_length, (std::array<std::uint64_t, 10>{0, 0, 0, 0, 0, 1440, 5328, 47952, 72576, 127872}));
+  });
+  const Game loaded = game("tic-tac-toe.game");
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 7 - 2 * kDepthCut),
+            kDepthCut ? 15120u : 148176u);
+}
+
+TEST(TicTacToe, ThreeInARowWinsInEveryDirection) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    // X has two of a line and plays the third; O's two marks are elsewhere.
+    for (const auto& [board, move] : {std::pair{"x2/x2/XX1 X 4", "c1"}, std::pair{"3/1Xx/xX1 X 4", "b3"},
+                                      std::pair{"x2/xX1/X2 X 4", "c3"}, std::pair{"2x/xX1/2X X 4", "a3"}}) {
+      const auto state = after(program, position(program, board), move);
+      EXPECT_TRUE(state.over) << board;
+      EXPECT_EQ(program.result(state, 0), 1) << board;
+      EXPECT_EQ(program.end_reason(state), "X wins by (in-a-row 3)") << board;
+    }
+  });
+}
+
+TEST(TicTacToe, AFullGridWithoutALineIsADraw) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto state = after(program, position(program, "XxX/Xxx/xX1 X 8"), "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+    EXPECT_EQ(program.end_reason(state), "draw by no-legal-moves");
+  });
+}
+
+TEST(TicTacToe, MovesAreCellsAndOccupiedCellsAreRefused) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto state = position(program, "3/1X1/3 O 1");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"}));
+    EXPECT_EQ(program.parse_move(state, "b2").error, "b2 is not a legal move for O; b2 is not empty");
+    EXPECT_EQ(program.parse_move(state, "d2").error, "'d2' is not a cell of this 3x3 board");
+    EXPECT_EQ(program.parse_move(state, "b1-b2").error, "O has no piece on b1");
+    EXPECT_EQ(program.parse_move(state, "-").error,
+              "'-' is not a move; write it as the cell to place a piece on, e.g. a1");
+    const ParsedMove placed = program.parse_move(state, " c3 ");
+    ASSERT_TRUE(placed.ok());
+    EXPECT_EQ(placed.move, (Move{8, 8, 0, false}));  // a drop: from == to
+    EXPECT_EQ(program.move_text(placed.move), "c3");
+  });
+}
+
+// ---- Connect Four -------------------------------------------------------------------------------
+
+// Perft: no line of four before move 7, and a column is full at the earliest after 6 moves in it,
+// so perft(n) = 7^n up to 6 and perft(7) = 7^7 - 7. Published: the number of distinct positions
+// after n plies, https://oeis.org/A212693 (John Tromp): 1, 7, 49, 238, 1120, 4263, 16422, 54859,
+// 184275, ... counted here ply by ply, continuing only from games not over.
+TEST(ConnectFour, PerftAndDistinctPositionsMatchThePublishedCounts) {
+  const Game loaded = game("connect-four.game");
+  loaded.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const std::vector<std::uint64_t> nodes = {7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
+    for (int depth = 1; depth <= static_cast<int>(nodes.size()) - kDepthCut; ++depth)
+      EXPECT_EQ(perft(program, start, depth), nodes[static_cast<std::size_t>(depth - 1)]) << depth;
+    const std::vector<std::uint64_t> distinct = {1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275};
+    std::vector<typename std::decay_t<decltype(program)>::StateType> level{start};
+    MoveList moves;
+    for (std::size_t ply = 0;; ++ply) {
+      EXPECT_EQ(level.size(), distinct[ply]) << "ply " << ply;
+      if (ply + 1 + 2 * kDepthCut == distinct.size()) break;
+      std::unordered_set<std::uint64_t> seen;  // by Zobrist hash: a collision among 4 million is unlikely
+      std::vector<typename std::decay_t<decltype(program)>::StateType> next;
+      for (const auto& state : level) {
+        program.legal_moves(state, moves);
+        for (const Move& move : moves) {
+          auto child = state;
+          program.apply(child, move);
+          if (seen.insert(child.hash).second) next.push_back(child);
+        }
+      }
+      level = std::move(next);
+    }
+  });
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 5), 16807u);
+}
+
+TEST(ConnectFour, DiscsFallToTheLowestEmptyCell) {
+  game("connect-four.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(move_texts(program, start), (std::vector<std::string>{"a1", "b1", "c1", "d1", "e1", "f1", "g1"}));
+    const auto state = after(program, start, "d1");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a1", "b1", "c1", "d2", "e1", "f1", "g1"}));
+    EXPECT_EQ(program.parse_move(state, "d3").error,
+              "d3 is not a legal move for Yellow; no piece can be placed on d3 now");
+    // A full column takes no more discs.
+    const auto full = position(program, "d6/D6/d6/D6/d6/D6 Red 6");
+    EXPECT_EQ(move_texts(program, full), (std::vector<std::string>{"b1", "c1", "d1", "e1", "f1", "g1"}));
+  });
+}
+
+TEST(ConnectFour, FourInALineWinsAcrossUpAndAlongBothDiagonals) {
+  game("connect-four.game").visit([](const auto& program) {
+    for (const auto& [board, move] :
+         {std::pair{"7/7/7/7/ddd4/DDD4 Red 6", "d1"}, std::pair{"7/7/7/Dd5/Dd5/Dd5 Red 6", "a4"},
+          std::pair{"7/7/7/2Dd3/1Ddd3/DddD2D Red 10", "d4"}, std::pair{"7/7/7/3dD2/3ddD1/D2DddD Red 10", "d4"}}) {
+      const auto before = position(program, board);
+      EXPECT_FALSE(before.over) << board;
+      const auto state = after(program, before, move);
+      EXPECT_EQ(program.end_reason(state), "Red wins by (in-a-row 4)") << board;
+    }
+  });
+}
+
+TEST(ConnectFour, AFullBoardWithoutALineIsADraw) {
+  game("connect-four.game", {{"width", "4"}, {"height", "4"}}).visit([](const auto& program) {
+    const auto state = after(program, position(program, "1dDD/DDdd/ddDD/DDdd Yellow 15"), "a4");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+  });
+}
+
+// ---- Gomoku -------------------------------------------------------------------------------------
+
+const std::string kMiddleRows = "15/15/15/15/15/15/15/15/15/15/15/15/15/";
+
+TEST(Gomoku, FiveInARowWinsAndSixWinsOnlyInFreestyle) {
+  // White's stones on row 15 make no line; Black completes five (a1-e1) or six (a1-f1).
+  const std::string five = "s1s1s1s1s6/" + kMiddleRows + "SSSS11 Black 8";
+  const std::string six = "s1s1s1s1s6/" + kMiddleRows + "SSSS1S9 Black 10";
+  game("gomoku.game").visit([&](const auto& program) {
+    EXPECT_EQ(program.end_reason(after(program, position(program, five), "e1")),
+              "Black wins by (in-a-row 5 (at-most longest))");
+    EXPECT_EQ(program.result(after(program, position(program, six), "e1"), 0), 1);
+  });
+  game("gomoku.game", {{"longest", "5"}}).visit([&](const auto& program) {
+    EXPECT_EQ(program.result(after(program, position(program, five), "e1"), 0), 1);
+    const auto overline = after(program, position(program, six), "e1");
+    EXPECT_FALSE(overline.over);
+    EXPECT_EQ(program.count_moves(overline), 225 - 11);
+  });
+}
+
+TEST(Gomoku, LinesAcrossTheWordsOfTheBitboard) {
+  // 225 cells take four 64-bit words; this diagonal, k10 to o14, runs from word 2 into word 3.
+  game("gomoku.game").visit([](const auto& program) {
+    const auto state = after(
+        program, position(program, "15/15/13S1/12S2/11S3/10S4/15/15/15/15/15/15/15/15/s1s1s1s1s6 Black 9"), "o14");
+    EXPECT_TRUE(state.over);
   });
 }
 

@@ -806,7 +806,7 @@ TEST(InterpText, ParseMoveErrors) {
     EXPECT_EQ(error("a1-a2"), "a1-a2 is not a legal move for White; the piece on a1 cannot move");
     EXPECT_EQ(error("xyz"), "'xyz' is not a move; write it as from-to, e.g. a1-a2");
     EXPECT_EQ(error(""), "'' is not a move; write it as from-to, e.g. a1-a2");
-    EXPECT_EQ(error("a2"), "'a2' is not a move; write it as from-to, e.g. a1-a2");
+    EXPECT_EQ(error("a2"), "White places no pieces in this game; write a move as from-to, e.g. a1-a2");
     EXPECT_EQ(error("a2-"), "'a2-' is not a move; write it as from-to, e.g. a1-a2");
   });
 }
