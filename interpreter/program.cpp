@@ -28,6 +28,9 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() ||
+                std::any_of(rules_->end.begin(), rules_->end.end(),
+                            [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
   targets_fit_inline_ = true;
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
@@ -232,6 +235,7 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
 }
 
 template <int Words>
+template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if (move.capture) {
@@ -241,7 +245,7 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const Board path = Board::single(move.from) | Board::single(move.to);  // a drop's is its one cell
   state.by_player[mover] ^= path;
   state.by_piece[move.piece] ^= path;
-  const std::uint64_t left_behind = move.is_drop() ? 0 : piece_key(mover, move.piece, move.from);
+  const std::uint64_t left_behind = Extras && move.is_drop() ? 0 : piece_key(mover, move.piece, move.from);
   state.hash ^= left_behind ^ piece_key(mover, move.piece, move.to) ^ side_key_;
   state.to_move = static_cast<std::uint8_t>(1 - mover);
   ++state.ply;
@@ -332,6 +336,7 @@ Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
 }
 
 template <int Words>
+template <bool Extras>
 [[gnu::always_inline]] inline void Program<Words>::collect_targets(const StateType& state,
                                                                    InlineTargets& targets) const {
   const std::array<Board, kLandingKinds> landings = landing_masks(state);
@@ -342,22 +347,31 @@ template <int Words>
     targets.by_jump[i].board = board;
     total += board.count();
   }
-  const std::vector<Drop>& drops = drops_[state.to_move];
-  for (std::size_t i = 0; i < drops.size(); ++i) {
-    const Board board = drop_targets(state, drops[i], landings[kOnEmpty]);
-    targets.by_jump[jumps.size() + i].board = board;
-    total += board.count();
+  if constexpr (Extras) {
+    const std::vector<Drop>& drops = drops_[state.to_move];
+    for (std::size_t i = 0; i < drops.size(); ++i) {
+      const Board board = drop_targets(state, drops[i], landings[kOnEmpty]);
+      targets.by_jump[jumps.size() + i].board = board;
+      total += board.count();
+    }
   }
   targets.total = total;
 }
 
 template <int Words>
+template <bool Extras>
 [[gnu::always_inline]] inline Move Program<Words>::pick_target(const StateType& state, const InlineTargets& targets,
                                                                int chosen) const {
   std::size_t index = 0;
   for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
   const int to = targets.by_jump[index].board.nth(chosen);
-  const TargetSource& source = sources_[state.to_move][index];
+  TargetSource source;
+  if constexpr (Extras) {
+    source = sources_[state.to_move][index];
+  } else {
+    const Jump& jump = jumps_[state.to_move][index];
+    source = {static_cast<std::int16_t>(jump.delta()), jump.piece};
+  }
   return Move{static_cast<std::uint16_t>(to - source.delta), static_cast<std::uint16_t>(to), source.piece,
               state.by_player[1 - state.to_move].test(to) || state.by_player[state.to_move].test(to)};
 }
@@ -405,17 +419,26 @@ template <typename Choose>
     }
     return plies;
   }
+  return has_extras_ ? run_inline_playout<true>(state, chosen_move) : run_inline_playout<false>(state, chosen_move);
+}
+
+// The playout loop without a move list; `choose(count, nth)` returns the move chosen.
+template <int Words>
+template <bool Extras, typename Choose>
+[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_inline_playout(StateType& state,
+                                                                               Choose&& choose) const {
+  std::uint32_t plies = 0;
   InlineTargets targets;
-  collect_targets(state, targets);
+  collect_targets<Extras>(state, targets);
   for (; !state.over; ++plies) {
-    move_pieces(state, chosen_move(targets.total, [&](int i) { return pick_target(state, targets, i); }));
+    move_pieces<Extras>(state, choose(targets.total, [&](int i) { return pick_target<Extras>(state, targets, i); }));
     bool generated = false;
-    decide_end(state, after_move_tests_[1 - state.to_move], [&] {
-      collect_targets(state, targets);
+    decide_end<Extras>(state, after_move_tests_[1 - state.to_move], [&] {
+      collect_targets<Extras>(state, targets);
       generated = true;
       return targets.total > 0;
     });
-    if (!generated && !state.over) collect_targets(state, targets);
+    if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
   return plies;
 }
@@ -552,7 +575,7 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 // The first end test that holds decides; with none, a player to move who has no move ends the
 // game in a draw. `can_move` answers whether the player to move has a move; it is asked at most once.
 template <int Words>
-template <typename CanMove>
+template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
                                                               CanMove&& can_move) const {
   int moves_left = -1;
@@ -572,12 +595,13 @@ template <typename CanMove>
       case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
-      case EndKind::InARow: {
-        Board pieces = state.by_player[test.subject];
-        if (test.piece >= 0) pieces &= state.by_piece[test.piece];
-        holds = has_line(pieces, test);
+      case EndKind::InARow:
+        if constexpr (Extras) {
+          Board pieces = state.by_player[test.subject];
+          if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+          holds = has_line(pieces, test);
+        }
         break;
-      }
     }
     if (!holds) continue;
     state.over = true;
