@@ -150,24 +150,28 @@ TEST(MisereBreakthrough, NoWinIsEverAnticipated) {
 
 // ---- Knightthrough ------------------------------------------------------------------------------
 
+// The texts of the legal moves that start on `cell`, sorted.
+template <typename Program>
+std::vector<std::string> moves_from(const Program& program, const typename Program::StateType& state,
+                                    const std::string& cell) {
+  std::vector<std::string> found;
+  for (const std::string& move : move_texts(program, state))
+    if (move.starts_with(cell + "-") || move.starts_with(cell + "x")) found.push_back(move);
+  return found;
+}
+
 TEST(Knightthrough, KnightsLeapOnlyForwardsAndOverPieces) {
   game("knightthrough.game").visit([](const auto& program) {
     // The d4 knight is surrounded; it leaps over its neighbours, never backwards.
     const auto state = position(program, "n7/8/8/2NNN3/2NNN3/2NNN3/8/8 White 10");
-    std::vector<std::string> from_d4;
-    for (const std::string& move : move_texts(program, state))
-      if (move.starts_with("d4")) from_d4.push_back(move);
-    EXPECT_EQ(from_d4, (std::vector<std::string>{"d4-b5", "d4-c6", "d4-e6", "d4-f5"}));
+    EXPECT_EQ(moves_from(program, state, "d4"), (std::vector<std::string>{"d4-b5", "d4-c6", "d4-e6", "d4-f5"}));
   });
 }
 
 TEST(Knightthrough, CapturesByLandingOnAnEnemyNeverOnAFriend) {
   game("knightthrough.game").visit([](const auto& program) {
     const auto state = position(program, "n7/8/2n1N3/8/3N4/8/8/8 White 10");
-    std::vector<std::string> from_d4;
-    for (const std::string& move : move_texts(program, state))
-      if (move.starts_with("d4")) from_d4.push_back(move);
-    EXPECT_EQ(from_d4, (std::vector<std::string>{"d4-b5", "d4-f5", "d4xc6"}));
+    EXPECT_EQ(moves_from(program, state, "d4"), (std::vector<std::string>{"d4-b5", "d4-f5", "d4xc6"}));
   });
 }
 
@@ -179,9 +183,8 @@ TEST(Knightthrough, ReachingTheFarRowWinsAndBlackLeapsSouthwards) {
     Move win;
     ASSERT_TRUE(program.winning_move(state, win));
     EXPECT_EQ(program.move_text(win).substr(0, 3), "e6-");
-    std::vector<std::string> black;
-    for (const std::string& move : move_texts(program, after(program, state, "e6-c7"))) black.push_back(move);
-    EXPECT_EQ(black, (std::vector<std::string>{"d3-b2", "d3-c1", "d3-e1", "d3-f2"}));
+    EXPECT_EQ(move_texts(program, after(program, state, "e6-c7")),
+              (std::vector<std::string>{"d3-b2", "d3-c1", "d3-e1", "d3-f2"}));
   });
 }
 
