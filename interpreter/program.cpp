@@ -28,6 +28,12 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
+  int first_dropped = -1;
+  for (const auto& drops : drops_)
+    for (const Drop& drop : drops) {
+      if (first_dropped < 0) first_dropped = drop.piece;
+      drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
+    }
   has_extras_ = !drops_[0].empty() || !drops_[1].empty() ||
                 std::any_of(rules_->end.begin(), rules_->end.end(),
                             [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
@@ -658,7 +664,9 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
-  if (move.is_drop()) return lang::cell_name(move.to, width_);
+  if (move.is_drop())
+    return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
+                             : lang::cell_name(move.to, width_);
   return fmt::format("{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
                      lang::cell_name(move.to, width_));
 }
@@ -678,7 +686,8 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
       !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
                                                     !std::isdigit(static_cast<unsigned char>(second[1]))));
   if (separated) second.remove_prefix(1);
-  if (second.empty() && !separated && first.size() >= 2) return parse_drop(state, first);
+  if (text.size() > 2 && text[1] == '@') return parse_drop(state, text.substr(2), text[0]);
+  if (second.empty() && !separated && first.size() >= 2) return parse_drop(state, first, 0);
   if (text.empty() || first.size() < 2 || second.size() < 2) {
     const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty();
     return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
@@ -703,17 +712,27 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
       options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
 }
 
-// A cell alone names a drop onto it.
+// A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
+// can drop more than one piece type on a cell). `letter` is 0 when none is given.
 template <int Words>
-ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text) const {
+ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text, char letter) const {
   const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
   const int cell = lang::parse_cell(text, width_, height_);
   if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", text, width_, height_));
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
-  for (const Move& move : moves)
-    if (move.is_drop() && move.to == cell) return ParsedMove{move, {}};
+  moves.erase(std::remove_if(moves.begin(), moves.end(),
+                             [&](const Move& move) {
+                               const char piece = rules_->pieces[move.piece].letter;
+                               return !move.is_drop() || move.to != cell ||
+                                      (letter && std::toupper(static_cast<unsigned char>(letter)) != piece);
+                             }),
+              moves.end());
+  if (moves.size() == 1) return ParsedMove{moves.front(), {}};
+  if (moves.size() > 1)
+    return fail(fmt::format("more than one piece can be placed on {}: write {} or {}", text, move_text(moves[0]),
+                            move_text(moves[1])));
   const std::string& player = rules_->players[state.to_move].name;
   if (drops_[state.to_move].empty())
     return fail(fmt::format("{} places no pieces in this game; write a move as from-to, e.g. {}", player,

@@ -255,7 +255,7 @@ class Program {
     return empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
   }
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
-  ParsedMove parse_drop(const StateType& state, std::string_view text) const;
+  ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
   // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
   // instructions per ply with them compiled in).
@@ -299,7 +299,8 @@ class Program {
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;
   bool targets_fit_inline_ = false;
-  bool has_extras_ = false;  // drops or in-a-row end tests
+  bool has_extras_ = false;        // drops or in-a-row end tests
+  bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.

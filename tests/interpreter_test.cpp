@@ -811,6 +811,26 @@ TEST(InterpText, ParseMoveErrors) {
   });
 }
 
+TEST(InterpText, DropsOfTwoPieceTypesNameThePiece) {
+  const Game game = game_from_text(R"((game "Two drops"
+    (players (White north) (Black south))
+    (board (rectangle 3 3))
+    (piece Stone "S" (drop))
+    (piece Flag "F" (drop (in (cells a1 c3))))
+    (setup)
+    (end (win (in-a-row 3)))))");
+  game.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(move_texts(program, start), (std::vector<std::string>{"F@a1", "F@c3", "S@a1", "S@a2", "S@a3", "S@b1",
+                                                                    "S@b2", "S@b3", "S@c1", "S@c2", "S@c3"}));
+    EXPECT_EQ(program.parse_move(start, "a1").error, "more than one piece can be placed on a1: write S@a1 or F@a1");
+    EXPECT_EQ(program.move_text(program.parse_move(start, "f@c3").move), "F@c3");
+    EXPECT_EQ(program.move_text(program.parse_move(start, "b2").move), "S@b2");
+    EXPECT_EQ(program.parse_move(start, "F@b2").error,
+              "b2 is not a legal move for White; no piece can be placed on b2 now");
+  });
+}
+
 // ---- counting and random moves ------------------------------------------------------------------------
 
 TEST(InterpMoves, CountMovesEqualsListedMoves) {
