@@ -84,6 +84,7 @@ HumanInput HumanConsole::ask(std::string_view prompt) {
 
 std::string help_text() {
   return "  a move such as a2-a3   play it (a2a3 works too; a capture may be written a2xb3)\n"
+         "  a cell such as b2       place a piece there, in games where pieces are placed\n"
          "  moves                  list the legal moves\n"
          "  undo                   take back your last move and the replies to it\n"
          "  resign                 give up: your opponent wins\n"

@@ -20,6 +20,7 @@
 #include "interpreter/random.h"
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
+#include "tests/reference.h"
 
 namespace {
 
@@ -37,14 +38,12 @@ namespace lang = troyka::lang;
     if (!(condition)) broken(#condition, detail); \
   } while (0)
 
-// ---- the reference ------------------------------------------------------------------------------
+// ---- the reference (tests/reference.h) -----------------------------------------------------------
 
-// Who stands on a cell: the player (-1 for none) and the piece type.
-struct Square {
-  int player = -1;
-  int piece = -1;
-};
+using troyka::reference::MoveKey;
+using troyka::reference::Square;
 
+// The board of a state as the reference sees it, checking that the bitboards agree with each other.
 template <typename State>
 std::vector<Square> squares(const lang::Rules& rules, const State& state) {
   std::vector<Square> board(static_cast<std::size_t>(rules.cells()));
@@ -63,86 +62,6 @@ std::vector<Square> squares(const lang::Rules& rules, const State& state) {
     FUZZ_CHECK((square.player < 0) == (square.piece < 0), "a cell with an owner but no piece type, or the reverse");
   }
   return board;
-}
-
-bool lands(lang::Target target, int mover, const Square& square) {
-  switch (target) {
-    case lang::Target::Empty: return square.player < 0;
-    case lang::Target::Enemy: return square.player == 1 - mover;
-    case lang::Target::Friend: return square.player == mover;
-    case lang::Target::NotFriend: return square.player != mover;
-    case lang::Target::Any: return true;
-  }
-  return false;
-}
-
-using MoveKey = std::tuple<int, int, int, bool>;  // from, to, piece, capture
-
-// Every legal move of the player to move, sorted, each once.
-std::vector<MoveKey> reference_moves(const lang::Rules& rules, const std::vector<Square>& board, int mover) {
-  std::vector<MoveKey> moves;
-  for (int from = 0; from < rules.cells(); ++from) {
-    const Square& square = board[static_cast<std::size_t>(from)];
-    if (square.player != mover) continue;
-    for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves)
-      for (const lang::Offset offset : rule.offsets[mover]) {
-        int column = from % rules.width, row = from / rules.width;
-        while (true) {
-          column += offset.dx;
-          row += offset.dy;
-          if (column < 0 || column >= rules.width || row < 0 || row >= rules.height) break;
-          const int to = rules.cell(column, row);
-          const Square& there = board[static_cast<std::size_t>(to)];
-          if (lands(rule.target, mover, there)) moves.emplace_back(from, to, square.piece, there.player >= 0);
-          if (rule.kind != lang::MoveKind::Slide || there.player >= 0) break;
-        }
-      }
-  }
-  std::sort(moves.begin(), moves.end());
-  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
-  return moves;
-}
-
-struct Decision {
-  bool over = false;
-  int winner = troyka::kNoWinner;
-  int ended_by = -1;
-};
-
-// The end rules as lang/rules.h states them: in file order, each for the player who just moved
-// and then for the player to move; the first that holds decides. With none, a player to move
-// without a move ends the game drawn.
-Decision reference_decision(const lang::Rules& rules, const std::vector<Square>& board, int to_move,
-                            std::uint32_t ply) {
-  const bool can_move = !reference_moves(rules, board, to_move).empty();
-  const auto holds = [&](const lang::EndRule& rule, int subject) {
-    switch (rule.kind) {
-      case lang::EndKind::Reach:
-        for (const int cell : rule.region[subject]) {
-          const Square& square = board[static_cast<std::size_t>(cell)];
-          if (square.player == subject && (rule.piece < 0 || square.piece == rule.piece)) return true;
-        }
-        return false;
-      case lang::EndKind::OpponentHasNoPieces:
-        return std::none_of(board.begin(), board.end(), [&](const Square& s) { return s.player == 1 - subject; });
-      case lang::EndKind::NoLegalMoves: return subject == to_move && !can_move;
-      case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
-    }
-    return false;
-  };
-  for (std::size_t index = 0; index < rules.end.size(); ++index) {
-    const lang::EndRule& rule = rules.end[index];
-    for (const int subject : {1 - to_move, to_move}) {
-      if (rule.only_player >= 0 && rule.only_player != subject) continue;
-      if (!holds(rule, subject)) continue;
-      const int winner = rule.outcome == lang::Outcome::Win    ? subject
-                         : rule.outcome == lang::Outcome::Loss ? 1 - subject
-                                                               : troyka::kDraw;
-      return {true, winner, static_cast<int>(index)};
-    }
-  }
-  if (!can_move) return {true, troyka::kDraw, troyka::kEndedByNoMoves};
-  return {};
 }
 
 // ---- the checks ---------------------------------------------------------------------------------
@@ -177,12 +96,12 @@ void check_state(const Program& program, const typename Program::StateType& stat
   const std::string text = program.position_text(state);
   const std::vector<Square> board = squares(rules, state);
 
-  const Decision decision = reference_decision(rules, board, state.to_move, state.ply);
-  FUZZ_CHECK(state.over == decision.over, text + ": the reference says over=" + std::to_string(decision.over));
+  const troyka::reference::Decision verdict = troyka::reference::decision(rules, board, state.to_move, state.ply);
+  FUZZ_CHECK(state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
   if (state.over) {
-    FUZZ_CHECK(state.winner == decision.winner && state.ended_by == decision.ended_by,
-               text + ": the reference says winner " + std::to_string(decision.winner) + " by rule " +
-                   std::to_string(decision.ended_by) + ", not " + std::to_string(state.winner) + " by rule " +
+    FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
+               text + ": the reference says winner " + std::to_string(verdict.winner) + " by rule " +
+                   std::to_string(verdict.ended_by) + ", not " + std::to_string(state.winner) + " by rule " +
                    std::to_string(state.ended_by));
   }
 
@@ -194,7 +113,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
     for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
     std::sort(listed.begin(), listed.end());
     listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
-    const std::vector<MoveKey> expected = reference_moves(rules, board, state.to_move);
+    const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
       for (const auto& [from, to, piece, capture] : listed)
@@ -268,9 +187,9 @@ void play(const Program& program) {
     state = program.initial_state();
     const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
-    const Decision decision =
-        reference_decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
-    FUZZ_CHECK(decision.over && decision.winner == state.winner && decision.ended_by == state.ended_by,
+    const troyka::reference::Decision verdict =
+        troyka::reference::decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
+    FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
                program.position_text(state) + " after a playout");
   }
 }

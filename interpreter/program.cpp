@@ -17,13 +17,32 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height), cells_(rules_->cells()) {
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
   compile_moves();
+  for (std::size_t i = 0; i < lines_.size(); ++i) {
+    const lang::Offset d = lang::kLineDirections[i];
+    LineDirection& line = lines_[i];
+    line.has_next = cells_with_neighbour(d);
+    line.has_previous = cells_with_neighbour({-d.dx, -d.dy});
+    std::tie(line.next_right, line.next_left) = shift_by(d.dy * width_ + d.dx);
+    std::tie(line.previous_left, line.previous_right) = shift_by(d.dy * width_ + d.dx);
+  }
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
+  int first_dropped = -1;
+  for (const auto& drops : drops_)
+    for (const Drop& drop : drops) {
+      if (first_dropped < 0) first_dropped = drop.piece;
+      drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
+    }
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() ||
+                std::any_of(rules_->end.begin(), rules_->end.end(),
+                            [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
   targets_fit_inline_ = true;
-  for (const auto& jumps : jumps_)
-    targets_fit_inline_ = targets_fit_inline_ && jumps.size() <= kInlineJumps &&
+  for (int player = 0; player < kPlayers; ++player) {
+    const auto& jumps = jumps_[player];
+    targets_fit_inline_ = targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps &&
                           std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
+  }
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(kPlayers) * kMaxPieceTypes * static_cast<std::size_t>(cells_));
   for (auto& key : zobrist_) key = keys.next();
@@ -34,8 +53,43 @@ template <int Words>
 void Program<Words>::compile_moves() {
   for (int player = 0; player < kPlayers; ++player)
     for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
-      for (const lang::MoveRule& move : rules_->pieces[piece].moves)
+      for (const lang::MoveRule& move : rules_->pieces[piece].moves) {
+        if (move.kind == lang::MoveKind::Drop) {
+          add_drop(player, static_cast<int>(piece), move);
+          continue;
+        }
         for (const lang::Offset offset : move.offsets[player]) add_jump(player, static_cast<int>(piece), move, offset);
+      }
+  for (int player = 0; player < kPlayers; ++player) {
+    for (const Jump& jump : jumps_[player])
+      sources_[player].push_back({static_cast<std::int16_t>(jump.delta()), jump.piece});
+    for (const Drop& drop : drops_[player]) sources_[player].push_back({0, drop.piece});
+  }
+}
+
+// The cells whose neighbour by `offset` is on the board.
+template <int Words>
+typename Program<Words>::Board Program<Words>::cells_with_neighbour(lang::Offset offset) const {
+  Board cells;
+  for (int cell = 0; cell < cells_; ++cell) {
+    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
+    if (column >= 0 && column < width_ && row >= 0 && row < height_) cells.set(cell);
+  }
+  return cells;
+}
+
+template <int Words>
+void Program<Words>::add_drop(int player, int piece, const lang::MoveRule& move) {
+  Drop drop;
+  drop.region = mask_of(move.region[player]);
+  drop.piece = static_cast<std::uint8_t>(piece);
+  drop.unsupported = board_;
+  if (!move.offsets[player].empty()) {
+    const lang::Offset gravity = move.offsets[player].front();
+    drop.unsupported = board_ - cells_with_neighbour(gravity);
+    std::tie(drop.right, drop.left) = shift_by(gravity.dy * width_ + gravity.dx);  // brings c + gravity onto c
+  }
+  drops_[player].push_back(drop);
 }
 
 template <int Words>
@@ -44,15 +98,11 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
                                                 kOnEmpty | kOnEnemy | kOnFriend};  // by lang::Target
   Jump jump;
   const int delta = offset.dy * width_ + offset.dx;
-  jump.left = static_cast<std::uint16_t>(std::max(delta, 0));
-  jump.right = static_cast<std::uint16_t>(std::max(-delta, 0));
+  std::tie(jump.left, jump.right) = shift_by(delta);
   jump.piece = static_cast<std::uint8_t>(piece);
   jump.landing = kLandingOf[static_cast<int>(move.target)];
   jump.slide = move.kind == lang::MoveKind::Slide;
-  for (int cell = 0; cell < cells_; ++cell) {
-    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-    if (column >= 0 && column < width_ && row >= 0 && row < height_) jump.from_mask.set(cell);
-  }
+  jump.from_mask = cells_with_neighbour(offset);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
   if (!jump.from_mask.any()) return;
@@ -68,9 +118,11 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
 }
 
 // Whether a move can make the condition true when it was false before. The player who did not
-// move only lost pieces, so it cannot newly reach a region; the mover still has the piece it moved.
-static bool can_become_true_by_move(EndKind kind, bool subject_is_mover) {
-  switch (kind) {
+// move only lost pieces, so it cannot newly reach a region or make a line, though losing pieces can
+// cut a line that was too long down to one that counts; the mover still has the piece it moved.
+static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_mover) {
+  switch (rule.kind) {
+    case EndKind::InARow: return subject_is_mover || rule.longest > 0;
     case EndKind::Reach:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
@@ -92,6 +144,8 @@ void Program<Words>::compile_end_rules() {
         EndTest test;
         test.region = mask_of(rule.region[subject]);
         test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
+        test.length = static_cast<std::uint8_t>(rule.length);
+        test.longest = static_cast<std::uint8_t>(rule.longest);
         test.kind = rule.kind;
         test.subject = static_cast<std::int8_t>(subject);
         test.piece = static_cast<std::int8_t>(rule.piece);
@@ -100,7 +154,7 @@ void Program<Words>::compile_end_rules() {
                                                                                      : kDraw);
         test.rule = static_cast<std::int8_t>(index);
         all_end_tests_[mover].push_back(test);
-        if (can_become_true_by_move(rule.kind, subject == mover)) after_move_tests_[mover].push_back(test);
+        if (can_become_true_by_move(rule, subject == mover)) after_move_tests_[mover].push_back(test);
       }
     }
   }
@@ -124,6 +178,8 @@ void Program<Words>::compile_win_prefilters() {
       for (int piece = 0; piece < pieces && test.kind == EndKind::Reach; ++piece)
         if (test.piece < 0 || test.piece == piece) win_cells_[player][piece] |= test.region;
     }
+    for (const Drop& drop : drops_[player])
+      drops_may_win_[player] = drops_may_win_[player] || (drop.region & win_cells_[player][drop.piece]).any();
     for (const Jump& jump : jumps_[player]) {
       if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
         win_from_[player] |= jump.from_mask;
@@ -185,16 +241,18 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
 }
 
 template <int Words>
+template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if (move.capture) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
   }
-  const Board path = Board::single(move.from) | Board::single(move.to);
+  const Board path = Board::single(move.from) | Board::single(move.to);  // a drop's is its one cell
   state.by_player[mover] ^= path;
   state.by_piece[move.piece] ^= path;
-  state.hash ^= piece_key(mover, move.piece, move.from) ^ piece_key(mover, move.piece, move.to) ^ side_key_;
+  const std::uint64_t left_behind = Extras && move.is_drop() ? 0 : piece_key(mover, move.piece, move.from);
+  state.hash ^= left_behind ^ piece_key(mover, move.piece, move.to) ^ side_key_;
   state.to_move = static_cast<std::uint8_t>(1 - mover);
   ++state.ply;
 }
@@ -240,6 +298,8 @@ template <typename Emit>
       frontier = frontier & empty & jump.from_mask;
     }
   }
+  for (const Drop& drop : drops_[state.to_move])
+    if (!emit(TargetSet{drop_targets(state, drop, empty), 0, drop.piece})) return;
 }
 
 template <int Words>
@@ -282,6 +342,7 @@ Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
 }
 
 template <int Words>
+template <bool Extras>
 [[gnu::always_inline]] inline void Program<Words>::collect_targets(const StateType& state,
                                                                    InlineTargets& targets) const {
   const std::array<Board, kLandingKinds> landings = landing_masks(state);
@@ -292,17 +353,32 @@ template <int Words>
     targets.by_jump[i].board = board;
     total += board.count();
   }
+  if constexpr (Extras) {
+    const std::vector<Drop>& drops = drops_[state.to_move];
+    for (std::size_t i = 0; i < drops.size(); ++i) {
+      const Board board = drop_targets(state, drops[i], landings[kOnEmpty]);
+      targets.by_jump[jumps.size() + i].board = board;
+      total += board.count();
+    }
+  }
   targets.total = total;
 }
 
 template <int Words>
+template <bool Extras>
 [[gnu::always_inline]] inline Move Program<Words>::pick_target(const StateType& state, const InlineTargets& targets,
                                                                int chosen) const {
-  const std::vector<Jump>& jumps = jumps_[state.to_move];
   std::size_t index = 0;
   for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
   const int to = targets.by_jump[index].board.nth(chosen);
-  return Move{static_cast<std::uint16_t>(to - jumps[index].delta()), static_cast<std::uint16_t>(to), jumps[index].piece,
+  TargetSource source;
+  if constexpr (Extras) {
+    source = sources_[state.to_move][index];
+  } else {
+    const Jump& jump = jumps_[state.to_move][index];
+    source = {static_cast<std::int16_t>(jump.delta()), jump.piece};
+  }
+  return Move{static_cast<std::uint16_t>(to - source.delta), static_cast<std::uint16_t>(to), source.piece,
               state.by_player[1 - state.to_move].test(to) || state.by_player[state.to_move].test(to)};
 }
 
@@ -349,17 +425,26 @@ template <typename Choose>
     }
     return plies;
   }
+  return has_extras_ ? run_inline_playout<true>(state, chosen_move) : run_inline_playout<false>(state, chosen_move);
+}
+
+// The playout loop without a move list; `choose(count, nth)` returns the move chosen.
+template <int Words>
+template <bool Extras, typename Choose>
+[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_inline_playout(StateType& state,
+                                                                               Choose&& choose) const {
+  std::uint32_t plies = 0;
   InlineTargets targets;
-  collect_targets(state, targets);
+  collect_targets<Extras>(state, targets);
   for (; !state.over; ++plies) {
-    move_pieces(state, chosen_move(targets.total, [&](int i) { return pick_target(state, targets, i); }));
+    move_pieces<Extras>(state, choose(targets.total, [&](int i) { return pick_target<Extras>(state, targets, i); }));
     bool generated = false;
-    decide_end(state, after_move_tests_[1 - state.to_move], [&] {
-      collect_targets(state, targets);
+    decide_end<Extras>(state, after_move_tests_[1 - state.to_move], [&] {
+      collect_targets<Extras>(state, targets);
       generated = true;
       return targets.total > 0;
     });
-    if (!generated && !state.over) collect_targets(state, targets);
+    if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
   return plies;
 }
@@ -386,7 +471,7 @@ template <typename NthMove>
 // A bound that holds whenever `player` has a move that wins at once; cheap, so it can be asked every ply.
 template <int Words>
 inline bool Program<Words>::could_win(const StateType& state, int player) const {
-  return (state.by_player[player] & win_from_[player]).any() ||
+  return (state.by_player[player] & win_from_[player]).any() || drops_may_win_[player] ||
          (wins_by_elimination_[player] && state.by_player[1 - player].count() == 1);
 }
 
@@ -496,7 +581,7 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 // The first end test that holds decides; with none, a player to move who has no move ends the
 // game in a draw. `can_move` answers whether the player to move has a move; it is asked at most once.
 template <int Words>
-template <typename CanMove>
+template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
                                                               CanMove&& can_move) const {
   int moves_left = -1;
@@ -516,6 +601,13 @@ template <typename CanMove>
       case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
+      case EndKind::InARow:
+        if constexpr (Extras) {
+          Board pieces = state.by_player[test.subject];
+          if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+          holds = has_line(pieces, test);
+        }
+        break;
     }
     if (!holds) continue;
     state.over = true;
@@ -528,6 +620,25 @@ template <typename CanMove>
     state.winner = kDraw;
     state.ended_by = kEndedByNoMoves;
   }
+}
+
+// Whether `pieces` hold a line of test.length to test.longest cells (no limit when longest is 0)
+// along one of the line directions. run: the cells that start test.length pieces in a row;
+// longer: those that start more than test.longest; a line counts only from its first cell.
+template <int Words>
+bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
+  for (const LineDirection& line : lines_) {
+    Board run = pieces;
+    for (int k = 1; k < test.length; ++k) run = pieces & line.next(run);
+    if (!test.longest) {
+      if (run.any()) return true;
+      continue;
+    }
+    Board longer = run;
+    for (int k = test.length; k <= test.longest; ++k) longer = pieces & line.next(longer);
+    if (((run - line.previous(pieces)) - longer).any()) return true;
+  }
+  return false;
 }
 
 template <int Words>
@@ -553,6 +664,9 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
+  if (move.is_drop())
+    return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
+                             : lang::cell_name(move.to, width_);
   return fmt::format("{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
                      lang::cell_name(move.to, width_));
 }
@@ -572,9 +686,14 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
       !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
                                                     !std::isdigit(static_cast<unsigned char>(second[1]))));
   if (separated) second.remove_prefix(1);
-  if (text.empty() || first.size() < 2 || second.size() < 2)
-    return fail(fmt::format("'{}' is not a move; write it as from-to, e.g. {}", text,
-                            move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));
+  if (text.size() > 2 && text[1] == '@') return parse_drop(state, text.substr(2), text[0]);
+  if (second.empty() && !separated && first.size() >= 2) return parse_drop(state, first, 0);
+  if (text.empty() || first.size() < 2 || second.size() < 2) {
+    const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty();
+    return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
+                            moves_pieces ? "from-to" : "the cell to place a piece on",
+                            move_text(Move{0, static_cast<std::uint16_t>(moves_pieces ? width_ : 0), 0, false})));
+  }
   const int from = lang::parse_cell(first, width_, height_), to = lang::parse_cell(second, width_, height_);
   for (const auto& [cell, name] : {std::pair{from, first}, std::pair{to, second}})
     if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
@@ -591,6 +710,36 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   return fail(fmt::format(
       "{} is not a legal move for {}; {}", text, player,
       options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
+}
+
+// A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
+// can drop more than one piece type on a cell). `letter` is 0 when none is given.
+template <int Words>
+ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text, char letter) const {
+  const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
+  const int cell = lang::parse_cell(text, width_, height_);
+  if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", text, width_, height_));
+  if (state.over) return fail("the game is over");
+  MoveList moves;
+  legal_moves(state, moves);
+  moves.erase(std::remove_if(moves.begin(), moves.end(),
+                             [&](const Move& move) {
+                               const char piece = rules_->pieces[move.piece].letter;
+                               return !move.is_drop() || move.to != cell ||
+                                      (letter && std::toupper(static_cast<unsigned char>(letter)) != piece);
+                             }),
+              moves.end());
+  if (moves.size() == 1) return ParsedMove{moves.front(), {}};
+  if (moves.size() > 1)
+    return fail(fmt::format("more than one piece can be placed on {}: write {} or {}", text, move_text(moves[0]),
+                            move_text(moves[1])));
+  const std::string& player = rules_->players[state.to_move].name;
+  if (drops_[state.to_move].empty())
+    return fail(fmt::format("{} places no pieces in this game; write a move as from-to, e.g. {}", player,
+                            move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));
+  return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
+                          state.occupied().test(cell) ? fmt::format("{} is not empty", text)
+                                                      : fmt::format("no piece can be placed on {} now", text)));
 }
 
 template <int Words>
@@ -709,9 +858,15 @@ std::string Program<Words>::describe() const {
   };
   for (const lang::PieceType& piece : r.pieces) {
     out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
-    for (const lang::MoveRule& move : piece.moves)
-      out += fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, offsets(move.offsets[0]),
-                         r.players[1].name, offsets(move.offsets[1]));
+    for (const lang::MoveRule& move : piece.moves) {
+      const auto where = [&](int player) {
+        if (move.kind != lang::MoveKind::Drop) return offsets(move.offsets[player]);
+        return fmt::format(" {} cells{}", move.region[player].size(),
+                           move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]));
+      };
+      out +=
+          fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, where(0), r.players[1].name, where(1));
+    }
   }
   std::array<int, kPlayers> placed{};
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
@@ -720,9 +875,16 @@ std::string Program<Words>::describe() const {
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";
-  out +=
-      fmt::format("compiled: {} jumps for {}, {} for {}; {} end checks; no rule-tree walking while playing\n",
-                  jumps_[0].size(), r.players[0].name, jumps_[1].size(), r.players[1].name, all_end_tests_[0].size());
+  out += fmt::format(
+      "compiled: {} jumps and {} drops for {}, {} and {} for {}; {} end checks; no rule-tree walking "
+      "while playing\n",
+      jumps_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), drops_[1].size(), r.players[1].name,
+      all_end_tests_[0].size());
+  out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
+                             : fmt::format(
+                                   "random moves: drawn from a move list (the slower path: the game has slides, "
+                                   "or a player has more than {} jumps and drops)\n",
+                                   kInlineJumps);
   return out;
 }
 

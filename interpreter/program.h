@@ -7,11 +7,13 @@
 // file is loaded and hands it to callers through Game::visit, so the hot loop has no virtual calls.
 #pragma once
 
+#include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "interpreter/bitboard.h"
@@ -25,11 +27,14 @@ inline constexpr int kMaxPieceTypes = lang::kMaxPieceTypes;
 inline constexpr int kDraw = 2;       // State::winner when the game is drawn
 inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
+// A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
+// from == to (no jump or slide ends where it starts).
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
   std::uint8_t piece = 0;
   bool capture = false;  // a piece stood on `to` and is removed
+  bool is_drop() const { return from == to; }
   bool operator==(const Move&) const = default;
 };
 
@@ -121,7 +126,8 @@ class Program {
   // Whether the player not to move could win at once if it were its turn.
   bool opponent_threatens_win(const StateType& state) const;
 
-  // A dense index of a move by its mover, origin and destination, below move_key_count().
+  // A dense index of a move by its mover, origin and destination, below move_key_count(); a drop's
+  // origin is its destination.
   std::size_t move_key(int mover, Move move) const {
     return (static_cast<std::size_t>(mover) * cells_ + move.from) * cells_ + move.to;
   }
@@ -156,14 +162,38 @@ class Program {
     bool slide = false;
     int delta() const { return int(left) - int(right); }
   };
-  // The cells one jump reaches; every move in the set goes from (to - delta) to a cell in `targets`.
+  // A drop of `piece` onto the empty cells of `region` that are supported: every cell in `unsupported`,
+  // and the others when their neighbour in the direction of gravity is occupied (the shift by
+  // left/right brings that neighbour's bit onto the cell). Without gravity every cell is in
+  // `unsupported` and the shift is zero, so one expression serves both.
+  struct Drop {
+    Board region;
+    Board unsupported;
+    std::uint16_t left = 0, right = 0;
+    std::uint8_t piece = 0;
+  };
+  // Where the moves of one target set come from: a jump's delta and piece, or a drop's (delta 0).
+  struct TargetSource {
+    std::int16_t delta = 0;
+    std::uint8_t piece = 0;
+  };
+  // One of lang::kLineDirections, d, as shifts: next() brings the bit of c + d onto c, previous()
+  // that of c - d, each only where that cell is on the board.
+  struct LineDirection {
+    Board has_next, has_previous;
+    std::uint16_t next_left = 0, next_right = 0, previous_left = 0, previous_right = 0;
+    Board next(const Board& cells) const { return cells.shifted(next_left, next_right) & has_next; }
+    Board previous(const Board& cells) const { return cells.shifted(previous_left, previous_right) & has_previous; }
+  };
+  // The cells one jump or drop reaches; every move in the set goes from (to - delta) to a cell in `targets`.
   struct TargetSet {
     Board targets;
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
   };
-  // The targets of every jump of one position, kept on the stack by random_move and playout when
-  // the program has no slides (one target set per jump); otherwise those draw from a move list.
+  // The targets of every jump and drop of one position, kept on the stack by random_move and playout
+  // when the program has no slides (one target set per jump, then one per drop); otherwise those
+  // draw from a move list.
   static constexpr std::size_t kInlineJumps = 48;
   struct InlineTargets {
     union Slot {  // left uninitialised on purpose: zeroing costs more than generating the moves
@@ -181,6 +211,7 @@ class Program {
     Board region;  // Reach: the subject's cells
     std::uint32_t ply_limit = 0;
     lang::EndKind kind = lang::EndKind::Reach;
+    std::uint8_t length = 0, longest = 0;  // InARow
     std::int8_t subject = 0;
     std::int8_t piece = -1;
     std::int8_t winner = kDraw;
@@ -189,10 +220,18 @@ class Program {
 
   void compile_moves();
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
+  void add_drop(int player, int piece, const lang::MoveRule& move);
+  Board cells_with_neighbour(lang::Offset offset) const;
+  // The shift that moves every cell by `delta` cells up (left) or down (right).
+  static std::pair<std::uint16_t, std::uint16_t> shift_by(int delta) {
+    return {static_cast<std::uint16_t>(std::max(delta, 0)), static_cast<std::uint16_t>(std::max(-delta, 0))};
+  }
   void compile_end_rules();
   void compile_win_prefilters();
   template <typename Choose>
   std::uint32_t run_playout(StateType& state, Choose&& choose) const;
+  template <bool Extras, typename Choose>
+  std::uint32_t run_inline_playout(StateType& state, Choose&& choose) const;
   bool could_win(const StateType& state, int player) const;
   bool find_win(const StateType& state, Move& win) const;
   template <typename NthMove>
@@ -212,10 +251,21 @@ class Program {
                .shifted(jump.left, jump.right) &
            landing;
   }
+  [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
+    return empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
+  }
+  [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
+  ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
+  // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
+  // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
+  // instructions per ply with them compiled in).
+  template <bool Extras = true>
   [[gnu::always_inline]] void collect_targets(const StateType& state, InlineTargets& targets) const;
+  template <bool Extras = true>
   [[gnu::always_inline]] Move pick_target(const StateType& state, const InlineTargets& targets, int chosen) const;
+  template <bool Extras = true>
   [[gnu::always_inline]] void move_pieces(StateType& state, Move move) const;
-  template <typename CanMove>
+  template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (player * kMaxPieceTypes + piece) * cells_ + cell;
@@ -230,6 +280,9 @@ class Program {
   int width_ = 0, height_ = 0, cells_ = 0;
   Board board_;  // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;
+  std::array<std::vector<Drop>, kPlayers> drops_;
+  std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
+  std::array<LineDirection, lang::kLineDirections.size()> lines_;
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
@@ -240,11 +293,14 @@ class Program {
   std::array<std::array<Board, kMaxPieceTypes>, kPlayers> win_cells_{};
   std::array<Board, kPlayers> win_from_;
   std::array<bool, kPlayers> wins_by_elimination_{};
-  std::array<bool, kPlayers> wins_certain_{};  // a move onto a winning cell always wins
-  std::vector<std::uint64_t> zobrist_;         // [player][piece][cell]
+  std::array<bool, kPlayers> wins_certain_{};   // a move onto a winning cell always wins
+  std::array<bool, kPlayers> drops_may_win_{};  // a drop can land on a winning cell
+  std::vector<std::uint64_t> zobrist_;          // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;
   bool targets_fit_inline_ = false;
+  bool has_extras_ = false;        // drops or in-a-row end tests
+  bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.

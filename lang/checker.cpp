@@ -37,6 +37,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
+    {"drop", "(drop [(in REGION)] [(gravity DIRECTION)])"},
+    {"in", "(in REGION)"},
+    {"gravity", "(gravity DIRECTION)"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
     {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
@@ -47,6 +50,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"draw", "(draw [PLAYER] CONDITION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"ply-limit", "(ply-limit PLIES)"},
+    {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
+    {"at-most", "(at-most LONGEST)"},
     {"row", "(row N)"},
     {"rows", "(rows FIRST LAST)"},
     {"column", "(column N-or-LETTER)"},
@@ -60,10 +65,12 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
 const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
-const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit"};
+const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit",
+                                              "in-a-row"};
+const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop"};
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
-const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row"};
+const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
 const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
@@ -478,17 +485,14 @@ class Checker {
 
   std::string regions_hint() const {
     return "a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), "
-           "(home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row";
+           "(home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row, dark-cells, light-cells";
   }
 
   PlayerRegion region_word(const Node& node) const {
     const std::string& word = node.text;
-    if (word == "all") {
-      CellList cells(static_cast<std::size_t>(rules_.cells()));
-      for (int c = 0; c < rules_.cells(); ++c) cells[static_cast<std::size_t>(c)] = c;
-      return same_for_both(cells);
-    }
+    if (word == "all") return whole_board();
     if (word == "home-row" || word == "far-row") return relative_rows(1, word == "far-row", node);
+    if (word == "dark-cells" || word == "light-cells") return same_for_both(checkered(word == "dark-cells"));
     if (const auto it = regions_.find(word); it != regions_.end()) return it->second;
     if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_both({cell(node)});
     std::vector<std::string> known = kRegionWords;
@@ -517,6 +521,14 @@ class Checker {
       cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
     }
     return result;
+  }
+
+  // The cells of one colour of a chequered board; a1 is dark, as on chess and draughts boards.
+  CellList checkered(bool dark) const {
+    CellList cells;
+    for (int c = 0; c < rules_.cells(); ++c)
+      if (((c % rules_.width + c / rules_.width) % 2 == 0) == dark) cells.push_back(c);
+    return cells;
   }
 
   // The cells of rows (or columns) first..last, 0-based, inclusive in either order.
@@ -614,8 +626,9 @@ class Checker {
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
     const std::string kind(form.head());
-    if (kind != "step" && kind != "slide" && kind != "leap")
-      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, {"step", "slide", "leap"}));
+    if (std::find(kMoveKinds.begin(), kMoveKinds.end(), kind) == kMoveKinds.end())
+      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, kMoveKinds));
+    if (kind == "drop") return drop_rule(form);
     MoveRule move;
     move.pos = form.pos;
     move.text = to_text(form);
@@ -649,6 +662,47 @@ class Checker {
     }
     check_capture(move, form, capture);
     return move;
+  }
+
+  // (drop [(in REGION)] [(gravity DIRECTION)]): onto an empty cell of the region (all by default);
+  // with gravity, only onto a cell whose neighbour in that direction is occupied or off the board.
+  MoveRule drop_rule(const Node& form) const {
+    MoveRule move;
+    move.pos = form.pos;
+    move.text = to_text(form);
+    move.kind = MoveKind::Drop;
+    move.region = whole_board();
+    const Node* in = nullptr;
+    const Node* gravity = nullptr;
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      const Node& option = form.items[i];
+      if (option.is_symbol("capture"))
+        fail(option, "'capture' has no effect on a drop: a dropped piece lands on an empty cell", usage("drop"));
+      if (option.head() == "to")
+        fail(option, "a drop always lands on an empty cell; '(to ...)' does not apply to it", usage("drop"));
+      const bool known = option.head() == "in" || option.head() == "gravity";
+      if (!known) fail(option, fmt::format("unexpected {} in a drop", describe(option)), usage("drop"));
+      const Node*& seen = option.head() == "in" ? in : gravity;
+      if (seen) fail(option, fmt::format("'({} ...)' is given twice", option.head()));
+      seen = &option;
+      expect_at_most(option, 2);
+    }
+    if (in) move.region = region(argument(*in, 1, "REGION"));
+    if (gravity) {
+      const Node& direction = argument(*gravity, 1, "DIRECTION");
+      for (int p = 0; p < kPlayers; ++p) {
+        move.offsets[p] = directions(direction, rules_.players[p].forward);
+        if (move.offsets[p].size() != 1)
+          fail(direction, "gravity pulls one way: give a single direction such as s or backward", usage("gravity"));
+      }
+    }
+    return move;
+  }
+
+  PlayerRegion whole_board() const {
+    CellList cells(static_cast<std::size_t>(rules_.cells()));
+    for (int c = 0; c < rules_.cells(); ++c) cells[static_cast<std::size_t>(c)] = c;
+    return same_for_both(cells);
   }
 
   void check_capture(const MoveRule& move, const Node& form, const Node* capture) const {
@@ -824,12 +878,44 @@ class Checker {
       rule.kind = EndKind::PlyLimit;
       expect_at_most(node, 2);
       rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 1000000, "the ply limit");
+    } else if (word == "in-a-row" && node.is_list()) {
+      in_a_row(node, rule);
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
-      if (node.is_symbol() && (word == "reach" || word == "ply-limit"))
-        fail(at, fmt::format("the condition '{}' needs {}", word, word == "reach" ? "a region" : "a number of plies"),
-             usage(word));
+      const std::map<std::string, std::string, std::less<>> needs = {
+          {"reach", "a region"}, {"ply-limit", "a number of plies"}, {"in-a-row", "a length"}};
+      if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
+        fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
+    }
+  }
+
+  // (in-a-row LENGTH [PIECE] [(at-most LONGEST)]): a line along a row, a column or a diagonal.
+  void in_a_row(const Node& node, EndRule& rule) const {
+    rule.kind = EndKind::InARow;
+    expect_at_most(node, 4);
+    const int side = std::max(rules_.width, rules_.height);
+    rule.length = bounded(argument(node, 1, "LENGTH"), 1, kMaxBoardSide, "the length of a line");
+    if (rule.length > side)
+      fail(node.items[1],
+           fmt::format("a line of {} does not fit on this {}x{} board", rule.length, rules_.width, rules_.height),
+           fmt::format("lines run along rows, columns and diagonals: at most {} cells here", side));
+    for (std::size_t i = 2; i < node.items.size(); ++i) {
+      const Node& option = node.items[i];
+      if (option.head() == "at-most") {
+        if (rule.longest) fail(option, "'(at-most ...)' is given twice");
+        expect_at_most(option, 2);
+        rule.longest = bounded(argument(option, 1, "LONGEST"), 1, kMaxBoardSide, "the longest line");
+        if (rule.longest < rule.length)
+          fail(option.items[1],
+               fmt::format("the longest line, {}, is shorter than the line length, {}", rule.longest, rule.length),
+               "(at-most N) counts lines of LENGTH to N pieces; N = LENGTH means exactly LENGTH");
+        if (rule.longest >= side) rule.longest = 0;  // no line is longer than the board: no limit
+      } else if (option.is_symbol() && i == 2) {
+        rule.piece = piece_named(option);
+      } else {
+        fail(option, fmt::format("unexpected {} in '(in-a-row ...)'", describe(option)), usage("in-a-row"));
+      }
     }
   }
 

@@ -31,11 +31,22 @@ enum class Target { Empty, Enemy, Friend, NotFriend, Any };
 enum class MoveKind {
   Step,   // one jump by each offset; what lies between does not matter (covers leaps)
   Slide,  // repeated steps along each offset through empty cells
+  Drop,   // a new piece from an unlimited supply onto an empty cell of `region`
 };
+
+// The four lines through a cell, one direction each: a line of pieces lies along one of them.
+inline constexpr std::array<Offset, 4> kLineDirections = {Offset{1, 0}, Offset{0, 1}, Offset{1, 1}, Offset{-1, 1}};
+
+// A set of cells per player; absolute regions hold the same cells for both players.
+using CellList = std::vector<int>;
+using PlayerRegion = std::array<CellList, kPlayers>;
 
 struct MoveRule {
   MoveKind kind = MoveKind::Step;
-  std::array<std::vector<Offset>, kPlayers> offsets;  // absolute, per player
+  // Step and Slide: the offsets, absolute, per player. Drop: at most one, the direction of gravity:
+  // a cell qualifies only if its neighbour that way is occupied or off the board.
+  std::array<std::vector<Offset>, kPlayers> offsets;
+  PlayerRegion region;  // Drop: the cells a piece may be dropped on
   Target target = Target::Empty;
   bool capture = false;  // the piece on the destination, if any, is removed
   SourcePos pos;
@@ -55,10 +66,6 @@ struct Player {
   Offset forward;
 };
 
-// A set of cells per player; absolute regions hold the same cells for both players.
-using CellList = std::vector<int>;
-using PlayerRegion = std::array<CellList, kPlayers>;
-
 enum class Outcome { Win, Loss, Draw };
 
 enum class EndKind {
@@ -66,6 +73,7 @@ enum class EndKind {
   OpponentHasNoPieces,  // every piece of the player's opponent is gone
   NoLegalMoves,         // the player to move has no legal move
   PlyLimit,             // this many plies have been played
+  InARow,               // `length` or more of the player's pieces in a line (at most `longest` if set)
 };
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
@@ -73,9 +81,11 @@ struct EndRule {
   Outcome outcome = Outcome::Win;
   int only_player = -1;  // -1: the rule applies to either player
   EndKind kind = EndKind::Reach;
-  int piece = -1;  // Reach: -1 for any piece type
+  int piece = -1;  // Reach and InARow: -1 for any piece type
   PlayerRegion region;
   int ply_limit = 0;
+  int length = 0;   // InARow: the shortest line that counts
+  int longest = 0;  // InARow: the longest line that counts; 0 for no limit
   SourcePos pos;
   std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
   std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"

@@ -1,9 +1,13 @@
-// Games and positions for tests: the reference game at any size, and positions from their text.
+// Games and positions for tests: the reference game at any size, every game of games/, positions from
+// their text, and the moves of a position as text.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "interpreter/game.h"
 
@@ -18,12 +22,40 @@ inline troyka::Game breakthrough(int width = 8, int height = 8) {
   return troyka::Game::load(kBreakthrough, options);
 }
 
+// A game of games/ by its file name, e.g. game("clobber.game", {{"width", "4"}}).
+inline troyka::Game game(const std::string& file, std::vector<std::pair<std::string, std::string>> params = {}) {
+  troyka::lang::Options options;
+  options.params = std::move(params);
+  return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
+}
+
 // The position a text form names (Program::parse_position); a bad text fails the test.
 template <typename Program>
 typename Program::StateType position(const Program& program, const std::string& text) {
   const auto parsed = program.parse_position(text);
   EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
   return parsed.state;
+}
+
+// The texts of the legal moves of a position, sorted.
+template <typename Program>
+std::vector<std::string> move_texts(const Program& program, const typename Program::StateType& state) {
+  troyka::MoveList moves;
+  program.legal_moves(state, moves);
+  std::vector<std::string> texts;
+  for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
+  std::sort(texts.begin(), texts.end());
+  return texts;
+}
+
+// The position after the move written `move_text`; an illegal move fails the test.
+template <typename Program>
+typename Program::StateType after(const Program& program, typename Program::StateType state,
+                                  const std::string& move_text) {
+  const troyka::ParsedMove move = program.parse_move(state, move_text);
+  EXPECT_TRUE(move.ok()) << move_text << ": " << move.error;
+  if (move.ok()) program.apply(state, move.move);
+  return state;
 }
 
 }  // namespace troyka_tests

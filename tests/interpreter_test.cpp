@@ -52,8 +52,10 @@ void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); 
 namespace troyka {
 namespace {
 
+using troyka_tests::after;
 using troyka_tests::breakthrough;
 using troyka_tests::kBreakthrough;
+using troyka_tests::move_texts;
 
 const std::string kStart8x8 = "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP White 0";
 
@@ -202,27 +204,10 @@ std::vector<std::string> sorted(std::vector<std::string> texts) {
 // ---- helpers over troyka programs ----------------------------------------------------------------------
 
 template <typename P>
-std::vector<std::string> move_texts(const P& program, const typename P::StateType& state) {
-  MoveList moves;
-  program.legal_moves(state, moves);
-  std::vector<std::string> texts;
-  for (const Move& move : moves) texts.push_back(program.move_text(move));
-  return sorted(texts);
-}
-
-template <typename P>
 typename P::StateType parse(const P& program, const std::string& text) {
   auto parsed = program.parse_position(text);
   EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
   return parsed.state;
-}
-
-template <typename P>
-typename P::StateType after(const P& program, typename P::StateType state, const std::string& move_text) {
-  const ParsedMove move = program.parse_move(state, move_text);
-  EXPECT_TRUE(move.ok()) << move_text << ": " << move.error;
-  if (move.ok()) program.apply(state, move.move);
-  return state;
 }
 
 // The board and side to move of a position's text, without the ply count (which the hash ignores).
@@ -821,8 +806,28 @@ TEST(InterpText, ParseMoveErrors) {
     EXPECT_EQ(error("a1-a2"), "a1-a2 is not a legal move for White; the piece on a1 cannot move");
     EXPECT_EQ(error("xyz"), "'xyz' is not a move; write it as from-to, e.g. a1-a2");
     EXPECT_EQ(error(""), "'' is not a move; write it as from-to, e.g. a1-a2");
-    EXPECT_EQ(error("a2"), "'a2' is not a move; write it as from-to, e.g. a1-a2");
+    EXPECT_EQ(error("a2"), "White places no pieces in this game; write a move as from-to, e.g. a1-a2");
     EXPECT_EQ(error("a2-"), "'a2-' is not a move; write it as from-to, e.g. a1-a2");
+  });
+}
+
+TEST(InterpText, DropsOfTwoPieceTypesNameThePiece) {
+  const Game game = game_from_text(R"((game "Two drops"
+    (players (White north) (Black south))
+    (board (rectangle 3 3))
+    (piece Stone "S" (drop))
+    (piece Flag "F" (drop (in (cells a1 c3))))
+    (setup)
+    (end (win (in-a-row 3)))))");
+  game.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(move_texts(program, start), (std::vector<std::string>{"F@a1", "F@c3", "S@a1", "S@a2", "S@a3", "S@b1",
+                                                                    "S@b2", "S@b3", "S@c1", "S@c2", "S@c3"}));
+    EXPECT_EQ(program.parse_move(start, "a1").error, "more than one piece can be placed on a1: write S@a1 or F@a1");
+    EXPECT_EQ(program.move_text(program.parse_move(start, "f@c3").move), "F@c3");
+    EXPECT_EQ(program.move_text(program.parse_move(start, "b2").move), "S@b2");
+    EXPECT_EQ(program.parse_move(start, "F@b2").error,
+              "b2 is not a legal move for White; no piece can be placed on b2 now");
   });
 }
 

@@ -814,7 +814,7 @@ TEST(LangNames, UnknownRegionWordListsTheChoices) {
             R"(test.game:13:22: error: unknown region 'goal'
  13 |     (win (reach Pawn goal))
     |                      ^~~~
-hint: expected one of 'all', 'home-row', 'far-row', 'row', 'rows', 'column', 'columns', 'cells', 'home-rows', 'far-rows', 'union', 'except'
+hint: expected one of 'all', 'home-row', 'far-row', 'dark-cells', 'light-cells', 'row', 'rows', 'column', 'columns', 'cells', 'home-rows', 'far-rows', 'union', 'except'
 )");
 }
 
@@ -1445,7 +1445,7 @@ TEST(LangSetup, NumberWhereARegionBelongs) {
   EXPECT_EQ(error_of(game_with("(home-rows 2)", "3")), R"(test.game:11:22: error: expected a region, found the number 3
  11 |   (setup (place Pawn 3))
     |                      ^
-hint: a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), (home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row
+hint: a region is a name, a cell like a1, or one of (row N), (rows A B), (column N), (cells ...), (home-rows N), (far-rows N), (union ...), (except ...), all, home-row, far-row, dark-cells, light-cells
 )");
 }
 
@@ -1920,6 +1920,12 @@ TEST(LangRegions, HomeRowAndFarRowPerPlayer) {
   EXPECT_EQ(cells_text(far[1], 8), "a1 b1 c1 d1 e1 f1 g1 h1");
 }
 
+TEST(LangRegions, DarkAndLightCellsAlternateFromADarkA1) {
+  EXPECT_EQ(cells_text(region_of("(except dark-cells (rows 3 8))")[0], 8), "a1 c1 e1 g1 b2 d2 f2 h2");
+  EXPECT_EQ(cells_text(region_of("(except light-cells (rows 3 8))")[1], 8), "b1 d1 f1 h1 a2 c2 e2 g2");
+  EXPECT_EQ(region_of("dark-cells")[0].size(), 32u);
+}
+
 TEST(LangRegions, HomeRowsAndFarRowsPerPlayer) {
   const PlayerRegion home = region_of("(home-rows 2)");
   EXPECT_EQ(cells_text(home[0], 8), "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2");
@@ -2097,6 +2103,185 @@ TEST(LangSyntax, LongLineIsQuotedAsAWindowAroundTheCaret) {
   EXPECT_EQ(error.substr(error.find('\n') + 1),
             " 7 | ..." + std::string(43, ' ') + "(board #)\n   | " + std::string(53, ' ') +
                 "^\nhint: rule files are made of (lists), words, numbers and \"strings\"\n");
+}
+
+// ---- Drops and lines ---------------------------------------------------------------------------
+
+TEST(LangDrop, ReadsRegionAndGravityPerPlayer) {
+  const Rules rules = rules_of(game_with("(step (forward-left forward-right) (to enemy) capture))",
+                                         "(drop (in (rows 1 4)) (gravity backward)) (drop))"));
+  ASSERT_EQ(rules.pieces[0].moves.size(), 3u);
+  const MoveRule& gravity = rules.pieces[0].moves[1];
+  EXPECT_EQ(gravity.kind, MoveKind::Drop);
+  EXPECT_EQ(gravity.region[0].size(), 32u);
+  EXPECT_EQ(offsets_text(gravity.offsets[0]), "(0,-1)");
+  EXPECT_EQ(offsets_text(gravity.offsets[1]), "(0,1)");  // Black faces south: its backward is north
+  const MoveRule& anywhere = rules.pieces[0].moves[2];
+  EXPECT_EQ(anywhere.region[1].size(), 64u);
+  EXPECT_TRUE(anywhere.offsets[1].empty());
+}
+
+TEST(LangInARow, ReadsLengthPieceAndLongest) {
+  const Rules rules = rules_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 4 Pawn (at-most 5)))"));
+  EXPECT_EQ(rules.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(rules.end[0].length, 4);
+  EXPECT_EQ(rules.end[0].piece, 0);
+  EXPECT_EQ(rules.end[0].longest, 5);
+  // No line on an 8x8 board is longer than 8: (at-most 8) sets no limit.
+  const Rules unlimited = rules_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 4 (at-most 8)))"));
+  EXPECT_EQ(unlimited.end[0].longest, 0);
+  EXPECT_EQ(unlimited.end[0].piece, -1);
+}
+
+TEST(LangDrop, ToDoesNotApply) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (to enemy)))")),
+            R"(test.game:10:11: error: a drop always lands on an empty cell; '(to ...)' does not apply to it
+ 10 |     (drop (to enemy)))
+    |           ^
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+)");
+}
+
+TEST(LangDrop, CaptureHasNoEffect) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop capture))")),
+            R"(test.game:10:11: error: 'capture' has no effect on a drop: a dropped piece lands on an empty cell
+ 10 |     (drop capture))
+    |           ^~~~~~~
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+)");
+}
+
+TEST(LangDrop, GravityTakesOneDirection) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (gravity s n)))")),
+            R"(test.game:10:22: error: '(gravity ...)' takes no more than 1 argument; 'n' is one too many
+ 10 |     (drop (gravity s n)))
+    |                      ^
+hint: usage: (gravity DIRECTION)
+)");
+}
+
+TEST(LangDrop, GravityGroupIsRefused) {
+  EXPECT_EQ(
+      error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (gravity orthogonal)))")),
+      R"(test.game:10:20: error: gravity pulls one way: give a single direction such as s or backward
+ 10 |     (drop (gravity orthogonal)))
+    |                    ^~~~~~~~~~
+hint: usage: (gravity DIRECTION)
+)");
+}
+
+TEST(LangDrop, GravityDirectionTypo) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (gravity sout)))")),
+            R"(test.game:10:20: error: unknown direction 'sout'
+ 10 |     (drop (gravity sout)))
+    |                    ^~~~
+hint: expected one of 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw', 'forward', 'backward', 'right', 'left', 'forward-right', 'forward-left', 'backward-right', 'backward-left', 'orthogonal', 'diagonal', 'all-directions'
+)");
+}
+
+TEST(LangDrop, InGivenTwice) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (in all) (in all)))")),
+            R"(test.game:10:20: error: '(in ...)' is given twice
+ 10 |     (drop (in all) (in all)))
+    |                    ^
+)");
+}
+
+TEST(LangDrop, UnknownOption) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (onto empty)))")),
+            R"(test.game:10:11: error: unexpected '(onto ...)' in a drop
+ 10 |     (drop (onto empty)))
+    |           ^
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+)");
+}
+
+TEST(LangDrop, InWithoutARegion) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(drop (in)))")),
+            R"(test.game:10:11: error: '(in ...)' is missing its REGION
+ 10 |     (drop (in)))
+    |           ^
+hint: usage: (in REGION)
+)");
+}
+
+TEST(LangDrop, MisspelledDrop) {
+  EXPECT_EQ(error_of(game_with("(step (forward-left forward-right) (to enemy) capture))", "(dorp))")),
+            R"(test.game:10:6: error: unknown move 'dorp'
+ 10 |     (dorp))
+    |      ^~~~
+hint: did you mean 'drop'?
+)");
+}
+
+TEST(LangInARow, LongerThanTheBoard) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 9))")),
+            R"(test.game:13:20: error: a line of 9 does not fit on this 8x8 board
+ 13 |     (win (in-a-row 9))
+    |                    ^
+hint: lines run along rows, columns and diagonals: at most 8 cells here
+)");
+}
+
+TEST(LangInARow, AtMostShorterThanTheLength) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 3 (at-most 2)))")),
+            R"(test.game:13:31: error: the longest line, 2, is shorter than the line length, 3
+ 13 |     (win (in-a-row 3 (at-most 2)))
+    |                               ^
+hint: (at-most N) counts lines of LENGTH to N pieces; N = LENGTH means exactly LENGTH
+)");
+}
+
+TEST(LangInARow, UnknownPiece) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 3 Pawns))")),
+            R"(test.game:13:22: error: unknown piece 'Pawns'
+ 13 |     (win (in-a-row 3 Pawns))
+    |                      ^~~~~
+hint: did you mean 'Pawn'?
+)");
+}
+
+TEST(LangInARow, WithoutALength) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win in-a-row)")),
+            R"(test.game:13:10: error: the condition 'in-a-row' needs a length
+ 13 |     (win in-a-row)
+    |          ^~~~~~~~
+hint: usage: (in-a-row LENGTH [PIECE] [(at-most LONGEST)])
+)");
+}
+
+TEST(LangInARow, AtMostGivenTwice) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 3 (at-most 4) (at-most 5)))")),
+            R"(test.game:13:34: error: '(at-most ...)' is given twice
+ 13 |     (win (in-a-row 3 (at-most 4) (at-most 5)))
+    |                                  ^
+)");
+}
+
+TEST(LangInARow, SomethingAfterThePiece) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 3 Pawn extra))")),
+            R"(test.game:13:27: error: unexpected 'extra' in '(in-a-row ...)'
+ 13 |     (win (in-a-row 3 Pawn extra))
+    |                           ^~~~~
+hint: usage: (in-a-row LENGTH [PIECE] [(at-most LONGEST)])
+)");
+}
+
+TEST(LangInARow, LengthZero) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-row 0))")),
+            R"(test.game:13:20: error: the length of a line must be between 1 and 26, but it is 0
+ 13 |     (win (in-a-row 0))
+    |                    ^
+)");
+}
+
+TEST(LangInARow, MisspelledCondition) {
+  EXPECT_EQ(error_of(game_with("(win (reach Pawn far-row))", "(win (in-a-rwo 3))")),
+            R"(test.game:13:11: error: unknown condition 'in-a-rwo'
+ 13 |     (win (in-a-rwo 3))
+    |           ^~~~~~~~
+hint: did you mean 'in-a-row'?
+)");
 }
 
 }  // namespace

@@ -1,0 +1,399 @@
+// Tests of the games in games/ beyond Breakthrough: perft from the start against published figures
+// or, where none exist, against the slow reference of tests/reference.h (which reads only
+// lang::Rules), and hand-made positions for every rule that is easy to get wrong.
+//
+// How perft counts: a move sequence of length `depth` from the start; a finished game has no moves,
+// so a position where a game ended early adds nothing at greater depths.
+#include "tests/games.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "interpreter/game.h"
+#include "interpreter/perft.h"
+#include "interpreter/random.h"
+#include "tests/reference.h"
+
+namespace troyka {
+namespace {
+
+using troyka_tests::after;
+using troyka_tests::game;
+using troyka_tests::move_texts;
+using troyka_tests::position;
+
+// Debug and sanitizer builds are about 25 times slower: the reference counts go less deep there.
+#ifdef NDEBUG
+constexpr int kDepthCut = 0;
+#else
+constexpr int kDepthCut = 1;
+#endif
+
+struct PerftCase {
+  std::string file;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::uint64_t> nodes;  // perft(1), perft(2), ...
+  int reference_depth = 0;           // how deep the reference confirms them
+};
+
+// The figures of docs/games.md. The reference recounts the first `reference_depth` of them; the
+// small boards go deep enough for games to end inside the count.
+const std::vector<PerftCase> kIndependentCounts = {
+    {"misere-breakthrough.game", {}, {22, 484, 11132, 256036, 6182818}, 3},
+    {"misere-breakthrough.game", {{"width", "4"}, {"height", "5"}}, {10, 90, 848, 7794, 75378, 705244}, 6},
+    {"knightthrough.game", {}, {40, 1600, 63520, 2521306, 99598454}, 3},
+    {"knightthrough.game", {{"width", "4"}, {"height", "5"}}, {16, 246, 3574, 45970, 553260}, 5},
+    {"clobber.game", {}, {49, 2116, 80063, 2630382, 74662024}, 3},
+    {"clobber.game", {{"width", "3"}, {"height", "3"}}, {12, 88, 376, 928, 1840, 1048, 616, 0}, 8},
+    {"clobber.game", {{"width", "4"}, {"height", "4"}}, {24, 448, 6380, 67296, 529200}, 5},
+    // Five in a row needs nine plies: the first three depths are 225 * 224 * 223.
+    {"gomoku.game", {}, {225, 50400, 11239200}, 2},
+    {"gomoku.game", {{"size", "5"}}, {25, 600, 13800, 303600, 6375600}, 3},
+};
+
+TEST(GamesPerft, IndependentCountsAgree) {
+  for (const PerftCase& test : kIndependentCounts) {
+    const Game loaded = game(test.file, test.params);
+    const lang::Rules& rules = loaded.rules();
+    loaded.visit([&](const auto& program) {
+      const auto start = program.initial_state();
+      const reference::Position reference_start = reference::start(rules);
+      for (std::size_t depth = 1; depth <= test.nodes.size(); ++depth) {
+        const auto d = static_cast<int>(depth);
+        EXPECT_EQ(perft(program, start, d), test.nodes[depth - 1]) << test.file << " depth " << d;
+        if (d <= test.reference_depth - kDepthCut) {
+          EXPECT_EQ(reference::perft(rules, reference_start, d), test.nodes[depth - 1])
+              << test.file << " depth " << d << " (reference)";
+        }
+      }
+    });
+  }
+}
+
+// Every position of random games, in every game of games/ (and the variants that change a rule),
+// has the moves and the end decision of the reference.
+TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
+  std::vector<std::pair<std::string, lang::Options>> games;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
+    if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
+  ASSERT_GE(games.size(), 8u);
+  for (const auto& [file, options] : games) {
+    const Game loaded = Game::load(file, options);
+    const lang::Rules& rules = loaded.rules();
+    loaded.visit([&](const auto& program) {
+      Rng rng(7);
+      MoveList moves;
+      for (int round = 0; round < 20 / (1 + 3 * kDepthCut); ++round) {
+        auto state = program.initial_state();
+        reference::Position expected = reference::start(rules);
+        while (true) {
+          const std::string text = file + ": " + program.position_text(state);
+          ASSERT_EQ(state.over, expected.end.over) << text;
+          if (state.over) {
+            EXPECT_EQ(state.winner, expected.end.winner) << text;
+            EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
+            break;
+          }
+          program.legal_moves(state, moves);
+          std::vector<reference::MoveKey> listed;
+          for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          std::sort(listed.begin(), listed.end());
+          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move)) << text;
+          const Move move = program.random_move(state, rng);
+          program.apply(state, move);
+          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
+        }
+      }
+    });
+  }
+}
+
+// ---- Misère Breakthrough ------------------------------------------------------------------------
+
+TEST(MisereBreakthrough, ReachingTheFarRowLoses) {
+  game("misere-breakthrough.game").visit([](const auto& program) {
+    const auto state = after(program, position(program, "8/6P1/8/8/8/8/p7/8 White 10"), "g7-g8");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), -1);
+    EXPECT_EQ(program.end_reason(state), "White loses by (reach Pawn far-row)");
+    // Black's far row is row 1.
+    const auto black = after(program, position(program, "8/8/8/8/8/8/p7/7P Black 11"), "a2-a1");
+    EXPECT_EQ(program.end_reason(black), "Black loses by (reach Pawn far-row)");
+  });
+}
+
+TEST(MisereBreakthrough, TakingTheLastEnemyPieceLoses) {
+  game("misere-breakthrough.game").visit([](const auto& program) {
+    const auto state = after(program, position(program, "8/8/8/8/8/1p6/P7/8 White 10"), "a2xb3");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 1), 1);
+    EXPECT_EQ(program.end_reason(state), "White loses by opponent-has-no-pieces");
+  });
+}
+
+TEST(MisereBreakthrough, NoWinIsEverAnticipated) {
+  // The playout policies look for moves that win at once; in this game no move does.
+  game("misere-breakthrough.game").visit([](const auto& program) {
+    const auto state = position(program, "8/6P1/8/8/8/8/p7/8 White 10");
+    Move win;
+    EXPECT_FALSE(program.winning_move(state, win));
+    EXPECT_FALSE(program.opponent_threatens_win(state));
+  });
+}
+
+// ---- Knightthrough ------------------------------------------------------------------------------
+
+// The texts of the legal moves that start on `cell`, sorted.
+template <typename Program>
+std::vector<std::string> moves_from(const Program& program, const typename Program::StateType& state,
+                                    const std::string& cell) {
+  std::vector<std::string> found;
+  for (const std::string& move : move_texts(program, state))
+    if (move.starts_with(cell + "-") || move.starts_with(cell + "x")) found.push_back(move);
+  return found;
+}
+
+TEST(Knightthrough, KnightsLeapOnlyForwardsAndOverPieces) {
+  game("knightthrough.game").visit([](const auto& program) {
+    // The d4 knight is surrounded; it leaps over its neighbours, never backwards.
+    const auto state = position(program, "n7/8/8/2NNN3/2NNN3/2NNN3/8/8 White 10");
+    EXPECT_EQ(moves_from(program, state, "d4"), (std::vector<std::string>{"d4-b5", "d4-c6", "d4-e6", "d4-f5"}));
+  });
+}
+
+TEST(Knightthrough, CapturesByLandingOnAnEnemyNeverOnAFriend) {
+  game("knightthrough.game").visit([](const auto& program) {
+    const auto state = position(program, "n7/8/2n1N3/8/3N4/8/8/8 White 10");
+    EXPECT_EQ(moves_from(program, state, "d4"), (std::vector<std::string>{"d4-b5", "d4-f5", "d4xc6"}));
+  });
+}
+
+TEST(Knightthrough, ReachingTheFarRowWinsAndBlackLeapsSouthwards) {
+  game("knightthrough.game").visit([](const auto& program) {
+    const auto state = position(program, "8/8/4N3/8/8/3n4/8/8 White 10");
+    const auto won = after(program, state, "e6-f8");
+    EXPECT_EQ(program.end_reason(won), "White wins by (reach Knight far-row)");
+    Move win;
+    ASSERT_TRUE(program.winning_move(state, win));
+    EXPECT_EQ(program.move_text(win).substr(0, 3), "e6-");
+    EXPECT_EQ(move_texts(program, after(program, state, "e6-c7")),
+              (std::vector<std::string>{"d3-b2", "d3-c1", "d3-e1", "d3-f2"}));
+  });
+}
+
+// ---- Clobber ------------------------------------------------------------------------------------
+
+TEST(Clobber, StartsFullAndChequeredWithEveryMoveACapture) {
+  game("clobber.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(program.position_text(start), "oOoOoO/OoOoOo/oOoOoO/OoOoOo/oOoOoO White 0");
+    const std::vector<std::string> moves = move_texts(program, start);
+    EXPECT_EQ(moves.size(), 49u);  // one per pair of orthogonal neighbours: 5*5 + 6*4
+    for (const std::string& move : moves) EXPECT_NE(move.find('x'), std::string::npos) << move;
+  });
+}
+
+TEST(Clobber, OnlyOrthogonalMovesOntoAnEnemy) {
+  game("clobber.game").visit([](const auto& program) {
+    const auto state = position(program, "6/6/2o3/2Oo2/1o1O2 White 7");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c2xc3", "c2xd2", "d1xd2"}));
+  });
+}
+
+TEST(Clobber, TheLastPlayerToMoveWins) {
+  game("clobber.game").visit([](const auto& program) {
+    const auto state = after(program, position(program, "6/6/6/Oo4/6 White 9"), "a2xb2");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), 1);
+    EXPECT_EQ(program.end_reason(state), "Black loses by no-legal-moves");
+    // Stones that touch no enemy cannot move: the player to move has lost already.
+    const auto stuck = position(program, "6/6/6/O1o3/6 White 9");
+    EXPECT_TRUE(stuck.over);
+    EXPECT_EQ(program.result(stuck, 1), 1);
+  });
+}
+
+// ---- Tic-tac-toe --------------------------------------------------------------------------------
+
+// Published figures: https://en.wikipedia.org/wiki/Tic-tac-toe#Combinatorics: 255,168 possible
+// games, 131,184 won by X, 77,904 by O and 46,080 drawn; games end after 5, 6, 7, 8 and 9 moves in
+// 1,440, 5,328, 47,952, 72,576 and 127,872 ways. Perft at depth n counts the games still going after
+// n - 1 moves times their moves, so perft(9) = 127,872 and each depth follows from the one before:
+// perft(n + 1) = (perft(n) - games ended at move n) * (9 - n).
+TEST(TicTacToe, PerftAndEveryGameMatchThePublishedCounts) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const std::vector<std::uint64_t> published = {9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872};
+    for (int depth = 1; depth <= 9; ++depth) EXPECT_EQ(perft(program, start, depth), published[depth - 1]);
+    std::array<std::uint64_t, 3> by_winner{};  // X, O, draw
+    std::array<std::uint64_t, 10> by_length{};
+    const auto walk = [&](const auto& self, const auto& state) -> void {
+      if (state.over) {
+        ++by_winner[static_cast<std::size_t>(state.winner)];
+        ++by_length[state.ply];
+        return;
+      }
+      MoveList moves;
+      program.legal_moves(state, moves);
+      for (const Move& move : moves) {
+        auto next = state;
+        program.apply(next, move);
+        self(self, next);
+      }
+    };
+    walk(walk, start);
+    EXPECT_EQ(by_winner, (std::array<std::uint64_t, 3>{131184, 77904, 46080}));
+    EXPECT_EQ(by_length, (std::array<std::uint64_t, 10>{0, 0, 0, 0, 0, 1440, 5328, 47952, 72576, 127872}));
+  });
+  const Game loaded = game("tic-tac-toe.game");
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 7 - 2 * kDepthCut),
+            kDepthCut ? 15120u : 148176u);
+}
+
+TEST(TicTacToe, ThreeInARowWinsInEveryDirection) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    // X has two of a line and plays the third; O's two marks are elsewhere.
+    for (const auto& [board, move] : {std::pair{"x2/x2/XX1 X 4", "c1"}, std::pair{"3/1Xx/xX1 X 4", "b3"},
+                                      std::pair{"x2/xX1/X2 X 4", "c3"}, std::pair{"2x/xX1/2X X 4", "a3"}}) {
+      const auto state = after(program, position(program, board), move);
+      EXPECT_TRUE(state.over) << board;
+      EXPECT_EQ(program.result(state, 0), 1) << board;
+      EXPECT_EQ(program.end_reason(state), "X wins by (in-a-row 3)") << board;
+    }
+  });
+}
+
+TEST(TicTacToe, AFullGridWithoutALineIsADraw) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto state = after(program, position(program, "XxX/Xxx/xX1 X 8"), "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+    EXPECT_EQ(program.end_reason(state), "draw by no-legal-moves");
+  });
+}
+
+TEST(TicTacToe, MovesAreCellsAndOccupiedCellsAreRefused) {
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    const auto state = position(program, "3/1X1/3 O 1");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"}));
+    EXPECT_EQ(program.parse_move(state, "b2").error, "b2 is not a legal move for O; b2 is not empty");
+    EXPECT_EQ(program.parse_move(state, "d2").error, "'d2' is not a cell of this 3x3 board");
+    EXPECT_EQ(program.parse_move(state, "b1-b2").error, "O has no piece on b1");
+    EXPECT_EQ(program.parse_move(state, "-").error,
+              "'-' is not a move; write it as the cell to place a piece on, e.g. a1");
+    const ParsedMove placed = program.parse_move(state, " c3 ");
+    ASSERT_TRUE(placed.ok());
+    EXPECT_EQ(placed.move, (Move{8, 8, 0, false}));  // a drop: from == to
+    EXPECT_EQ(program.move_text(placed.move), "c3");
+  });
+}
+
+// ---- Connect Four -------------------------------------------------------------------------------
+
+// Perft: no line of four before move 7, and a column is full at the earliest after 6 moves in it,
+// so perft(n) = 7^n up to 6 and perft(7) = 7^7 - 7. Published: the number of distinct positions
+// after n plies, https://oeis.org/A212693 (John Tromp): 1, 7, 49, 238, 1120, 4263, 16422, 54859,
+// 184275, ... counted here ply by ply, continuing only from games not over.
+TEST(ConnectFour, PerftAndDistinctPositionsMatchThePublishedCounts) {
+  const Game loaded = game("connect-four.game");
+  loaded.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const std::vector<std::uint64_t> nodes = {7, 49, 343, 2401, 16807, 117649, 823536, 5673234};
+    for (int depth = 1; depth <= static_cast<int>(nodes.size()) - kDepthCut; ++depth)
+      EXPECT_EQ(perft(program, start, depth), nodes[static_cast<std::size_t>(depth - 1)]) << depth;
+    const std::vector<std::uint64_t> distinct = {1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275};
+    std::vector<typename std::decay_t<decltype(program)>::StateType> level{start};
+    MoveList moves;
+    for (std::size_t ply = 0;; ++ply) {
+      EXPECT_EQ(level.size(), distinct[ply]) << "ply " << ply;
+      if (ply + 1 + 2 * kDepthCut == distinct.size()) break;
+      std::unordered_set<std::uint64_t> seen;  // by Zobrist hash: a collision among 4 million is unlikely
+      std::vector<typename std::decay_t<decltype(program)>::StateType> next;
+      for (const auto& state : level) {
+        program.legal_moves(state, moves);
+        for (const Move& move : moves) {
+          auto child = state;
+          program.apply(child, move);
+          if (seen.insert(child.hash).second) next.push_back(child);
+        }
+      }
+      level = std::move(next);
+    }
+  });
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 5), 16807u);
+}
+
+TEST(ConnectFour, DiscsFallToTheLowestEmptyCell) {
+  game("connect-four.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(move_texts(program, start), (std::vector<std::string>{"a1", "b1", "c1", "d1", "e1", "f1", "g1"}));
+    const auto state = after(program, start, "d1");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a1", "b1", "c1", "d2", "e1", "f1", "g1"}));
+    EXPECT_EQ(program.parse_move(state, "d3").error,
+              "d3 is not a legal move for Yellow; no piece can be placed on d3 now");
+    // A full column takes no more discs.
+    const auto full = position(program, "d6/D6/d6/D6/d6/D6 Red 6");
+    EXPECT_EQ(move_texts(program, full), (std::vector<std::string>{"b1", "c1", "d1", "e1", "f1", "g1"}));
+  });
+}
+
+TEST(ConnectFour, FourInALineWinsAcrossUpAndAlongBothDiagonals) {
+  game("connect-four.game").visit([](const auto& program) {
+    for (const auto& [board, move] :
+         {std::pair{"7/7/7/7/ddd4/DDD4 Red 6", "d1"}, std::pair{"7/7/7/Dd5/Dd5/Dd5 Red 6", "a4"},
+          std::pair{"7/7/7/2Dd3/1Ddd3/DddD2D Red 10", "d4"}, std::pair{"7/7/7/3dD2/3ddD1/D2DddD Red 10", "d4"}}) {
+      const auto before = position(program, board);
+      EXPECT_FALSE(before.over) << board;
+      const auto state = after(program, before, move);
+      EXPECT_EQ(program.end_reason(state), "Red wins by (in-a-row 4)") << board;
+    }
+  });
+}
+
+TEST(ConnectFour, AFullBoardWithoutALineIsADraw) {
+  game("connect-four.game", {{"width", "4"}, {"height", "4"}}).visit([](const auto& program) {
+    const auto state = after(program, position(program, "1dDD/DDdd/ddDD/DDdd Yellow 15"), "a4");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+  });
+}
+
+// ---- Gomoku -------------------------------------------------------------------------------------
+
+const std::string kMiddleRows = "15/15/15/15/15/15/15/15/15/15/15/15/15/";
+
+TEST(Gomoku, FiveInARowWinsAndSixWinsOnlyInFreestyle) {
+  // White's stones on row 15 make no line; Black completes five (a1-e1) or six (a1-f1).
+  const std::string five = "s1s1s1s1s6/" + kMiddleRows + "SSSS11 Black 8";
+  const std::string six = "s1s1s1s1s6/" + kMiddleRows + "SSSS1S9 Black 10";
+  game("gomoku.game").visit([&](const auto& program) {
+    EXPECT_EQ(program.end_reason(after(program, position(program, five), "e1")),
+              "Black wins by (in-a-row 5 (at-most longest))");
+    EXPECT_EQ(program.result(after(program, position(program, six), "e1"), 0), 1);
+  });
+  game("gomoku.game", {{"longest", "5"}}).visit([&](const auto& program) {
+    EXPECT_EQ(program.result(after(program, position(program, five), "e1"), 0), 1);
+    const auto overline = after(program, position(program, six), "e1");
+    EXPECT_FALSE(overline.over);
+    EXPECT_EQ(program.count_moves(overline), 225 - 11);
+  });
+}
+
+TEST(Gomoku, LinesAcrossTheWordsOfTheBitboard) {
+  // 225 cells take four 64-bit words; this diagonal, k10 to o14, runs from word 2 into word 3.
+  game("gomoku.game").visit([](const auto& program) {
+    const auto state = after(
+        program, position(program, "15/15/13S1/12S2/11S3/10S4/15/15/15/15/15/15/15/15/s1s1s1s1s6 Black 9"), "o14");
+    EXPECT_TRUE(state.over);
+  });
+}
+
+}  // namespace
+}  // namespace troyka

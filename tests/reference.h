@@ -1,0 +1,187 @@
+// A slow reference for any game, written straight from the checked rules (lang/rules.h), cell by
+// cell on a plain array: no bitboards, no compiled jumps, nothing shared with the interpreter but
+// lang::Rules. The tests count perft with it for games without published figures, and the fuzzer
+// compares every position it plays against it. Extend it with every new rule mechanism.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "interpreter/program.h"
+#include "lang/rules.h"
+
+namespace troyka::reference {
+
+// Who stands on a cell: the player (-1 for none) and the piece type.
+struct Square {
+  int player = -1;
+  int piece = -1;
+};
+using Board = std::vector<Square>;
+
+using MoveKey = std::tuple<int, int, int, bool>;  // from, to, piece, capture; a drop has from == to
+
+inline bool lands(lang::Target target, int mover, const Square& square) {
+  switch (target) {
+    case lang::Target::Empty: return square.player < 0;
+    case lang::Target::Enemy: return square.player == 1 - mover;
+    case lang::Target::Friend: return square.player == mover;
+    case lang::Target::NotFriend: return square.player != mover;
+    case lang::Target::Any: return true;
+  }
+  return false;
+}
+
+inline bool on_board(const lang::Rules& rules, int column, int row) {
+  return column >= 0 && column < rules.width && row >= 0 && row < rules.height;
+}
+
+// Adds the drops of `rule`: every empty cell of its region whose neighbour in the direction of
+// gravity, if it has one, is occupied or off the board.
+inline void add_drops(const lang::Rules& rules, const Board& board, int mover, int piece, const lang::MoveRule& rule,
+                      std::vector<MoveKey>& found) {
+  for (const int cell : rule.region[mover]) {
+    if (board[static_cast<std::size_t>(cell)].player >= 0) continue;
+    bool supported = true;
+    for (const lang::Offset gravity : rule.offsets[mover]) {
+      const int column = cell % rules.width + gravity.dx, row = cell / rules.width + gravity.dy;
+      supported = !on_board(rules, column, row) || board[static_cast<std::size_t>(rules.cell(column, row))].player >= 0;
+    }
+    if (supported) found.emplace_back(cell, cell, piece, false);
+  }
+}
+
+// Every legal move of `mover`, sorted, each once; whether the game is over is not asked.
+inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover) {
+  std::vector<MoveKey> found;
+  for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
+    for (const lang::MoveRule& rule : rules.pieces[piece].moves)
+      if (rule.kind == lang::MoveKind::Drop) add_drops(rules, board, mover, static_cast<int>(piece), rule, found);
+  for (int from = 0; from < rules.cells(); ++from) {
+    const Square& square = board[static_cast<std::size_t>(from)];
+    if (square.player != mover) continue;
+    for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
+      if (rule.kind == lang::MoveKind::Drop) continue;  // drops do not move the pieces on the board
+      for (const lang::Offset offset : rule.offsets[mover]) {
+        int column = from % rules.width, row = from / rules.width;
+        while (true) {
+          column += offset.dx;
+          row += offset.dy;
+          if (!on_board(rules, column, row)) break;
+          const int to = rules.cell(column, row);
+          const Square& there = board[static_cast<std::size_t>(to)];
+          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
+          if (rule.kind != lang::MoveKind::Slide || there.player >= 0) break;
+        }
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+struct Decision {
+  bool over = false;
+  int winner = kNoWinner;
+  int ended_by = -1;
+};
+
+// Whether `subject` has a line of rule.length to rule.longest pieces (of rule.piece, if set) along a
+// row, a column or a diagonal: walks every line from its first cell.
+inline bool has_line(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject) {
+  const auto counts = [&](int column, int row) {
+    if (!on_board(rules, column, row)) return false;
+    const Square& square = board[static_cast<std::size_t>(rules.cell(column, row))];
+    return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
+  };
+  for (int cell = 0; cell < rules.cells(); ++cell)
+    for (const lang::Offset d : lang::kLineDirections) {
+      const int column = cell % rules.width, row = cell / rules.width;
+      if (!counts(column, row) || counts(column - d.dx, row - d.dy)) continue;
+      int length = 0;
+      while (counts(column + length * d.dx, row + length * d.dy)) ++length;
+      if (length >= rule.length && (rule.longest == 0 || length <= rule.longest)) return true;
+    }
+  return false;
+}
+
+// Whether an end condition holds for `subject` (the player to move is `to_move`).
+inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject, int to_move,
+                  std::uint32_t ply) {
+  switch (rule.kind) {
+    case lang::EndKind::Reach:
+      return std::any_of(rule.region[subject].begin(), rule.region[subject].end(), [&](int cell) {
+        const Square& square = board[static_cast<std::size_t>(cell)];
+        return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
+      });
+    case lang::EndKind::OpponentHasNoPieces:
+      return std::none_of(board.begin(), board.end(), [&](const Square& s) { return s.player == 1 - subject; });
+    case lang::EndKind::NoLegalMoves: return subject == to_move && moves(rules, board, to_move).empty();
+    case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
+    case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
+  }
+  return false;
+}
+
+// The end rules as lang/rules.h states them: in file order, each for the player who just moved
+// and then for the player to move; the first that holds decides. With none, a player to move
+// without a move ends the game drawn.
+inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply) {
+  for (std::size_t index = 0; index < rules.end.size(); ++index) {
+    const lang::EndRule& rule = rules.end[index];
+    for (const int subject : {1 - to_move, to_move}) {
+      if (rule.only_player >= 0 && rule.only_player != subject) continue;
+      if (!holds(rules, rule, board, subject, to_move, ply)) continue;
+      const int winner = rule.outcome == lang::Outcome::Win    ? subject
+                         : rule.outcome == lang::Outcome::Loss ? 1 - subject
+                                                               : kDraw;
+      return {true, winner, static_cast<int>(index)};
+    }
+  }
+  if (moves(rules, board, to_move).empty()) return {true, kDraw, kEndedByNoMoves};
+  return {};
+}
+
+// A whole position of the reference game.
+struct Position {
+  Board board;
+  int to_move = 0;
+  std::uint32_t ply = 0;
+  Decision end;
+};
+
+inline Position start(const lang::Rules& rules) {
+  Position position;
+  position.board.resize(static_cast<std::size_t>(rules.cells()));
+  for (const lang::Placement& placement : rules.setup)
+    position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
+  position.end = decision(rules, position.board, position.to_move, position.ply);
+  return position;
+}
+
+// The position after `move`, a legal move of the player to move (a drop empties and fills one cell).
+inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
+  const auto [from, to, piece, capture] = move;
+  position.board[static_cast<std::size_t>(from)] = {};
+  position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  position.to_move = 1 - position.to_move;
+  ++position.ply;
+  position.end = decision(rules, position.board, position.to_move, position.ply);
+  return position;
+}
+
+// Move sequences of length `depth`; a finished game has no moves.
+inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth) {
+  if (depth == 0) return 1;
+  if (position.end.over) return 0;
+  const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move);
+  if (depth == 1) return listed.size();
+  std::uint64_t nodes = 0;
+  for (const MoveKey& move : listed) nodes += perft(rules, play(rules, position, move), depth - 1);
+  return nodes;
+}
+
+}  // namespace troyka::reference
