@@ -729,6 +729,9 @@ ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view t
                                       (letter && std::toupper(static_cast<unsigned char>(letter)) != piece);
                              }),
               moves.end());
+  // Two drop rules of one piece may both reach the cell: the same move, listed once for each.
+  std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.piece < b.piece; });
+  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
   if (moves.size() == 1) return ParsedMove{moves.front(), {}};
   if (moves.size() > 1)
     return fail(fmt::format("more than one piece can be placed on {}: write {} or {}", text, move_text(moves[0]),
