@@ -825,10 +825,9 @@ class Checker {
 
   int player_index(const Node& node) const {
     const std::string name = name_argument(node, "a player name");
-    for (int p = 0; p < kPlayers; ++p)
-      if (rules_.players[p].name == name) return p;
-    fail(node, fmt::format("unknown player '{}'", name),
-         suggest(name, {rules_.players[0].name, rules_.players[1].name}));
+    const int index = lang::player_index(rules_, name);
+    if (index < 0) fail(node, fmt::format("unknown player '{}'", name), suggest(name, player_names(rules_)));
+    return index;
   }
 
   // ---- end conditions ----
@@ -962,6 +961,14 @@ std::vector<std::string> piece_names(const Rules& rules) {
   for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
   return names;
 }
+
+int player_index(const Rules& rules, std::string_view name) {
+  for (int player = 0; player < kPlayers; ++player)
+    if (rules.players[player].name == name) return player;
+  return -1;
+}
+
+std::vector<std::string> player_names(const Rules& rules) { return {rules.players[0].name, rules.players[1].name}; }
 
 std::string cell_name(int cell, int width) {
   return fmt::format("{}{}", static_cast<char>('a' + cell % width), cell / width + 1);

@@ -131,6 +131,9 @@ std::string cell_name(int cell, int width);
 // for did-you-mean hints. Shared by the front ends.
 int piece_index(const Rules& rules, std::string_view name);
 std::vector<std::string> piece_names(const Rules& rules);
+// The same for players: 0 or 1, or -1 when no player is called `name`.
+int player_index(const Rules& rules, std::string_view name);
+std::vector<std::string> player_names(const Rules& rules);
 
 // Reads, parses and checks a rule file. Throws lang::Error with a diagnostic on any problem.
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options);

@@ -444,10 +444,9 @@ class Lowering {
 
   int player_index(const Node& node) const {
     const std::string name = symbol(node, "a player name");
-    for (int p = 0; p < kPlayers; ++p)
-      if (rules_.players[p].name == name) return p;
-    fail(node, fmt::format("unknown player '{}'", name),
-         suggest(name, {rules_.players[0].name, rules_.players[1].name}));
+    const int index = lang::player_index(rules_, name);
+    if (index < 0) fail(node, fmt::format("unknown player '{}'", name), suggest(name, player_names(rules_)));
+    return index;
   }
 
   // A list of players such as (White Black): which of the two it names.
