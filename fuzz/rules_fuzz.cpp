@@ -111,11 +111,11 @@ void check_state(const Program& program, const typename Program::StateType& stat
   if (!state.over) {
     std::vector<MoveKey> listed;
     for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
-    std::sort(listed.begin(), listed.end());
-    listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+    std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
     const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
+      if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";
       for (const auto& [from, to, piece, capture] : listed)
         if (!std::binary_search(expected.begin(), expected.end(), MoveKey{from, to, piece, capture}))
           detail +=

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <tuple>
 #include <type_traits>
 
 namespace troyka {
@@ -61,10 +62,41 @@ void Program<Words>::compile_moves() {
         for (const lang::Offset offset : move.offsets[player]) add_jump(player, static_cast<int>(piece), move, offset);
       }
   for (int player = 0; player < kPlayers; ++player) {
+    std::vector<Drop>& drops = drops_[player];
+    std::stable_sort(drops.begin(), drops.end(), [](const Drop& a, const Drop& b) { return a.piece < b.piece; });
+    for (std::size_t i = 1; i < drops.size(); ++i) drops[i].same_piece_before = drops[i].piece == drops[i - 1].piece;
+    jumps_may_repeat_[player] = jumps_may_repeat(player);
     for (const Jump& jump : jumps_[player])
       sources_[player].push_back({static_cast<std::int16_t>(jump.delta()), jump.piece});
     for (const Drop& drop : drops_[player]) sources_[player].push_back({0, drop.piece});
   }
+}
+
+// Whether a step or slide by `a` and one by `b` can move a piece by the same displacement. Equal
+// offsets of one kind make one jump (add_jump merges them), so they never repeat a move.
+static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bool b_slides) {
+  if (a == b) return a_slides != b_slides;
+  const bool same_direction = a.dx * b.dy == a.dy * b.dx && a.dx * b.dx + a.dy * b.dy > 0;
+  if (!same_direction || (!a_slides && !b_slides)) return false;
+  if (a_slides && b_slides) return true;
+  // A step meets a slide when it is a whole number of the slide's offsets.
+  const lang::Offset step = a_slides ? b : a, slide = a_slides ? a : b;
+  return slide.dx ? step.dx % slide.dx == 0 : step.dy % slide.dy == 0;
+}
+
+template <int Words>
+bool Program<Words>::jumps_may_repeat(int player) const {
+  for (const lang::PieceType& piece : rules_->pieces) {
+    std::vector<std::pair<lang::Offset, bool>> jumps;  // offset, slides
+    for (const lang::MoveRule& move : piece.moves)
+      if (move.kind != lang::MoveKind::Drop)
+        for (const lang::Offset offset : move.offsets[player])
+          jumps.emplace_back(offset, move.kind == lang::MoveKind::Slide);
+    for (std::size_t i = 0; i < jumps.size(); ++i)
+      for (std::size_t j = i + 1; j < jumps.size(); ++j)
+        if (displacements_meet(jumps[i].first, jumps[i].second, jumps[j].first, jumps[j].second)) return true;
+  }
+  return false;
 }
 
 // The cells whose neighbour by `offset` is on the board.
@@ -298,8 +330,33 @@ template <typename Emit>
       frontier = frontier & empty & jump.from_mask;
     }
   }
-  for (const Drop& drop : drops_[state.to_move])
-    if (!emit(TargetSet{drop_targets(state, drop, empty), 0, drop.piece})) return;
+  for_each_drop(state, empty, [&](std::size_t index, const Board& targets) {
+    return emit(TargetSet{targets, 0, drops_[state.to_move][index].piece});
+  });
+}
+
+template <int Words>
+template <typename OnTargets>
+[[gnu::always_inline]] inline void Program<Words>::for_each_drop(const StateType& state, const Board& empty,
+                                                                 OnTargets&& on_targets) const {
+  const std::vector<Drop>& drops = drops_[state.to_move];
+  Board listed;  // the targets of the drops of the same piece before this one
+  for (std::size_t i = 0; i < drops.size(); ++i) {
+    Board targets = drop_targets(state, drops[i], empty);
+    if (drops[i].same_piece_before) targets = targets - listed;
+    listed = drops[i].same_piece_before ? listed | targets : targets;
+    if (!on_targets(i, targets)) return;
+  }
+}
+
+// Two jumps of one piece can list a move twice; it is one move, listed once.
+template <int Words>
+void Program<Words>::remove_repeats(MoveList& moves) {
+  const auto order = [](const Move& a, const Move& b) {
+    return std::tie(a.from, a.to, a.piece) < std::tie(b.from, b.to, b.piece);
+  };
+  std::sort(moves.begin(), moves.end(), order);
+  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
 }
 
 template <int Words>
@@ -315,11 +372,17 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
     }
     return true;
   });
+  if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
 }
 
 template <int Words>
 int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
+  if (jumps_may_repeat_[state.to_move]) {
+    MoveList moves;
+    legal_moves(state, moves);
+    return static_cast<int>(moves.size());
+  }
   int total = 0;
   for_each_target_set(state, [&](const TargetSet& set) {
     total += set.targets.count();
@@ -354,12 +417,11 @@ template <bool Extras>
     total += board.count();
   }
   if constexpr (Extras) {
-    const std::vector<Drop>& drops = drops_[state.to_move];
-    for (std::size_t i = 0; i < drops.size(); ++i) {
-      const Board board = drop_targets(state, drops[i], landings[kOnEmpty]);
-      targets.by_jump[jumps.size() + i].board = board;
+    for_each_drop(state, landings[kOnEmpty], [&](std::size_t index, const Board& board) {
+      targets.by_jump[jumps.size() + index].board = board;
       total += board.count();
-    }
+      return true;
+    });
   }
   targets.total = total;
 }
@@ -561,6 +623,7 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
     }
     return true;
   });
+  if (jumps_may_repeat_[mover]) remove_repeats(safe_moves);
   if (safe_moves.empty()) return false;
   safe = safe_moves[rng.below(static_cast<std::uint32_t>(safe_moves.size()))];
   return true;
@@ -729,9 +792,6 @@ ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view t
                                       (letter && std::toupper(static_cast<unsigned char>(letter)) != piece);
                              }),
               moves.end());
-  // Two drop rules of one piece may both reach the cell: the same move, listed once for each.
-  std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.piece < b.piece; });
-  moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
   if (moves.size() == 1) return ParsedMove{moves.front(), {}};
   if (moves.size() > 1)
     return fail(fmt::format("more than one piece can be placed on {}: write {} or {}", text, move_text(moves[0]),

@@ -166,11 +166,14 @@ class Program {
   // and the others when their neighbour in the direction of gravity is occupied (the shift by
   // left/right brings that neighbour's bit onto the cell). Without gravity every cell is in
   // `unsupported` and the shift is zero, so one expression serves both.
+  // Drops are kept sorted by piece; `same_piece_before` marks one that follows a drop of the same
+  // piece, whose targets it must not list again (two drop rules may reach one cell).
   struct Drop {
     Board region;
     Board unsupported;
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
+    bool same_piece_before = false;
   };
   // Where the moves of one target set come from: a jump's delta and piece, or a drop's (delta 0).
   struct TargetSource {
@@ -254,6 +257,12 @@ class Program {
   [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
     return empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
   }
+  // Calls on_targets(index, targets) for every drop of the player to move, each target listed once
+  // per piece.
+  template <typename OnTargets>
+  [[gnu::always_inline]] void for_each_drop(const StateType& state, const Board& empty, OnTargets&& on_targets) const;
+  bool jumps_may_repeat(int player) const;
+  static void remove_repeats(MoveList& moves);
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
@@ -298,6 +307,9 @@ class Program {
   std::vector<std::uint64_t> zobrist_;          // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   int piece_types_ = 0;
+  // By player: two jumps of one piece can make the same move (a step and a slide along one
+  // direction), so move lists are rid of repeats. Never so in a game without slides.
+  std::array<bool, kPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
   bool has_extras_ = false;        // drops or in-a-row end tests
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"

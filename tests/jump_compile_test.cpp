@@ -1,4 +1,4 @@
-// How move rules become jumps: cases the fuzzer found (fuzz/crashes/), checked by exact moves.
+// How move rules become jumps and drops: cases the fuzzer found (fuzz/crashes/), checked by exact moves.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "interpreter/perft.h"
 
 namespace troyka {
 namespace {
@@ -61,6 +62,31 @@ TEST(JumpCompile, LeapBeyondTheBitboardIsDropped) {
     (setup (place A Man (row 1)) (place B Man (row 2)))
     (end (draw no-legal-moves))))");
   EXPECT_TRUE(start_moves(game).empty());
+}
+
+// Two rules of one piece that reach the same cell make one move, not two: listed, counted and
+// counted by perft once (the fuzzer found two overlapping drops listed twice, fuzz/crashes/rules/).
+void expect_each_move_once(const Game& game, const std::vector<std::string>& expected) {
+  EXPECT_EQ(start_moves(game), expected);
+  game.visit([&](const auto& program) {
+    EXPECT_EQ(program.count_moves(program.initial_state()), static_cast<int>(expected.size()));
+    EXPECT_EQ(perft(program, program.initial_state(), 1), expected.size());
+  });
+}
+
+TEST(JumpCompile, OverlappingDropsOfOnePieceListEachCellOnce) {
+  expect_each_move_once(game_from(R"((game "Drops" (players (White north) (Black south)) (board (rectangle 2 2))
+    (piece Stone (drop (in (rows 1 1))) (drop))
+    (setup) (end (draw no-legal-moves))))"),
+                        {"a1", "a2", "b1", "b2"});
+}
+
+TEST(JumpCompile, AStepAndASlideAlongOneDirectionListEachMoveOnce) {
+  expect_each_move_once(game_from(R"((game "Rook" (players (White north) (Black south)) (board (rectangle 1 5))
+    (piece Rook (step forward) (leap (0 2)) (slide forward))
+    (setup (place White Rook (cells a1)) (place Black Rook (cells a5)))
+    (end (lose no-legal-moves))))"),
+                        {"a1-a2", "a1-a3", "a1-a4"});
 }
 
 }  // namespace
