@@ -37,7 +37,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
-    {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(only PLAYER)])"},
+    {"drop", "(drop [(in REGION)] [(gravity DIRECTION)])"},
     {"in", "(in REGION)"},
     {"gravity", "(gravity DIRECTION)"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},

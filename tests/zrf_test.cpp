@@ -416,6 +416,17 @@ TEST(LangOnly, AMoveForOnePlayer) {
   EXPECT_EQ(moves[1].offsets[1], (std::vector<Offset>{{0, -1}}));
 }
 
+TEST(LangOnly, ADropForOnePlayer) {
+  std::string text(kOnly);
+  text.replace(text.find("(step s (to empty) (only Black))"), 32, "(drop (in (cells b1 c1)) (gravity s) (only Black))");
+  const Rules rules = load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", text}), {});
+  const MoveRule& drop = rules.pieces[0].moves[1];
+  EXPECT_TRUE(drop.region[0].empty());
+  EXPECT_TRUE(drop.offsets[0].empty());
+  EXPECT_EQ(drop.region[1], (CellList{1, 2}));
+  EXPECT_EQ(drop.offsets[1], (std::vector<Offset>{{0, -1}}));
+}
+
 TEST(LangOnly, Errors) {
   EXPECT_EQ(troyka_error("(only Black)", "(only Blak)"),
             "only.game:4:73: error: unknown player 'Blak'\n"
