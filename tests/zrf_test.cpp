@@ -784,6 +784,7 @@ TEST(ZrfBoards, PositionsAndLinksOfARectangleAreItsGrid) {
   EXPECT_EQ(positions.height, 4);
   EXPECT_EQ(perfts(positions, 6), perfts(grid, 6));
   expect_same_games(positions, grid, 100);
+  EXPECT_EQ(perfts(translated(positions), 6), perfts(grid, 6));
 }
 
 TEST(ZrfBoards, LinksBesideAGridAddADirectionOfTheGrid) {
