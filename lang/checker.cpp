@@ -674,12 +674,20 @@ class Checker {
     move.region = whole_board();
     const Node* in = nullptr;
     const Node* gravity = nullptr;
+    const Node* only = nullptr;
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
       if (option.is_symbol("capture"))
         fail(option, "'capture' has no effect on a drop: a dropped piece lands on an empty cell", usage("drop"));
       if (option.head() == "to")
         fail(option, "a drop always lands on an empty cell; '(to ...)' does not apply to it", usage("drop"));
+      if (option.head() == "only") {
+        // A drop of one player only (troyka translate, for players whose drops differ).
+        if (only) fail(option, "'(only ...)' is given twice");
+        only = &option;
+        expect_at_most(option, 2);
+        continue;
+      }
       const bool known = option.head() == "in" || option.head() == "gravity";
       if (!known) fail(option, fmt::format("unexpected {} in a drop", describe(option)), usage("drop"));
       const Node*& seen = option.head() == "in" ? in : gravity;
@@ -695,6 +703,11 @@ class Checker {
         if (move.offsets[p].size() != 1)
           fail(direction, "gravity pulls one way: give a single direction such as s or backward", usage("gravity"));
       }
+    }
+    if (only) {
+      const std::size_t other = static_cast<std::size_t>(1 - player_index(argument(*only, 1, "PLAYER")));
+      move.region[other].clear();
+      move.offsets[other].clear();
     }
     return move;
   }

@@ -121,14 +121,60 @@ std::string move_text(const Rules& rules, const MoveRule& move, int player, bool
   return text + ")";
 }
 
+// An absolute offset as seen by a player facing `forward`: the inverse of orient().
+Offset relative_to(Offset absolute, Offset forward) {
+  const Offset right{forward.dy, -forward.dx};
+  return {absolute.dx * right.dx + absolute.dy * right.dy, absolute.dx * forward.dx + absolute.dy * forward.dy};
+}
+
+// A drop as the language writes it, for `player` facing `forward`; with `only`, for that player alone.
+std::string drop_text(const Rules& rules, const MoveRule& move, int player, Offset forward, bool only) {
+  const CellList& region = move.region[static_cast<std::size_t>(player)];
+  std::string text = "(drop";
+  if (static_cast<int>(region.size()) != rules.cells()) text += " (in " + cells(region, rules.width) + ")";
+  const std::vector<Offset>& gravity = move.offsets[static_cast<std::size_t>(player)];
+  if (!gravity.empty()) {
+    const std::string name = relative_name(relative_to(gravity.front(), forward));
+    if (name.empty()) cannot_write(rules, fmt::format("the gravity of the drop {} is not a unit direction", move.text));
+    text += " (gravity " + name + ")";
+  }
+  if (only) text += fmt::format(" (only {})", rules.players[static_cast<std::size_t>(player)].name);
+  return text + ")";
+}
+
+// A drop once for both players when each sees the same cells and the same gravity from its facing,
+// else once for each player that can make it, with (only PLAYER).
+std::string drops_text(const Rules& rules, const MoveRule& move, bool alike) {
+  constexpr Offset kNorth{0, 1};
+  const std::array<Offset, kPlayers> facing = {kNorth, alike ? rules.players[1].forward : kNorth};
+  const auto gravity = [&](int player) {
+    const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
+    return offsets.empty()
+               ? std::vector<Offset>{}
+               : std::vector<Offset>{relative_to(offsets.front(), facing[static_cast<std::size_t>(player)])};
+  };
+  if (move.region[0] == move.region[1] && gravity(0) == gravity(1))
+    return "\n    " + drop_text(rules, move, 0, facing[0], false);
+  std::string text;
+  for (int player = 0; player < kPlayers; ++player)
+    if (!move.region[static_cast<std::size_t>(player)].empty())
+      text += "\n    " + drop_text(rules, move, player, facing[static_cast<std::size_t>(player)], true);
+  return text;
+}
+
 // Every move of a piece: once for both players when the second faces some way, else once for
 // each player with (only PLAYER), both facing north so that offsets are written as they are.
 std::string moves_text(const Rules& rules, const PieceType& piece, bool alike) {
   std::string text;
-  for (const MoveRule& move : piece.moves)
+  for (const MoveRule& move : piece.moves) {
+    if (move.kind == MoveKind::Drop) {
+      text += drops_text(rules, move, alike);
+      continue;
+    }
     for (int player = 0; player < (alike ? 1 : kPlayers); ++player)
       if (!move.offsets[static_cast<std::size_t>(player)].empty())
         text += "\n    " + move_text(rules, move, player, !alike);
+  }
   return text;
 }
 
@@ -149,6 +195,10 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
     case EndKind::OpponentHasNoPieces: return "opponent-has-no-pieces";
     case EndKind::NoLegalMoves: return "no-legal-moves";
     case EndKind::PlyLimit: return fmt::format("(ply-limit {})", rule.ply_limit);
+    case EndKind::InARow:
+      return fmt::format("(in-a-row {}{}{})", rule.length,
+                         rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",
+                         rule.longest > 0 ? fmt::format(" (at-most {})", rule.longest) : "");
     case EndKind::Reach: break;
   }
   const CellList& region = rule.region[static_cast<std::size_t>(std::max(player, 0))];

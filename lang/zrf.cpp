@@ -38,19 +38,16 @@ const std::vector<std::string> kGameForms = {
     "board-setup", "win-condition", "loss-condition", "draw-condition", "option",
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
-const std::vector<std::string> kConditions = {"absolute-config", "pieces-remaining", "stalemated", "or"};
+const std::vector<std::string> kConditions = {"absolute-config", "relative-config", "pieces-remaining", "stalemated",
+                                              "or"};
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
-    {"drops", "placing pieces ('drops') is not supported yet"},
     {"move-priorities", "'move-priorities' (moves of one type before another) is not supported"},
     {"turn-order", "a turn order other than the two players alternating is not supported"},
-    {"positions", "boards given position by position are not supported: troyka boards are grids"},
-    {"links", "explicit links between positions are not supported: troyka boards are grids"},
     {"kill-positions", "holes in a board are not supported: troyka boards are full rectangles"},
     {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
     {"count-condition", "'count-condition' is not supported"},
-    {"relative-config", "'relative-config' (a pattern of pieces) is not supported"},
     {"checkmated", "'checkmated' is not supported"},
     {"captured", "'captured' is not supported"},
     {"repetition", "'repetition' is not supported"},
@@ -60,8 +57,12 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"include", "'include' of other files is not supported: put everything in one file"},
     {"from", "'from' (moving from another position) cannot be expressed: a troyka move starts where its piece stands"},
     {"to", "'to' (choosing the landing position) cannot be expressed: a troyka move lands where its steps end"},
-    {"back", "'back' (returning to a marked position) cannot be expressed: troyka moves are a single path"},
-    {"mark", "'mark' (remembering a position) cannot be expressed: troyka moves are a single path"},
+    {"back",
+     "'back' (returning to a marked position) cannot be expressed: troyka moves are a single path that "
+     "tests only its landing cell"},
+    {"mark",
+     "'mark' (remembering a position to come back to) cannot be expressed: troyka moves are a single path "
+     "that tests only its landing cell"},
     {"capture", "'capture' of a position other than the landing one cannot be expressed"},
     {"cascade", "'cascade' (moving several pieces) cannot be expressed"},
     {"create", "'create' (a new piece) cannot be expressed"},
@@ -331,6 +332,7 @@ class Lowering {
     read_board();
     read_pieces();
     read_setup();
+    check_drop_supplies();
     read_goals();
     assign_facings(rules_);
   }
@@ -464,6 +466,8 @@ class Lowering {
   void read_board() {
     const Node& board = single("board");
     const Node* grid = nullptr;
+    std::vector<const Node*> positions;
+    std::vector<const Node*> links;
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       const Node& form = board.items[i];
       const std::string head(form.head());
@@ -471,19 +475,138 @@ class Lowering {
       if (head == "grid") {
         if (grid) fail(form, "troyka boards are one grid; this board has a second '(grid ...)'");
         grid = &form;
+      } else if (head == "positions") {
+        positions.push_back(&form);
+      } else if (head == "links") {
+        links.push_back(&form);
       } else if (head != "symmetry" && head != "zone") {
         if (kUnsupported.count(head)) unsupported(form, head);
         fail(form, fmt::format("unknown form {} in a board", describe(form)),
-             suggest(head, {"grid", "symmetry", "zone", "image"}));
+             suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image"}));
       }
     }
-    if (!grid)
-      fail(board, "the board has no '(grid ...)'",
+    if (grid && !positions.empty())
+      fail(*positions.front(),
+           "unsupported ZRF form 'positions': a board of a grid and more positions is not a "
+           "rectangle, and troyka boards are rectangles",
+           "docs/zrf.md lists the subset troyka plays");
+    if (!grid && positions.empty())
+      fail(board, "the board has no '(grid ...)' and no '(positions ...)'",
            "troyka reads boards given as a grid with dimensions and directions");
-    read_grid(*grid);
+    if (grid)
+      read_grid(*grid);
+    else
+      read_positions(positions);
+    read_links(links);
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       if (board.items[i].head() == "symmetry") read_symmetry(board.items[i]);
       if (board.items[i].head() == "zone") read_zone(board.items[i]);
+    }
+  }
+
+  // (positions (NAME X1 Y1 X2 Y2)...): a board position by position. troyka reads it when the
+  // names are those of a full rectangle, a1 to the top right corner, each once; the screen
+  // rectangles do not matter (the links say which position neighbours which).
+  void read_positions(const std::vector<const Node*>& forms) {
+    std::vector<const Node*> names;
+    int width = 0;
+    int height = 0;
+    for (const Node* form : forms)
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        const Node& entry = form->items[i];
+        if (!entry.is_list() || entry.items.empty() || !entry.items[0].is_symbol())
+          fail(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
+        const Node& name = entry.items[0];
+        const int cell = parse_cell(name.text, kMaxBoardSide, kMaxBoardSide);
+        if (cell < 0)
+          fail(name,
+               fmt::format("troyka reads a board given position by position only when its positions are named "
+                           "as the cells of a rectangle, a1, b1, ...; this one is named '{}'",
+                           name.text),
+               "troyka boards are rectangles of cells named by file letter and rank number from the bottom");
+        width = std::max(width, cell % kMaxBoardSide + 1);
+        height = std::max(height, cell / kMaxBoardSide + 1);
+        names.push_back(&name);
+      }
+    std::vector<const Node*> seen(static_cast<std::size_t>(width * height), nullptr);
+    for (const Node* name : names) {
+      const int cell = parse_cell(name->text, width, height);
+      const Node*& earlier = seen[static_cast<std::size_t>(cell)];
+      if (earlier)
+        fail(*name,
+             fmt::format("the position '{}' is defined twice; the first is at line {}", name->text, earlier->pos.line));
+      earlier = name;
+    }
+    for (int cell = 0; cell < width * height; ++cell)
+      if (!seen[static_cast<std::size_t>(cell)])
+        fail(*forms.front(),
+             fmt::format("these positions are not a full rectangle: {} to {} is missing {}", cell_name(0, width),
+                         cell_name(width * height - 1, width), cell_name(cell, width)),
+             "troyka boards are full rectangles; non-rectangular boards are not supported");
+    rules_.width = width;
+    rules_.height = height;
+  }
+
+  // (links DIRECTION (FROM TO)...): DIRECTION leads from each FROM to its TO. troyka reads the links
+  // of a direction the grid does not define when together they are exactly one offset taken from
+  // every cell that has a neighbour at that offset: a direction of the rectangle.
+  void read_links(const std::vector<const Node*>& forms) {
+    std::map<std::string, std::vector<std::pair<const Node*, const Node*>>, std::less<>> pairs;
+    std::map<std::string, const Node*, std::less<>> first_form;
+    for (const Node* form : forms) {
+      const std::string name = symbol(argument(*form, 1, "DIRECTION"), "a direction name");
+      if (directions_.count(name))
+        fail(form->items[1],
+             fmt::format("unsupported ZRF form 'links': links for the grid's own direction '{}' change the grid, "
+                         "and troyka boards are full rectangles",
+                         name),
+             "docs/zrf.md lists the subset troyka plays");
+      first_form.try_emplace(name, form);
+      for (std::size_t i = 2; i < form->items.size(); ++i) {
+        const Node& pair = form->items[i];
+        if (!pair.is_list() || pair.items.size() != 2)
+          fail(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
+        position(pair.items[0]);
+        position(pair.items[1]);
+        pairs[name].emplace_back(&pair.items[0], &pair.items[1]);
+      }
+    }
+    for (const auto& [name, links] : pairs) {
+      const Node& form = *first_form.at(name);
+      const int from = position(*links.front().first);
+      const int to = position(*links.front().second);
+      const Offset offset{to % rules_.width - from % rules_.width, to / rules_.width - from / rules_.width};
+      if (offset == Offset{}) fail(*links.front().first, "a position linked to itself does not move");
+      std::vector<int> target(static_cast<std::size_t>(rules_.cells()), -1);
+      for (int cell = 0; cell < rules_.cells(); ++cell) {
+        const int column = cell % rules_.width + offset.dx, row = cell / rules_.width + offset.dy;
+        if (column >= 0 && column < rules_.width && row >= 0 && row < rules_.height)
+          target[static_cast<std::size_t>(cell)] = rules_.cell(column, row);
+      }
+      std::vector<bool> linked(target.size(), false);
+      for (const auto& [a, b] : links) {
+        const int cell = position(*a);
+        if (target[static_cast<std::size_t>(cell)] != position(*b))
+          fail(*a,
+               fmt::format("unsupported ZRF form 'links': the links of '{}' are not one direction of the "
+                           "rectangle: {} goes to {}, {} to {}",
+                           name, links.front().first->text, links.front().second->text, a->text, b->text),
+               "troyka boards are full rectangles whose directions are offsets; non-rectangular boards are not "
+               "supported");
+        if (linked[static_cast<std::size_t>(cell)])
+          fail(*a, fmt::format("the link of '{}' from {} is given twice", name, a->text));
+        linked[static_cast<std::size_t>(cell)] = true;
+      }
+      for (int cell = 0; cell < rules_.cells(); ++cell)
+        if (target[static_cast<std::size_t>(cell)] >= 0 && !linked[static_cast<std::size_t>(cell)])
+          fail(form.items[1],
+               fmt::format("unsupported ZRF form 'links': the links of '{}' are not one direction of the rectangle: "
+                           "{} goes to {}, but {} has no link to {}",
+                           name, links.front().first->text, links.front().second->text, cell_name(cell, rules_.width),
+                           cell_name(target[static_cast<std::size_t>(cell)], rules_.width)),
+               "troyka boards are full rectangles whose directions are offsets; non-rectangular boards are not "
+               "supported");
+      directions_.emplace(name, offset);
     }
   }
 
@@ -660,6 +783,7 @@ class Lowering {
     piece.pos = form.pos;
     const Node* notation = nullptr;
     std::vector<const Node*> moves;
+    std::vector<const Node*> drops;
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& part = form.items[i];
       const std::string head(part.head());
@@ -669,13 +793,15 @@ class Lowering {
         notation = &argument(part, 1, "NOTATION");
       else if (head == "moves")
         moves.push_back(&part);
+      else if (head == "drops")
+        drops.push_back(&part);
       else if (kIgnoredPieceForms.count(head))
         continue;
       else if (kUnsupported.count(head))
         unsupported(part.items.front(), head);
       else
         fail(part, fmt::format("unexpected {} in a piece", describe(part)),
-             suggest(head, {"name", "moves", "image", "help", "notation"}));
+             suggest(head, {"name", "moves", "drops", "image", "help", "notation"}));
     }
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
@@ -685,6 +811,13 @@ class Lowering {
         if (list->items[i].head() == "move-type") continue;  // matters only with move-priorities, refused
         piece.moves.push_back(lower_move(list->items[i]));
       }
+    for (const Node* list : drops) {
+      drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
+      for (std::size_t i = 1; i < list->items.size(); ++i) {
+        if (list->items[i].head() == "move-type") continue;
+        piece.moves.push_back(lower_drop(list->items[i]));
+      }
+    }
     if (piece.moves.empty()) fail(form, fmt::format("the piece '{}' has no moves", piece.name));
     rules_.pieces.push_back(std::move(piece));
   }
@@ -729,6 +862,10 @@ class Lowering {
            suggest(condition.text, keys_of(kOccupancyTests)));
     }
     const std::string head(condition.head());
+    if (head == "in-zone?" || head == "not-in-zone?")
+      fail(condition, fmt::format("'({} ...)' cannot be expressed in a move: troyka moves land on a cell by what "
+                                  "stands on it, not by where it is",
+                                  head));
     if (head == "not" && condition.items.size() == 2) return kAnyOccupant & ~occupancy(condition.items[1]);
     if ((head == "and" || head == "or") && condition.items.size() >= 2) {
       unsigned result = head == "and" ? unsigned{kAnyOccupant} : 0U;
@@ -773,6 +910,10 @@ class Lowering {
         allowed &= occupancy(argument(item, 1, "CONDITION"));
       } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
         return allowed & occupancy(item.items[1]);
+      } else if (item.head() == "if") {
+        fail(item,
+             "troyka reads '(if C add)' only as the last form of a move, without 'else': a move with branches "
+             "or several landings cannot be expressed");
       } else {
         unexpected_in_move(
             item, is_direction(item) ? "a step after a '(verify ...)': troyka moves test only the landing cell" : "");
@@ -800,6 +941,10 @@ class Lowering {
     std::size_t next = 0;
     while (next < move.items.size() && is_direction(move.items[next])) ++next;
     if (next == 0) {
+      if (move.items[0].head() == "verify")
+        fail(move.items[0],
+             "a '(verify ...)' before the first step tests the cell the piece starts on: troyka moves "
+             "test only the landing cell");
       if (move.items[0].is_symbol() && !kUnsupported.count(move.items[0].text) && !move.items[0].is_symbol("add"))
         direction(move.items[0]);  // an unknown direction, with did-you-mean
       unexpected_in_move(move.items[0], "a move must start with a direction");
@@ -849,6 +994,186 @@ class Lowering {
     return rule;
   }
 
+  // ---- drops ----
+
+  // What the tests of a drop body say about the cell the drop starts on, which is where it places
+  // its piece: who may stand there, the zones it must (or must not) be in, and a gravity test.
+  struct DropTests {
+    unsigned allowed = kAnyOccupant;
+    std::vector<std::pair<const Node*, bool>> zones;  // (zone name, must be in it)
+    const Node* gravity = nullptr;                    // the direction whose neighbour must be filled
+  };
+
+  // (or (not-on-board? D) (not-empty? D)): the neighbour in D is off the board or occupied, which is
+  // troyka's gravity towards D. (not (empty? D)) is read as (not-empty? D).
+  const Node* gravity_test(const Node& condition) const {
+    if (condition.head() != "or" || condition.items.size() != 3) return nullptr;
+    const auto direction_of = [&](const Node& test, std::string_view word) -> const Node* {
+      if (test.head() == word && test.items.size() == 2 && is_direction(test.items[1])) return &test.items[1];
+      return nullptr;
+    };
+    for (int first = 1; first <= 2; ++first) {
+      const Node* off = direction_of(condition.items[static_cast<std::size_t>(first)], "not-on-board?");
+      const Node& other = condition.items[static_cast<std::size_t>(3 - first)];
+      const Node* filled = direction_of(other, "not-empty?");
+      if (!filled && other.head() == "not" && other.items.size() == 2) filled = direction_of(other.items[1], "empty?");
+      if (off && filled && off->text == filled->text) return off;
+    }
+    return nullptr;
+  }
+
+  void drop_test(const Node& condition, DropTests& tests) const {
+    const std::string head(condition.head());
+    if (head == "in-zone?" || head == "not-in-zone?" ||
+        (head == "not" && condition.items.size() == 2 && condition.items[1].head() == "in-zone?")) {
+      const Node& test = head == "not" ? condition.items[1] : condition;
+      if (test.items.size() != 2)
+        fail(test, fmt::format("troyka reads ({} ZONE) of the cell the drop places its piece on", test.head()));
+      zone_named(test.items[1]);
+      tests.zones.emplace_back(&test.items[1], head == "in-zone?");
+    } else if (head == "and" && condition.items.size() >= 2) {
+      for (std::size_t i = 1; i < condition.items.size(); ++i) drop_test(condition.items[i], tests);
+    } else if (const Node* direction = gravity_test(condition)) {
+      if (tests.gravity) fail(condition, "troyka drops have at most one gravity test");
+      tests.gravity = direction;
+    } else if (head == "or" && std::any_of(condition.items.begin(), condition.items.end(),
+                                           [](const Node& item) { return item.head() == "not-on-board?"; })) {
+      fail(condition,
+           "troyka reads a test of a neighbour in a drop only as gravity, (or (not-on-board? D) (not-empty? D))",
+           "the same direction D in both, as (or (not-on-board? s) (not-empty? s))");
+    } else {
+      tests.allowed &= occupancy(condition);
+    }
+  }
+
+  const PlayerRegion& zone_named(const Node& node) const {
+    const std::string name = symbol(node, "a zone name");
+    const auto it = zones_.find(name);
+    if (it == zones_.end()) {
+      std::vector<std::string> names;
+      for (const auto& [known, cells] : zones_) names.push_back(known);
+      fail(node, fmt::format("unknown zone '{}'", name), suggest(name, names));
+    }
+    return it->second;
+  }
+
+  // A ZRF drop body as a troyka drop: ((verify empty?) add), optionally with zone tests and a
+  // gravity test, all of the cell where the drop starts and places its piece.
+  MoveRule lower_drop(const Node& body) const {
+    if (!body.is_list() || body.items.empty())
+      fail(body, fmt::format("expected a drop like ((verify empty?) add), found {}", describe(body)));
+    MoveRule rule;
+    rule.kind = MoveKind::Drop;
+    rule.pos = body.pos;
+    rule.text = to_text(body);
+    rule.target = Target::Empty;
+    DropTests tests;
+    bool adds = false;
+    for (std::size_t i = 0; i < body.items.size() && !adds; ++i) {
+      const Node& item = body.items[i];
+      const bool last = i + 1 == body.items.size();
+      if (item.is_symbol("add")) {
+        if (!last) fail(body.items[i + 1], "troyka drops end at their first 'add'; this continues after it");
+        adds = true;
+      } else if (item.head() == "verify") {
+        drop_test(argument(item, 1, "CONDITION"), tests);
+      } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
+        drop_test(item.items[1], tests);
+        adds = true;
+      } else if (is_direction(item)) {
+        fail(item, "unsupported in a drop: a step: troyka drops place the piece on the cell where the drop starts",
+             "test a neighbour for gravity with (verify (or (not-on-board? s) (not-empty? s)))");
+      } else {
+        const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
+        if (kUnsupported.count(keyword)) unsupported(item, keyword);
+        fail(item, fmt::format("unsupported in a drop: {}", describe(item)),
+             "troyka reads drops made of (verify ...) tests of the cell and add");
+      }
+    }
+    if (!adds) fail(body, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
+    if (tests.allowed == 0) fail(body, "this drop can never be made: its conditions allow no occupant of the cell");
+    if (tests.allowed != kEmpty)
+      fail(body, "troyka drops place pieces only on empty cells; this drop may also place one on an occupied cell",
+           "test the cell with (verify empty?)");
+    for (int p = 0; p < kPlayers; ++p) {
+      std::vector<bool> allowed(static_cast<std::size_t>(rules_.cells()), true);
+      for (const auto& [zone, inside] : tests.zones) {
+        std::vector<bool> in_zone(allowed.size(), false);
+        for (const int cell : zone_named(*zone)[static_cast<std::size_t>(p)])
+          in_zone[static_cast<std::size_t>(cell)] = true;
+        for (std::size_t c = 0; c < allowed.size(); ++c) allowed[c] = allowed[c] && in_zone[c] == inside;
+      }
+      CellList& region = rule.region[static_cast<std::size_t>(p)];
+      for (std::size_t c = 0; c < allowed.size(); ++c)
+        if (allowed[c]) region.push_back(static_cast<int>(c));
+      if (tests.gravity) rule.offsets[static_cast<std::size_t>(p)] = {direction_for(*tests.gravity, p)};
+    }
+    return rule;
+  }
+
+  // Zillions drops take pieces from the player's supply off the board (board-setup's (PIECE off N));
+  // troyka's supply never runs out. The two agree when the supply is at least the number of drops
+  // the player can ever make, which is bounded when no piece ever leaves the board: every drop then
+  // fills a cell for good. Anything else is refused.
+  void check_drop_supplies() const {
+    bool moves = false;
+    bool capture = false;
+    for (const PieceType& piece : rules_.pieces)
+      for (const MoveRule& move : piece.moves)
+        if (move.kind != MoveKind::Drop) {
+          moves = true;
+          capture = capture || move.capture;
+        }
+    std::vector<bool> empty_at_start(static_cast<std::size_t>(rules_.cells()), true);
+    for (const Placement& placement : rules_.setup) empty_at_start[static_cast<std::size_t>(placement.cell)] = false;
+    const int empty_cells = static_cast<int>(std::count(empty_at_start.begin(), empty_at_start.end(), true));
+    // How many drops the game can hold at most: every empty cell filled once (once each in the cells
+    // some drop reaches, when nothing else moves).
+    std::vector<bool> droppable(empty_at_start.size(), false);
+    for (const PieceType& piece : rules_.pieces)
+      for (const MoveRule& move : piece.moves)
+        if (move.kind == MoveKind::Drop)
+          for (const CellList& region : move.region)
+            for (const int cell : region)
+              droppable[static_cast<std::size_t>(cell)] = empty_at_start[static_cast<std::size_t>(cell)];
+    const int all_drops = moves ? empty_cells : static_cast<int>(std::count(droppable.begin(), droppable.end(), true));
+    for (const auto& [piece, form] : drops_of_) {
+      const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
+      for (int p = 0; p < kPlayers; ++p) {
+        std::set<int> cells;
+        for (const MoveRule& move : type.moves)
+          if (move.kind == MoveKind::Drop) cells.insert(move.region[p].begin(), move.region[p].end());
+        if (cells.empty()) continue;  // this player never drops this piece
+        if (capture)
+          fail(form->items.front(),
+               "drops in a game with captures are not supported: a captured piece frees its cell, so no "
+               "supply off the board is sure to last, and troyka's never runs out");
+        // Alternating turns of drops alone: the first player makes at most half of them, rounded up.
+        int most = all_drops;
+        if (!moves) {
+          const int reachable = static_cast<int>(std::count_if(
+              cells.begin(), cells.end(), [&](int cell) { return empty_at_start[static_cast<std::size_t>(cell)]; }));
+          most = std::min(reachable, p == 0 ? (all_drops + 1) / 2 : all_drops / 2);
+        }
+        const std::string& player = rules_.players[p].name;
+        const auto supply = supplies_[static_cast<std::size_t>(p)].find(piece);
+        if (supply == supplies_[static_cast<std::size_t>(p)].end())
+          fail(form->items.front(),
+               fmt::format("the piece '{}' is dropped, but the board-setup gives {} none off the board", type.name,
+                           player),
+               fmt::format("troyka plays drops from a supply that never runs out: give {0} at least {1}, as "
+                           "({0} ({2} off {1}))",
+                           player, most, type.name));
+        if (supply->second.count < most)
+          fail(*supply->second.node,
+               fmt::format("{} may run out of the {} {} off the board: it can drop up to {}, and troyka's supply "
+                           "never runs out",
+                           player, supply->second.count, type.name, most),
+               fmt::format("give {} at least {} off the board", player, most));
+      }
+    }
+  }
+
   // ---- setup ----
 
   // (board-setup (PLAYER (PIECE POSITION...)...)...)
@@ -866,8 +1191,20 @@ class Lowering {
           fail(group, fmt::format("expected (PIECE POSITION...), found {}", describe(group)));
         const int piece = piece_named(group.items[0]);
         for (std::size_t k = 1; k < group.items.size(); ++k) {
-          if (group.items[k].is_symbol("off"))
-            fail(group.items[k], "pieces off the board are not supported yet: they are only useful with drops");
+          if (group.items[k].is_symbol("off")) {
+            // (PIECE off N): N pieces off the board, the supply drops take from.
+            if (k + 1 >= group.items.size())
+              fail(group.items[k], "expected the number of pieces off the board after 'off'",
+                   fmt::format("write ({} off 5)", group.items[0].text));
+            Supply& supply = supplies_[static_cast<std::size_t>(player)][piece];
+            if (supply.node)
+              fail(group.items[k],
+                   fmt::format("{}'s supply of {} off the board is given twice; the first is at line {}",
+                               rules_.players[player].name, group.items[0].text, supply.node->pos.line));
+            supply = {number(group.items[k + 1], 0, 1000000, "the number of pieces off the board"), &group.items[k]};
+            ++k;
+            continue;
+          }
           const int cell = position(group.items[k]);
           if (const Node* earlier = placed[static_cast<std::size_t>(cell)])
             fail(group.items[k], fmt::format("two pieces on {}: it was already filled at line {}", group.items[k].text,
@@ -939,8 +1276,22 @@ class Lowering {
       rule.kind = EndKind::NoLegalMoves;
       out.push_back(rule);
     } else if (word == "or" && node.items.size() >= 2) {
-      for (std::size_t i = 1; i < node.items.size(); ++i) condition(node.items[i], out);
+      // The relative-configs of an 'or' together are one N-in-a-row rule, the others one rule each.
+      std::vector<const Node*> lines;
+      for (std::size_t i = 1; i < node.items.size(); ++i) {
+        if (node.items[i].head() == "relative-config")
+          lines.push_back(&node.items[i]);
+        else
+          condition(node.items[i], out);
+      }
+      if (!lines.empty()) out.push_back(in_a_row(lines, node, rule));
+    } else if (word == "relative-config" && node.is_list()) {
+      out.push_back(in_a_row({&node}, node, rule));
     } else if (word == "pieces-remaining" && node.is_list()) {
+      for (const auto& supplies : supplies_)
+        if (!supplies.empty())
+          fail(node, "'pieces-remaining' in a game with pieces off the board is not supported",
+               "troyka counts the pieces on the board, and whether Zillions also counts those off it is not settled");
       if (node.items.size() != 2 || number(node.items[1], 0, 1000000, "the number of pieces") != 0)
         fail(node, "troyka reads only (pieces-remaining 0): a player has no pieces left");
       rule.kind = EndKind::OpponentHasNoPieces;
@@ -952,6 +1303,56 @@ class Lowering {
       if (kUnsupported.count(word)) unsupported(at, word);
       fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
     }
+  }
+
+  // (relative-config P D P D ... P): the player's pieces P, one D of the other, N of them. The four
+  // of an 'or' that give the four lines (n, e, ne, nw, or their opposites) with the same piece and N
+  // are troyka's (in-a-row N P): N of the player's pieces in a line, anywhere on the board. A
+  // longer line holds N in a row too, so it is N or more. Any other relative-config is refused.
+  EndRule in_a_row(const std::vector<const Node*>& configs, const Node& at, EndRule rule) const {
+    const std::string hint =
+        "troyka reads relative-config as N in a row: (or (relative-config P n P n P) (relative-config P e P e P) "
+        "(relative-config P ne P ne P) (relative-config P nw P nw P))";
+    int piece = -1;
+    int length = 0;
+    std::array<std::set<std::pair<int, int>>, kPlayers> lines;
+    for (const Node* config : configs) {
+      const std::vector<Node>& items = config->items;
+      if (items.size() < 4 || items.size() % 2 != 0)
+        fail(*config, "troyka reads only relative-config of one piece repeated along one direction", hint);
+      const int first = piece_named(items[1]);
+      for (std::size_t i = 3; i < items.size(); i += 2)
+        if (piece_named(items[i]) != first)
+          fail(items[i], "troyka reads only relative-config of one piece repeated along one direction", hint);
+      for (std::size_t i = 2; i < items.size(); i += 2) {
+        direction(items[i]);
+        if (items[i].text != items[2].text)
+          fail(items[i], "troyka reads only relative-config of one piece repeated along one direction", hint);
+      }
+      const int count = static_cast<int>(items.size() / 2);
+      if (piece >= 0 && (first != piece || count != length))
+        fail(*config, "the relative-configs of one 'or' must name the same piece the same number of times", hint);
+      piece = first;
+      length = count;
+      for (int p = 0; p < kPlayers; ++p) {
+        Offset step = direction_for(items[2], p);
+        if (std::abs(step.dx) > 1 || std::abs(step.dy) > 1)
+          fail(items[2], "troyka reads relative-config along a line of neighbouring cells only", hint);
+        if (step.dy < 0 || (step.dy == 0 && step.dx < 0)) step = {-step.dx, -step.dy};
+        if (!lines[static_cast<std::size_t>(p)].emplace(step.dx, step.dy).second)
+          fail(*config, "this relative-config repeats a line of the 'or' (a direction or its opposite)", hint);
+      }
+    }
+    for (const auto& given : lines)
+      if (given.size() != kLineDirections.size())
+        fail(configs.size() == 1 ? *configs.front() : at,
+             fmt::format("troyka reads relative-config only as {} in a row along all four lines; this gives {} of them",
+                         length, given.size()),
+             hint);
+    rule.kind = EndKind::InARow;
+    rule.length = length;
+    rule.piece = piece;
+    return rule;
   }
 
   // (absolute-config PIECE... (POSITION-OR-ZONE...)): holds when any of the pieces stands on any of
@@ -1002,6 +1403,13 @@ class Lowering {
   std::map<std::string, Offset, std::less<>> directions_;
   std::array<std::map<std::string, std::string, std::less<>>, kPlayers> symmetry_;
   std::map<std::string, PlayerRegion, std::less<>> zones_;
+  // Pieces off the board, by player and piece: board-setup's (PIECE off N).
+  struct Supply {
+    int count = 0;
+    const Node* node = nullptr;
+  };
+  std::array<std::map<int, Supply>, kPlayers> supplies_;
+  std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
 };
 
 }  // namespace

@@ -72,19 +72,40 @@ TEST(ZrfCli, AgentsCompileTheZrfTextTheRefereeSends) {
   EXPECT_EQ(troyka::referee::compile_game(sent)->rules().width, 6);
 }
 
+TEST(ZrfCli, TranslateWritesDropsAndInARow) {
+  const std::string zrf = "tests/data/zrf/tic-tac-toe.zrf";
+  const Outcome translation = run_troyka("translate " + zrf);
+  ASSERT_EQ(translation.status, 0) << translation.err;
+  EXPECT_NE(translation.out.find("  (piece Mark \"X\"\n    (drop))\n  (setup)\n  (end\n    (win (in-a-row 3 Mark))\n"
+                                 "    (draw no-legal-moves)))\n"),
+            std::string::npos)
+      << translation.out;
+  const std::string path = testing::TempDir() + "translated-tic-tac-toe.game";
+  std::ofstream(path) << translation.out;
+  const Outcome again = run_troyka("perft " + path + " --depth 9 --json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["depths"][8]["nodes"], 127872);
+  const Outcome gravity = run_troyka("translate tests/data/zrf/connect-four.zrf --variant 1");
+  ASSERT_EQ(gravity.status, 0) << gravity.err;
+  EXPECT_NE(gravity.out.find("  (board (rectangle 5 4))\n  (piece Disc \"D\"\n    (drop (gravity backward)))\n"),
+            std::string::npos)
+      << gravity.out;
+}
+
 TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
   const std::string path = testing::TempDir() + "drops.zrf";
   std::ofstream(path) << "(game (title \"Drops\") (players X O)\n"
                          "  (board (grid (dimensions (\"a/b/c\" (1 0)) (\"3/2/1\" (0 1)))))\n"
                          "  (piece (name Man) (drops ((verify empty?) add)))\n"
-                         "  (board-setup (X (Man off 5)) (O (Man off 5))))\n";
+                         "  (board-setup (X (Man off 4)) (O (Man off 5))))\n";
   Outcome run = run_troyka("check " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, path +
-                         ":3:22: error: unsupported ZRF form 'drops': placing pieces ('drops') is not supported yet\n"
-                         " 3 |   (piece (name Man) (drops ((verify empty?) add)))\n"
-                         "   |                      ^~~~~\n"
-                         "hint: docs/zrf.md lists the subset troyka plays\n");
+                         ":4:24: error: X may run out of the 4 Man off the board: it can drop up to 5, and troyka's "
+                         "supply never runs out\n"
+                         " 4 |   (board-setup (X (Man off 4)) (O (Man off 5))))\n"
+                         "   |                        ^~~\n"
+                         "hint: give X at least 5 off the board\n");
   run = run_troyka("perft " + kZrf + " --variant 9 --depth 1");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err.rfind("error: --variant: this ZRF file has no variant \"9\"\n", 0), 0u) << run.err;

@@ -238,18 +238,6 @@ Rules tiny_rules(std::string_view from = "", std::string_view to = "") {
   return {};
 }
 
-TEST(ZrfErrors, DropsAreNotSupportedYet) {
-  EXPECT_EQ(error_of(tiny_with("(moves", "(drops ((verify empty?) add)) (moves")),
-            "test.zrf:11:23: error: unsupported ZRF form 'drops': placing pieces ('drops') is not supported yet\n"
-            " 11 |   (piece (name Pawn) (drops ((verify empty?) add)) (moves (step n) (e (verify enemy?) add)))\n"
-            "    |                       ^~~~~\n"
-            "hint: docs/zrf.md lists the subset troyka plays\n");
-  EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 off 3)")),
-            "test.zrf:12:35: error: pieces off the board are not supported yet: they are only useful with drops\n"
-            " 12 |   (board-setup (White (Pawn a1 b1 off 3)) (Black (Pawn c4 d4)))\n"
-            "    |                                   ^~~\n");
-}
-
 // Each unsupported form, where it would stand, and the start of its message.
 TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
   struct Case {
@@ -267,11 +255,8 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
       {"(turn-order White Black)", "(turn-order White Black White)",
        "test.zrf:5:3: error: unsupported ZRF form 'turn-order'"},
       {"(grid", "(positions (a1 0 0 1 1)) (grid", "test.zrf:7:5: error: unsupported ZRF form 'positions'"},
-      {"(directions", "(links n (a1 a2)) (directions", "test.zrf:9:7: error: unsupported ZRF form 'links'"},
       {"(symmetry Black (n s) (s n))", "(kill-positions a1)",
        "test.zrf:10:5: error: unsupported ZRF form 'kill-positions'"},
-      {"(absolute-config Pawn (a4 d1))", "(relative-config Pawn n Pawn)",
-       "test.zrf:13:33: error: unsupported ZRF form 'relative-config'"},
       {"(absolute-config Pawn (a4 d1))", "(checkmated Pawn)",
        "test.zrf:13:33: error: unsupported ZRF form 'checkmated'"},
       {"(absolute-config Pawn (a4 d1))", "(captured Pawn)", "test.zrf:13:33: error: unsupported ZRF form 'captured'"},
@@ -431,6 +416,17 @@ TEST(LangOnly, AMoveForOnePlayer) {
   EXPECT_EQ(moves[1].offsets[1], (std::vector<Offset>{{0, -1}}));
 }
 
+TEST(LangOnly, ADropForOnePlayer) {
+  std::string text(kOnly);
+  text.replace(text.find("(step s (to empty) (only Black))"), 32, "(drop (in (cells b1 c1)) (gravity s) (only Black))");
+  const Rules rules = load_rules(std::make_shared<SourceFile>(SourceFile{"only.game", text}), {});
+  const MoveRule& drop = rules.pieces[0].moves[1];
+  EXPECT_TRUE(drop.region[0].empty());
+  EXPECT_TRUE(drop.offsets[0].empty());
+  EXPECT_EQ(drop.region[1], (CellList{1, 2}));
+  EXPECT_EQ(drop.offsets[1], (std::vector<Offset>{{0, -1}}));
+}
+
 TEST(LangOnly, Errors) {
   EXPECT_EQ(troyka_error("(only Black)", "(only Blak)"),
             "only.game:4:73: error: unknown player 'Blak'\n"
@@ -544,6 +540,386 @@ TEST(ZrfSemantics, AVariantReplacesTheFormsItGives) {
   EXPECT_EQ(wide.variant, "Wide");
   EXPECT_EQ(wide.setup.size(), 2u);
   EXPECT_EQ(wide.end.size(), 2u);  // the game's goals stay
+}
+
+// ---- Drops ----------------------------------------------------------------------------------------
+
+TEST(ZrfDrops, TicTacToeEqualsTroykaTicTacToe) {
+  const Rules rules = file_rules(kData + "zrf/tic-tac-toe.zrf");
+  const Rules twin = file_rules(std::string(TROYKA_SOURCE_DIR) + "/games/tic-tac-toe.game");
+  const std::vector<std::uint64_t> expected = {9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872};
+  EXPECT_EQ(perfts(rules, 9), expected);
+  ASSERT_EQ(rules.pieces[0].moves.size(), 1u);
+  EXPECT_EQ(rules.pieces[0].moves[0].kind, MoveKind::Drop);
+  ASSERT_EQ(rules.end.size(), 2u);
+  EXPECT_EQ(rules.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(rules.end[0].length, 3);
+  EXPECT_EQ(rules.end[1].kind, EndKind::NoLegalMoves);
+  EXPECT_EQ(rules.end[1].outcome, Outcome::Draw);
+  expect_same_games(rules, twin, 300);
+  EXPECT_EQ(perfts(translated(rules), 9), expected);
+  // The tutorial's Losing Tic-Tac-Toe: three in a row loses.
+  const Rules losing = file_rules(kData + "zrf/tic-tac-toe.zrf", variant("Losing Tic-tac-toe"));
+  ASSERT_EQ(losing.end.size(), 2u);
+  EXPECT_EQ(losing.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(losing.end[0].outcome, Outcome::Loss);
+  EXPECT_EQ(perfts(translated(losing), 6), perfts(losing, 6));
+}
+
+TEST(ZrfDrops, ConnectFourWithGravityEqualsItsTwin) {
+  const std::string path = kData + "zrf/connect-four.zrf";
+  const std::string twin_path = std::string(TROYKA_SOURCE_DIR) + "/games/connect-four.game";
+  const Rules rules = file_rules(path);
+  const Rules twin = file_rules(twin_path);
+  EXPECT_EQ(rules.pieces[0].moves[0].offsets[1], (std::vector<Offset>{{0, -1}}));  // gravity s for both
+  EXPECT_EQ(perfts(rules, 5), perfts(twin, 5));
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 5), perfts(twin, 5));
+  Options small = variant("Connect Four 5x4");
+  const Rules rules_small = file_rules(path, small);
+  Options twin_small;
+  twin_small.params = {{"width", "5"}, {"height", "4"}};
+  const Rules twin_of_small = file_rules(twin_path, twin_small);
+  EXPECT_EQ(perfts(rules_small, 7), perfts(twin_of_small, 7));
+  expect_same_games(rules_small, twin_of_small, 300);  // boards filled up: ten discs each are enough
+}
+
+TEST(ZrfDrops, DropsInAZoneBesideMovesEqualTheirTwin) {
+  const Rules rules = file_rules(kData + "zrf/reinforcements.zrf");
+  const Rules twin = file_rules(kData + "games/reinforcements.game");
+  EXPECT_EQ(rules.pieces[0].moves[1].region[0], (CellList{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(rules.pieces[0].moves[1].region[1], (CellList{8, 9, 10, 11, 12, 13, 14, 15}));
+  EXPECT_EQ(perfts(rules, 6), perfts(twin, 6));
+  expect_same_games(rules, twin, 200);
+  // Each player drops on its own rows: the translation writes a drop for each.
+  const std::string text = to_troyka_language(rules);
+  EXPECT_NE(text.find("    (drop (in (cells a1 b1 c1 d1 a2 b2 c2 d2)) (only White))\n"
+                      "    (drop (in (cells a3 b3 c3 d3 a4 b4 c4 d4)) (only Black)))\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(perfts(translated(rules), 6), perfts(twin, 6));
+}
+
+// A game of drops alone; each error test makes one edit.
+constexpr std::string_view kDrops = R"zrf((define add-to-empty ((verify empty?) add))
+(game
+  (title "Drops")
+  (players X O)
+  (turn-order X O)
+  (board
+    (grid
+      (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+      (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1)))
+    (zone (name edge) (players X O) (positions a1 b1 c1)))
+  (piece (name Man) (drops (add-to-empty)))
+  (board-setup (X (Man off 5)) (O (Man off 4)))
+  (draw-condition (X O) stalemated))
+)zrf";
+
+std::string drops_with(std::string_view from, std::string_view to) {
+  std::string text(kDrops);
+  const std::size_t at = text.find(from);
+  EXPECT_TRUE(at != std::string::npos && text.find(from, at + 1) == std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST(ZrfDrops, ZonesAndGravityMakeTheRegionAndTheGravity) {
+  const auto drop_of = [](std::string_view body) {
+    const Rules rules = load_rules(zrf_source(drops_with("(add-to-empty)", body)), {});
+    return rules.pieces[0].moves[0];
+  };
+  EXPECT_EQ(drop_of("((verify (in-zone? edge)) (verify empty?) add)").region[1], (CellList{0, 1, 2}));
+  EXPECT_EQ(drop_of("((verify (and empty? (not-in-zone? edge))) add)").region[0], (CellList{3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(drop_of("((verify (not (in-zone? edge))) (if empty? add))").region[0], (CellList{3, 4, 5, 6, 7, 8}));
+  const MoveRule gravity = drop_of("((verify empty?) (verify (or (not (empty? w)) (not-on-board? w))) add)");
+  EXPECT_EQ(gravity.offsets[0], (std::vector<Offset>{{-1, 0}}));
+  EXPECT_EQ(gravity.region[0].size(), 9u);
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
+  EXPECT_EQ(error_of(drops_with("(O (Man off 4))", "(O (Man off 3))")),
+            "test.zrf:12:40: error: O may run out of the 3 Man off the board: it can drop up to 4, and troyka's "
+            "supply never runs out\n"
+            " 12 |   (board-setup (X (Man off 5)) (O (Man off 3)))\n"
+            "    |                                        ^~~\n"
+            "hint: give O at least 4 off the board\n");
+  EXPECT_EQ(error_of(drops_with(" (O (Man off 4))", "")),
+            "test.zrf:11:22: error: the piece 'Man' is dropped, but the board-setup gives O none off the board\n"
+            " 11 |   (piece (name Man) (drops (add-to-empty)))\n"
+            "    |                      ^~~~~\n"
+            "hint: troyka plays drops from a supply that never runs out: give O at least 4, as (O (Man off 4))\n");
+  struct Case {
+    std::string_view from, to, message;
+  };
+  const Case cases[] = {
+      {"(add-to-empty)", "(add)",
+       "test.zrf:11:28: error: troyka drops place pieces only on empty cells; this drop may also place one on an "
+       "occupied cell"},
+      {"(add-to-empty)", "((verify (and empty? enemy?)) add)",
+       "test.zrf:11:28: error: this drop can never be made: its conditions allow no occupant of the cell"},
+      {"(add-to-empty)", "(n (verify empty?) add)",
+       "test.zrf:11:29: error: unsupported in a drop: a step: troyka drops place the piece on the cell where the "
+       "drop starts"},
+      {"(add-to-empty)", "((verify (in-zone? edg)) (verify empty?) add)", "test.zrf:11:47: error: unknown zone 'edg'"},
+      {"(add-to-empty)", "((verify (in-zone? edge z)) (verify empty?) add)",
+       "test.zrf:11:37: error: troyka reads (in-zone? ZONE) of the cell the drop places its piece on"},
+      {"(add-to-empty)", "((verify (in-zone? edge)) (while (empty? s) s) add)",
+       "test.zrf:11:54: error: unsupported in a drop: '(while ...)'"},
+      {"(add-to-empty)", "((verify empty?) (verify (or (not-on-board? s) (not-empty? n))) add)",
+       "test.zrf:11:53: error: troyka reads a test of a neighbour in a drop only as gravity, (or (not-on-board? D) "
+       "(not-empty? D))"},
+      {"(add-to-empty)",
+       "((verify empty?) (verify (or (not-on-board? s) (not-empty? s))) (verify (or (not-on-board? e) "
+       "(not-empty? e))) add)",
+       "test.zrf:11:100: error: troyka drops have at most one gravity test"},
+      {"(add-to-empty)", "((verify (empty? n)) add)",
+       "test.zrf:11:37: error: the condition '(empty? ...)' cannot be expressed: troyka moves test only what stands "
+       "on the landing cell"},
+      {"(add-to-empty)", "((verify empty?) (capture n) add)",
+       "test.zrf:11:45: error: unsupported ZRF form 'capture': 'capture' of a position other than the landing one "
+       "cannot be expressed"},
+      {"(add-to-empty)", "((verify empty?) (create Man) add)",
+       "test.zrf:11:45: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be expressed"},
+      {"(add-to-empty)", "((verify empty?) add n)",
+       "test.zrf:11:49: error: troyka drops end at their first 'add'; this continues after it"},
+      {"(add-to-empty)", "((verify empty?))", "test.zrf:11:28: error: this drop never adds: it needs 'add' at its end"},
+      {"(add-to-empty)", "empty?", "test.zrf:11:28: error: expected a drop like ((verify empty?) add), found 'empty?'"},
+      {"(drops (add-to-empty))", "(drops (add-to-empty)) (moves (n (verify not-friend?) add))",
+       "test.zrf:11:22: error: drops in a game with captures are not supported: a captured piece frees its cell, so "
+       "no supply off the board is sure to last, and troyka's never runs out"},
+      {"(draw-condition (X O) stalemated)", "(loss-condition (X O) (pieces-remaining 0))",
+       "test.zrf:13:25: error: 'pieces-remaining' in a game with pieces off the board is not supported"},
+      {"(Man off 4)", "(Man off)", "test.zrf:12:40: error: expected the number of pieces off the board after 'off'"},
+      {"(Man off 4)", "(Man off four)",
+       "test.zrf:12:44: error: expected the number of pieces off the board (a number), found 'four'"},
+      {"(Man off 4)", "(Man off 4 off 4)",
+       "test.zrf:12:46: error: O's supply of Man off the board is given twice; the first is at line 12"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(first_line(error_of(drops_with(c.from, c.to))), c.message) << c.to;
+}
+
+TEST(ZrfGoals, RelativeConfigIsReadOnlyAsNInARow) {
+  const std::string four =
+      "(or (relative-config Man n Man n Man) (relative-config Man e Man e Man) "
+      "(relative-config Man ne Man ne Man) (relative-config Man nw Man nw Man))";
+  const Rules rules =
+      load_rules(zrf_source(drops_with("(draw-condition (X O) stalemated)", "(win-condition (X O) " + four + ")")), {});
+  ASSERT_EQ(rules.end.size(), 2u);
+  EXPECT_EQ(rules.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(rules.end[0].length, 3);
+  EXPECT_EQ(rules.end[0].piece, 0);
+  EXPECT_EQ(rules.end[0].only_player, -1);
+  const auto goal_error = [](std::string_view condition) {
+    return error_of(
+        drops_with("(draw-condition (X O) stalemated)", fmt::format("(win-condition (X O) {})", condition)));
+  };
+  EXPECT_EQ(goal_error("(relative-config Man n Man n Man)"),
+            "test.zrf:13:24: error: troyka reads relative-config only as 3 in a row along all four lines; this gives 1 "
+            "of them\n"
+            " 13 |   (win-condition (X O) (relative-config Man n Man n Man)))\n"
+            "    |                        ^\n"
+            "hint: troyka reads relative-config as N in a row: (or (relative-config P n P n P) (relative-config P e P "
+            "e P) (relative-config P ne P ne P) (relative-config P nw P nw P))\n");
+  const std::string three_lines =
+      "(or (relative-config Man n Man n Man) (relative-config Man e Man e Man) "
+      "(relative-config Man ne Man ne Man))";
+  struct Case {
+    std::string_view condition, message;
+  };
+  const Case cases[] = {
+      {three_lines,
+       "test.zrf:13:24: error: troyka reads relative-config only as 3 in a row along all four lines; this gives 3 of "
+       "them"},
+      {"(relative-config Man n Man e Man)",
+       "test.zrf:13:51: error: troyka reads only relative-config of one piece repeated along one direction"},
+      {"(relative-config Man n Man)",
+       "test.zrf:13:24: error: troyka reads relative-config only as 2 in a row along all four lines; this gives 1 of "
+       "them"},
+      {"(relative-config Man n)",
+       "test.zrf:13:24: error: troyka reads only relative-config of one piece repeated along one direction"},
+      {"(relative-config (opponent Man) n Man n Man)",
+       "test.zrf:13:41: error: expected a piece name here, found '(opponent ...)'"},
+      {"(or (relative-config Man n Man n Man) (relative-config Man s Man s Man))",
+       "test.zrf:13:62: error: this relative-config repeats a line of the 'or' (a direction or its opposite)"},
+      {"(or (relative-config Man n Man n Man) (relative-config Man e Man e Man e Man))",
+       "test.zrf:13:62: error: the relative-configs of one 'or' must name the same piece the same number of times"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(first_line(goal_error(c.condition)), c.message) << c.condition;
+}
+
+// ---- Boards given position by position ----------------------------------------------------------
+
+// kTiny's 4x4 board written with positions and links instead of a grid, and `extra` added.
+std::string positions_board(std::string_view extra = "") {
+  std::string positions = "(positions";
+  for (int row = 1; row <= 4; ++row)
+    for (char file = 'a'; file <= 'd'; ++file)
+      positions += fmt::format(" ({}{} {} {} {} {})", file, row, (file - 'a') * 50, (4 - row) * 50,
+                               (file - 'a') * 50 + 50, (4 - row) * 50 + 50);
+  positions += ")";
+  const auto links = [](std::string_view name, int dx, int dy) {
+    std::string text = fmt::format("(links {}", name);
+    for (int row = 1; row <= 4; ++row)
+      for (int file = 0; file < 4; ++file)
+        if (file + dx >= 0 && file + dx < 4 && row + dy >= 1 && row + dy <= 4)
+          text += fmt::format(" ({}{} {}{})", static_cast<char>('a' + file), row, static_cast<char>('a' + file + dx),
+                              row + dy);
+    return text + ")";
+  };
+  const std::string board =
+      fmt::format("(board\n    {}\n    {} {} {} {}{}\n    (symmetry Black (n s) (s n)))", positions, links("n", 0, 1),
+                  links("s", 0, -1), links("e", 1, 0), links("w", -1, 0), extra);
+  std::string text(kTiny);
+  const std::size_t from = text.find("(board");
+  const std::size_t to = text.find("(piece");
+  return text.replace(from, to - from, board + "\n  ");
+}
+
+TEST(ZrfBoards, PositionsAndLinksOfARectangleAreItsGrid) {
+  const Rules grid = tiny_rules();
+  const Rules positions = load_rules(zrf_source(positions_board()), {});
+  EXPECT_EQ(positions.width, 4);
+  EXPECT_EQ(positions.height, 4);
+  EXPECT_EQ(perfts(positions, 6), perfts(grid, 6));
+  expect_same_games(positions, grid, 100);
+  EXPECT_EQ(perfts(translated(positions), 6), perfts(grid, 6));
+}
+
+TEST(ZrfBoards, LinksBesideAGridAddADirectionOfTheGrid) {
+  std::string links = "(links nn";
+  for (char file = 'a'; file <= 'd'; ++file)
+    for (int row = 1; row <= 2; ++row) links += fmt::format(" ({}{} {}{})", file, row, file, row + 2);
+  links += ") ";
+  std::string text = tiny_with("(symmetry Black (n s) (s n))", links + "(symmetry Black (n s) (s n))");
+  text.replace(text.find("(step n)"), 8, "(nn (verify empty?) add)");
+  const Rules rules = load_rules(zrf_source(text), {});
+  EXPECT_EQ(rules.pieces[0].moves[0].offsets[0], (std::vector<Offset>{{0, 2}}));
+  EXPECT_EQ(rules.pieces[0].moves[0].offsets[1], (std::vector<Offset>{{0, 2}}));  // no symmetry for nn
+}
+
+TEST(ZrfBoards, WhatIsNotARectangleIsRefused) {
+  std::string missing = positions_board();
+  const std::size_t a1 = missing.find(" (a1 ");
+  missing.erase(a1, missing.find(')', a1) + 1 - a1);
+  EXPECT_EQ(first_line(error_of(missing)),
+            "test.zrf:7:5: error: these positions are not a full rectangle: a1 to d4 is missing a1");
+  std::string named = positions_board();
+  named.replace(named.find("(d4 "), 4, "(top ");
+  EXPECT_EQ(error_of(named),
+            "test.zrf:7:303: error: troyka reads a board given position by position only when its positions are named "
+            "as the cells of a rectangle, a1, b1, ...; this one is named 'top'\n"
+            " 7 | ...a4 0 0 50 50) (b4 50 0 100 50) (c4 100 0 150 50) (top 150 0 200 50))\n"
+            "   |                                                      ^~~\n"
+            "hint: troyka boards are rectangles of cells named by file letter and rank number from the bottom\n");
+  struct Case {
+    std::string text, message;
+  };
+  const Case cases[] = {
+      {positions_board(" (links ne (a1 b2))"),
+       "test.zrf:8:436: error: unsupported ZRF form 'links': the links of 'ne' are not one direction "
+       "of the rectangle: a1 goes to b2, but b1 has no link to c2"},
+      {positions_board(" (links nn (a1 a3) (b1 c3))"),
+       "test.zrf:8:448: error: unsupported ZRF form 'links': the links of 'nn' are not one direction "
+       "of the rectangle: a1 goes to a3, b1 to c3"},
+      {positions_board(" (links n (a1 a2))"), "test.zrf:8:439: error: the link of 'n' from a1 is given twice"},
+      {positions_board(" (links x (a1 a1))"), "test.zrf:8:439: error: a position linked to itself does not move"},
+      {positions_board(" (links x (a1))"), "test.zrf:8:438: error: expected a link like (a1 a2), found '(a1 ...)'"},
+      {tiny_with("(symmetry Black (n s) (s n))", "(links n (a1 a2)) (symmetry Black (n s) (s n))"),
+       "test.zrf:10:12: error: unsupported ZRF form 'links': links for the grid's own direction 'n' "
+       "change the grid, and troyka boards are full rectangles"},
+      {tiny_with("(grid", "(positions (a1 0 0 1 1)) (grid"),
+       "test.zrf:7:5: error: unsupported ZRF form 'positions': a board of a grid and more positions is "
+       "not a rectangle, and troyka boards are rectangles"},
+      {tiny_with("(symmetry Black (n s) (s n))", "(kill-positions a1) (symmetry Black (n s) (s n))"),
+       "test.zrf:10:5: error: unsupported ZRF form 'kill-positions': holes in a board are not "
+       "supported: troyka boards are full rectangles"},
+      {tiny_with("(symmetry Black (n s) (s n))", "(unlink a1) (symmetry Black (n s) (s n))"),
+       "test.zrf:10:5: error: unsupported ZRF form 'unlink': removing links from a grid is not "
+       "supported: troyka boards are full rectangles"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(first_line(error_of(c.text)), c.message);
+}
+
+// ---- Moves: every form troyka cannot play exactly, and why -----------------------------------------
+
+TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
+  struct Case {
+    std::string_view move, message;
+  };
+  const Case cases[] = {
+      {"(from n add)",
+       "test.zrf:11:30: error: unsupported ZRF form 'from': 'from' (moving from another position) "
+       "cannot be expressed: a troyka move starts where its piece stands"},
+      {"(n (verify empty?) to add)",
+       "test.zrf:11:48: error: unsupported ZRF form 'to': 'to' (choosing the landing position) cannot "
+       "be expressed: a troyka move lands where its steps end"},
+      {"(mark n (verify enemy?) back n add)",
+       "test.zrf:11:30: error: unsupported ZRF form 'mark': 'mark' (remembering a position to come "
+       "back to) cannot be expressed: troyka moves are a single path that tests only its landing cell"},
+      {"(n mark n (verify empty?) back add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'mark': 'mark' (remembering a position to come "
+       "back to) cannot be expressed: troyka moves are a single path that tests only its landing cell"},
+      {"(n (verify empty?) (capture e) add)",
+       "test.zrf:11:48: error: unsupported ZRF form 'capture': 'capture' of a position other than the "
+       "landing one cannot be expressed"},
+      {"(n (verify empty?) cascade n add)",
+       "test.zrf:11:48: error: unsupported ZRF form 'cascade': 'cascade' (moving several pieces) "
+       "cannot be expressed"},
+      {"(n back add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'back': 'back' (returning to a marked position) "
+       "cannot be expressed: troyka moves are a single path that tests only its landing cell"},
+      {"(n (create Pawn) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be "
+       "expressed"},
+      {"(n (verify empty?) (flip) add)",
+       "test.zrf:11:48: error: unsupported ZRF form 'flip': 'flip' (changing a piece's owner) cannot "
+       "be expressed"},
+      {"(n (change-owner) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'change-owner': 'change-owner' cannot be expressed"},
+      {"(n (change-type Pawn) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'change-type': 'change-type' (promotion) cannot be "
+       "expressed"},
+      {"(n (set-flag moved true) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'set-flag': flags cannot be expressed"},
+      {"(n (set-attribute moved true) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'set-attribute': attributes cannot be expressed"},
+      {"(n (set-position-flag seen true) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'set-position-flag': position flags cannot be "
+       "expressed"},
+      {"(n (go last-from) add)", "test.zrf:11:32: error: unsupported ZRF form 'go': 'go' cannot be expressed"},
+      {"((opposite n) add)",
+       "test.zrf:11:30: error: unsupported ZRF form 'opposite': 'opposite' directions cannot be "
+       "expressed"},
+      {"(n (verify empty?) add-partial)",
+       "test.zrf:11:48: error: unsupported ZRF form 'add-partial': partial moves cannot be expressed"},
+      {"(n (verify empty?) add-copy)",
+       "test.zrf:11:48: error: unsupported ZRF form 'add-copy': 'add-copy' (leaving a copy behind) "
+       "cannot be expressed"},
+      {"(n (if empty? add) n add)",
+       "test.zrf:11:32: error: troyka reads '(if C add)' only as the last form of a move, without "
+       "'else': a move with branches or several landings cannot be expressed"},
+      {"(n (if empty? add else e add))",
+       "test.zrf:11:32: error: troyka reads '(if C add)' only as the last form of a move, without "
+       "'else': a move with branches or several landings cannot be expressed"},
+      {"(n (while not-friend? add n))",
+       "test.zrf:11:39: error: troyka slides only through empty cells: the loop must be (while empty? "
+       "...)"},
+      {"((verify (in-zone? goal)) n add)",
+       "test.zrf:11:30: error: a '(verify ...)' before the first step tests the cell the piece starts "
+       "on: troyka moves test only the landing cell"},
+      {"(n (verify (in-zone? goal)) add)",
+       "test.zrf:11:40: error: '(in-zone? ...)' cannot be expressed in a move: troyka moves land on a "
+       "cell by what stands on it, not by where it is"},
+      {"(n (verify empty?) n (verify empty?) add)",
+       "test.zrf:11:48: error: unsupported in a move: a step after a '(verify ...)': troyka moves test "
+       "only the landing cell"},
+  };
+  for (const Case& c : cases) {
+    const std::string error = error_of(tiny_with("(step n)", c.move));
+    EXPECT_EQ(error.substr(0, error.find('\n')), c.message) << c.move;
+  }
 }
 
 }  // namespace
