@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck'
 )");
 }
 
@@ -550,7 +550,7 @@ TEST(LangStructure, MissingEndForm) {
             R"(test.game:1:1: error: the game has no '(end ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (end (win|lose|draw [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
 )");
 }
 
@@ -1615,7 +1615,7 @@ TEST(LangEnd, EndWithoutRules) {
             R"(test.game:12:3: error: '(end ...)' lists no way for the game to end
  12 |   (end))
     |   ^
-hint: usage: (end (win|lose|draw [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
 )");
 }
 
@@ -2138,7 +2138,7 @@ TEST(LangDrop, ToDoesNotApply) {
             R"(test.game:10:11: error: a drop always lands on an empty cell; '(to ...)' does not apply to it
  10 |     (drop (to enemy)))
     |           ^
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
@@ -2147,7 +2147,7 @@ TEST(LangDrop, CaptureHasNoEffect) {
             R"(test.game:10:11: error: 'capture' has no effect on a drop: a dropped piece lands on an empty cell
  10 |     (drop capture))
     |           ^~~~~~~
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
@@ -2192,7 +2192,7 @@ TEST(LangDrop, UnknownOption) {
             R"(test.game:10:11: error: unexpected '(onto ...)' in a drop
  10 |     (drop (onto empty)))
     |           ^
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
