@@ -92,6 +92,7 @@ void Program<Words>::add_drop(int player, int piece, const lang::MoveRule& move)
     std::tie(drop.right, drop.left) = shift_by(gravity.dy * width_ + gravity.dx);  // brings c + gravity onto c
   }
   for (const lang::Offset d : move.flanking[player]) drop.flanking.push_back({ray(d), ray({-d.dx, -d.dy})});
+  drop.longest_run = std::max(width_, height_) - 2;
   if (!drop.flanking.empty()) {
     flanking_drop_[player][piece] = static_cast<std::int8_t>(drops_[player].size());
     flips_ = true;
@@ -300,16 +301,16 @@ void Program<Words>::apply(StateType& state, Move move) const {
 
 // The enemy pieces that lines of `drop` close, were the player to move to drop a piece on `cell`:
 // along each direction, the run of enemy pieces next to the cell, when an own piece ends it.
+// The runs grow a fixed number of steps: cheaper than branching on where each one ends.
 template <int Words>
 typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Drop& drop, int cell) {
   const Board& own = state.by_player[state.to_move];
   const Board& enemy = state.by_player[1 - state.to_move];
   Board flanked;
   for (const FlankLine& line : drop.flanking) {
-    Board run;
-    Board next = line.outward.step(Board::single(cell));
-    for (; (next & enemy).any(); next = line.outward.step(next)) run |= next;
-    if ((next & own).any()) flanked |= run;
+    Board run = line.outward.step(Board::single(cell)) & enemy;
+    for (int length = 1; length < drop.longest_run; ++length) run |= line.outward.step(run) & enemy;
+    if ((line.outward.step(run) & own).any()) flanked |= run;
   }
   return flanked;
 }
@@ -330,7 +331,8 @@ void Program<Words>::flip(StateType& state, const Board& flipped) const {
 // ---- move generation ----------------------------------------------------------------------------
 
 // The cells from which a drop closes a line: walking inwards from each own piece over a run of
-// enemy pieces, the cell just past the run (the caller keeps the empty ones).
+// enemy pieces, the cell just past the run (the caller keeps the empty ones). As in flanked_by,
+// the runs grow a fixed number of steps.
 template <int Words>
 typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Drop& drop) {
   const Board& own = state.by_player[state.to_move];
@@ -338,7 +340,7 @@ typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& s
   Board cells;
   for (const FlankLine& line : drop.flanking) {
     Board run = line.inward.step(own) & enemy;
-    for (Board front = run; front.any(); run |= front) front = line.inward.step(front) & enemy;
+    for (int length = 1; length < drop.longest_run; ++length) run |= line.inward.step(run) & enemy;
     cells |= line.inward.step(run);
   }
   return cells;

@@ -195,6 +195,7 @@ class Program {
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
     std::vector<FlankLine> flanking;  // empty: the drop need not flank and flips nothing
+    int longest_run = 0;              // the most enemy pieces a line can close: the board's longer side - 2
   };
   // Where the moves of one target set come from: a jump's delta and piece, or a drop's (delta 0).
   struct TargetSource {
