@@ -496,6 +496,19 @@ TEST(Othello, EqualCountsDraw) {
   });
 }
 
+TEST(Othello, ShowSaysItPassesFlipsAndPlaysOnTheFastPath) {
+  game("othello.game").visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("flanking and flipping along (+0,+1) (+1,+1)"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("passing: a player with no move on the board passes (move text: pass) while its opponent "
+                         "has one; no-legal-moves holds when neither can move\n"),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find("random moves: counted and drawn without a move list (the fast path)"), std::string::npos)
+        << shown;
+  });
+}
+
 TEST(Othello, PlayoutsEndWhereTheReferenceSaysTheGameIsOver) {
   const Game loaded = game("othello.game");
   const lang::Rules& rules = loaded.rules();
