@@ -76,7 +76,8 @@ struct PlayedMove {
 //      indexed by Program::move_key (a learned table such as MAST's);
 //   4. otherwise a uniformly random move.
 // "Wins at once" is tested cheaply for the end rules a move can trigger for its mover (reaching a
-// region, taking the opponent's last piece): the end rules of other kinds are never anticipated.
+// region, taking the opponent's last piece): the end rules of other kinds, and wins by count
+// (most-pieces), are never anticipated.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
