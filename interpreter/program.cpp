@@ -17,6 +17,7 @@ template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height), cells_(rules_->cells()) {
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
+  for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
   compile_moves();
   for (std::size_t i = 0; i < lines_.size(); ++i) {
     const lang::Offset d = lang::kLineDirections[i];
@@ -35,7 +36,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       if (first_dropped < 0) first_dropped = drop.piece;
       drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
     }
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() ||
+  pass_when_stuck_ = rules_->pass_when_stuck;
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(),
                             [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
   targets_fit_inline_ = true;
@@ -121,7 +123,21 @@ void Program<Words>::add_drop(int player, int piece, const lang::MoveRule& move)
     drop.unsupported = board_ - cells_with_neighbour(gravity);
     std::tie(drop.right, drop.left) = shift_by(gravity.dy * width_ + gravity.dx);  // brings c + gravity onto c
   }
+  for (const lang::Offset d : move.flanking[player]) drop.flanking.push_back({ray(d), ray({-d.dx, -d.dy})});
+  drop.longest_run = std::max(width_, height_) - 2;
+  if (!drop.flanking.empty()) {
+    flanking_drop_[player][piece] = static_cast<std::int8_t>(drops_[player].size());
+    flips_ = true;
+  }
   drops_[player].push_back(drop);
+}
+
+template <int Words>
+typename Program<Words>::Ray Program<Words>::ray(lang::Offset offset) const {
+  Ray ray;
+  ray.from_mask = cells_with_neighbour(offset);
+  std::tie(ray.left, ray.right) = shift_by(offset.dy * width_ + offset.dx);
+  return ray;
 }
 
 template <int Words>
@@ -181,9 +197,10 @@ void Program<Words>::compile_end_rules() {
         test.kind = rule.kind;
         test.subject = static_cast<std::int8_t>(subject);
         test.piece = static_cast<std::int8_t>(rule.piece);
-        test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win    ? subject
-                                               : rule.outcome == lang::Outcome::Loss ? 1 - subject
-                                                                                     : kDraw);
+        test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
+                                               : rule.outcome == lang::Outcome::Loss       ? 1 - subject
+                                               : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
+                                                                                           : kDraw);
         test.rule = static_cast<std::int8_t>(index);
         all_end_tests_[mover].push_back(test);
         if (can_become_true_by_move(rule, subject == mover)) after_move_tests_[mover].push_back(test);
@@ -199,17 +216,26 @@ void Program<Words>::compile_win_prefilters() {
     // When the win tests come first among the tests after a move, a move onto a winning cell is
     // sure to win and needs no trial on a copy.
     bool leading = true;
+    bool wins_anticipated = false;
     wins_certain_[player] = true;
     for (const EndTest& test : after_move_tests_[player]) {
       const bool win_test = test.subject == player && test.winner == player &&
                             (test.kind == EndKind::Reach || test.kind == EndKind::OpponentHasNoPieces);
       leading = leading && win_test;
       if (!win_test) continue;
+      wins_anticipated = true;
       wins_certain_[player] = wins_certain_[player] && leading;
       if (test.kind == EndKind::OpponentHasNoPieces) wins_by_elimination_[player] = true;
       for (int piece = 0; piece < pieces && test.kind == EndKind::Reach; ++piece)
         if (test.piece < 0 || test.piece == piece) win_cells_[player][piece] |= test.region;
     }
+    // A flanking drop wins by what it flips as well as by where it lands: its every cell is a
+    // candidate, tried on a copy.
+    for (const Drop& drop : drops_[player])
+      if (wins_anticipated && !drop.flanking.empty()) {
+        win_cells_[player][drop.piece] = board_;
+        wins_certain_[player] = false;
+      }
     for (const Drop& drop : drops_[player])
       drops_may_win_[player] = drops_may_win_[player] || (drop.region & win_cells_[player][drop.piece]).any();
     for (const Jump& jump : jumps_[player]) {
@@ -276,6 +302,16 @@ template <int Words>
 template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
+  if constexpr (Extras) {
+    if (is_pass(move)) {
+      state.hash ^= side_key_;
+      state.to_move = static_cast<std::uint8_t>(1 - mover);
+      ++state.ply;
+      return;
+    }
+    if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
+      flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
+  }
   if (move.capture) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
@@ -295,7 +331,52 @@ void Program<Words>::apply(StateType& state, Move move) const {
   decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
 }
 
+// The enemy pieces that lines of `drop` close, were the player to move to drop a piece on `cell`:
+// along each direction, the run of enemy pieces next to the cell, when an own piece ends it.
+// The runs grow a fixed number of steps: cheaper than branching on where each one ends.
+template <int Words>
+typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Drop& drop, int cell) {
+  const Board& own = state.by_player[state.to_move];
+  const Board& enemy = state.by_player[1 - state.to_move];
+  Board flanked;
+  for (const FlankLine& line : drop.flanking) {
+    Board run = line.outward.step(Board::single(cell)) & enemy;
+    for (int length = 1; length < drop.longest_run; ++length) run |= line.outward.step(run) & enemy;
+    if ((line.outward.step(run) & own).any()) flanked |= run;
+  }
+  return flanked;
+}
+
+// The pieces in `flipped`, the opponent's, become the player to move's, each keeping its type.
+template <int Words>
+void Program<Words>::flip(StateType& state, const Board& flipped) const {
+  const int mover = state.to_move;
+  state.by_player[mover] |= flipped;
+  state.by_player[1 - mover] = state.by_player[1 - mover] - flipped;
+  for (int piece = 0; piece < piece_types_; ++piece)
+    for (Board cells = flipped & state.by_piece[piece]; cells.any();) {
+      const int cell = cells.pop_lowest();
+      state.hash ^= piece_key(mover, piece, cell) ^ piece_key(1 - mover, piece, cell);
+    }
+}
+
 // ---- move generation ----------------------------------------------------------------------------
+
+// The cells from which a drop closes a line: walking inwards from each own piece over a run of
+// enemy pieces, the cell just past the run (the caller keeps the empty ones). As in flanked_by,
+// the runs grow a fixed number of steps.
+template <int Words>
+typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Drop& drop) {
+  const Board& own = state.by_player[state.to_move];
+  const Board& enemy = state.by_player[1 - state.to_move];
+  Board cells;
+  for (const FlankLine& line : drop.flanking) {
+    Board run = line.inward.step(own) & enemy;
+    for (int length = 1; length < drop.longest_run; ++length) run |= line.inward.step(run) & enemy;
+    cells |= line.inward.step(run);
+  }
+  return cells;
+}
 
 template <int Words>
 inline std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds> Program<Words>::landing_masks(
@@ -373,6 +454,8 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
     return true;
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
+  // A game that goes on while the player to move has no move on the board: its move is the pass.
+  if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
 
 template <int Words>
@@ -388,7 +471,7 @@ int Program<Words>::count_moves(const StateType& state) const {
     total += set.targets.count();
     return true;
   });
-  return total;
+  return total == 0 && pass_when_stuck_ ? 1 : total;
 }
 
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.
@@ -401,6 +484,7 @@ Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
   }
   InlineTargets targets;
   collect_targets(state, targets);
+  if (targets.total == 0) return pass_move();  // the game goes on, so the pass is the one move
   return pick_target(state, targets, static_cast<int>(rng.below(static_cast<std::uint32_t>(targets.total))));
 }
 
@@ -498,13 +582,20 @@ template <bool Extras, typename Choose>
   std::uint32_t plies = 0;
   InlineTargets targets;
   collect_targets<Extras>(state, targets);
+  // A game that goes on with no targets for the player to move has one move: the pass.
+  const auto nth = [&](int i) {
+    if constexpr (Extras) {
+      if (targets.total == 0) return pass_move();
+    }
+    return pick_target<Extras>(state, targets, i);
+  };
   for (; !state.over; ++plies) {
-    move_pieces<Extras>(state, choose(targets.total, [&](int i) { return pick_target<Extras>(state, targets, i); }));
+    move_pieces<Extras>(state, choose(Extras && targets.total == 0 ? 1 : targets.total, nth));
     bool generated = false;
     decide_end<Extras>(state, after_move_tests_[1 - state.to_move], [&] {
       collect_targets<Extras>(state, targets);
       generated = true;
-      return targets.total > 0;
+      return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
     });
     if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
@@ -608,7 +699,8 @@ bool Program<Words>::opponent_threatens_win(const StateType& state) const {
 template <int Words>
 bool Program<Words>::find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const {
   const int mover = state.to_move;
-  const bool local = targets_fit_inline_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
+  const bool local =
+      targets_fit_inline_ && !flips_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
   MoveList safe_moves;
   for_each_target_set(state, [&](TargetSet set) {
@@ -630,13 +722,26 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
 }
 
 template <int Words>
-bool Program<Words>::has_legal_move(const StateType& state) const {
+bool Program<Words>::has_targets(const StateType& state) const {
   bool found = false;
   for_each_target_set(state, [&](const TargetSet& set) {
     found = set.targets.any();
     return !found;
   });
   return found;
+}
+
+template <int Words>
+bool Program<Words>::opponent_has_targets(const StateType& state) const {
+  StateType turned = state;
+  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
+  return has_targets(turned);
+}
+
+// With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
+template <int Words>
+bool Program<Words>::has_legal_move(const StateType& state) const {
+  return has_targets(state) || (pass_when_stuck_ && opponent_has_targets(state));
 }
 
 // ---- end of the game ------------------------------------------------------------------------------
@@ -675,6 +780,10 @@ template <bool Extras, typename CanMove>
     if (!holds) continue;
     state.over = true;
     state.winner = test.winner;
+    if (test.winner == kWinnerByCount) {
+      const int first = state.by_player[0].count(), second = state.by_player[1].count();
+      state.winner = static_cast<std::int8_t>(first > second ? 0 : second > first ? 1 : kDraw);
+    }
     state.ended_by = test.rule;
     return;
   }
@@ -717,6 +826,13 @@ std::string Program<Words>::end_reason(const StateType& state) const {
   if (state.ended_by == kEndedByNoMoves)
     return fmt::format("{} has no legal move and no end rule applies: a draw", to_move);
   const lang::EndRule& rule = rules_->end[static_cast<std::size_t>(state.ended_by)];
+  if (rule.outcome == lang::Outcome::MostPieces) {
+    const int first = state.by_player[0].count(), second = state.by_player[1].count();
+    const std::string count = fmt::format("{} to {}", std::max(first, second), std::min(first, second));
+    if (state.winner == kDraw) return fmt::format("draw by equal pieces, {}, at {}", count, rule.condition_text);
+    return fmt::format("{} wins by more pieces, {}, at {}", rules_->players[state.winner].name, count,
+                       rule.condition_text);
+  }
   if (state.winner == kDraw) return fmt::format("draw by {}", rule.condition_text);
   const int subject = rule.outcome == lang::Outcome::Win ? state.winner : 1 - state.winner;
   return fmt::format("{} {} by {}", rules_->players[subject].name,
@@ -727,6 +843,7 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
+  if (is_pass(move)) return "pass";
   if (move.is_drop())
     return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
@@ -739,6 +856,7 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text == "pass") return parse_pass(state);
   // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
   std::size_t split = 1;
   while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
@@ -775,6 +893,21 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
       options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
 }
 
+template <int Words>
+ParsedMove Program<Words>::parse_pass(const StateType& state) const {
+  if (!pass_when_stuck_) return ParsedMove{{}, "this game has no passing: a player always has a move or the game ends"};
+  if (state.over) return ParsedMove{{}, "the game is over"};
+  MoveList moves;
+  legal_moves(state, moves);
+  if (is_pass(moves.front())) return ParsedMove{moves.front(), {}};
+  return ParsedMove{
+      {},
+      fmt::format("{} cannot pass: a player passes only when it has no other move, and {} has "
+                  "{} (e.g. {})",
+                  rules_->players[state.to_move].name, rules_->players[state.to_move].name,
+                  moves.size() == 1 ? "one" : std::to_string(moves.size()) + " moves", move_text(moves.front()))};
+}
+
 // A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
 // can drop more than one piece type on a cell). `letter` is 0 when none is given.
 template <int Words>
@@ -800,6 +933,9 @@ ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view t
   if (drops_[state.to_move].empty())
     return fail(fmt::format("{} places no pieces in this game; write a move as from-to, e.g. {}", player,
                             move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));
+  if (pass_when_stuck_ && !has_targets(state))
+    return fail(fmt::format("{} is not a legal move for {}; {} has no move on the board and must pass: write pass",
+                            text, player, player));
   return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
                           state.occupied().test(cell) ? fmt::format("{} is not empty", text)
                                                       : fmt::format("no piece can be placed on {} now", text)));
@@ -924,8 +1060,10 @@ std::string Program<Words>::describe() const {
     for (const lang::MoveRule& move : piece.moves) {
       const auto where = [&](int player) {
         if (move.kind != lang::MoveKind::Drop) return offsets(move.offsets[player]);
-        return fmt::format(" {} cells{}", move.region[player].size(),
-                           move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]));
+        return fmt::format(
+            " {} cells{}{}", move.region[player].size(),
+            move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]),
+            move.flanking[player].empty() ? "" : ", flanking and flipping along" + offsets(move.flanking[player]));
       };
       out +=
           fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, where(0), r.players[1].name, where(1));
@@ -938,6 +1076,10 @@ std::string Program<Words>::describe() const {
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";
+  if (r.pass_when_stuck)
+    out +=
+        "passing: a player with no move on the board passes (move text: pass) while its opponent has one; "
+        "no-legal-moves holds when neither can move\n";
   out += fmt::format(
       "compiled: {} jumps and {} drops for {}, {} and {} for {}; {} end checks; no rule-tree walking "
       "while playing\n",

@@ -28,7 +28,8 @@ inline constexpr int kDraw = 2;       // State::winner when the game is drawn
 inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
 // A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
-// from == to (no jump or slide ends where it starts).
+// from == to (no jump or slide ends where it starts). A move that is not on the board has
+// from == to >= cells: a pass is from == to == cells (Program::pass_move).
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
@@ -75,7 +76,8 @@ struct PlayedMove {
 //      indexed by Program::move_key (a learned table such as MAST's);
 //   4. otherwise a uniformly random move.
 // "Wins at once" is tested cheaply for the end rules a move can trigger for its mover (reaching a
-// region, taking the opponent's last piece): the end rules of other kinds are never anticipated.
+// region, taking the opponent's last piece): the end rules of other kinds, and wins by count
+// (most-pieces), are never anticipated.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
@@ -127,11 +129,22 @@ class Program {
   bool opponent_threatens_win(const StateType& state) const;
 
   // A dense index of a move by its mover, origin and destination, below move_key_count(); a drop's
-  // origin is its destination.
+  // origin is its destination. Origins and destinations run past the cells by two, for the moves
+  // that are not on the board (a pass).
   std::size_t move_key(int mover, Move move) const {
-    return (static_cast<std::size_t>(mover) * cells_ + move.from) * cells_ + move.to;
+    const std::size_t side = static_cast<std::size_t>(cells_) + 2;
+    return (static_cast<std::size_t>(mover) * side + move.from) * side + move.to;
   }
-  std::size_t move_key_count() const { return static_cast<std::size_t>(kPlayers) * cells_ * cells_; }
+  std::size_t move_key_count() const {
+    const std::size_t side = static_cast<std::size_t>(cells_) + 2;
+    return static_cast<std::size_t>(kPlayers) * side * side;
+  }
+  // The pass of a game with (pass-when-stuck): the only move of a player who has none while its
+  // opponent has some. Its text is "pass".
+  Move pass_move() const {
+    return Move{static_cast<std::uint16_t>(cells_), static_cast<std::uint16_t>(cells_), 0, false};
+  }
+  bool is_pass(Move move) const { return move.from == cells_; }
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
@@ -166,6 +179,17 @@ class Program {
   // and the others when their neighbour in the direction of gravity is occupied (the shift by
   // left/right brings that neighbour's bit onto the cell). Without gravity every cell is in
   // `unsupported` and the shift is zero, so one expression serves both.
+  // One direction as a shift: step() moves every cell one cell that way, losing those that would leave the board.
+  struct Ray {
+    Board from_mask;  // cells whose neighbour that way is on the board
+    std::uint16_t left = 0, right = 0;
+    Board step(const Board& cells) const { return (cells & from_mask).shifted(left, right); }
+  };
+  // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
+  // `inward` back towards it.
+  struct FlankLine {
+    Ray outward, inward;
+  };
   // Drops are kept sorted by piece; `same_piece_before` marks one that follows a drop of the same
   // piece, whose targets it must not list again (two drop rules may reach one cell).
   struct Drop {
@@ -174,6 +198,8 @@ class Program {
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
     bool same_piece_before = false;
+    std::vector<FlankLine> flanking;  // empty: the drop need not flank and flips nothing
+    int longest_run = 0;              // the most enemy pieces a line can close: the board's longer side - 2
   };
   // Where the moves of one target set come from: a jump's delta and piece, or a drop's (delta 0).
   struct TargetSource {
@@ -217,9 +243,11 @@ class Program {
     std::uint8_t length = 0, longest = 0;  // InARow
     std::int8_t subject = 0;
     std::int8_t piece = -1;
-    std::int8_t winner = kDraw;
+    std::int8_t winner = kDraw;  // or kWinnerByCount
     std::int8_t rule = 0;
   };
+  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
+  static constexpr std::int8_t kWinnerByCount = 3;
 
   void compile_moves();
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
@@ -255,7 +283,8 @@ class Program {
            landing;
   }
   [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
-    return empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
+    const Board targets = empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
+    return drop.flanking.empty() ? targets : targets & flanking_cells(state, drop);
   }
   // Calls on_targets(index, targets) for every drop of the player to move, each target listed once
   // per piece.
@@ -263,8 +292,15 @@ class Program {
   [[gnu::always_inline]] void for_each_drop(const StateType& state, const Board& empty, OnTargets&& on_targets) const;
   bool jumps_may_repeat(int player) const;
   static void remove_repeats(MoveList& moves);
+  static Board flanking_cells(const StateType& state, const Drop& drop);
+  static Board flanked_by(const StateType& state, const Drop& drop, int cell);
+  void flip(StateType& state, const Board& flipped) const;
+  bool has_targets(const StateType& state) const;
+  bool opponent_has_targets(const StateType& state) const;
+  Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
+  ParsedMove parse_pass(const StateType& state) const;
   // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
   // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
   // instructions per ply with them compiled in).
@@ -313,6 +349,10 @@ class Program {
   bool targets_fit_inline_ = false;
   bool has_extras_ = false;        // drops or in-a-row end tests
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
+  bool pass_when_stuck_ = false;
+  bool flips_ = false;  // some drop flanks and flips
+  // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
+  std::array<std::array<std::int8_t, kMaxPieceTypes>, kPlayers> flanking_drop_{};
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.

@@ -22,7 +22,7 @@ namespace {
 // ---- Vocabulary -------------------------------------------------------------------------------
 
 const std::vector<std::string> kGameForms = {"about",  "param", "variant", "players", "board",
-                                             "region", "piece", "setup",   "end"};
+                                             "region", "piece", "setup",   "end",     "pass-when-stuck"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -37,17 +37,20 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
-    {"drop", "(drop [(in REGION)] [(gravity DIRECTION)])"},
+    {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
+    {"flanking", "(flanking DIRECTIONS)"},
     {"in", "(in REGION)"},
     {"gravity", "(gravity DIRECTION)"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
     {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
-    {"end", "(end (win|lose|draw [PLAYER] CONDITION)...)"},
+    {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)"},
     {"win", "(win [PLAYER] CONDITION)"},
     {"lose", "(lose [PLAYER] CONDITION)"},
     {"draw", "(draw [PLAYER] CONDITION)"},
+    {"most-pieces", "(most-pieces [PLAYER] CONDITION)"},
+    {"pass-when-stuck", "(pass-when-stuck)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"ply-limit", "(ply-limit PLIES)"},
     {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
@@ -120,6 +123,7 @@ class Checker {
     read_pieces();
     read_setup();
     read_end();
+    read_pass();
     return std::move(rules_);
   }
 
@@ -617,11 +621,31 @@ class Checker {
       if (next >= form->items.size())
         fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
       for (std::size_t i = next; i < form->items.size(); ++i) piece.moves.push_back(move_rule(form->items[i]));
+      check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
     }
   }
 
   int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
+
+  // A flanking drop flips what it closes, a plain one does not: one piece with both would make the
+  // same move (the piece onto a cell) flip or not depending on which rule was meant.
+  void check_flanking_drop(const PieceType& piece) const {
+    const MoveRule* first = nullptr;
+    for (const MoveRule& move : piece.moves) {
+      if (move.kind != MoveKind::Drop) continue;
+      if (!first) {
+        first = &move;
+        continue;
+      }
+      if (first->flanking[0].empty() && move.flanking[0].empty()) continue;
+      fail_at(move.pos,
+              fmt::format("the piece '{}' has a flanking drop and another drop (line {}); a piece that flips "
+                          "what it closes has one drop rule",
+                          piece.name, first->pos.line),
+              "merge them into one drop, or give the other drop to a piece of its own");
+    }
+  }
 
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
@@ -664,8 +688,9 @@ class Checker {
     return move;
   }
 
-  // (drop [(in REGION)] [(gravity DIRECTION)]): onto an empty cell of the region (all by default);
-  // with gravity, only onto a cell whose neighbour in that direction is occupied or off the board.
+  // (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)]): onto an empty cell of the
+  // region (all by default); with gravity, only onto a cell whose neighbour in that direction is
+  // occupied or off the board; with flanking, only where it closes a line of enemy pieces.
   MoveRule drop_rule(const Node& form) const {
     MoveRule move;
     move.pos = form.pos;
@@ -675,6 +700,7 @@ class Checker {
     const Node* in = nullptr;
     const Node* gravity = nullptr;
     const Node* only = nullptr;
+    const Node* flanking = nullptr;
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
       if (option.is_symbol("capture"))
@@ -688,9 +714,9 @@ class Checker {
         expect_at_most(option, 2);
         continue;
       }
-      const bool known = option.head() == "in" || option.head() == "gravity";
+      const bool known = option.head() == "in" || option.head() == "gravity" || option.head() == "flanking";
       if (!known) fail(option, fmt::format("unexpected {} in a drop", describe(option)), usage("drop"));
-      const Node*& seen = option.head() == "in" ? in : gravity;
+      const Node*& seen = option.head() == "in" ? in : option.head() == "gravity" ? gravity : flanking;
       if (seen) fail(option, fmt::format("'({} ...)' is given twice", option.head()));
       seen = &option;
       expect_at_most(option, 2);
@@ -703,6 +729,10 @@ class Checker {
         if (move.offsets[p].size() != 1)
           fail(direction, "gravity pulls one way: give a single direction such as s or backward", usage("gravity"));
       }
+    }
+    if (flanking) {
+      const Node& lines = argument(*flanking, 1, "DIRECTIONS");
+      for (int p = 0; p < kPlayers; ++p) move.flanking[p] = directions(lines, rules_.players[p].forward);
     }
     if (only) {
       const std::size_t other = static_cast<std::size_t>(1 - player_index(argument(*only, 1, "PLAYER")));
@@ -845,6 +875,13 @@ class Checker {
 
   // ---- end conditions ----
 
+  void read_pass() {
+    for (const Node* form : forms("pass-when-stuck")) {
+      expect_at_most(*form, 1);
+      rules_.pass_when_stuck = true;
+    }
+  }
+
   void read_end() {
     const Node& form = *forms("end").front();
     if (form.items.size() < 2) fail(form, "'(end ...)' lists no way for the game to end", usage("end"));
@@ -853,7 +890,7 @@ class Checker {
 
   EndRule end_rule(const Node& node) const {
     const Node& form = list_form(node, "in '(end ...)'");
-    const std::vector<std::string> outcomes = {"win", "lose", "draw"};
+    const std::vector<std::string> outcomes = {"win", "lose", "draw", "most-pieces"};
     const std::string head(form.head());
     const auto it = std::find(outcomes.begin(), outcomes.end(), head);
     if (it == outcomes.end())

@@ -47,6 +47,10 @@ struct MoveRule {
   // a cell qualifies only if its neighbour that way is occupied or off the board.
   std::array<std::vector<Offset>, kPlayers> offsets;
   PlayerRegion region;  // Drop: the cells a piece may be dropped on
+  // Drop: when not empty, the drop must flank: along at least one of these directions (absolute,
+  // per player) the dropped piece closes a line of one or more enemy pieces with a piece of its own
+  // beyond, and every line it closes that way changes owner.
+  std::array<std::vector<Offset>, kPlayers> flanking;
   Target target = Target::Empty;
   bool capture = false;  // the piece on the destination, if any, is removed
   SourcePos pos;
@@ -66,7 +70,8 @@ struct Player {
   Offset forward;
 };
 
-enum class Outcome { Win, Loss, Draw };
+// MostPieces: the player with more pieces on the board wins, equal counts draw.
+enum class Outcome { Win, Loss, Draw, MostPieces };
 
 enum class EndKind {
   Reach,                // a piece of the player stands in a region
@@ -109,6 +114,9 @@ struct Rules {
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
+  // A player to move who has no legal move passes, as long as its opponent has one: the pass is
+  // then its only move. With it, no-legal-moves holds only when neither player can move.
+  bool pass_when_stuck = false;
 
   int cells() const { return width * height; }
   int cell(int column, int row) const { return row * width + column; }

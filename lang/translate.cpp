@@ -208,7 +208,7 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
 
 // One line per rule, or one per player when a rule for both has a different region for each.
 std::string end_text(const Rules& rules) {
-  const char* const outcomes[] = {"win", "lose", "draw"};
+  const char* const outcomes[] = {"win", "lose", "draw", "most-pieces"};
   std::string text = "  (end";
   for (const EndRule& rule : rules.end) {
     const bool split = rule.only_player < 0 && rule.kind == EndKind::Reach && rule.region[0] != rule.region[1];

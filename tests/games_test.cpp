@@ -395,5 +395,141 @@ TEST(Gomoku, LinesAcrossTheWordsOfTheBitboard) {
   });
 }
 
+// ---- Othello ------------------------------------------------------------------------------------
+
+// Published perft: Aart Bik, "Perft for Reversi", http://www.aartbik.com/MISC/reversi.html (also
+// https://aartbik.blogspot.com/2009/02/perft-for-reversi.html), confirmed there by Jonathan Kreuzer:
+// 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, ... How they count, and how we do:
+// a pass is a move (it adds one to the count like any other move); no game ends in fewer than nine
+// plies, so up to the depths tested here no terminal position occurs above the leaves. (Bik also
+// counts a finished game as a leaf at every greater depth; we count it at none, as for every game:
+// the two counts part from depth 10 on, see docs/games.md.)
+TEST(Othello, PerftMatchesThePublishedCounts) {
+  const Game loaded = game("othello.game");
+  loaded.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const std::vector<std::uint64_t> published = {4, 12, 56, 244, 1396, 8200, 55092};
+    for (int depth = 1; depth <= static_cast<int>(published.size()) - kDepthCut; ++depth)
+      EXPECT_EQ(perft(program, start, depth), published[static_cast<std::size_t>(depth - 1)]) << depth;
+  });
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 5 - kDepthCut),
+            kDepthCut ? 244u : 1396u);
+}
+
+TEST(Othello, StartsWithFourDiscsAndBlackFlanksToMove) {
+  game("othello.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(program.position_text(start), "8/8/8/3Dd3/3dD3/8/8/8 Black 0");
+    EXPECT_EQ(move_texts(program, start), (std::vector<std::string>{"c4", "d3", "e6", "f5"}));
+    EXPECT_EQ(program.position_text(after(program, start, "d3")), "8/8/8/3Dd3/3DD3/3D4/8/8 White 1");
+  });
+}
+
+TEST(Othello, ADropFlipsEveryClosedLineInEveryDirection) {
+  game("othello.game").visit([](const auto& program) {
+    // d4 closes a line in each of the eight directions, two discs long towards the east.
+    const auto state = after(program, position(program, "8/8/1D1D1D2/2ddd3/1Dd1ddD1/2ddd3/1D1D1D2/8 Black 10"), "d4");
+    EXPECT_EQ(program.position_text(state), "8/8/1D1D1D2/2DDD3/1DDDDDD1/2DDD3/1D1D1D2/8 White 11");
+  });
+}
+
+TEST(Othello, LinesLeftOpenDoNotFlip) {
+  game("othello.game").visit([](const auto& program) {
+    // From a1: north closes at a3; east ends on an empty cell; the diagonal runs off the board.
+    const auto state = after(program, position(program, "7d/6d1/5d2/4d3/3d4/D1d5/dd6/1dd5 Black 10"), "a1");
+    EXPECT_EQ(program.position_text(state), "7d/6d1/5d2/4d3/3d4/D1d5/Dd6/Ddd5 White 11");
+  });
+}
+
+TEST(Othello, APlayerWithoutAMovePassesAndPerftCountsThePass) {
+  game("othello.game").visit([](const auto& program) {
+    // White's b1 is closed against the edge: White cannot flank, Black can (c1).
+    const auto stuck = position(program, "8/8/8/8/8/8/8/Dd6 White 5");
+    EXPECT_FALSE(stuck.over);
+    EXPECT_EQ(move_texts(program, stuck), (std::vector<std::string>{"pass"}));
+    EXPECT_EQ(program.parse_move(stuck, "c1").error,
+              "c1 is not a legal move for White; White has no move on the board and must pass: write pass");
+    const auto passed = after(program, stuck, "pass");
+    EXPECT_EQ(program.position_text(passed), "8/8/8/8/8/8/8/Dd6 Black 6");
+    EXPECT_NE(passed.hash, stuck.hash);
+    EXPECT_EQ(move_texts(program, passed), (std::vector<std::string>{"c1"}));
+    // The pass is one move at depth 1, c1 one at depth 2, and then the game is over.
+    EXPECT_EQ(perft(program, stuck, 1), 1u);
+    EXPECT_EQ(perft(program, stuck, 2), 1u);
+    EXPECT_EQ(perft(program, stuck, 3), 0u);
+    Rng rng(3);
+    EXPECT_EQ(program.move_text(program.random_move(stuck, rng)), "pass");
+    // A player with a move cannot pass.
+    EXPECT_EQ(program.parse_move(passed, "pass").error,
+              "Black cannot pass: a player passes only when it has no other move, and Black has one (e.g. c1)");
+  });
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    EXPECT_EQ(program.parse_move(program.initial_state(), "pass").error,
+              "this game has no passing: a player always has a move or the game ends");
+  });
+}
+
+TEST(Othello, TheGameEndsWhenNeitherPlayerCanMoveAndMorePiecesWin) {
+  game("othello.game").visit([](const auto& program) {
+    // c1 takes White's last disc: neither player can move, though the board is far from full.
+    const auto state = after(program, position(program, "8/8/8/8/8/8/8/Dd6 Black 6"), "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), 1);
+    EXPECT_EQ(program.end_reason(state), "Black wins by more pieces, 3 to 0, at no-legal-moves");
+    // White wins with more discs on a full board.
+    const auto full =
+        position(program, "dddddddd/dddddddd/dddddddd/dddddddd/dddddddd/DDDDDDDD/DDDDDDDD/DDDDDDDD Black 60");
+    EXPECT_TRUE(full.over);
+    EXPECT_EQ(program.end_reason(full), "White wins by more pieces, 40 to 24, at no-legal-moves");
+  });
+}
+
+TEST(Othello, EqualCountsDraw) {
+  game("othello.game").visit([](const auto& program) {
+    // After c1 Black has a1, b1 and c1, White three discs that no line reaches: both are stuck.
+    const auto before = position(program, "5d1d/8/7d/8/8/8/8/Dd6 Black 20");
+    EXPECT_EQ(move_texts(program, before), (std::vector<std::string>{"c1"}));
+    const auto state = after(program, before, "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+    EXPECT_EQ(program.end_reason(state), "draw by equal pieces, 3 to 3, at no-legal-moves");
+  });
+}
+
+TEST(Othello, ShowSaysItPassesFlipsAndPlaysOnTheFastPath) {
+  game("othello.game").visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("flanking and flipping along (+0,+1) (+1,+1)"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("passing: a player with no move on the board passes (move text: pass) while its opponent "
+                         "has one; no-legal-moves holds when neither can move\n"),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find("random moves: counted and drawn without a move list (the fast path)"), std::string::npos)
+        << shown;
+  });
+}
+
+TEST(Othello, PlayoutsEndWhereTheReferenceSaysTheGameIsOver) {
+  const Game loaded = game("othello.game");
+  const lang::Rules& rules = loaded.rules();
+  loaded.visit([&](const auto& program) {
+    Rng rng(11);
+    for (int round = 0; round < 50; ++round) {
+      auto state = program.initial_state();
+      const std::uint32_t plies = program.playout(state, rng);
+      ASSERT_TRUE(state.over);
+      EXPECT_EQ(state.ply, plies);
+      EXPECT_GE(plies, 9u);  // the shortest game
+      reference::Board board(static_cast<std::size_t>(rules.cells()));
+      for (int cell = 0; cell < rules.cells(); ++cell)
+        for (int player = 0; player < kPlayers; ++player)
+          if (state.by_player[player].test(cell)) board[static_cast<std::size_t>(cell)] = {player, 0};
+      const reference::Decision verdict = reference::decision(rules, board, state.to_move, state.ply);
+      EXPECT_TRUE(verdict.over) << program.position_text(state);
+      EXPECT_EQ(verdict.winner, state.winner) << program.position_text(state);
+    }
+  });
+}
+
 }  // namespace
 }  // namespace troyka

@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck'
 )");
 }
 
@@ -550,7 +550,7 @@ TEST(LangStructure, MissingEndForm) {
             R"(test.game:1:1: error: the game has no '(end ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (end (win|lose|draw [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
 )");
 }
 
@@ -1615,7 +1615,7 @@ TEST(LangEnd, EndWithoutRules) {
             R"(test.game:12:3: error: '(end ...)' lists no way for the game to end
  12 |   (end))
     |   ^
-hint: usage: (end (win|lose|draw [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
 )");
 }
 
@@ -2138,7 +2138,7 @@ TEST(LangDrop, ToDoesNotApply) {
             R"(test.game:10:11: error: a drop always lands on an empty cell; '(to ...)' does not apply to it
  10 |     (drop (to enemy)))
     |           ^
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
@@ -2147,7 +2147,7 @@ TEST(LangDrop, CaptureHasNoEffect) {
             R"(test.game:10:11: error: 'capture' has no effect on a drop: a dropped piece lands on an empty cell
  10 |     (drop capture))
     |           ^~~~~~~
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
@@ -2192,7 +2192,7 @@ TEST(LangDrop, UnknownOption) {
             R"(test.game:10:11: error: unexpected '(onto ...)' in a drop
  10 |     (drop (onto empty)))
     |           ^
-hint: usage: (drop [(in REGION)] [(gravity DIRECTION)])
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
 )");
 }
 
@@ -2211,6 +2211,102 @@ TEST(LangDrop, MisspelledDrop) {
  10 |     (dorp))
     |      ^~~~
 hint: did you mean 'drop'?
+)");
+}
+
+// ---- Flanking drops, passing, counting ----------------------------------------------------------
+
+const std::string kCaptureStep = "(step (forward-left forward-right) (to enemy) capture))";
+
+TEST(LangDrop, ReadsFlankingPerPlayer) {
+  const Rules rules = rules_of(game_with(kCaptureStep, "(drop (flanking (forward e))))"));
+  const MoveRule& drop = rules.pieces[0].moves[1];
+  EXPECT_EQ(offsets_text(drop.flanking[0]), "(0,1) (1,0)");
+  EXPECT_EQ(offsets_text(drop.flanking[1]), "(0,-1) (1,0)");  // Black faces south
+  EXPECT_TRUE(rules.pieces[0].moves[0].flanking[0].empty());
+}
+
+TEST(LangDrop, FlankingWithoutDirections) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (flanking)))")),
+            R"(test.game:10:11: error: '(flanking ...)' is missing its DIRECTIONS
+ 10 |     (drop (flanking)))
+    |           ^
+hint: usage: (flanking DIRECTIONS)
+)");
+}
+
+TEST(LangDrop, FlankingGivenTwice) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (flanking n) (flanking s)))")),
+            R"(test.game:10:24: error: '(flanking ...)' is given twice
+ 10 |     (drop (flanking n) (flanking s)))
+    |                        ^
+)");
+}
+
+TEST(LangDrop, FlankingDirectionTypo) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (flanking all-direction)))")),
+            R"(test.game:10:21: error: unknown direction 'all-direction'
+ 10 |     (drop (flanking all-direction)))
+    |                     ^~~~~~~~~~~~~
+hint: did you mean 'all-directions'?
+)");
+}
+
+TEST(LangDrop, AFlankingDropIsThePiecesOnlyDrop) {
+  EXPECT_EQ(
+      error_of(game_with(kCaptureStep, "(drop (flanking all-directions)) (drop))")),
+      R"(test.game:10:38: error: the piece 'Pawn' has a flanking drop and another drop (line 10); a piece that flips what it closes has one drop rule
+ 10 |     (drop (flanking all-directions)) (drop))
+    |                                      ^
+hint: merge them into one drop, or give the other drop to a piece of its own
+)");
+  // Either order; two plain drops remain allowed.
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (in (row 1))) (drop (flanking n)))")).substr(0, 23),
+            "test.game:10:25: error:");
+  EXPECT_EQ(rules_of(game_with(kCaptureStep, "(drop (in (row 1))) (drop (in (row 2))))")).pieces[0].moves.size(), 3u);
+}
+
+TEST(LangPass, ReadsPassWhenStuck) {
+  EXPECT_FALSE(rules_of(std::string(kGame)).pass_when_stuck);
+  const std::string board = "(board (rectangle width height))";
+  EXPECT_TRUE(rules_of(game_with(board, board + "\n  (pass-when-stuck)")).pass_when_stuck);
+}
+
+TEST(LangPass, TakesNoArguments) {
+  const std::string board = "(board (rectangle width height))";
+  EXPECT_EQ(error_of(game_with(board, board + "\n  (pass-when-stuck always)")),
+            R"(test.game:8:20: error: '(pass-when-stuck ...)' takes no arguments; 'always' is one too many
+ 8 |   (pass-when-stuck always)
+   |                    ^~~~~~
+hint: usage: (pass-when-stuck)
+)");
+}
+
+TEST(LangPass, GivenTwice) {
+  const std::string board = "(board (rectangle width height))";
+  EXPECT_EQ(error_of(game_with(board, board + "\n  (pass-when-stuck)\n  (pass-when-stuck)")),
+            R"(test.game:9:3: error: '(pass-when-stuck ...)' appears twice; the first is at line 8
+ 9 |   (pass-when-stuck)
+   |   ^
+hint: merge the two into one
+)");
+}
+
+TEST(LangEnd, MostPiecesIsAnOutcome) {
+  const Rules rules = rules_of(game_with("(lose no-legal-moves)", "(most-pieces no-legal-moves)"));
+  EXPECT_EQ(rules.end[2].outcome, Outcome::MostPieces);
+  EXPECT_EQ(rules.end[2].kind, EndKind::NoLegalMoves);
+  EXPECT_EQ(rules.end[2].text, "(most-pieces no-legal-moves)");
+  const Rules black = rules_of(game_with("(lose no-legal-moves)", "(most-pieces Black (ply-limit 100))"));
+  EXPECT_EQ(black.end[2].only_player, 1);
+}
+
+TEST(LangEnd, MostPiecesMisspelled) {
+  EXPECT_EQ(error_of(game_with("(lose no-legal-moves)", "(most-piece no-legal-moves)")),
+            R"(test.game:15:6: error: unknown outcome 'most-piece'
+ 15 |     (most-piece no-legal-moves)))
+    |      ^~~~~~~~~~
+hint: did you mean 'most-pieces'?
 )");
 }
 

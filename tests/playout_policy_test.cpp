@@ -156,11 +156,12 @@ TEST(PlayoutPolicy, MoveValuesPreferTheBetterOfTwoDraws) {
 
 TEST(PlayoutPolicy, MoveKeysAreDenseAndDistinct) {
   breakthrough(5, 5).visit([](const auto& program) {
-    EXPECT_EQ(program.move_key_count(), 2u * 25 * 25);
+    // Origins and destinations run two past the 25 cells, for moves off the board such as a pass.
+    EXPECT_EQ(program.move_key_count(), 2u * 27 * 27);
     std::map<std::size_t, int> seen;
     for (int mover = 0; mover < 2; ++mover)
-      for (std::uint16_t from = 0; from < 25; ++from)
-        for (std::uint16_t to = 0; to < 25; ++to) {
+      for (std::uint16_t from = 0; from < 27; ++from)
+        for (std::uint16_t to = 0; to < 27; ++to) {
           const std::size_t key = program.move_key(mover, Move{from, to});
           EXPECT_LT(key, program.move_key_count());
           EXPECT_EQ(seen[key]++, 0);

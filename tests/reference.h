@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -38,8 +39,27 @@ inline bool on_board(const lang::Rules& rules, int column, int row) {
   return column >= 0 && column < rules.width && row >= 0 && row < rules.height;
 }
 
+// The enemy pieces a piece of `mover` dropped on `cell` would flank along `directions`: walking
+// each direction from the cell, a run of enemy pieces ended by one of the mover's.
+inline std::vector<int> flanked(const lang::Rules& rules, const Board& board, int mover, int cell,
+                                const std::vector<lang::Offset>& directions) {
+  std::vector<int> cells;
+  for (const lang::Offset d : directions) {
+    std::vector<int> run;
+    int column = cell % rules.width + d.dx, row = cell / rules.width + d.dy;
+    for (; on_board(rules, column, row); column += d.dx, row += d.dy) {
+      const int at = rules.cell(column, row);
+      if (board[static_cast<std::size_t>(at)].player != 1 - mover) break;
+      run.push_back(at);
+    }
+    if (on_board(rules, column, row) && board[static_cast<std::size_t>(rules.cell(column, row))].player == mover)
+      cells.insert(cells.end(), run.begin(), run.end());
+  }
+  return cells;
+}
+
 // Adds the drops of `rule`: every empty cell of its region whose neighbour in the direction of
-// gravity, if it has one, is occupied or off the board.
+// gravity, if it has one, is occupied or off the board, and which flanks a line if it must.
 inline void add_drops(const lang::Rules& rules, const Board& board, int mover, int piece, const lang::MoveRule& rule,
                       std::vector<MoveKey>& found) {
   for (const int cell : rule.region[mover]) {
@@ -49,12 +69,14 @@ inline void add_drops(const lang::Rules& rules, const Board& board, int mover, i
       const int column = cell % rules.width + gravity.dx, row = cell / rules.width + gravity.dy;
       supported = !on_board(rules, column, row) || board[static_cast<std::size_t>(rules.cell(column, row))].player >= 0;
     }
+    const std::vector<lang::Offset>& lines = rule.flanking[mover];
+    if (!lines.empty() && flanked(rules, board, mover, cell, lines).empty()) continue;
     if (supported) found.emplace_back(cell, cell, piece, false);
   }
 }
 
-// Every legal move of `mover`, sorted, each once; whether the game is over is not asked.
-inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover) {
+// Every move of `mover` on the board, sorted, each once.
+inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& board, int mover) {
   std::vector<MoveKey> found;
   for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
     for (const lang::MoveRule& rule : rules.pieces[piece].moves)
@@ -80,6 +102,18 @@ inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, 
   }
   std::sort(found.begin(), found.end());
   found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+// The pass, a move off the board: from == to == the number of cells.
+inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false}; }
+
+// Every legal move of `mover`, sorted, each once; whether the game is over is not asked. With
+// (pass-when-stuck), a mover without a move on the board passes if its opponent has one.
+inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover) {
+  std::vector<MoveKey> found = board_moves(rules, board, mover);
+  if (found.empty() && rules.pass_when_stuck && !board_moves(rules, board, 1 - mover).empty())
+    found.push_back(pass(rules));
   return found;
 }
 
@@ -135,9 +169,14 @@ inline Decision decision(const lang::Rules& rules, const Board& board, int to_mo
     for (const int subject : {1 - to_move, to_move}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
       if (!holds(rules, rule, board, subject, to_move, ply)) continue;
-      const int winner = rule.outcome == lang::Outcome::Win    ? subject
-                         : rule.outcome == lang::Outcome::Loss ? 1 - subject
-                                                               : kDraw;
+      std::array<int, lang::kPlayers> count{};
+      for (const Square& square : board)
+        if (square.player >= 0) ++count[static_cast<std::size_t>(square.player)];
+      const int most = count[0] > count[1] ? 0 : count[1] > count[0] ? 1 : kDraw;
+      const int winner = rule.outcome == lang::Outcome::Win          ? subject
+                         : rule.outcome == lang::Outcome::Loss       ? 1 - subject
+                         : rule.outcome == lang::Outcome::MostPieces ? most
+                                                                     : kDraw;
       return {true, winner, static_cast<int>(index)};
     }
   }
@@ -162,11 +201,19 @@ inline Position start(const lang::Rules& rules) {
   return position;
 }
 
-// The position after `move`, a legal move of the player to move (a drop empties and fills one cell).
+// The position after `move`, a legal move of the player to move (a drop empties and fills one cell,
+// a flanking drop also flips what it flanks, a pass changes only the player to move).
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
   const auto [from, to, piece, capture] = move;
-  position.board[static_cast<std::size_t>(from)] = {};
-  position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  if (move != pass(rules)) {
+    if (from == to)
+      for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(piece)].moves)
+        if (rule.kind == lang::MoveKind::Drop)
+          for (const int cell : flanked(rules, position.board, position.to_move, to, rule.flanking[position.to_move]))
+            position.board[static_cast<std::size_t>(cell)].player = position.to_move;
+    position.board[static_cast<std::size_t>(from)] = {};
+    position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  }
   position.to_move = 1 - position.to_move;
   ++position.ply;
   position.end = decision(rules, position.board, position.to_move, position.ply);
