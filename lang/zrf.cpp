@@ -709,16 +709,21 @@ class Lowering {
     }
   }
 
-  Offset direction(const Node& node) const {
-    const std::string name = symbol(node, "a direction");
-    const auto it = directions_.find(name);
-    if (it == directions_.end()) {
+  // The entry of `table` that `node` names; an unknown name fails with the known ones as hints.
+  template <typename Table>
+  const typename Table::mapped_type& named(const Table& table, const Node& node, std::string_view what,
+                                           std::string_view kind) const {
+    const std::string name = symbol(node, what);
+    const auto it = table.find(name);
+    if (it == table.end()) {
       std::vector<std::string> names;
-      for (const auto& [known, offset] : directions_) names.push_back(known);
-      fail(node, fmt::format("unknown direction '{}'", name), suggest(name, names));
+      for (const auto& entry : table) names.push_back(entry.first);
+      fail(node, fmt::format("unknown {} '{}'", kind, name), suggest(name, names));
     }
     return it->second;
   }
+
+  Offset direction(const Node& node) const { return named(directions_, node, "a direction", "direction"); }
 
   bool is_direction(const Node& node) const { return node.is_symbol() && directions_.count(node.text); }
 
@@ -1046,16 +1051,7 @@ class Lowering {
     }
   }
 
-  const PlayerRegion& zone_named(const Node& node) const {
-    const std::string name = symbol(node, "a zone name");
-    const auto it = zones_.find(name);
-    if (it == zones_.end()) {
-      std::vector<std::string> names;
-      for (const auto& [known, cells] : zones_) names.push_back(known);
-      fail(node, fmt::format("unknown zone '{}'", name), suggest(name, names));
-    }
-    return it->second;
-  }
+  const PlayerRegion& zone_named(const Node& node) const { return named(zones_, node, "a zone name", "zone"); }
 
   // A ZRF drop body as a troyka drop: ((verify empty?) add), optionally with zone tests and a
   // gravity test, all of the cell where the drop starts and places its piece.
