@@ -60,6 +60,10 @@ std::vector<Square> squares(const lang::Rules& rules, const State& state) {
         square.piece = static_cast<int>(piece);
       }
     FUZZ_CHECK((square.player < 0) == (square.piece < 0), "a cell with an owner but no piece type, or the reverse");
+    if (state.blocked.test(cell)) {
+      FUZZ_CHECK(square.player < 0, "a piece on a blocked cell");
+      square.player = troyka::reference::kBlocked;
+    }
   }
   return board;
 }
@@ -117,20 +121,21 @@ void check_state(const Program& program, const typename Program::StateType& stat
   FUZZ_CHECK(state.over == moves.empty(), text);
   if (!state.over) {
     std::vector<MoveKey> listed;
-    for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+    for (const Move& move : moves) listed.push_back(troyka::reference::key_of(move));
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
     const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
       if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";
-      for (const auto& [from, to, piece, capture] : listed)
-        if (!std::binary_search(expected.begin(), expected.end(), MoveKey{from, to, piece, capture}))
-          detail +=
-              " extra " + program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
-      for (const auto& [from, to, piece, capture] : expected)
-        if (!std::binary_search(listed.begin(), listed.end(), MoveKey{from, to, piece, capture}))
-          detail += " missing " +
-                    program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
+      const auto text_of = [&](const MoveKey& key) {
+        const auto [from, to, piece, capture, shot] = key;
+        return program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture,
+                                      shot < 0 ? troyka::kNoShot : std::uint16_t(shot)});
+      };
+      for (const MoveKey& key : listed)
+        if (!std::binary_search(expected.begin(), expected.end(), key)) detail += " extra " + text_of(key);
+      for (const MoveKey& key : expected)
+        if (!std::binary_search(listed.begin(), listed.end(), key)) detail += " missing " + text_of(key);
       broken("legal_moves == reference_moves", detail);
     }
   }

@@ -37,19 +37,23 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
     }
   pass_when_stuck_ = rules_->pass_when_stuck;
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ ||
+  shoots_ = !shots_[0].empty() || !shots_[1].empty();
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || shoots_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(),
                             [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
   targets_fit_inline_ = true;
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
     targets_fit_inline_ = targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps &&
-                          std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
+                          std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; }) &&
+                          shots_[player].empty();
   }
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(kPlayers) * kMaxPieceTypes * static_cast<std::size_t>(cells_));
   for (auto& key : zobrist_) key = keys.next();
   side_key_ = keys.next();
+  blocked_keys_.resize(static_cast<std::size_t>(cells_));  // drawn last: the other keys stay as they were
+  for (auto& key : blocked_keys_) key = keys.next();
 }
 
 template <int Words>
@@ -61,7 +65,9 @@ void Program<Words>::compile_moves() {
           add_drop(player, static_cast<int>(piece), move);
           continue;
         }
-        for (const lang::Offset offset : move.offsets[player]) add_jump(player, static_cast<int>(piece), move, offset);
+        const int shot = move.shoots ? add_shot(player, move) : -1;
+        for (const lang::Offset offset : move.offsets[player])
+          add_jump(player, static_cast<int>(piece), move, offset, shot);
       }
   for (int player = 0; player < kPlayers; ++player) {
     std::vector<Drop>& drops = drops_[player];
@@ -86,17 +92,26 @@ static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bo
   return slide.dx ? step.dx % slide.dx == 0 : step.dy % slide.dy == 0;
 }
 
+// Two rules with the same offset and kind but different shots make two jumps (add_jump merges only
+// equal shots), and their shots may reach the same cell: those are taken to repeat too.
 template <int Words>
 bool Program<Words>::jumps_may_repeat(int player) const {
+  struct RuleJump {
+    lang::Offset offset;
+    bool slides = false, shoots = false;
+  };
   for (const lang::PieceType& piece : rules_->pieces) {
-    std::vector<std::pair<lang::Offset, bool>> jumps;  // offset, slides
+    std::vector<RuleJump> jumps;
     for (const lang::MoveRule& move : piece.moves)
       if (move.kind != lang::MoveKind::Drop)
         for (const lang::Offset offset : move.offsets[player])
-          jumps.emplace_back(offset, move.kind == lang::MoveKind::Slide);
+          jumps.push_back({offset, move.kind == lang::MoveKind::Slide, move.shoots});
     for (std::size_t i = 0; i < jumps.size(); ++i)
-      for (std::size_t j = i + 1; j < jumps.size(); ++j)
-        if (displacements_meet(jumps[i].first, jumps[i].second, jumps[j].first, jumps[j].second)) return true;
+      for (std::size_t j = i + 1; j < jumps.size(); ++j) {
+        const RuleJump &a = jumps[i], &b = jumps[j];
+        const bool twin_shooters = a.offset == b.offset && a.slides == b.slides && (a.shoots || b.shoots);
+        if (twin_shooters || displacements_meet(a.offset, a.slides, b.offset, b.slides)) return true;
+      }
   }
   return false;
 }
@@ -140,8 +155,25 @@ typename Program<Words>::Ray Program<Words>::ray(lang::Offset offset) const {
   return ray;
 }
 
+// The index in shots_[player] of the shot of `move`, shared with an earlier rule's equal shot.
 template <int Words>
-void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset) {
+int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
+  std::vector<Shot>& shots = shots_[player];
+  const bool slide = move.shot_kind == lang::MoveKind::Slide;
+  const std::vector<lang::Offset>& offsets = move.shot_offsets[player];
+  for (std::size_t i = 0; i < shots.size(); ++i)
+    if (shots[i].slide == slide && shots[i].offsets == offsets) return static_cast<int>(i);
+  Shot shot;
+  shot.slide = slide;
+  shot.offsets = offsets;
+  for (const lang::Offset offset : offsets)
+    if (const Ray direction = ray(offset); direction.from_mask.any()) shot.rays.push_back(direction);  // as add_jump
+  shots.push_back(std::move(shot));
+  return static_cast<int>(shots.size()) - 1;
+}
+
+template <int Words>
+void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot) {
   static constexpr std::uint8_t kLandingOf[] = {kOnEmpty, kOnEnemy, kOnFriend, kOnEmpty | kOnEnemy,
                                                 kOnEmpty | kOnEnemy | kOnFriend};  // by lang::Target
   Jump jump;
@@ -151,6 +183,7 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   jump.landing = kLandingOf[static_cast<int>(move.target)];
   jump.slide = move.kind == lang::MoveKind::Slide;
   jump.from_mask = cells_with_neighbour(offset);
+  jump.shot = static_cast<std::int8_t>(shot);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
   if (!jump.from_mask.any()) return;
@@ -158,7 +191,7 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   // the same cells is the same jump.
   for (Jump& existing : jumps_[player])
     if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide &&
-        existing.from_mask == jump.from_mask) {
+        existing.from_mask == jump.from_mask && existing.shot == jump.shot) {
       existing.landing |= jump.landing;
       return;
     }
@@ -282,8 +315,16 @@ int Program<Words>::piece_at(const StateType& state, int player, int cell) const
 }
 
 template <int Words>
+void Program<Words>::block(StateType& state, int cell) const {
+  state.blocked.set(cell);
+  state.hash ^= blocked_keys_[static_cast<std::size_t>(cell)];
+}
+
+template <int Words>
 std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   std::uint64_t hash = state.to_move ? side_key_ : 0;
+  for (Board blocked = state.blocked; blocked.any();)
+    hash ^= blocked_keys_[static_cast<std::size_t>(blocked.pop_lowest())];
   for (int player = 0; player < kPlayers; ++player)
     for (int cell = 0; cell < rules_->cells(); ++cell)
       if (const int piece = piece_at(state, player, cell); piece >= 0) hash ^= piece_key(player, piece, cell);
@@ -311,6 +352,7 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
     }
     if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
       flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
+    if (move.has_shot()) block(state, move.shot);
   }
   if (move.capture) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
@@ -378,13 +420,16 @@ typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& s
   return cells;
 }
 
+// Without Extras no cell is ever blocked (only shots block cells), so the blocked cells are not read.
 template <int Words>
+template <bool Extras>
 inline std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds> Program<Words>::landing_masks(
     const StateType& state) const {
   const Board& own = state.by_player[state.to_move];
   const Board& enemy = state.by_player[1 - state.to_move];
-  const Board empty = board_ - (own | enemy);
-  return {Board{}, empty, enemy, empty | enemy, own, empty | own, enemy | own, board_};
+  const Board open = Extras ? board_ - state.blocked : board_;
+  const Board empty = open - (own | enemy);
+  return {Board{}, empty, enemy, empty | enemy, own, empty | own, enemy | own, open};
 }
 
 // Calls emit(TargetSet) for every jump of the player to move; stops early when emit returns false.
@@ -400,20 +445,63 @@ template <typename Emit>
     Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
     const Board& landing = landings[jump.landing];
     if (!jump.slide) {
-      if (!emit(TargetSet{jump_targets(state, jump, landing), static_cast<std::int16_t>(jump.delta()), jump.piece}))
+      if (!emit(TargetSet{jump_targets(state, jump, landing), static_cast<std::int16_t>(jump.delta()), jump.piece,
+                          jump.shot}))
         return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
       frontier = frontier.shifted(jump.left, jump.right);
       const Board hits = frontier & landing;
-      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece})) return;
+      if (hits.any() &&
+          !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot}))
+        return;
       frontier = frontier & empty & jump.from_mask;
     }
   }
   for_each_drop(state, empty, [&](std::size_t index, const Board& targets) {
     return emit(TargetSet{targets, 0, drops_[state.to_move][index].piece});
   });
+}
+
+// Calls on_move(Move) for the move of `set` to each of `targets` (some of set.targets) and, for a
+// move with a shot, once for each cell it can shoot to; stops early and returns false when on_move
+// returns false.
+template <int Words>
+template <typename OnMove>
+[[gnu::always_inline]] inline bool Program<Words>::for_each_move(const StateType& state, const TargetSet& set,
+                                                                 Board targets, OnMove&& on_move) const {
+  const Board occupied = state.occupied();
+  while (targets.any()) {
+    const int to = targets.pop_lowest();
+    Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece, occupied.test(to)};
+    if (set.shot < 0) {
+      if (!on_move(move)) return false;
+      continue;
+    }
+    for (Board shots = shot_targets(state, set.shot, move.from, to); shots.any();) {
+      move.shot = static_cast<std::uint16_t>(shots.pop_lowest());
+      if (!on_move(move)) return false;
+    }
+  }
+  return true;
+}
+
+// The cells a piece of the player to move that went from `from` to `to` can shoot to: along each
+// ray of the shot, through empty cells, the one it left among them.
+template <int Words>
+typename Program<Words>::Board Program<Words>::shot_targets(const StateType& state, int shot, int from, int to) const {
+  const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(shot)];
+  const Board empty = board_ - (state.occupied() - Board::single(from));
+  Board targets;
+  for (const Ray& direction : rule.rays) {
+    Board frontier = Board::single(to);
+    do {
+      frontier = direction.step(frontier) & empty;
+      targets |= frontier;
+    } while (rule.slide && frontier.any());
+  }
+  return targets;
 }
 
 template <int Words>
@@ -434,7 +522,7 @@ template <typename OnTargets>
 template <int Words>
 void Program<Words>::remove_repeats(MoveList& moves) {
   const auto order = [](const Move& a, const Move& b) {
-    return std::tie(a.from, a.to, a.piece) < std::tie(b.from, b.to, b.piece);
+    return std::tie(a.from, a.to, a.piece, a.shot) < std::tie(b.from, b.to, b.piece, b.shot);
   };
   std::sort(moves.begin(), moves.end(), order);
   moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
@@ -444,14 +532,11 @@ template <int Words>
 void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const {
   moves.clear();
   if (state.over) return;
-  const Board occupied = state.occupied();
-  for_each_target_set(state, [&](TargetSet set) {
-    while (set.targets.any()) {
-      const int to = set.targets.pop_lowest();
-      moves.push_back(Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                           occupied.test(to)});
-    }
-    return true;
+  for_each_target_set(state, [&](const TargetSet& set) {
+    return for_each_move(state, set, set.targets, [&](const Move& move) {
+      moves.push_back(move);
+      return true;
+    });
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
@@ -461,7 +546,7 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
 template <int Words>
 int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
-  if (jumps_may_repeat_[state.to_move]) {
+  if (jumps_may_repeat_[state.to_move] || shoots_) {  // repeats to remove, or shots to count per target
     MoveList moves;
     legal_moves(state, moves);
     return static_cast<int>(moves.size());
@@ -492,7 +577,7 @@ template <int Words>
 template <bool Extras>
 [[gnu::always_inline]] inline void Program<Words>::collect_targets(const StateType& state,
                                                                    InlineTargets& targets) const {
-  const std::array<Board, kLandingKinds> landings = landing_masks(state);
+  const std::array<Board, kLandingKinds> landings = landing_masks<Extras>(state);
   const std::vector<Jump>& jumps = jumps_[state.to_move];
   int total = 0;
   for (std::size_t i = 0; i < jumps.size(); ++i) {
@@ -561,17 +646,29 @@ template <typename Choose>
       return nth(static_cast<int>(choice));
     }
   };
+  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move);
+  return has_extras_ ? run_extras_playout(state, chosen_move) : run_inline_playout<false>(state, chosen_move);
+}
+
+// The playout loop of games with drops, lines or passes, out of line for the same reason.
+template <int Words>
+template <typename Choose>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_extras_playout(StateType& state, Choose&& choose) const {
+  return run_inline_playout<true>(state, choose);
+}
+
+// The playout loop of games whose moves are listed every ply. Out of line, so that the loop of the
+// games without extras (Breakthrough's) compiles as if the other loops were not there.
+template <int Words>
+template <typename Choose>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_listed_playout(StateType& state, Choose&& choose) const {
   std::uint32_t plies = 0;
-  if (!targets_fit_inline_) {
-    MoveList moves;
-    for (; !state.over; ++plies) {
-      legal_moves(state, moves);
-      apply(state,
-            chosen_move(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
-    }
-    return plies;
+  MoveList moves;
+  for (; !state.over; ++plies) {
+    legal_moves(state, moves);
+    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
   }
-  return has_extras_ ? run_inline_playout<true>(state, chosen_move) : run_inline_playout<false>(state, chosen_move);
+  return plies;
 }
 
 // The playout loop without a move list; `choose(count, nth)` returns the move chosen.
@@ -637,19 +734,15 @@ void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const 
   const int mover = state.to_move;
   const Board& enemy = state.by_player[1 - mover];
   const Board last_enemy = wins_by_elimination_[mover] && enemy.count() == 1 ? enemy : Board{};
-  for_each_target_set(state, [&](TargetSet set) {
-    for (Board hits = set.targets & (win_cells_[mover][set.piece] | last_enemy); hits.any();) {
-      const int to = hits.pop_lowest();
-      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                      state.occupied().test(to)};
+  for_each_target_set(state, [&](const TargetSet& set) {
+    return for_each_move(state, set, set.targets & (win_cells_[mover][set.piece] | last_enemy), [&](const Move& move) {
       if (!wins_certain_[mover]) {
         StateType after = state;
         apply(after, move);
-        if (!after.over || after.winner != mover) continue;
+        if (!after.over || after.winner != mover) return true;
       }
-      if (!on_win(move)) return false;
-    }
-    return true;
+      return on_win(move);
+    });
   });
 }
 
@@ -703,17 +796,14 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
       targets_fit_inline_ && !flips_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
   MoveList safe_moves;
-  for_each_target_set(state, [&](TargetSet set) {
-    for (Board hits = set.targets & candidates; hits.any();) {
-      const int to = hits.pop_lowest();
-      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                      state.occupied().test(to)};
+  for_each_target_set(state, [&](const TargetSet& set) {
+    return for_each_move(state, set, set.targets & candidates, [&](const Move& move) {
       StateType after = state;  // the opponent is to move in it
       move_pieces(after, move);
       Move reply;
       if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
-    }
-    return true;
+      return true;
+    });
   });
   if (jumps_may_repeat_[mover]) remove_repeats(safe_moves);
   if (safe_moves.empty()) return false;
@@ -725,10 +815,16 @@ template <int Words>
 bool Program<Words>::has_targets(const StateType& state) const {
   bool found = false;
   for_each_target_set(state, [&](const TargetSet& set) {
-    found = set.targets.any();
+    found = set.shot < 0 ? set.targets.any() : can_shoot(state, set);
     return !found;
   });
   return found;
+}
+
+// Whether a move of `set` can shoot from some target: a move that must shoot and cannot is no move.
+template <int Words>
+bool Program<Words>::can_shoot(const StateType& state, const TargetSet& set) const {
+  return !for_each_move(state, set, set.targets, [](const Move&) { return false; });
 }
 
 template <int Words>
@@ -847,8 +943,9 @@ std::string Program<Words>::move_text(Move move) const {
   if (move.is_drop())
     return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
-  return fmt::format("{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
-                     lang::cell_name(move.to, width_));
+  const std::string shot = move.has_shot() ? "/" + lang::cell_name(move.shot, width_) : "";
+  return fmt::format("{}{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
+                     lang::cell_name(move.to, width_), shot);
 }
 
 template <int Words>
@@ -857,6 +954,11 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   if (text == "pass") return parse_pass(state);
+  // A shot follows the move after a '/': d1-d7/g7.
+  const std::size_t slash = text.find('/');
+  const std::string_view shot = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
+  const std::string_view whole = text;
+  text = text.substr(0, slash);
   // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
   std::size_t split = 1;
   while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
@@ -867,8 +969,11 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
       !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
                                                     !std::isdigit(static_cast<unsigned char>(second[1]))));
   if (separated) second.remove_prefix(1);
+  const bool drop = (text.size() > 2 && text[1] == '@') || (second.empty() && !separated && first.size() >= 2);
+  if (drop && slash != std::string_view::npos)
+    return fail(fmt::format("'{}': a placed piece shoots nothing; write the drop without '/{}'", whole, shot));
   if (text.size() > 2 && text[1] == '@') return parse_drop(state, text.substr(2), text[0]);
-  if (second.empty() && !separated && first.size() >= 2) return parse_drop(state, first, 0);
+  if (drop) return parse_drop(state, first, 0);
   if (text.empty() || first.size() < 2 || second.size() < 2) {
     const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty();
     return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
@@ -881,16 +986,53 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
-  for (const Move& move : moves)
-    if (move.from == from && move.to == to) return ParsedMove{move, {}};
+  const auto goes = [&](const Move& move) { return move.from == from && move.to == to; };
+  if (std::any_of(moves.begin(), moves.end(), goes))
+    return slash == std::string_view::npos ? parse_unshot(moves, from, to, text) : parse_shot(moves, from, to, shot);
   const std::string& player = rules_->players[state.to_move].name;
   if (!state.by_player[state.to_move].test(from)) return fail(fmt::format("{} has no piece on {}", player, first));
   std::string options;
+  int listed_to = -1;
   for (const Move& move : moves)
-    if (move.from == from) options += fmt::format("{}{}", options.empty() ? "" : " ", move_text(move));
+    if (move.from == from && move.to != listed_to) {  // a move with shots is listed once, without them
+      listed_to = move.to;
+      options +=
+          fmt::format("{}{}", options.empty() ? "" : " ", move_text({move.from, move.to, move.piece, move.capture}));
+    }
   return fail(fmt::format(
       "{} is not a legal move for {}; {}", text, player,
       options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
+}
+
+// The move from `from` to `to` among `moves` when its text names no shot: legal if the move has no
+// second part.
+template <int Words>
+ParsedMove Program<Words>::parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const {
+  const auto found =
+      std::find_if(moves.begin(), moves.end(), [&](const Move& move) { return move.from == from && move.to == to; });
+  if (!found->has_shot()) return ParsedMove{*found, {}};
+  return ParsedMove{{},
+                    fmt::format("{} goes on with a shot from {}: write where it shoots after a '/', e.g. {}", text,
+                                lang::cell_name(to, width_), move_text(*found))};
+}
+
+// The move from `from` to `to` among `moves` that shoots to the cell named `shot`.
+template <int Words>
+ParsedMove Program<Words>::parse_shot(const MoveList& moves, int from, int to, std::string_view shot) const {
+  const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
+  const std::string move = lang::cell_name(from, width_) + "-" + lang::cell_name(to, width_);
+  if (!shoots_) return fail(fmt::format("moves shoot nothing in this game; write {} without '/{}'", move, shot));
+  const int cell = lang::parse_cell(shot, width_, height_);
+  if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", shot, width_, height_));
+  std::string cells;
+  for (const Move& candidate : moves)
+    if (candidate.from == from && candidate.to == to) {
+      if (candidate.shot == cell) return ParsedMove{candidate, {}};
+      if (candidate.has_shot())
+        cells += fmt::format("{}{}", cells.empty() ? "" : " ", lang::cell_name(candidate.shot, width_));
+    }
+  if (cells.empty()) return fail(fmt::format("{} shoots nothing; write it without '/{}'", move, shot));
+  return fail(fmt::format("after {} the piece cannot shoot to {}; it can shoot to {}", move, shot, cells));
 }
 
 template <int Words>
@@ -947,16 +1089,14 @@ std::string Program<Words>::position_text(const StateType& state) const {
   for (int row = height_ - 1; row >= 0; --row) {
     int empties = 0;
     for (int column = 0; column < width_; ++column) {
-      const int cell = row * width_ + column;
-      int player = state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
-      if (player < 0) {
+      const char symbol = symbol_at(state, row * width_ + column);
+      if (symbol == '.') {
         ++empties;
         continue;
       }
       if (empties) text += std::to_string(empties);
       empties = 0;
-      const char letter = rules_->pieces[static_cast<std::size_t>(piece_at(state, player, cell))].letter;
-      text += player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+      text += symbol;
     }
     if (empties) text += std::to_string(empties);
     if (row) text += '/';
@@ -988,6 +1128,10 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       i = static_cast<std::size_t>(end - board.data()) - 1;
       column += run;
       if (column > width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+    } else if (c == kBlockedSymbol) {
+      if (!shoots_) return fail(fmt::format("'{}' is a blocked cell, and no move blocks cells in this game", c));
+      if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+      state.blocked.set(row * width_ + column++);
     } else {
       const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       const auto piece = std::find_if(rules_->pieces.begin(), rules_->pieces.end(),
@@ -1017,20 +1161,26 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   return parsed;
 }
 
+// How a cell shows in position text and diagrams: a piece's letter (upper case for the first
+// player), kBlockedSymbol for a blocked cell, '.' for an empty one.
+template <int Words>
+char Program<Words>::symbol_at(const StateType& state, int cell) const {
+  if (state.blocked.test(cell)) return kBlockedSymbol;
+  for (int player = 0; player < kPlayers; ++player)
+    if (const int piece = piece_at(state, player, cell); piece >= 0) {
+      const char letter = rules_->pieces[static_cast<std::size_t>(piece)].letter;
+      return player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+    }
+  return '.';
+}
+
 template <int Words>
 std::string Program<Words>::diagram(const StateType& state) const {
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
     out += fmt::format("{:>3} ", row + 1);
     for (int column = 0; column < width_; ++column) {
-      const int cell = row * width_ + column;
-      char symbol = '.';
-      for (int player = 0; player < kPlayers; ++player)
-        if (const int piece = piece_at(state, player, cell); piece >= 0) {
-          const char letter = rules_->pieces[static_cast<std::size_t>(piece)].letter;
-          symbol = player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
-        }
-      out += fmt::format(" {}", symbol);
+      out += fmt::format(" {}", symbol_at(state, row * width_ + column));
     }
     out += '\n';
   }
@@ -1085,10 +1235,13 @@ std::string Program<Words>::describe() const {
       "while playing\n",
       jumps_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), drops_[1].size(), r.players[1].name,
       all_end_tests_[0].size());
+  if (shoots_)
+    out += fmt::format("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown {}) to the end\n",
+                       kBlockedSymbol);
   out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
                              : fmt::format(
-                                   "random moves: drawn from a move list (the slower path: the game has slides, "
-                                   "or a player has more than {} jumps and drops)\n",
+                                   "random moves: drawn from a move list (the slower path: the game has slides "
+                                   "or shots, or a player has more than {} jumps and drops)\n",
                                    kInlineJumps);
   return out;
 }

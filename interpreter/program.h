@@ -27,15 +27,21 @@ inline constexpr int kMaxPieceTypes = lang::kMaxPieceTypes;
 inline constexpr int kDraw = 2;       // State::winner when the game is drawn
 inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
+// Move::shot of a move without a second part.
+inline constexpr std::uint16_t kNoShot = 0xffff;
+
 // A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
 // from == to (no jump or slide ends where it starts). A move that is not on the board has
-// from == to >= cells: a pass is from == to == cells (Program::pass_move).
+// from == to >= cells: a pass is from == to == cells (Program::pass_move). A move with a second
+// part, (then (shoot ...)), also names the cell its shot blocks.
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
   std::uint8_t piece = 0;
   bool capture = false;  // a piece stood on `to` and is removed
+  std::uint16_t shot = kNoShot;
   bool is_drop() const { return from == to; }
+  bool has_shot() const { return shot != kNoShot; }
   bool operator==(const Move&) const = default;
 };
 
@@ -48,6 +54,7 @@ struct State {
   using Board = Bitboard<Words>;
   std::array<Board, kPlayers> by_player{};
   std::array<Board, kMaxPieceTypes> by_piece{};
+  Board blocked{};  // the cells shots have blocked: they belong to no player and stay to the end
   std::uint64_t hash = 0;
   std::uint32_t ply = 0;
   std::uint8_t to_move = 0;
@@ -55,7 +62,7 @@ struct State {
   std::int8_t ended_by = -1;       // index of the end rule that fired; kEndedByNoMoves by default rule
   bool over = false;
 
-  Board occupied() const { return by_player[0] | by_player[1]; }
+  Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
 
 // Why a game ended when no end rule applied: the player to move had no move, which is a draw.
@@ -130,7 +137,8 @@ class Program {
 
   // A dense index of a move by its mover, origin and destination, below move_key_count(); a drop's
   // origin is its destination. Origins and destinations run past the cells by two, for the moves
-  // that are not on the board (a pass).
+  // that are not on the board (a pass). A shot is not part of the key: the moves that differ only
+  // in where they shoot share one (a table per shot would be cells times larger).
   std::size_t move_key(int mover, Move move) const {
     const std::size_t side = static_cast<std::size_t>(cells_) + 2;
     return (static_cast<std::size_t>(mover) * side + move.from) * side + move.to;
@@ -173,6 +181,7 @@ class Program {
     std::uint8_t piece = 0;
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
+    std::int8_t shot = -1;  // the index in shots_ of the move's second part, or -1
     int delta() const { return int(left) - int(right); }
   };
   // A drop of `piece` onto the empty cells of `region` that are supported: every cell in `unsupported`,
@@ -184,6 +193,13 @@ class Program {
     Board from_mask;  // cells whose neighbour that way is on the board
     std::uint16_t left = 0, right = 0;
     Board step(const Board& cells) const { return (cells & from_mask).shifted(left, right); }
+  };
+  // The second part of a move, (then (shoot MOVE)): from where the piece landed, a step or slide
+  // along each ray to an empty cell. `offsets` are the rule's, to tell equal shots apart.
+  struct Shot {
+    std::vector<Ray> rays;
+    bool slide = false;
+    std::vector<lang::Offset> offsets;
   };
   // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
   // `inward` back towards it.
@@ -219,6 +235,7 @@ class Program {
     Board targets;
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
+    std::int8_t shot = -1;  // a move to each target goes on with this shot (Jump::shot)
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -250,7 +267,8 @@ class Program {
   static constexpr std::int8_t kWinnerByCount = 3;
 
   void compile_moves();
-  void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
+  void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
+  int add_shot(int player, const lang::MoveRule& move);
   void add_drop(int player, int piece, const lang::MoveRule& move);
   Board cells_with_neighbour(lang::Offset offset) const;
   // The shift that moves every cell by `delta` cells up (left) or down (right).
@@ -261,6 +279,10 @@ class Program {
   void compile_win_prefilters();
   template <typename Choose>
   std::uint32_t run_playout(StateType& state, Choose&& choose) const;
+  template <typename Choose>
+  std::uint32_t run_listed_playout(StateType& state, Choose&& choose) const;
+  template <typename Choose>
+  std::uint32_t run_extras_playout(StateType& state, Choose&& choose) const;
   template <bool Extras, typename Choose>
   std::uint32_t run_inline_playout(StateType& state, Choose&& choose) const;
   bool could_win(const StateType& state, int player) const;
@@ -273,9 +295,13 @@ class Program {
   Board threat_cells(const StateType& state) const;
   bool find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const;
   Board mask_of(const lang::CellList& cells) const;
+  template <bool Extras = true>
   [[gnu::always_inline]] std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
   template <typename Emit>
   void for_each_target_set(const StateType& state, Emit&& emit) const;
+  template <typename OnMove>
+  bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
+  Board shot_targets(const StateType& state, int shot, int from, int to) const;
   bool has_legal_move(const StateType& state) const;
   [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
@@ -296,12 +322,16 @@ class Program {
   static Board flanked_by(const StateType& state, const Drop& drop, int cell);
   void flip(StateType& state, const Board& flipped) const;
   bool has_targets(const StateType& state) const;
+  // Out of line: has_targets is inlined into every playout, and Breakthrough's must not grow.
+  [[gnu::noinline]] bool can_shoot(const StateType& state, const TargetSet& set) const;
   bool opponent_has_targets(const StateType& state) const;
   Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   ParsedMove parse_pass(const StateType& state) const;
-  // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
+  ParsedMove parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const;
+  ParsedMove parse_shot(const MoveList& moves, int from, int to, std::string_view shot) const;
+  // Extras: drops, lines and shots may occur. These take Extras = false only in the playouts of a program
   // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
   // instructions per ply with them compiled in).
   template <bool Extras = true>
@@ -317,15 +347,19 @@ class Program {
     return zobrist_[static_cast<std::size_t>(index)];
   }
   std::uint64_t full_hash(const StateType& state) const;
+  void block(StateType& state, int cell) const;
   void put(StateType& state, int player, int piece, int cell) const;
   void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
+  char symbol_at(const StateType& state, int cell) const;
+  static constexpr char kBlockedSymbol = '*';
 
   std::shared_ptr<const lang::Rules> rules_;
   int width_ = 0, height_ = 0, cells_ = 0;
   Board board_;  // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;
   std::array<std::vector<Drop>, kPlayers> drops_;
+  std::array<std::vector<Shot>, kPlayers> shots_;
   std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
   // By the player who just moved: every test (for a position of unknown history), and only the
@@ -342,12 +376,14 @@ class Program {
   std::array<bool, kPlayers> drops_may_win_{};  // a drop can land on a winning cell
   std::vector<std::uint64_t> zobrist_;          // [player][piece][cell]
   std::uint64_t side_key_ = 0;
+  std::vector<std::uint64_t> blocked_keys_;  // [cell]
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one
   // direction), so move lists are rid of repeats. Never so in a game without slides.
   std::array<bool, kPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
-  bool has_extras_ = false;        // drops or in-a-row end tests
+  bool has_extras_ = false;        // drops, in-a-row end tests or shots
+  bool shoots_ = false;            // some move has a second part, a shot
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
   bool pass_when_stuck_ = false;
   bool flips_ = false;  // some drop flanks and flips

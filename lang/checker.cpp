@@ -34,9 +34,11 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
     {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
-    {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
-    {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
-    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
+    {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])"},
+    {"slide", "(slide DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])"},
+    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])"},
+    {"then", "(then (shoot MOVE))"},
+    {"shoot", "(shoot MOVE) with MOVE one of (step DIRECTIONS), (leap OFFSETS), (slide DIRECTIONS)"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
     {"in", "(in REGION)"},
@@ -658,9 +660,7 @@ class Checker {
     move.text = to_text(form);
     move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
     const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
-    for (int p = 0; p < kPlayers; ++p)
-      move.offsets[p] =
-          kind == "leap" ? leap_offsets(what, rules_.players[p].forward) : directions(what, rules_.players[p].forward);
+    for (int p = 0; p < kPlayers; ++p) move.offsets[p] = move_offsets(kind, what, p);
     bool saw_target = false;
     bool saw_only = false;
     const Node* capture = nullptr;
@@ -680,12 +680,47 @@ class Checker {
         saw_only = true;
         expect_at_most(option, 2);
         move.offsets[static_cast<std::size_t>(1 - player_index(argument(option, 1, "PLAYER")))].clear();
+      } else if (option.head() == "then") {
+        if (move.shoots) fail(option, "'(then ...)' is given twice");
+        read_shot(option, move);
       } else {
         fail(option, fmt::format("unexpected {} in a move", describe(option)), usage(kind));
       }
     }
     check_capture(move, form, capture);
     return move;
+  }
+
+  // The offsets of a step, leap or slide for `player`: a leap's are given, the others' are directions.
+  std::vector<Offset> move_offsets(std::string_view kind, const Node& what, int player) const {
+    const Offset forward = rules_.players[player].forward;
+    return kind == "leap" ? leap_offsets(what, forward) : directions(what, forward);
+  }
+
+  // (then (shoot MOVE)): the second part of a move, a step, leap or slide from the cell the piece
+  // landed on to an empty cell, which is blocked from then on. `shoot` is the one second part so far;
+  // `then` leaves room for others.
+  void read_shot(const Node& then, MoveRule& move) const {
+    expect_at_most(then, 2);
+    const Node& second = list_form(argument(then, 1, "(shoot MOVE)"), "for the second part of a move");
+    if (second.head() != "shoot")
+      fail(second.items.front(), fmt::format("unknown second part of a move '{}'", second.head()),
+           suggest(second.head(), {"shoot"}));
+    expect_at_most(second, 2);
+    const Node& shot = list_form(argument(second, 1, "MOVE"), "for a shot");
+    const std::string kind(shot.head());
+    if (kind != "step" && kind != "leap" && kind != "slide")
+      fail(shot.items.front(),
+           fmt::format("a shot is a step, leap or slide from the cell the piece landed on, not a '{}'", kind),
+           usage("shoot"));
+    const Node& what = argument(shot, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
+    if (shot.items.size() > 2)
+      fail(shot.items[2],
+           fmt::format("unexpected {} in a shot: a shot lands on an empty cell and blocks it", describe(shot.items[2])),
+           fmt::format("write the shot as ({} {}) alone", kind, kind == "leap" ? "OFFSETS" : "DIRECTIONS"));
+    for (int p = 0; p < kPlayers; ++p) move.shot_offsets[p] = move_offsets(kind, what, p);
+    move.shoots = true;
+    move.shot_kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
   }
 
   // (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)]): onto an empty cell of the
@@ -714,6 +749,8 @@ class Checker {
         expect_at_most(option, 2);
         continue;
       }
+      if (option.head() == "then")
+        fail(option, "a drop has no second part: '(then ...)' follows a step, leap or slide", usage("drop"));
       const bool known = option.head() == "in" || option.head() == "gravity" || option.head() == "flanking";
       if (!known) fail(option, fmt::format("unexpected {} in a drop", describe(option)), usage("drop"));
       const Node*& seen = option.head() == "in" ? in : option.head() == "gravity" ? gravity : flanking;

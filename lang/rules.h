@@ -53,6 +53,13 @@ struct MoveRule {
   std::array<std::vector<Offset>, kPlayers> flanking;
   Target target = Target::Empty;
   bool capture = false;  // the piece on the destination, if any, is removed
+  // Step and Slide, (then (shoot MOVE)): the move goes on with a shot from the cell the piece landed
+  // on, along these offsets (a step: one each; a slide: through empty cells, the one the piece left
+  // included), to an empty cell that is blocked for the rest of the game. The move is legal only
+  // with a shot.
+  bool shoots = false;
+  MoveKind shot_kind = MoveKind::Step;
+  std::array<std::vector<Offset>, kPlayers> shot_offsets;
   SourcePos pos;
   std::string text;  // as written, for summaries
 };

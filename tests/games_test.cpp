@@ -55,6 +55,10 @@ const std::vector<PerftCase> kIndependentCounts = {
     // Five in a row needs nine plies: the first three depths are 225 * 224 * 223.
     {"gomoku.game", {}, {225, 50400, 11239200}, 2},
     {"gomoku.game", {{"size", "5"}}, {25, 600, 13800, 303600, 6375600}, 3},
+    // Amazons with the setup scaled down (games/amazons.game): 6x6, 5x5 and 4x4.
+    {"amazons.game", {{"width", "6"}}, {496, 198070}, 2},
+    {"amazons.game", {{"width", "5"}}, {260, 50422, 7940210}, 2},
+    {"amazons.game", {{"width", "4"}}, {88, 4336, 139500, 2918258}, 3},
 };
 
 TEST(GamesPerft, IndependentCountsAgree) {
@@ -83,7 +87,8 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
     if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
-  ASSERT_GE(games.size(), 8u);
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});
+  ASSERT_GE(games.size(), 10u);
   for (const auto& [file, options] : games) {
     const Game loaded = Game::load(file, options);
     const lang::Rules& rules = loaded.rules();
@@ -103,12 +108,12 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
           }
           program.legal_moves(state, moves);
           std::vector<reference::MoveKey> listed;
-          for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          for (const Move& move : moves) listed.push_back(reference::key_of(move));
           std::sort(listed.begin(), listed.end());
           ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move)) << text;
           const Move move = program.random_move(state, rng);
           program.apply(state, move);
-          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
+          expected = reference::play(rules, expected, reference::key_of(move));
         }
       }
     });
@@ -528,6 +533,132 @@ TEST(Othello, PlayoutsEndWhereTheReferenceSaysTheGameIsOver) {
       EXPECT_TRUE(verdict.over) << program.position_text(state);
       EXPECT_EQ(verdict.winner, state.winner) << program.position_text(state);
     }
+  });
+}
+
+// ---- Amazons ------------------------------------------------------------------------------------
+
+// Published: perft(1) = 2176 and perft(2) = 4,307,152 from the start of 10x10 Amazons, in the
+// benchmarks of the Regular Games project (https://github.com/radekmie/rg,
+// interpreter_node/src/bench.test.ts, examples amazons-naive.hrg and amazons-smart.hrg). The start
+// (White a4 d1 g1 j4, Black a7 d10 g10 j7) is Wikipedia's,
+// https://en.wikipedia.org/wiki/Game_of_the_Amazons.
+TEST(Amazons, PerftMatchesThePublishedCounts) {
+  const Game loaded = game("amazons.game");
+  loaded.visit([&](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(program.position_text(start), "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 White 0");
+    EXPECT_EQ(perft(program, start, 1), 2176u);
+    EXPECT_EQ(perft(program, start, 2), 4307152u);
+  });
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 2 - kDepthCut),
+            kDepthCut ? 2176u : 4307152u);
+}
+
+template <typename Program>
+std::vector<std::string> landings(const Program& program, const typename Program::StateType& state) {
+  MoveList moves;
+  program.legal_moves(state, moves);
+  std::vector<std::string> cells;
+  for (const Move& move : moves) cells.push_back(lang::cell_name(move.to, program.rules().width));
+  std::sort(cells.begin(), cells.end());
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  return cells;
+}
+
+TEST(Amazons, TheArrowMayFlyBackThroughAndOntoTheCellTheAmazonLeft) {
+  game("amazons.game", {{"width", "6"}}).visit([](const auto& program) {
+    // a1 is walled in but for a2; from a2 the only open line is back south, through the cell it left.
+    const auto walled = position(program, "5q/6/6/**4/1*4/Q*4 White 20");
+    EXPECT_EQ(move_texts(program, walled), std::vector<std::string>{"a1-a2/a1"});
+    // From a2 to a3 the arrow may land on a2, or fly through it to a1.
+    const auto open = position(program, "5q/6/6/6/Q5/6 White 20");
+    const std::vector<std::string> moves = move_texts(program, open);
+    for (const std::string move : {"a2-a3/a2", "a2-a3/a1", "a2-a1/a2", "a2-a1/a6"})
+      EXPECT_NE(std::find(moves.begin(), moves.end(), move), moves.end()) << move;
+    EXPECT_EQ(std::find(moves.begin(), moves.end(), "a2-a6/a6"), moves.end());  // Black's queen stands there
+  });
+}
+
+TEST(Amazons, ArrowsBlockSlidesOfAmazonsAndArrows) {
+  game("amazons.game", {{"width", "6"}}).visit([](const auto& program) {
+    // Arrows on c4, e4, a2 and b1 around the amazon on c2; d1 holds Black's queen.
+    const auto state = position(program, "6/6/2*1*1/6/*1Q3/1*1q2 White 30");
+    EXPECT_EQ(landings(program, state),
+              (std::vector<std::string>{"a4", "b2", "b3", "c1", "c3", "d2", "d3", "e2", "f2"}));
+    // From c3 no arrow passes c4, and none lands on it.
+    for (const std::string& move : move_texts(program, state))
+      if (move.starts_with("c2-c3/")) EXPECT_TRUE(move.substr(6) != "c4" && move.substr(6) != "c5") << move;
+  });
+}
+
+TEST(Amazons, APlayerWithoutAMoveLoses) {
+  game("amazons.game", {{"width", "6"}}).visit([](const auto& program) {
+    const auto stuck = position(program, "5q/6/6/**4/Q*4/**4 White 22");
+    EXPECT_TRUE(stuck.over);
+    EXPECT_EQ(program.result(stuck, 1), 1);
+    EXPECT_EQ(program.end_reason(stuck), "White loses by no-legal-moves");
+    // Played into: White's last move walls its own amazon in, and after any reply it is stuck.
+    const auto walled = after(program, position(program, "5q/6/6/**4/1*4/Q*4 White 20"), "a1-a2/a1");
+    EXPECT_EQ(program.position_text(walled), "5q/6/6/**4/Q*4/**4 Black 21");
+    EXPECT_FALSE(walled.over);
+    const auto end = after(program, walled, "f6-f5/f6");
+    EXPECT_TRUE(end.over);
+    EXPECT_EQ(program.result(end, 1), 1);
+  });
+}
+
+TEST(Amazons, MoveTextNamesTheShotAfterASlash) {
+  game("amazons.game").visit([](const auto& program) {
+    const auto start = program.initial_state();
+    const ParsedMove move = program.parse_move(start, "d1-d7/g7");
+    ASSERT_TRUE(move.ok()) << move.error;
+    EXPECT_EQ(program.move_text(move.move), "d1-d7/g7");
+    EXPECT_EQ(program.parse_move(start, "d1-d7").error,
+              "d1-d7 goes on with a shot from d7: write where it shoots after a '/', e.g. d1-d7/d1");
+    EXPECT_EQ(program.parse_move(start, "d1-d7/z9").error, "'z9' is not a cell of this 10x10 board");
+    EXPECT_EQ(program.parse_move(start, "d1-d2/d3/d4").error, "'d3/d4' is not a cell of this 10x10 board");
+    // The cells it can shoot to, by rows from a1: back to d1 where it came from, and along the diagonal to j1.
+    EXPECT_EQ(program.parse_move(start, "d1-d7/a4").error.substr(0, 70),
+              "after d1-d7 the piece cannot shoot to a4; it can shoot to d1 j1 d2 i2 ");
+    // A wrong landing lists where the piece can go, each once, without the shots.
+    EXPECT_EQ(program.parse_move(start, "a4-j4/a5").error,
+              "a4-j4 is not a legal move for White; the piece there can play a4-a5 a4-a6 a4-b5 a4-c6 a4-d7 a4-e8 "
+              "a4-f9 a4-b4 a4-c4 a4-d4 a4-e4 a4-f4 a4-g4 a4-h4 a4-i4 a4-b3 a4-c2 a4-a3 a4-a2 a4-a1");
+  });
+  troyka_tests::breakthrough().visit([](const auto& program) {
+    EXPECT_EQ(program.parse_move(program.initial_state(), "a2-a3/a4").error,
+              "moves shoot nothing in this game; write a2-a3 without '/a4'");
+    EXPECT_EQ(program.parse_position("8/8/8/8/8/8/8/*7 White 0").error,
+              "'*' is a blocked cell, and no move blocks cells in this game");
+  });
+  game("tic-tac-toe.game").visit([](const auto& program) {
+    EXPECT_EQ(program.parse_move(program.initial_state(), "b2/c3").error,
+              "'b2/c3': a placed piece shoots nothing; write the drop without '/c3'");
+  });
+}
+
+TEST(Amazons, ArrowsShowInTheDiagramAndCountInTheHash) {
+  game("amazons.game", {{"width", "6"}}).visit([](const auto& program) {
+    const auto state = after(program, program.initial_state(), "c1-c2/c1");
+    EXPECT_EQ(program.position_text(state), "2qq2/6/q4q/Q4Q/2Q3/2*Q2 Black 1");
+    EXPECT_NE(program.diagram(state).find("  1  . . * Q . ."), std::string::npos) << program.diagram(state);
+    // The hash kept move by move is the one computed from scratch; without the arrow it differs.
+    EXPECT_EQ(state.hash, position(program, program.position_text(state)).hash);
+    EXPECT_NE(state.hash, position(program, "2qq2/6/q4q/Q4Q/2Q3/3Q2 Black 1").hash);
+  });
+}
+
+TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
+  game("amazons.game").visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("(slide all-directions (then (shoot (slide all-directions))))"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown *) to the end"),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path: the game has slides or shots"),
+              std::string::npos)
+        << shown;
   });
 }
 

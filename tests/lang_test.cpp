@@ -1508,7 +1508,7 @@ TEST(LangMoves, UnknownWordInAMove) {
             R"(test.game:9:59: error: unexpected 'jump' in a move
  9 |     (step (forward forward-left forward-right) (to empty) jump)
    |                                                           ^~~~
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])
 )");
 }
 
@@ -1517,7 +1517,7 @@ TEST(LangMoves, StepWithoutDirections) {
             R"(test.game:9:5: error: '(step ...)' is missing its DIRECTIONS
  9 |     (step)
    |     ^
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])
 )");
 }
 
@@ -1583,7 +1583,7 @@ TEST(LangMoves, LeapOffsetWithThreeNumbers) {
             R"(test.game:9:12: error: expected an offset '(RIGHT FORWARD)', found a list
  9 |     (leap ((1 2 3)))
    |            ^
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])
 )");
 }
 
@@ -1600,7 +1600,7 @@ TEST(LangMoves, LeapGivenADirectionWord) {
             R"(test.game:9:11: error: expected a list of offsets, found 'knight'
  9 |     (leap knight)
    |           ^~~~~~
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])
 )");
 }
 
@@ -2264,6 +2264,85 @@ hint: merge them into one drop, or give the other drop to a piece of its own
   EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (in (row 1))) (drop (flanking n)))")).substr(0, 23),
             "test.game:10:25: error:");
   EXPECT_EQ(rules_of(game_with(kCaptureStep, "(drop (in (row 1))) (drop (in (row 2))))")).pieces[0].moves.size(), 3u);
+}
+
+// kCaptureStep with a second part.
+std::string with_shot(std::string_view then) {
+  return game_with(kCaptureStep, "(step (forward-left forward-right) (to enemy) capture " + std::string(then) + "))");
+}
+
+TEST(LangShot, ReadsTheShotOfAMove) {
+  const Rules rules = rules_of(with_shot("(then (shoot (slide (forward e))))"));
+  const MoveRule& move = rules.pieces[0].moves[1];
+  EXPECT_TRUE(move.shoots);
+  EXPECT_EQ(move.shot_kind, MoveKind::Slide);
+  EXPECT_EQ(move.shot_offsets[0], (std::vector<Offset>{{0, 1}, {1, 0}}));   // White faces north
+  EXPECT_EQ(move.shot_offsets[1], (std::vector<Offset>{{0, -1}, {1, 0}}));  // Black's forward is south
+  EXPECT_FALSE(rules.pieces[0].moves[0].shoots);
+  const MoveRule leap = rules_of(with_shot("(then (shoot (leap (1 2))))")).pieces[0].moves[1];
+  EXPECT_EQ(leap.shot_kind, MoveKind::Step);
+  EXPECT_EQ(leap.shot_offsets[0], (std::vector<Offset>{{1, 2}}));
+}
+
+TEST(LangShot, ThenGivenTwice) {
+  EXPECT_EQ(error_of(with_shot("(then (shoot (step forward))) (then (shoot (step forward)))")),
+            R"(test.game:10:89: error: '(then ...)' is given twice
+ 10 | ... (to enemy) capture (then (shoot (step forward))) (then (shoot (step forward)))))
+    |                                                      ^
+)");
+}
+
+TEST(LangShot, UnknownSecondPart) {
+  EXPECT_EQ(error_of(with_shot("(then (shot (step forward)))")),
+            R"(test.game:10:66: error: unknown second part of a move 'shot'
+ 10 |     (step (forward-left forward-right) (to enemy) capture (then (shot (step forward)))))
+    |                                                                  ^~~~
+hint: did you mean 'shoot'?
+)");
+}
+
+TEST(LangShot, ThenWithoutItsPart) {
+  EXPECT_EQ(error_of(with_shot("(then)")), R"(test.game:10:59: error: '(then ...)' is missing its (shoot MOVE)
+ 10 |     (step (forward-left forward-right) (to enemy) capture (then)))
+    |                                                           ^
+hint: usage: (then (shoot MOVE))
+)");
+}
+
+TEST(LangShot, AShotIsNoDrop) {
+  EXPECT_EQ(error_of(with_shot("(then (shoot (drop)))")),
+            R"(test.game:10:73: error: a shot is a step, leap or slide from the cell the piece landed on, not a 'drop'
+ 10 |     (step (forward-left forward-right) (to enemy) capture (then (shoot (drop)))))
+    |                                                                         ^~~~
+hint: usage: (shoot MOVE) with MOVE one of (step DIRECTIONS), (leap OFFSETS), (slide DIRECTIONS)
+)");
+}
+
+TEST(LangShot, AShotTakesNoOptions) {
+  EXPECT_EQ(error_of(with_shot("(then (shoot (slide n (to enemy) capture)))")),
+            R"(test.game:10:81: error: unexpected '(to ...)' in a shot: a shot lands on an empty cell and blocks it
+ 10 | ...d-right) (to enemy) capture (then (shoot (slide n (to enemy) capture)))))
+    |                                                      ^
+hint: write the shot as (slide DIRECTIONS) alone
+)");
+}
+
+TEST(LangShot, ShootTakesOneMove) {
+  EXPECT_EQ(error_of(with_shot("(then (shoot (slide n) (slide s)))")),
+            R"(test.game:10:82: error: '(shoot ...)' takes no more than 1 argument; '(slide ...)' is one too many
+ 10 |     (step (forward-left forward-right) (to enemy) capture (then (shoot (slide n) (slide s)))))
+    |                                                                                  ^
+hint: usage: (shoot MOVE) with MOVE one of (step DIRECTIONS), (leap OFFSETS), (slide DIRECTIONS)
+)");
+}
+
+TEST(LangShot, ADropHasNoSecondPart) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(drop (then (shoot (step n)))))")),
+            R"(test.game:10:11: error: a drop has no second part: '(then ...)' follows a step, leap or slide
+ 10 |     (drop (then (shoot (step n)))))
+    |           ^
+hint: usage: (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])
+)");
 }
 
 TEST(LangPass, ReadsPassWhenStuck) {

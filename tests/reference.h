@@ -15,22 +15,30 @@
 
 namespace troyka::reference {
 
-// Who stands on a cell: the player (-1 for none) and the piece type.
+// Square::player of a cell a shot has blocked: it holds no player's piece, and nothing enters it.
+inline constexpr int kBlocked = 2;
+
+// Who stands on a cell: the player (-1 for none, kBlocked for a blocked cell) and the piece type.
 struct Square {
   int player = -1;
   int piece = -1;
 };
 using Board = std::vector<Square>;
 
-using MoveKey = std::tuple<int, int, int, bool>;  // from, to, piece, capture; a drop has from == to
+// from, to, piece, capture, and the cell shot to (-1 for none); a drop has from == to.
+using MoveKey = std::tuple<int, int, int, bool, int>;
+
+inline MoveKey key_of(const Move& move) {
+  return {move.from, move.to, move.piece, move.capture, move.has_shot() ? move.shot : -1};
+}
 
 inline bool lands(lang::Target target, int mover, const Square& square) {
   switch (target) {
     case lang::Target::Empty: return square.player < 0;
     case lang::Target::Enemy: return square.player == 1 - mover;
     case lang::Target::Friend: return square.player == mover;
-    case lang::Target::NotFriend: return square.player != mover;
-    case lang::Target::Any: return true;
+    case lang::Target::NotFriend: return square.player < 0 || square.player == 1 - mover;
+    case lang::Target::Any: return square.player != kBlocked;
   }
   return false;
 }
@@ -71,7 +79,32 @@ inline void add_drops(const lang::Rules& rules, const Board& board, int mover, i
     }
     const std::vector<lang::Offset>& lines = rule.flanking[mover];
     if (!lines.empty() && flanked(rules, board, mover, cell, lines).empty()) continue;
-    if (supported) found.emplace_back(cell, cell, piece, false);
+    if (supported) found.emplace_back(cell, cell, piece, false, -1);
+  }
+}
+
+// Adds the move of `piece` from `from` to `to` by `rule`: as it is, or, when the rule shoots, once
+// for each cell the shot reaches from `to` with the piece moved (the cell it left empty).
+inline void add_move(const lang::Rules& rules, const Board& board, int mover, const lang::MoveRule& rule, int from,
+                     int to, std::vector<MoveKey>& found) {
+  const Square& moving = board[static_cast<std::size_t>(from)];
+  const bool capture = board[static_cast<std::size_t>(to)].player >= 0;
+  if (!rule.shoots) {
+    found.emplace_back(from, to, moving.piece, capture, -1);
+    return;
+  }
+  Board after = board;
+  after[static_cast<std::size_t>(to)] = moving;
+  after[static_cast<std::size_t>(from)] = {};
+  for (const lang::Offset offset : rule.shot_offsets[mover]) {
+    int column = to % rules.width, row = to / rules.width;
+    while (true) {
+      column += offset.dx;
+      row += offset.dy;
+      if (!on_board(rules, column, row) || after[static_cast<std::size_t>(rules.cell(column, row))].player >= 0) break;
+      found.emplace_back(from, to, moving.piece, capture, rules.cell(column, row));
+      if (rule.shot_kind != lang::MoveKind::Slide) break;
+    }
   }
 }
 
@@ -94,7 +127,7 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
           if (!on_board(rules, column, row)) break;
           const int to = rules.cell(column, row);
           const Square& there = board[static_cast<std::size_t>(to)];
-          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
+          if (lands(rule.target, mover, there)) add_move(rules, board, mover, rule, from, to, found);
           if (rule.kind != lang::MoveKind::Slide || there.player >= 0) break;
         }
       }
@@ -106,7 +139,7 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
 }
 
 // The pass, a move off the board: from == to == the number of cells.
-inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false}; }
+inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false, -1}; }
 
 // Every legal move of `mover`, sorted, each once; whether the game is over is not asked. With
 // (pass-when-stuck), a mover without a move on the board passes if its opponent has one.
@@ -171,7 +204,7 @@ inline Decision decision(const lang::Rules& rules, const Board& board, int to_mo
       if (!holds(rules, rule, board, subject, to_move, ply)) continue;
       std::array<int, lang::kPlayers> count{};
       for (const Square& square : board)
-        if (square.player >= 0) ++count[static_cast<std::size_t>(square.player)];
+        if (square.player == 0 || square.player == 1) ++count[static_cast<std::size_t>(square.player)];
       const int most = count[0] > count[1] ? 0 : count[1] > count[0] ? 1 : kDraw;
       const int winner = rule.outcome == lang::Outcome::Win          ? subject
                          : rule.outcome == lang::Outcome::Loss       ? 1 - subject
@@ -202,9 +235,10 @@ inline Position start(const lang::Rules& rules) {
 }
 
 // The position after `move`, a legal move of the player to move (a drop empties and fills one cell,
-// a flanking drop also flips what it flanks, a pass changes only the player to move).
+// a flanking drop also flips what it flanks, a shot blocks its cell, a pass changes only the player
+// to move).
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
-  const auto [from, to, piece, capture] = move;
+  const auto [from, to, piece, capture, shot] = move;
   if (move != pass(rules)) {
     if (from == to)
       for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(piece)].moves)
@@ -213,6 +247,7 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
             position.board[static_cast<std::size_t>(cell)].player = position.to_move;
     position.board[static_cast<std::size_t>(from)] = {};
     position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+    if (shot >= 0) position.board[static_cast<std::size_t>(shot)] = {kBlocked, -1};
   }
   position.to_move = 1 - position.to_move;
   ++position.ply;
