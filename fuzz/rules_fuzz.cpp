@@ -119,7 +119,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
     std::vector<MoveKey> listed;
     for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
-    const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move);
+    const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move, state.ply);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
       if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";

@@ -19,14 +19,18 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
   for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
   compile_moves();
-  for (std::size_t i = 0; i < lines_.size(); ++i) {
-    const lang::Offset d = lang::kLineDirections[i];
+  const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
+  line_count_ = static_cast<int>(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const lang::Offset d = lines[i];
     LineDirection& line = lines_[i];
     line.has_next = cells_with_neighbour(d);
     line.has_previous = cells_with_neighbour({-d.dx, -d.dy});
     std::tie(line.next_right, line.next_left) = shift_by(d.dy * width_ + d.dx);
     std::tie(line.previous_left, line.previous_right) = shift_by(d.dy * width_ + d.dx);
   }
+  for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape))
+    neighbours_[neighbour_count_++] = ray(offset);
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
@@ -37,9 +41,11 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
     }
   pass_when_stuck_ = rules_->pass_when_stuck;
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ ||
-                std::any_of(rules_->end.begin(), rules_->end.end(),
-                            [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
+  swap_rule_ = rules_->swap_rule;
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
+                std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
+                  return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
+                });
   targets_fit_inline_ = true;
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
@@ -172,6 +178,7 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
   switch (rule.kind) {
     case EndKind::InARow: return subject_is_mover || rule.longest > 0;
     case EndKind::Reach:
+    case EndKind::Connect:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
     case EndKind::PlyLimit: return true;
@@ -191,6 +198,7 @@ void Program<Words>::compile_end_rules() {
         if (rule.kind == EndKind::NoLegalMoves && subject == mover) continue;
         EndTest test;
         test.region = mask_of(rule.region[subject]);
+        test.other_region = mask_of(rule.other_region[subject]);
         test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
         test.length = static_cast<std::uint8_t>(rule.length);
         test.longest = static_cast<std::uint8_t>(rule.longest);
@@ -303,7 +311,8 @@ template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if constexpr (Extras) {
-    if (is_pass(move)) {
+    if (move.from >= cells_) {  // a pass or a swap
+      if (is_swap(move)) swap_sides(state);
       state.hash ^= side_key_;
       state.to_move = static_cast<std::uint8_t>(1 - mover);
       ++state.ply;
@@ -329,6 +338,19 @@ template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
   move_pieces(state, move);
   decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+}
+
+// The swap: every piece of the first player becomes the second player's, on the cell with its
+// column and row exchanged (the board is square, and the checker allows the swap only in games
+// that start empty, so those cells are free).
+template <int Words>
+void Program<Words>::swap_sides(StateType& state) const {
+  for (Board first = state.by_player[0]; first.any();) {
+    const int cell = first.pop_lowest();
+    const int piece = piece_at(state, 0, cell);
+    take(state, 0, piece, cell);
+    put(state, 1, piece, (cell % width_) * width_ + cell / width_);
+  }
 }
 
 // The enemy pieces that lines of `drop` close, were the player to move to drop a piece on `cell`:
@@ -454,6 +476,7 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
     return true;
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
+  if (swap_available(state)) moves.push_back(swap_move());
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
@@ -466,7 +489,7 @@ int Program<Words>::count_moves(const StateType& state) const {
     legal_moves(state, moves);
     return static_cast<int>(moves.size());
   }
-  int total = 0;
+  int total = swap_available(state) ? 1 : 0;
   for_each_target_set(state, [&](const TargetSet& set) {
     total += set.targets.count();
     return true;
@@ -506,6 +529,8 @@ template <bool Extras>
       total += board.count();
       return true;
     });
+    targets.swap = swap_available(state);
+    total += targets.swap;
   }
   targets.total = total;
 }
@@ -514,6 +539,9 @@ template <int Words>
 template <bool Extras>
 [[gnu::always_inline]] inline Move Program<Words>::pick_target(const StateType& state, const InlineTargets& targets,
                                                                int chosen) const {
+  if constexpr (Extras) {
+    if (targets.swap && chosen == targets.total - 1) return swap_move();
+  }
   std::size_t index = 0;
   for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
   const int to = targets.by_jump[index].board.nth(chosen);
@@ -741,7 +769,7 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
-  return has_targets(state) || (pass_when_stuck_ && opponent_has_targets(state));
+  return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state));
 }
 
 // ---- end of the game ------------------------------------------------------------------------------
@@ -770,10 +798,11 @@ template <bool Extras, typename CanMove>
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
       case EndKind::InARow:
+      case EndKind::Connect:
         if constexpr (Extras) {
           Board pieces = state.by_player[test.subject];
           if (test.piece >= 0) pieces &= state.by_piece[test.piece];
-          holds = has_line(pieces, test);
+          holds = test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
         }
         break;
     }
@@ -799,7 +828,8 @@ template <bool Extras, typename CanMove>
 // longer: those that start more than test.longest; a line counts only from its first cell.
 template <int Words>
 bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
-  for (const LineDirection& line : lines_) {
+  for (int i = 0; i < line_count_; ++i) {
+    const LineDirection& line = lines_[static_cast<std::size_t>(i)];
     Board run = pieces;
     for (int k = 1; k < test.length; ++k) run = pieces & line.next(run);
     if (!test.longest) {
@@ -809,6 +839,24 @@ bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
     Board longer = run;
     for (int k = test.length; k <= test.longest; ++k) longer = pieces & line.next(longer);
     if (((run - line.previous(pieces)) - longer).any()) return true;
+  }
+  return false;
+}
+
+// Whether a chain of `pieces`, each touching the next, joins test.region to test.other_region: the
+// pieces reached from the first region, grown a neighbour at a time, until they touch the other or
+// stop growing. Most positions fail the first test (no piece in one of the regions) for free.
+template <int Words>
+bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
+  if (!(pieces & test.other_region).any()) return false;
+  Board reached = pieces & test.region;
+  Board frontier = reached;
+  while (frontier.any()) {
+    if ((reached & test.other_region).any()) return true;
+    Board next;
+    for (int i = 0; i < neighbour_count_; ++i) next |= neighbours_[static_cast<std::size_t>(i)].step(frontier);
+    frontier = (next & pieces) - reached;
+    reached |= frontier;
   }
   return false;
 }
@@ -844,6 +892,7 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
   if (is_pass(move)) return "pass";
+  if (is_swap(move)) return "swap";
   if (move.is_drop())
     return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
@@ -857,6 +906,7 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   if (text == "pass") return parse_pass(state);
+  if (text == "swap") return parse_swap(state);
   // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
   std::size_t split = 1;
   while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
@@ -906,6 +956,17 @@ ParsedMove Program<Words>::parse_pass(const StateType& state) const {
                   "{} (e.g. {})",
                   rules_->players[state.to_move].name, rules_->players[state.to_move].name,
                   moves.size() == 1 ? "one" : std::to_string(moves.size()) + " moves", move_text(moves.front()))};
+}
+
+template <int Words>
+ParsedMove Program<Words>::parse_swap(const StateType& state) const {
+  if (!swap_rule_) return ParsedMove{{}, "this game has no swap: it has no (swap-rule)"};
+  if (state.over) return ParsedMove{{}, "the game is over"};
+  if (swap_available(state)) return ParsedMove{swap_move(), {}};
+  return ParsedMove{{},
+                    fmt::format("{} cannot swap: the swap is only the second player's first move, at ply 1 (this is "
+                                "ply {})",
+                                rules_->players[state.to_move].name, state.ply)};
 }
 
 // A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
@@ -1017,11 +1078,14 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   return parsed;
 }
 
+// On a rhombus each row is drawn half a cell to the right of the row below, so that a cell's six
+// neighbours are the cells around it: (0, 1) up-right, (-1, 1) up-left.
 template <int Words>
 std::string Program<Words>::diagram(const StateType& state) const {
+  const bool rhombus = rules_->shape == lang::BoardShape::Rhombus;
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
-    out += fmt::format("{:>3} ", row + 1);
+    out += fmt::format("{:>3} {}", row + 1, std::string(rhombus ? static_cast<std::size_t>(row) : 0, ' '));
     for (int column = 0; column < width_; ++column) {
       const int cell = row * width_ + column;
       char symbol = '.';
@@ -1047,7 +1111,9 @@ std::string Program<Words>::describe() const {
   std::string params;
   for (const auto& [name, value] : r.params) params += fmt::format(" {}={}", name, value);
   if (!params.empty()) out += fmt::format("parameters:{}\n", params);
-  out += fmt::format("board: {}x{}, {} cells, bitboards of {} bits\n", width_, height_, r.cells(), Board::kBits);
+  out += fmt::format("board: {}x{}{}, {} cells, bitboards of {} bits\n", width_, height_,
+                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells(),
+                     Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {
@@ -1080,6 +1146,10 @@ std::string Program<Words>::describe() const {
     out +=
         "passing: a player with no move on the board passes (move text: pass) while its opponent has one; "
         "no-legal-moves holds when neither can move\n";
+  if (r.swap_rule)
+    out +=
+        "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
+        "become its own, mirrored across the diagonal from a1\n";
   out += fmt::format(
       "compiled: {} jumps and {} drops for {}, {} and {} for {}; {} end checks; no rule-tree walking "
       "while playing\n",

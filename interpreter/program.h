@@ -29,7 +29,8 @@ inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
 // A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
 // from == to (no jump or slide ends where it starts). A move that is not on the board has
-// from == to >= cells: a pass is from == to == cells (Program::pass_move).
+// from == to >= cells: a pass is from == to == cells (Program::pass_move), the swap of the pie rule
+// from == to == cells + 1 (Program::swap_move).
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
@@ -77,7 +78,8 @@ struct PlayedMove {
 //   4. otherwise a uniformly random move.
 // "Wins at once" is tested cheaply for the end rules a move can trigger for its mover (reaching a
 // region, taking the opponent's last piece): the end rules of other kinds, and wins by count
-// (most-pieces), are never anticipated.
+// (most-pieces), are never anticipated; nor is a win by the swap of (swap-rule), which rules 1 and 2
+// never play.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
@@ -130,7 +132,7 @@ class Program {
 
   // A dense index of a move by its mover, origin and destination, below move_key_count(); a drop's
   // origin is its destination. Origins and destinations run past the cells by two, for the moves
-  // that are not on the board (a pass).
+  // that are not on the board (a pass, a swap).
   std::size_t move_key(int mover, Move move) const {
     const std::size_t side = static_cast<std::size_t>(cells_) + 2;
     return (static_cast<std::size_t>(mover) * side + move.from) * side + move.to;
@@ -145,6 +147,15 @@ class Program {
     return Move{static_cast<std::uint16_t>(cells_), static_cast<std::uint16_t>(cells_), 0, false};
   }
   bool is_pass(Move move) const { return move.from == cells_; }
+  // The swap of a game with (swap-rule): a move of the second player at ply 1 that turns the first
+  // player's pieces into its own, mirrored across the diagonal from a1. Its text is "swap".
+  Move swap_move() const {
+    return Move{static_cast<std::uint16_t>(cells_ + 1), static_cast<std::uint16_t>(cells_ + 1), 0, false};
+  }
+  bool is_swap(Move move) const { return move.from == cells_ + 1; }
+  bool swap_available(const StateType& state) const {
+    return swap_rule_ && state.ply == 1 && state.to_move == 1 && !state.over;
+  }
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
@@ -230,14 +241,16 @@ class Program {
       Board board;
     };
     Slot by_jump[kInlineJumps];
-    int total = 0;
+    int total = 0;      // the moves, the swap included
+    bool swap = false;  // the swap is a move, the last one
   };
 
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
   // subject, the game ends with WINNER". Flattened at load so the check after each move is a
   // short loop over these.
   struct EndTest {
-    Board region;  // Reach: the subject's cells
+    Board region;        // Reach and Connect: the subject's cells
+    Board other_region;  // Connect: the cells the chain must also touch
     std::uint32_t ply_limit = 0;
     lang::EndKind kind = lang::EndKind::Reach;
     std::uint8_t length = 0, longest = 0;  // InARow
@@ -299,11 +312,14 @@ class Program {
   bool opponent_has_targets(const StateType& state) const;
   Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
+  [[gnu::noinline]] bool connects(const Board& pieces, const EndTest& test) const;
+  void swap_sides(StateType& state) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   ParsedMove parse_pass(const StateType& state) const;
-  // Extras: drops and lines may occur. These take Extras = false only in the playouts of a program
-  // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
-  // instructions per ply with them compiled in).
+  ParsedMove parse_swap(const StateType& state) const;
+  // Extras: drops, lines, connections, passes and the swap may occur. These take Extras = false only in the playouts of
+  // a program with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more instructions
+  // per ply with them compiled in).
   template <bool Extras = true>
   [[gnu::always_inline]] void collect_targets(const StateType& state, InlineTargets& targets) const;
   template <bool Extras = true>
@@ -328,6 +344,9 @@ class Program {
   std::array<std::vector<Drop>, kPlayers> drops_;
   std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
+  int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
+  std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
+  int neighbour_count_ = 0;        // 8 on a rectangle, 6 on a rhombus
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
@@ -350,6 +369,7 @@ class Program {
   bool has_extras_ = false;        // drops or in-a-row end tests
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
   bool pass_when_stuck_ = false;
+  bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips
   // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
   std::array<std::array<std::int8_t, kMaxPieceTypes>, kPlayers> flanking_drop_{};

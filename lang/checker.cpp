@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -21,8 +22,8 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about",  "param", "variant", "players", "board",
-                                             "region", "piece", "setup",   "end",     "pass-when-stuck"};
+const std::vector<std::string> kGameForms = {"about", "param", "variant", "players",         "board",    "region",
+                                             "piece", "setup", "end",     "pass-when-stuck", "swap-rule"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -30,8 +31,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"range", "(range LOW HIGH)"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
-    {"board", "(board (rectangle WIDTH HEIGHT))"},
+    {"board", "(board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))"},
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
+    {"rhombus", "(rhombus WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
     {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
     {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
@@ -51,6 +53,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"draw", "(draw [PLAYER] CONDITION)"},
     {"most-pieces", "(most-pieces [PLAYER] CONDITION)"},
     {"pass-when-stuck", "(pass-when-stuck)"},
+    {"swap-rule", "(swap-rule [ENABLED])"},
+    {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"ply-limit", "(ply-limit PLIES)"},
     {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
@@ -68,8 +72,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
 const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
-const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit",
-                                              "in-a-row"};
+const std::vector<std::string> kConditions = {
+    "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect"};
 const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop"};
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
@@ -124,6 +128,7 @@ class Checker {
     read_setup();
     read_end();
     read_pass();
+    read_swap_rule();
     return std::move(rules_);
   }
 
@@ -418,8 +423,9 @@ class Checker {
     const Node& form = *forms("board").front();
     expect_at_most(form, 2);
     const Node& shape = argument(form, 1, "SHAPE");
-    if (shape.head() != "rectangle")
+    if (shape.head() != "rectangle" && shape.head() != "rhombus")
       fail(shape, fmt::format("unknown board shape {}", describe(shape)), usage("board"));
+    if (shape.head() == "rhombus") rules_.shape = BoardShape::Rhombus;
     expect_at_most(shape, 3);
     const Node& width = argument(shape, 1, "WIDTH");
     const Node& height = argument(shape, 2, "HEIGHT");
@@ -647,6 +653,15 @@ class Checker {
     }
   }
 
+  // The player named by a move's first (only PLAYER), or -1: the directions of a move are resolved
+  // for its players alone (on a rhombus, a relative direction may point at a neighbour for one
+  // player and not for the other).
+  int move_owner(const Node& form, std::size_t first_option) const {
+    for (std::size_t i = first_option; i < form.items.size(); ++i)
+      if (form.items[i].head() == "only") return player_index(argument(form.items[i], 1, "PLAYER"));
+    return -1;
+  }
+
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
     const std::string kind(form.head());
@@ -658,9 +673,11 @@ class Checker {
     move.text = to_text(form);
     move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
     const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
+    const int owner = move_owner(form, 2);
     for (int p = 0; p < kPlayers; ++p)
-      move.offsets[p] =
-          kind == "leap" ? leap_offsets(what, rules_.players[p].forward) : directions(what, rules_.players[p].forward);
+      if (owner < 0 || owner == p)
+        move.offsets[p] = kind == "leap" ? leap_offsets(what, rules_.players[p].forward)
+                                         : directions(what, rules_.players[p].forward);
     bool saw_target = false;
     bool saw_only = false;
     const Node* capture = nullptr;
@@ -722,9 +739,11 @@ class Checker {
       expect_at_most(option, 2);
     }
     if (in) move.region = region(argument(*in, 1, "REGION"));
+    const int owner = move_owner(form, 1);
     if (gravity) {
       const Node& direction = argument(*gravity, 1, "DIRECTION");
       for (int p = 0; p < kPlayers; ++p) {
+        if (owner >= 0 && owner != p) continue;
         move.offsets[p] = directions(direction, rules_.players[p].forward);
         if (move.offsets[p].size() != 1)
           fail(direction, "gravity pulls one way: give a single direction such as s or backward", usage("gravity"));
@@ -732,7 +751,8 @@ class Checker {
     }
     if (flanking) {
       const Node& lines = argument(*flanking, 1, "DIRECTIONS");
-      for (int p = 0; p < kPlayers; ++p) move.flanking[p] = directions(lines, rules_.players[p].forward);
+      for (int p = 0; p < kPlayers; ++p)
+        if (owner < 0 || owner == p) move.flanking[p] = directions(lines, rules_.players[p].forward);
     }
     if (only) {
       const std::size_t other = static_cast<std::size_t>(1 - player_index(argument(*only, 1, "PLAYER")));
@@ -781,6 +801,7 @@ class Checker {
     if (!node.is_symbol())
       fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
     const auto add = [&](Offset offset, const Node& at) {
+      if (!is_neighbour(offset)) fail_not_neighbour(at, offset);
       if (std::find(out.begin(), out.end(), offset) != out.end())
         fail(at, fmt::format("the direction '{}' is listed twice (for this player)", at.text));
       out.push_back(offset);
@@ -791,12 +812,30 @@ class Checker {
       if (name == node.text) return add(orient(offset, forward), node);
     for (const auto& [name, members] : kDirectionGroups)
       if (name == node.text) {
+        if (name == "diagonal" && rules_.shape == BoardShape::Rhombus)
+          fail(node,
+               "'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch",
+               "the rhombus's diagonal neighbours are nw and se: write (nw se)");
+        // On a rhombus, all-directions is the six neighbours.
         for (const auto& member : members)
           for (const auto& [absolute, offset] : kAbsoluteDirections)
-            if (absolute == member) add(offset, node);
+            if (absolute == member && is_neighbour(offset)) add(offset, node);
         return;
       }
     fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
+  }
+
+  // Whether a step by `offset` joins touching cells: on a rhombus, (1, 1) and (-1, -1) do not.
+  bool is_neighbour(Offset offset) const {
+    return rules_.shape == BoardShape::Rectangle || std::abs(offset.dx + offset.dy) <= 1;
+  }
+
+  [[noreturn]] void fail_not_neighbour(const Node& at, Offset offset) const {
+    const std::string absolute = offset.dx > 0 ? "ne" : "sw";
+    fail(at,
+         fmt::format("'{}' is not a direction on a rhombus board: {}leads to a cell that does not touch this one",
+                     at.text, at.text == absolute ? "it " : fmt::format("here it points {}, which ", absolute)),
+         "a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)");
   }
 
   std::vector<Offset> leap_offsets(const Node& node, Offset forward) const {
@@ -929,10 +968,14 @@ class Checker {
       rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 1000000, "the ply limit");
     } else if (word == "in-a-row" && node.is_list()) {
       in_a_row(node, rule);
+    } else if (word == "connect" && node.is_list()) {
+      connect(node, rule);
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
-      const std::map<std::string, std::string, std::less<>> needs = {
-          {"reach", "a region"}, {"ply-limit", "a number of plies"}, {"in-a-row", "a length"}};
+      const std::map<std::string, std::string, std::less<>> needs = {{"reach", "a region"},
+                                                                     {"ply-limit", "a number of plies"},
+                                                                     {"in-a-row", "a length"},
+                                                                     {"connect", "two regions"}};
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
         fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
@@ -965,6 +1008,42 @@ class Checker {
       } else {
         fail(option, fmt::format("unexpected {} in '(in-a-row ...)'", describe(option)), usage("in-a-row"));
       }
+    }
+  }
+
+  // (connect [PIECE] REGION REGION): a chain of the player's pieces, each touching the next, with a
+  // piece in each region.
+  void connect(const Node& node, EndRule& rule) const {
+    rule.kind = EndKind::Connect;
+    expect_at_most(node, 4);
+    const bool names_piece = node.items.size() == 4;
+    if (names_piece) rule.piece = piece_named(node.items[1]);
+    const std::size_t first = names_piece ? 2 : 1;
+    rule.region = region(argument(node, first, "REGION"));
+    rule.other_region = region(argument(node, first + 1, "second REGION"));
+    for (int p = 0; p < kPlayers; ++p)
+      if (rule.region[p].empty() || rule.other_region[p].empty())
+        fail(node.items[rule.region[p].empty() ? first : first + 1],
+             fmt::format("this region has no cells for {}, so nothing can connect to it", rules_.players[p].name),
+             "to connect two sides, name them, e.g. (connect home-row far-row)");
+  }
+
+  // (swap-rule [ENABLED]): on unless ENABLED is 0, so that a parameter can switch it.
+  void read_swap_rule() {
+    for (const Node* form : forms("swap-rule")) {
+      expect_at_most(*form, 2);
+      rules_.swap_rule = form->items.size() < 2 || bounded(form->items[1], 0, 1, "the swap rule's switch") != 0;
+      if (rules_.swap_rule && !rules_.setup.empty())
+        fail(*form,
+             "the swap turns the first player's opening pieces into the second player's, so the game must start "
+             "with an empty board",
+             "remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)");
+      if (rules_.swap_rule && rules_.width != rules_.height)
+        fail(
+            *form,
+            fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
+                        rules_.width, rules_.height),
+            "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
     }
   }
 

@@ -37,6 +37,26 @@ enum class MoveKind {
 // The four lines through a cell, one direction each: a line of pieces lies along one of them.
 inline constexpr std::array<Offset, 4> kLineDirections = {Offset{1, 0}, Offset{0, 1}, Offset{1, 1}, Offset{-1, 1}};
 
+// Rectangle: every cell has up to eight neighbours. Rhombus: the same rows and columns, but a cell's
+// neighbours are the six of a hexagonal grid, (+-1, 0), (0, +-1), (1, -1) and (-1, 1); the diagonal
+// (1, 1) joins two cells that do not touch.
+enum class BoardShape { Rectangle, Rhombus };
+
+// The offsets of a cell's neighbours on a board of `shape`.
+inline std::vector<Offset> neighbour_offsets(BoardShape shape) {
+  std::vector<Offset> offsets = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {-1, 1}, {1, -1}};
+  if (shape == BoardShape::Rectangle) offsets.insert(offsets.end(), {{1, 1}, {-1, -1}});
+  return offsets;
+}
+
+// The lines through a cell on a board of `shape`, one direction each: kLineDirections on a
+// rectangle; on a rhombus the three of them along which cells touch.
+inline std::vector<Offset> line_directions(BoardShape shape) {
+  std::vector<Offset> lines(kLineDirections.begin(), kLineDirections.end());
+  if (shape == BoardShape::Rhombus) std::erase(lines, Offset{1, 1});
+  return lines;
+}
+
 // A set of cells per player; absolute regions hold the same cells for both players.
 using CellList = std::vector<int>;
 using PlayerRegion = std::array<CellList, kPlayers>;
@@ -79,6 +99,7 @@ enum class EndKind {
   NoLegalMoves,         // the player to move has no legal move
   PlyLimit,             // this many plies have been played
   InARow,               // `length` or more of the player's pieces in a line (at most `longest` if set)
+  Connect,              // a chain of the player's touching pieces joins `region` to `other_region`
 };
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
@@ -88,6 +109,7 @@ struct EndRule {
   EndKind kind = EndKind::Reach;
   int piece = -1;  // Reach and InARow: -1 for any piece type
   PlayerRegion region;
+  PlayerRegion other_region;  // Connect: the region the chain must also touch
   int ply_limit = 0;
   int length = 0;   // InARow: the shortest line that counts
   int longest = 0;  // InARow: the longest line that counts; 0 for no limit
@@ -110,6 +132,7 @@ struct Rules {
   std::vector<std::pair<std::string, std::int64_t>> params;  // final values, in declaration order
   int width = 0;
   int height = 0;
+  BoardShape shape = BoardShape::Rectangle;
   std::array<Player, kPlayers> players;
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
@@ -117,6 +140,10 @@ struct Rules {
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;
+  // The pie rule: the second player's first move may be the swap, which turns every piece of the
+  // first player into one of its own on the cell mirrored across the diagonal from a1 (column and
+  // row exchanged); the board is square. See docs/language.md.
+  bool swap_rule = false;
 
   int cells() const { return width * height; }
   int cell(int column, int row) const { return row * width + column; }

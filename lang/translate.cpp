@@ -199,11 +199,15 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
       return fmt::format("(in-a-row {}{}{})", rule.length,
                          rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",
                          rule.longest > 0 ? fmt::format(" (at-most {})", rule.longest) : "");
-    case EndKind::Reach: break;
+    case EndKind::Reach:
+    case EndKind::Connect: break;
   }
-  const CellList& region = rule.region[static_cast<std::size_t>(std::max(player, 0))];
+  const auto side = static_cast<std::size_t>(std::max(player, 0));
   const std::string piece = rule.piece >= 0 ? rules.pieces[static_cast<std::size_t>(rule.piece)].name + " " : "";
-  return fmt::format("(reach {}{})", piece, cells(region, rules.width));
+  if (rule.kind == EndKind::Connect)
+    return fmt::format("(connect {}{} {})", piece, cells(rule.region[side], rules.width),
+                       cells(rule.other_region[side], rules.width));
+  return fmt::format("(reach {}{})", piece, cells(rule.region[side], rules.width));
 }
 
 // One line per rule, or one per player when a rule for both has a different region for each.
@@ -211,7 +215,8 @@ std::string end_text(const Rules& rules) {
   const char* const outcomes[] = {"win", "lose", "draw", "most-pieces"};
   std::string text = "  (end";
   for (const EndRule& rule : rules.end) {
-    const bool split = rule.only_player < 0 && rule.kind == EndKind::Reach && rule.region[0] != rule.region[1];
+    const bool split = rule.only_player < 0 && (rule.kind == EndKind::Reach || rule.kind == EndKind::Connect) &&
+                       (rule.region[0] != rule.region[1] || rule.other_region[0] != rule.other_region[1]);
     std::vector<int> subjects = split ? std::vector<int>{0, 1} : std::vector<int>{rule.only_player};
     for (const int player : subjects) {
       if (rule.kind == EndKind::Reach && rule.region[static_cast<std::size_t>(std::max(player, 0))].empty()) continue;
@@ -247,7 +252,9 @@ std::string to_troyka_language(const Rules& rules) {
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
   text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
                       alike ? rules.players[1].facing : "north");
-  text += fmt::format("  (board (rectangle {} {}))\n", rules.width, rules.height);
+  text += fmt::format("  (board ({} {} {}))\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle",
+                      rules.width, rules.height);
+  if (rules.swap_rule) text += "  (swap-rule)\n";
   for (const PieceType& piece : rules.pieces)
     text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
   text += setup_text(rules);

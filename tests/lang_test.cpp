@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule'
 )");
 }
 
@@ -514,7 +514,7 @@ TEST(LangStructure, MissingBoardForm) {
             R"(test.game:1:1: error: the game has no '(board ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -606,7 +606,7 @@ TEST(LangStructure, BoardWithoutAShape) {
             R"(test.game:7:3: error: '(board ...)' is missing its SHAPE
  7 |   (board)
    |   ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -615,7 +615,7 @@ TEST(LangStructure, UnknownBoardShape) {
             R"(test.game:7:10: error: unknown board shape '(square ...)'
  7 |   (board (square 8))
    |          ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -2377,6 +2377,143 @@ TEST(LangInARow, MisspelledCondition) {
  13 |     (win (in-a-rwo 3))
     |           ^~~~~~~~
 hint: did you mean 'in-a-row'?
+)");
+}
+
+// ---- Rhombus boards, connections and the swap -----------------------------------------------------
+
+// Hex on 5x5, as games/hex.game with the swap on. Line 1 is "(game ...".
+constexpr std::string_view kHex = R"game((game "Hex"
+  (param size 5)
+  (players (Red north) (Blue east))
+  (board (rhombus size size))
+  (swap-rule)
+  (piece Stone "S" (drop))
+  (setup)
+  (end (win (connect home-row far-row))))
+)game";
+
+std::string hex_with(std::string_view from, std::string_view to) { return replace_once(std::string(kHex), from, to); }
+
+TEST(LangRhombus, LoadsTheShapeTheSwapAndEachPlayersEdges) {
+  const Rules rules = rules_of(std::string(kHex));
+  EXPECT_EQ(rules.shape, BoardShape::Rhombus);
+  EXPECT_TRUE(rules.swap_rule);
+  const EndRule& connect = rules.end.front();
+  EXPECT_EQ(connect.kind, EndKind::Connect);
+  EXPECT_EQ(cells_text(connect.region[0], 5), "a1 b1 c1 d1 e1");  // Red faces north: rows 1 and 5
+  EXPECT_EQ(cells_text(connect.other_region[0], 5), "a5 b5 c5 d5 e5");
+  EXPECT_EQ(cells_text(connect.region[1], 5), "a1 a2 a3 a4 a5");  // Blue faces east: columns a and e
+  EXPECT_EQ(cells_text(connect.other_region[1], 5), "e1 e2 e3 e4 e5");
+  EXPECT_FALSE(rules_of(hex_with("(swap-rule)", "(swap-rule 0)")).swap_rule);
+}
+
+TEST(LangRhombus, AllDirectionsAreTheSixNeighbours) {
+  const Rules rules = rules_of(hex_with("(drop)", "(step all-directions)"));
+  EXPECT_EQ(offsets_text(rules.pieces[0].moves[0].offsets[0]), "(0,1) (1,0) (1,-1) (0,-1) (-1,0) (-1,1)");
+  // Relative directions that point at neighbours are fine: for Blue (facing east) forward-right is se.
+  const Rules relative = rules_of(hex_with("(drop)", "(step forward-right (only Blue))"));
+  EXPECT_EQ(offsets_text(relative.pieces[0].moves[0].offsets[1]), "(1,-1)");
+}
+
+TEST(LangRhombus, TheOtherDiagonalIsNotADirection) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step (n ne))")),
+      R"(test.game:6:29: error: 'ne' is not a direction on a rhombus board: it leads to a cell that does not touch this one
+ 6 |   (piece Stone "S" (step (n ne)))
+   |                             ^~
+hint: a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)
+)");
+}
+
+TEST(LangRhombus, ARelativeDirectionPointingAlongTheOtherDiagonal) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step forward-right)")),
+      R"(test.game:6:26: error: 'forward-right' is not a direction on a rhombus board: here it points ne, which leads to a cell that does not touch this one
+ 6 |   (piece Stone "S" (step forward-right))
+   |                          ^~~~~~~~~~~~~
+hint: a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)
+)");
+}
+
+TEST(LangRhombus, TheDiagonalGroup) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step diagonal)")),
+      R"(test.game:6:26: error: 'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch
+ 6 |   (piece Stone "S" (step diagonal))
+   |                          ^~~~~~~~
+hint: the rhombus's diagonal neighbours are nw and se: write (nw se)
+)");
+}
+
+TEST(LangConnect, MissingTheSecondRegion) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect home-row)")),
+            R"(test.game:8:13: error: '(connect ...)' is missing its second REGION
+ 8 |   (end (win (connect home-row))))
+   |             ^
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangConnect, OneArgumentTooMany) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect Stone home-row far-row extra)")),
+            R"(test.game:8:45: error: '(connect ...)' takes no more than 3 arguments; 'extra' is one too many
+ 8 |   (end (win (connect Stone home-row far-row extra))))
+   |                                             ^~~~~
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangConnect, AnEmptyRegion) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect home-row (except all all))")),
+            R"(test.game:8:31: error: this region has no cells for Red, so nothing can connect to it
+ 8 |   (end (win (connect home-row (except all all)))))
+   |                               ^
+hint: to connect two sides, name them, e.g. (connect home-row far-row)
+)");
+}
+
+TEST(LangConnect, WrittenAsAWord) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "connect")),
+            R"(test.game:8:13: error: the condition 'connect' needs two regions
+ 8 |   (end (win connect)))
+   |             ^~~~~~~
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangSwapRule, NeedsASquareBoard) {
+  EXPECT_EQ(
+      error_of(hex_with("(rhombus size size)", "(rhombus size 4)")),
+      R"(test.game:5:3: error: the swap mirrors the board across its diagonal, which needs a square board; this one is 5x4
+ 5 |   (swap-rule)
+   |   ^
+hint: give the board as many columns as rows, or switch the swap off with (swap-rule 0)
+)");
+  EXPECT_EQ(rules_of(hex_with("(rhombus size size))\n  (swap-rule)", "(rhombus size 4))\n  (swap-rule 0)")).height, 4);
+}
+
+TEST(LangSwapRule, NeedsAnEmptySetup) {
+  EXPECT_EQ(
+      error_of(hex_with("(setup)", "(setup (place Red Stone a1))")),
+      R"(test.game:5:3: error: the swap turns the first player's opening pieces into the second player's, so the game must start with an empty board
+ 5 |   (swap-rule)
+   |   ^
+hint: remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)
+)");
+}
+
+TEST(LangSwapRule, TheSwitchIsZeroOrOne) {
+  EXPECT_EQ(error_of(hex_with("(swap-rule)", "(swap-rule 2)")),
+            R"(test.game:5:14: error: the swap rule's switch must be between 0 and 1, but it is 2
+ 5 |   (swap-rule 2)
+   |              ^
+)");
+  EXPECT_EQ(error_of(hex_with("(swap-rule)", "(swap-rule 1 1)")),
+            R"(test.game:5:16: error: '(swap-rule ...)' takes no more than 1 argument; the number 1 is one too many
+ 5 |   (swap-rule 1 1)
+   |                ^
+hint: usage: (swap-rule [ENABLED])
 )");
 }
 

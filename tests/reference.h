@@ -107,11 +107,15 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
 
 // The pass, a move off the board: from == to == the number of cells.
 inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false}; }
+// The swap of (swap-rule), the other move off the board: from == to == the number of cells + 1.
+inline MoveKey swap(const lang::Rules& rules) { return {rules.cells() + 1, rules.cells() + 1, 0, false}; }
 
-// Every legal move of `mover`, sorted, each once; whether the game is over is not asked. With
-// (pass-when-stuck), a mover without a move on the board passes if its opponent has one.
-inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover) {
+// Every legal move of `mover` at `ply`, sorted, each once; whether the game is over is not asked.
+// With (pass-when-stuck), a mover without a move on the board passes if its opponent has one; with
+// (swap-rule), the second player at ply 1 may also swap.
+inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover, std::uint32_t ply) {
   std::vector<MoveKey> found = board_moves(rules, board, mover);
+  if (rules.swap_rule && ply == 1 && mover == 1) found.push_back(swap(rules));
   if (found.empty() && rules.pass_when_stuck && !board_moves(rules, board, 1 - mover).empty())
     found.push_back(pass(rules));
   return found;
@@ -132,13 +136,39 @@ inline bool has_line(const lang::Rules& rules, const lang::EndRule& rule, const 
     return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
   };
   for (int cell = 0; cell < rules.cells(); ++cell)
-    for (const lang::Offset d : lang::kLineDirections) {
+    for (const lang::Offset d : lang::line_directions(rules.shape)) {
       const int column = cell % rules.width, row = cell / rules.width;
       if (!counts(column, row) || counts(column - d.dx, row - d.dy)) continue;
       int length = 0;
       while (counts(column + length * d.dx, row + length * d.dy)) ++length;
       if (length >= rule.length && (rule.longest == 0 || length <= rule.longest)) return true;
     }
+  return false;
+}
+
+// Whether `subject` has a chain of pieces (of rule.piece, if set), each a neighbour of the next,
+// from a cell of rule.region to one of rule.other_region: a depth-first search from each cell.
+inline bool connects(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject) {
+  const auto counts = [&](int cell) {
+    const Square& square = board[static_cast<std::size_t>(cell)];
+    return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
+  };
+  std::vector<bool> seen(static_cast<std::size_t>(rules.cells()));
+  std::vector<int> stack;
+  for (const int start : rule.region[subject])
+    if (counts(start)) stack.push_back(start);
+  while (!stack.empty()) {
+    const int cell = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(cell)]) continue;
+    seen[static_cast<std::size_t>(cell)] = true;
+    const auto& goal = rule.other_region[subject];
+    if (std::find(goal.begin(), goal.end(), cell) != goal.end()) return true;
+    for (const lang::Offset d : lang::neighbour_offsets(rules.shape)) {
+      const int column = cell % rules.width + d.dx, row = cell / rules.width + d.dy;
+      if (on_board(rules, column, row) && counts(rules.cell(column, row))) stack.push_back(rules.cell(column, row));
+    }
+  }
   return false;
 }
 
@@ -153,9 +183,10 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
       });
     case lang::EndKind::OpponentHasNoPieces:
       return std::none_of(board.begin(), board.end(), [&](const Square& s) { return s.player == 1 - subject; });
-    case lang::EndKind::NoLegalMoves: return subject == to_move && moves(rules, board, to_move).empty();
+    case lang::EndKind::NoLegalMoves: return subject == to_move && moves(rules, board, to_move, ply).empty();
     case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
     case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
+    case lang::EndKind::Connect: return connects(rules, rule, board, subject);
   }
   return false;
 }
@@ -180,7 +211,7 @@ inline Decision decision(const lang::Rules& rules, const Board& board, int to_mo
       return {true, winner, static_cast<int>(index)};
     }
   }
-  if (moves(rules, board, to_move).empty()) return {true, kDraw, kEndedByNoMoves};
+  if (moves(rules, board, to_move, ply).empty()) return {true, kDraw, kEndedByNoMoves};
   return {};
 }
 
@@ -202,10 +233,20 @@ inline Position start(const lang::Rules& rules) {
 }
 
 // The position after `move`, a legal move of the player to move (a drop empties and fills one cell,
-// a flanking drop also flips what it flanks, a pass changes only the player to move).
+// a flanking drop also flips what it flanks, a pass changes only the player to move, the swap gives
+// each piece of the first player to the second, at (row, column) for (column, row)).
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
   const auto [from, to, piece, capture] = move;
-  if (move != pass(rules)) {
+  if (move == swap(rules)) {
+    Board swapped(position.board.size());
+    for (int cell = 0; cell < rules.cells(); ++cell) {
+      const Square& square = position.board[static_cast<std::size_t>(cell)];
+      const int mirrored = rules.cell(cell / rules.width, cell % rules.width);
+      if (square.player == 0) swapped[static_cast<std::size_t>(mirrored)] = {1, square.piece};
+      if (square.player == 1) swapped[static_cast<std::size_t>(cell)] = square;
+    }
+    position.board = swapped;
+  } else if (move != pass(rules)) {
     if (from == to)
       for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(piece)].moves)
         if (rule.kind == lang::MoveKind::Drop)
@@ -224,7 +265,7 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
 inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth) {
   if (depth == 0) return 1;
   if (position.end.over) return 0;
-  const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move);
+  const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move, position.ply);
   if (depth == 1) return listed.size();
   std::uint64_t nodes = 0;
   for (const MoveKey& move : listed) nodes += perft(rules, play(rules, position, move), depth - 1);
