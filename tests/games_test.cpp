@@ -18,6 +18,7 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "interpreter/random.h"
+#include "lang/translate.h"
 #include "tests/reference.h"
 
 namespace troyka {
@@ -55,6 +56,17 @@ const std::vector<PerftCase> kIndependentCounts = {
     // Five in a row needs nine plies: the first three depths are 225 * 224 * 223.
     {"gomoku.game", {}, {225, 50400, 11239200}, 2},
     {"gomoku.game", {{"size", "5"}}, {25, 600, 13800, 303600, 6375600}, 3},
+    // Hex: a chain across an n x n board takes n stones, so no game ends before move 2n - 1 and
+    // the first 2n - 1 depths are falling products (11x11: 121 * 120 * 119 * 118). 2x2 and 3x3 are
+    // played out completely (3x3: 120960 sequences fill the board).
+    {"hex.game", {}, {121, 14520, 1727880, 203889840}, 3},
+    {"hex.game", {{"size", "2"}}, {4, 12, 24, 12, 0}, 5},
+    {"hex.game", {{"size", "3"}}, {9, 72, 504, 3024, 15120, 54720, 146880, 207360, 120960, 0}, 10},
+    {"hex.game", {{"size", "4"}}, {16, 240, 3360, 43680, 524160, 5765760, 57657600}, 5},
+    // The swap is one more move at ply 1 and leaves one stone on the board: 121 * 121, then
+    // 121 * (120 * 119 + 120); a game is over only when a chain is made, as without the swap.
+    {"hex.game", {{"swap", "1"}}, {121, 14641, 1742400}, 3},
+    {"hex.game", {{"size", "3"}, {"swap", "1"}}, {9, 81, 576, 3528}, 4},
 };
 
 TEST(GamesPerft, IndependentCountsAgree) {
@@ -83,6 +95,7 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
     if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/hex.game", lang::Options{"swap", {{"size", "5"}}});
   ASSERT_GE(games.size(), 8u);
   for (const auto& [file, options] : games) {
     const Game loaded = Game::load(file, options);
@@ -105,7 +118,7 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
           std::vector<reference::MoveKey> listed;
           for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
           std::sort(listed.begin(), listed.end());
-          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move)) << text;
+          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
           const Move move = program.random_move(state, rng);
           program.apply(state, move);
           expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
@@ -529,6 +542,138 @@ TEST(Othello, PlayoutsEndWhereTheReferenceSaysTheGameIsOver) {
       EXPECT_EQ(verdict.winner, state.winner) << program.position_text(state);
     }
   });
+}
+
+// ---- Hex ----------------------------------------------------------------------------------------
+
+// 5x5 positions: Red (upper case) joins rows 1 and 5, Blue (lower case) columns a and e. A cell's
+// six neighbours are (+-1, 0), (0, +-1), (1, -1) and (-1, 1): c2 touches b3 and d1, not d3 or b1.
+
+TEST(Hex, AWindingChainJoinsRedsRows) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // c1 c2 d2 e2 e3 d4, then c5: the chain goes right along row 2, up, and back left.
+    const auto before = position(program, "s4/1s1S1/s3S/2SSS/2S2 Red 10");
+    EXPECT_FALSE(before.over);
+    const auto state = after(program, before, "c5");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), 1);
+    EXPECT_EQ(program.end_reason(state), "Red wins by (connect home-row far-row)");
+  });
+}
+
+TEST(Hex, AWindingChainJoinsBluesColumns) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // Red's chain above, mirrored: a3 b3 b4 b5 c5 d4, then e3.
+    const auto before = position(program, "1ss2/1s1s1/ss3/5/S1S1S Blue 9");
+    EXPECT_FALSE(before.over);
+    const auto state = after(program, before, "e3");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 1), 1);
+    EXPECT_EQ(program.end_reason(state), "Blue wins by (connect home-row far-row)");
+  });
+}
+
+TEST(Hex, ChainsThatMeetOnlyAtTheGridsOtherDiagonalDoNotConnect) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // c1 c2 and d3 d4 d5: c2 and d3 are diagonal neighbours on a square grid, not on the rhombus.
+    const auto split = after(program, position(program, "3S1/3S1/5/ssS2/s1S2 Red 8"), "d3");
+    EXPECT_FALSE(split.over);
+    // c3 touches both c2 and d3.
+    const auto joined = after(program, after(program, split, "e1"), "c3");
+    EXPECT_TRUE(joined.over);
+    EXPECT_EQ(program.result(joined, 0), 1);
+  });
+}
+
+TEST(Hex, AChainAcrossTheOtherPlayersEdgesWinsNothing) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // Red's row 3, a3 to e3, touches Blue's edges, not its own.
+    const auto state = after(program, position(program, "5/ss3/SSSS1/s4/s4 Red 8"), "e3");
+    EXPECT_FALSE(state.over);
+  });
+}
+
+TEST(Hex, TheSwapMirrorsTheFirstStoneForTheSecondPlayer) {
+  game("hex.game", {{"size", "5"}, {"swap", "1"}}).visit([](const auto& program) {
+    const auto opened = after(program, program.initial_state(), "a3");
+    const std::vector<std::string> moves = move_texts(program, opened);
+    EXPECT_EQ(moves.size(), 25u);  // the 24 empty cells and the swap
+    EXPECT_EQ(moves.back(), "swap");
+    const auto swapped = after(program, opened, "swap");
+    EXPECT_EQ(program.position_text(swapped), "5/5/5/5/2s2 Red 2");
+    EXPECT_EQ(swapped.hash, position(program, "5/5/5/5/2s2 Red 2").hash);
+    EXPECT_FALSE(swapped.over);
+    EXPECT_EQ(program.count_moves(swapped), 24);
+    EXPECT_EQ(program.parse_move(swapped, "swap").error,
+              "Red cannot swap: the swap is only the second player's first move, at ply 1 (this is ply 2)");
+    EXPECT_EQ(program.parse_move(after(program, opened, "b2"), "swap").error,
+              "Red cannot swap: the swap is only the second player's first move, at ply 1 (this is ply 2)");
+    // A random move draws the swap among the others.
+    Rng rng(5);
+    int swaps = 0;
+    for (int i = 0; i < 500; ++i) swaps += program.is_swap(program.random_move(opened, rng));
+    EXPECT_GT(swaps, 0);
+    EXPECT_LT(swaps, 60);
+  });
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    const auto opened = after(program, program.initial_state(), "a3");
+    EXPECT_EQ(move_texts(program, opened).size(), 24u);
+    EXPECT_EQ(program.parse_move(opened, "swap").error, "this game has no swap: it has no (swap-rule)");
+  });
+}
+
+TEST(Hex, TheDiagramLeansLikeTheRhombus) {
+  game("hex.game", {{"size", "3"}}).visit([](const auto& program) {
+    EXPECT_EQ(program.diagram(position(program, "2S/1s1/S2 Blue 3")),
+              "  3    . . S\n"
+              "  2   . s .\n"
+              "  1  S . .\n"
+              "     a b c\n");
+  });
+}
+
+TEST(Hex, ShowSaysTheBoardIsARhombusWithASwapOnTheFastPath) {
+  game("hex.game", {{"swap", "1"}}).visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("board: 11x11 rhombus (six neighbours a cell), 121 cells"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("swap rule: the second player's first move may be the swap (move text: swap)"),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find("random moves: counted and drawn without a move list (the fast path)"), std::string::npos)
+        << shown;
+  });
+}
+
+// Every playout ends with exactly one chain: the reference finds the winner's and no other.
+TEST(Hex, PlayoutsEndWithTheReferencesWinner) {
+  const Game loaded = game("hex.game", {{"size", "7"}});
+  const lang::Rules& rules = loaded.rules();
+  loaded.visit([&](const auto& program) {
+    Rng rng(13);
+    for (int round = 0; round < 50; ++round) {
+      auto state = program.initial_state();
+      program.playout(state, rng);
+      ASSERT_TRUE(state.over);
+      ASSERT_NE(state.winner, kDraw);
+      reference::Board board(static_cast<std::size_t>(rules.cells()));
+      for (int cell = 0; cell < rules.cells(); ++cell)
+        for (int player = 0; player < kPlayers; ++player)
+          if (state.by_player[player].test(cell)) board[static_cast<std::size_t>(cell)] = {player, 0};
+      const lang::EndRule& rule = rules.end.front();
+      EXPECT_TRUE(reference::connects(rules, rule, board, state.winner)) << program.position_text(state);
+      EXPECT_FALSE(reference::connects(rules, rule, board, 1 - state.winner)) << program.position_text(state);
+    }
+  });
+}
+
+// troyka translate writes the rhombus, the connection and the swap back in the language.
+TEST(Hex, TranslationReadsBackAsTheSameGame) {
+  const Game original = game("hex.game", {{"size", "3"}, {"swap", "1"}});
+  const std::string text = lang::to_troyka_language(original.rules());
+  const Game translated(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"hex.game", text}), {}));
+  EXPECT_TRUE(translated.rules().swap_rule) << text;
+  EXPECT_EQ(translated.rules().shape, lang::BoardShape::Rhombus) << text;
+  translated.visit([](const auto& program) { EXPECT_EQ(perft(program, program.initial_state(), 4), 3528u); });
 }
 
 }  // namespace
