@@ -42,7 +42,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     }
   pass_when_stuck_ = rules_->pass_when_stuck;
   swap_rule_ = rules_->swap_rule;
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ || !guards_[0].empty() ||
+                !guards_[1].empty() ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
                 });
@@ -50,6 +51,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
     targets_fit_inline_ = targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps &&
+                          !jumps_may_repeat_[player] &&
                           std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; });
   }
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
@@ -81,9 +83,10 @@ void Program<Words>::compile_moves() {
 }
 
 // Whether a step or slide by `a` and one by `b` can move a piece by the same displacement. Equal
-// offsets of one kind make one jump (add_jump merges them), so they never repeat a move.
-static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bool b_slides) {
-  if (a == b) return a_slides != b_slides;
+// offsets of one kind make one jump (add_jump merges them), so they never repeat a move, unless
+// one has cell tests (`tested`): such jumps are kept apart.
+static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bool b_slides, bool tested) {
+  if (a == b) return a_slides != b_slides || tested;
   const bool same_direction = a.dx * b.dy == a.dy * b.dx && a.dx * b.dx + a.dy * b.dy > 0;
   if (!same_direction || (!a_slides && !b_slides)) return false;
   if (a_slides && b_slides) return true;
@@ -95,14 +98,17 @@ static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bo
 template <int Words>
 bool Program<Words>::jumps_may_repeat(int player) const {
   for (const lang::PieceType& piece : rules_->pieces) {
-    std::vector<std::pair<lang::Offset, bool>> jumps;  // offset, slides
+    std::vector<std::tuple<lang::Offset, bool, bool>> jumps;  // offset, slides, tested
     for (const lang::MoveRule& move : piece.moves)
       if (move.kind != lang::MoveKind::Drop)
         for (const lang::Offset offset : move.offsets[player])
-          jumps.emplace_back(offset, move.kind == lang::MoveKind::Slide);
+          jumps.emplace_back(offset, move.kind == lang::MoveKind::Slide, !move.tests.empty());
     for (std::size_t i = 0; i < jumps.size(); ++i)
-      for (std::size_t j = i + 1; j < jumps.size(); ++j)
-        if (displacements_meet(jumps[i].first, jumps[i].second, jumps[j].first, jumps[j].second)) return true;
+      for (std::size_t j = i + 1; j < jumps.size(); ++j) {
+        const auto& [a, a_slides, a_tested] = jumps[i];
+        const auto& [b, b_slides, b_tested] = jumps[j];
+        if (displacements_meet(a, a_slides, b, b_slides, a_tested || b_tested)) return true;
+      }
   }
   return false;
 }
@@ -148,26 +154,55 @@ typename Program<Words>::Ray Program<Words>::ray(lang::Offset offset) const {
 
 template <int Words>
 void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset) {
-  static constexpr std::uint8_t kLandingOf[] = {kOnEmpty, kOnEnemy, kOnFriend, kOnEmpty | kOnEnemy,
-                                                kOnEmpty | kOnEnemy | kOnFriend};  // by lang::Target
   Jump jump;
   const int delta = offset.dy * width_ + offset.dx;
   std::tie(jump.left, jump.right) = shift_by(delta);
   jump.piece = static_cast<std::uint8_t>(piece);
-  jump.landing = kLandingOf[static_cast<int>(move.target)];
+  jump.landing = landing_of(move.target);
   jump.slide = move.kind == lang::MoveKind::Slide;
   jump.from_mask = cells_with_neighbour(offset);
+  for (const lang::CellTest& test : move.tests) jump.from_mask &= cells_with_neighbour(test.offset[player]);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
   if (!jump.from_mask.any()) return;
+  if (!move.tests.empty()) return add_guards(player, jump, move.tests);
   // Two offsets can share a delta (on a 4-wide board, (4,0) and (0,1)); only the same delta from
   // the same cells is the same jump.
   for (Jump& existing : jumps_[player])
     if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide &&
-        existing.from_mask == jump.from_mask) {
+        existing.from_mask == jump.from_mask && !existing.guards) {
       existing.landing |= jump.landing;
       return;
     }
+  jumps_[player].push_back(jump);
+}
+
+template <int Words>
+std::uint8_t Program<Words>::landing_of(lang::Target target) {
+  static constexpr std::uint8_t kLandingOf[] = {kOnEmpty,
+                                                kOnEnemy,
+                                                kOnFriend,
+                                                kOnEmpty | kOnEnemy,
+                                                kOnEmpty | kOnEnemy | kOnFriend,
+                                                kOnEnemy | kOnFriend};  // by lang::Target
+  return kLandingOf[static_cast<int>(target)];
+}
+
+// A jump with cell tests is kept apart from the others, with a guard per test that asks more than
+// "on the board" (from_mask already asks that). The checker allows at most kMaxTestedMoves of them.
+template <int Words>
+void Program<Words>::add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests) {
+  std::vector<Guard> guards;
+  for (const lang::CellTest& test : tests) {
+    if (test.target == lang::Target::Any) continue;
+    const lang::Offset at = test.offset[player];
+    Guard guard;
+    std::tie(guard.left, guard.right) = shift_by(jump.delta() - (at.dy * width_ + at.dx));
+    guard.allowed = landing_of(test.target);
+    guards.push_back(guard);
+  }
+  guards_[player].push_back(std::move(guards));
+  jump.guards = static_cast<std::uint8_t>(guards_[player].size());
   jumps_[player].push_back(jump);
 }
 
@@ -422,8 +457,9 @@ template <typename Emit>
     Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
     const Board& landing = landings[jump.landing];
     if (!jump.slide) {
-      if (!emit(TargetSet{jump_targets(state, jump, landing), static_cast<std::int16_t>(jump.delta()), jump.piece}))
-        return;
+      Board targets = jump_targets(state, jump, landing);
+      if (jump.guards) targets = guard_targets(state, jump, targets, landings);
+      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece})) return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
@@ -519,7 +555,10 @@ template <bool Extras>
   const std::vector<Jump>& jumps = jumps_[state.to_move];
   int total = 0;
   for (std::size_t i = 0; i < jumps.size(); ++i) {
-    const Board board = jump_targets(state, jumps[i], landings[jumps[i].landing]);
+    Board board = jump_targets(state, jumps[i], landings[jumps[i].landing]);
+    if constexpr (Extras) {
+      if (jumps[i].guards) board = guard_targets(state, jumps[i], board, landings);
+    }
     targets.by_jump[i].board = board;
     total += board.count();
   }
@@ -722,13 +761,14 @@ bool Program<Words>::opponent_threatens_win(const StateType& state) const {
 // leaves it a win. Asked only when a threat exists. When jumps do not slide, a move that lands
 // on none of the threat's cells leaves every threatening jump as it was, so only the moves onto
 // those cells are tried (unless the threat is to take the mover's last piece, which any move of
-// that piece changes). Moves are tried on a copy without deciding the end: the "no legal move"
-// test would cost a move generation, and this policy only looks at immediate wins.
+// that piece changes, or the opponent's jumps test other cells, which any move may change). Moves are tried on a copy
+// without deciding the end: the "no legal move" test would cost a move generation, and this policy only looks at
+// immediate wins.
 template <int Words>
 bool Program<Words>::find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const {
   const int mover = state.to_move;
-  const bool local =
-      targets_fit_inline_ && !flips_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
+  const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() &&
+                     !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
   MoveList safe_moves;
   for_each_target_set(state, [&](TargetSet set) {
@@ -1125,7 +1165,13 @@ std::string Program<Words>::describe() const {
     out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
     for (const lang::MoveRule& move : piece.moves) {
       const auto where = [&](int player) {
-        if (move.kind != lang::MoveKind::Drop) return offsets(move.offsets[player]);
+        if (move.kind != lang::MoveKind::Drop) {
+          std::string text = offsets(move.offsets[player]);
+          for (const lang::CellTest& test : move.tests)
+            text += fmt::format(" if ({:+},{:+}) is {}", test.offset[player].dx, test.offset[player].dy,
+                                lang::target_name(test.target));
+          return text;
+        }
         return fmt::format(
             " {} cells{}{}", move.region[player].size(),
             move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]),
@@ -1158,7 +1204,7 @@ std::string Program<Words>::describe() const {
   out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
                              : fmt::format(
                                    "random moves: drawn from a move list (the slower path: the game has slides, "
-                                   "or a player has more than {} jumps and drops)\n",
+                                   "moves that two rules can make, or a player has more than {} jumps and drops)\n",
                                    kInlineJumps);
   return out;
 }

@@ -179,12 +179,19 @@ class Program {
   // For a slide, the jump repeats through empty cells. Move rules that share a piece, an offset
   // and a kind are merged into one jump whose landing set is the union of theirs.
   struct Jump {
-    Board from_mask;  // cells whose neighbour by this offset is on the board
+    Board from_mask;  // cells whose neighbour by this offset, and every tested cell, is on the board
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
+    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
     int delta() const { return int(left) - int(right); }
+  };
+  // A cell test of a jump, seen from the landing cell: the shift brings the tested cell's bit onto
+  // the landing cell, where it must be in the landing mask `allowed` (Landing bits).
+  struct Guard {
+    std::uint16_t left = 0, right = 0;
+    std::uint8_t allowed = 0;
   };
   // A drop of `piece` onto the empty cells of `region` that are supported: every cell in `unsupported`,
   // and the others when their neighbour in the direction of gravity is occupied (the shift by
@@ -265,6 +272,8 @@ class Program {
   void compile_moves();
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   void add_drop(int player, int piece, const lang::MoveRule& move);
+  void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
+  static std::uint8_t landing_of(lang::Target target);
   Board cells_with_neighbour(lang::Offset offset) const;
   // The shift that moves every cell by `delta` cells up (left) or down (right).
   static std::pair<std::uint16_t, std::uint16_t> shift_by(int delta) {
@@ -294,6 +303,13 @@ class Program {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
                .shifted(jump.left, jump.right) &
            landing;
+  }
+  // The targets of a jump with cell tests, rid of those whose tested cells do not hold what they must.
+  [[gnu::always_inline]] Board guard_targets(const StateType& state, const Jump& jump, Board targets,
+                                             const std::array<Board, kLandingKinds>& landings) const {
+    for (const Guard& guard : guards_[state.to_move][jump.guards - 1u])
+      targets &= landings[guard.allowed].shifted(guard.left, guard.right);
+    return targets;
   }
   [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
     const Board targets = empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
@@ -342,7 +358,8 @@ class Program {
   Board board_;  // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;
   std::array<std::vector<Drop>, kPlayers> drops_;
-  std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
+  std::array<std::vector<std::vector<Guard>>, kPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
+  std::array<std::vector<TargetSource>, kPlayers> sources_;       // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
@@ -366,7 +383,7 @@ class Program {
   // direction), so move lists are rid of repeats. Never so in a game without slides.
   std::array<bool, kPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
-  bool has_extras_ = false;        // drops or in-a-row end tests
+  bool has_extras_ = false;        // drops, in-a-row end tests, passes or cell tests
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
   bool pass_when_stuck_ = false;
   bool swap_rule_ = false;

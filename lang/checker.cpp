@@ -36,14 +36,15 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"rhombus", "(rhombus WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
     {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
-    {"step", "(step DIRECTIONS [(to TARGET)] [capture])"},
+    {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
-    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])"},
+    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])"},
+    {"if", "(if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
     {"in", "(in REGION)"},
     {"gravity", "(gravity DIRECTION)"},
-    {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
+    {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
@@ -71,7 +72,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 };
 
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
-const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
+const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any", "occupied"};
 const std::vector<std::string> kConditions = {
     "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect"};
 const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop"};
@@ -602,6 +603,7 @@ class Checker {
     const auto& piece_forms = forms("piece");
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
       fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    int tested_moves = 0;
     for (const Node* form : piece_forms) {
       PieceType piece;
       piece.pos = form->pos;
@@ -626,7 +628,12 @@ class Checker {
                "give this piece its own letter: (piece NAME \"L\" ...)");
       if (next >= form->items.size())
         fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
-      for (std::size_t i = next; i < form->items.size(); ++i) piece.moves.push_back(move_rule(form->items[i]));
+      for (std::size_t i = next; i < form->items.size(); ++i) {
+        piece.moves.push_back(move_rule(form->items[i]));
+        tested_moves += !piece.moves.back().tests.empty();
+        if (tested_moves > kMaxTestedMoves)
+          fail(form->items[i], fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
+      }
       check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
     }
@@ -681,9 +688,13 @@ class Checker {
     bool saw_target = false;
     bool saw_only = false;
     const Node* capture = nullptr;
+    std::vector<const Node*> test_forms;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
-      if (option.is_symbol("capture")) {
+      if (option.head() == "if") {
+        test_forms.push_back(&option);
+        move.tests.push_back(cell_test(option, kind));
+      } else if (option.is_symbol("capture")) {
         if (move.capture) fail(option, "'capture' is given twice");
         move.capture = true;
         capture = &option;
@@ -702,7 +713,40 @@ class Checker {
       }
     }
     check_capture(move, form, capture);
+    if (!test_forms.empty()) check_cell_tests(move, test_forms);
     return move;
+  }
+
+  // (if (RIGHT FORWARD) TARGET): the cell at that offset from where the piece starts must be on the
+  // board and hold what TARGET allows.
+  CellTest cell_test(const Node& form, std::string_view kind) const {
+    if (kind == "slide")
+      fail(form, "a slide cannot test other cells: '(if ...)' goes on a step or a leap",
+           "write the slide's cells out as leaps, one per distance, each with its tests");
+    expect_at_most(form, 3);
+    const Node& where = argument(form, 1, "(RIGHT FORWARD)");
+    CellTest test;
+    for (int p = 0; p < kPlayers; ++p) test.offset[p] = relative_offset(where, rules_.players[p].forward, "if");
+    if (test.offset[0] == Offset{})
+      fail(where, "(0 0) is the cell the piece starts on, where the piece itself stands",
+           "an offset names the cell to test as (RIGHT FORWARD) from there, e.g. (0 1) for the cell ahead");
+    test.target = target_word(argument(form, 2, "TARGET"));
+    return test;
+  }
+
+  // Cell tests are measured from the start of one jump: the move must go one way, and not test the
+  // landing cell, which (to TARGET) already describes.
+  void check_cell_tests(const MoveRule& move, const std::vector<const Node*>& test_forms) const {
+    const std::size_t ways = std::max(move.offsets[0].size(), move.offsets[1].size());
+    if (ways != 1)
+      fail(*test_forms.front(),
+           fmt::format("a move with cell tests must go one way, and this one has {} directions or offsets", ways),
+           "give each direction a move of its own, with its own tests");
+    for (std::size_t i = 0; i < move.tests.size(); ++i)
+      for (int p = 0; p < kPlayers; ++p)
+        if (!move.offsets[p].empty() && move.tests[i].offset[p] == move.offsets[p].front())
+          fail(test_forms[i]->items[1], "this cell test names the landing cell",
+               "say what the landing cell may hold with (to TARGET)");
   }
 
   // (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)]): onto an empty cell of the
@@ -780,9 +824,13 @@ class Checker {
 
   Target target(const Node& form) const {
     expect_at_most(form, 2);
-    const std::string word = name_argument(argument(form, 1, "TARGET"), "a target");
+    return target_word(argument(form, 1, "TARGET"));
+  }
+
+  Target target_word(const Node& node) const {
+    const std::string word = name_argument(node, "a target");
     const auto it = std::find(kTargets.begin(), kTargets.end(), word);
-    if (it == kTargets.end()) fail(form.items[1], fmt::format("unknown target '{}'", word), suggest(word, kTargets));
+    if (it == kTargets.end()) fail(node, fmt::format("unknown target '{}'", word), suggest(word, kTargets));
     return static_cast<Target>(it - kTargets.begin());
   }
 
@@ -838,14 +886,21 @@ class Checker {
          "a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)");
   }
 
+  // (RIGHT FORWARD), as an absolute offset for a player facing `forward`.
+  Offset relative_offset(const Node& item, Offset forward, std::string_view form) const {
+    if (!item.is_list() || item.items.size() != 2)
+      fail(item, fmt::format("expected an offset '(RIGHT FORWARD)', found {}", describe(item)), usage(form));
+    const std::string what = fmt::format("a{} offset", form == "if" ? " cell test's" : " leap");
+    const int right = bounded(item.items[0], -kMaxBoardSide, kMaxBoardSide, what);
+    const int ahead = bounded(item.items[1], -kMaxBoardSide, kMaxBoardSide, what);
+    return orient({right, ahead}, forward);
+  }
+
   std::vector<Offset> leap_offsets(const Node& node, Offset forward) const {
     const auto pair = [&](const Node& item) {
-      if (!item.is_list() || item.items.size() != 2)
-        fail(item, fmt::format("expected an offset '(RIGHT FORWARD)', found {}", describe(item)), usage("leap"));
-      const int right = bounded(item.items[0], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
-      const int ahead = bounded(item.items[1], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
-      if (right == 0 && ahead == 0) fail(item, "a leap of (0 0) does not move");
-      return orient({right, ahead}, forward);
+      const Offset offset = relative_offset(item, forward, "leap");
+      if (offset == Offset{}) fail(item, "a leap of (0 0) does not move");
+      return offset;
     };
     if (!node.is_list() || node.items.empty())
       fail(node, fmt::format("expected a list of offsets, found {}", describe(node)), usage("leap"));
@@ -1077,6 +1132,8 @@ int parse_cell(std::string_view name, int width, int height) {
   if (column >= width || row < 1 || row > height) return -1;
   return (row - 1) * width + column;
 }
+
+const std::string& target_name(Target target) { return kTargets[static_cast<std::size_t>(target)]; }
 
 int piece_index(const Rules& rules, std::string_view name) {
   for (std::size_t i = 0; i < rules.pieces.size(); ++i)

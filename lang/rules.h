@@ -17,6 +17,7 @@ namespace troyka::lang {
 inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
+inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -25,8 +26,8 @@ struct Offset {
   bool operator==(const Offset&) const = default;
 };
 
-// Which cells a move may land on.
-enum class Target { Empty, Enemy, Friend, NotFriend, Any };
+// Which cells a move may land on, or what a cell test asks of its cell. Occupied: enemy or friend.
+enum class Target { Empty, Enemy, Friend, NotFriend, Any, Occupied };
 
 enum class MoveKind {
   Step,   // one jump by each offset; what lies between does not matter (covers leaps)
@@ -61,6 +62,15 @@ inline std::vector<Offset> line_directions(BoardShape shape) {
 using CellList = std::vector<int>;
 using PlayerRegion = std::array<CellList, kPlayers>;
 
+// A condition on a cell other than the landing one: the cell at `offset` from where the piece starts
+// (absolute, per player) must be on the board and hold what `target` allows. ZRF moves that pass
+// over cells and test them (a hop over a piece) are steps with such tests.
+struct CellTest {
+  std::array<Offset, kPlayers> offset;
+  Target target = Target::Any;
+  bool operator==(const CellTest&) const = default;
+};
+
 struct MoveRule {
   MoveKind kind = MoveKind::Step;
   // Step and Slide: the offsets, absolute, per player. Drop: at most one, the direction of gravity:
@@ -73,6 +83,8 @@ struct MoveRule {
   std::array<std::vector<Offset>, kPlayers> flanking;
   Target target = Target::Empty;
   bool capture = false;  // the piece on the destination, if any, is removed
+  // Step with a single offset: every test must hold for the move to be legal.
+  std::vector<CellTest> tests;
   SourcePos pos;
   std::string text;  // as written, for summaries
 };
@@ -161,6 +173,9 @@ std::pair<std::string, std::string> parse_param_option(const std::string& text);
 // Cell names: columns a..z, rows 1..26, e.g. "c5". Returns -1 when `name` is not a cell of the board.
 int parse_cell(std::string_view name, int width, int height);
 std::string cell_name(int cell, int width);
+
+// How the language writes a target: "empty", "not-friend", ...
+const std::string& target_name(Target target);
 
 // The index of the piece type called `name` in rules.pieces, or -1; and every piece type's name,
 // for did-you-mean hints. Shared by the front ends.

@@ -23,25 +23,31 @@ const std::array<std::pair<const char*, Offset>, 4> kFacings = {{
     {"west", {-1, 0}},
 }};
 
-const char* const kTargetNames[] = {"empty", "enemy", "friend", "not-friend", "any"};
-
 [[noreturn]] void cannot_write(const Rules& rules, std::string message) {
   throw Error(
       Diagnostic{rules.source, {}, std::move(message), "troyka translate writes only what the language can say"});
 }
 
 // One jump of a piece for one player: what a move rule allows, offset by offset.
-using Jump = std::tuple<int, int, int, int, bool>;  // kind, dx, dy, target, capture
+using Tested = std::vector<std::tuple<int, int, int>>;      // dx, dy, target of each cell test
+using Jump = std::tuple<int, int, int, int, bool, Tested>;  // kind, dx, dy, target, capture, tests
 
 // The jumps of a piece for `player`, each offset turned by `turn` (identity: facing north).
 std::vector<Jump> jumps(const PieceType& piece, int player, Offset turn) {
   std::vector<Jump> result;
-  for (const MoveRule& move : piece.moves)
+  for (const MoveRule& move : piece.moves) {
+    Tested tests;
+    for (const CellTest& test : move.tests) {
+      const Offset turned = orient(test.offset[static_cast<std::size_t>(player)], turn);
+      tests.emplace_back(turned.dx, turned.dy, static_cast<int>(test.target));
+    }
+    std::sort(tests.begin(), tests.end());
     for (const Offset& offset : move.offsets[static_cast<std::size_t>(player)]) {
       const Offset turned = orient(offset, turn);
       result.emplace_back(static_cast<int>(move.kind), turned.dx, turned.dy, static_cast<int>(move.target),
-                          move.capture);
+                          move.capture, tests);
     }
+  }
   std::sort(result.begin(), result.end());
   result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
@@ -115,8 +121,12 @@ std::string move_text(const Rules& rules, const MoveRule& move, int player, bool
   } else {
     cannot_write(rules, fmt::format("the slide {} goes by more than one cell at a time", move.text));
   }
-  text += fmt::format(" (to {})", kTargetNames[static_cast<int>(move.target)]);
+  text += fmt::format(" (to {})", target_name(move.target));
   if (move.capture) text += " capture";
+  for (const CellTest& test : move.tests) {
+    const Offset at = test.offset[static_cast<std::size_t>(player)];
+    text += fmt::format(" (if ({} {}) {})", at.dx, at.dy, target_name(test.target));
+  }
   if (only) text += fmt::format(" (only {})", rules.players[static_cast<std::size_t>(player)].name);
   return text + ")";
 }

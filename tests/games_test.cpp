@@ -96,6 +96,7 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
     if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/hex.game", lang::Options{"swap", {{"size", "5"}}});
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/hoppers.game", lang::Options{});  // cell tests
   ASSERT_GE(games.size(), 8u);
   for (const auto& [file, options] : games) {
     const Game loaded = Game::load(file, options);

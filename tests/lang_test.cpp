@@ -748,7 +748,7 @@ TEST(LangNames, UnknownTargetListsTheTargets) {
             R"(test.game:9:52: error: unknown target 'nowhere'
  9 |     (step (forward forward-left forward-right) (to nowhere))
    |                                                    ^~~~~~~
-hint: expected one of 'empty', 'enemy', 'friend', 'not-friend', 'any'
+hint: expected one of 'empty', 'enemy', 'friend', 'not-friend', 'any', 'occupied'
 )");
 }
 
@@ -1499,7 +1499,7 @@ TEST(LangMoves, TargetWithTwoWords) {
             R"(test.game:9:58: error: '(to ...)' takes no more than 1 argument; 'enemy' is one too many
  9 |     (step (forward forward-left forward-right) (to empty enemy))
    |                                                          ^~~~~
-hint: usage: (to TARGET) with TARGET one of empty, enemy, friend, not-friend, any
+hint: usage: (to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
 )");
 }
 
@@ -1508,7 +1508,7 @@ TEST(LangMoves, UnknownWordInAMove) {
             R"(test.game:9:59: error: unexpected 'jump' in a move
  9 |     (step (forward forward-left forward-right) (to empty) jump)
    |                                                           ^~~~
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])
 )");
 }
 
@@ -1517,7 +1517,7 @@ TEST(LangMoves, StepWithoutDirections) {
             R"(test.game:9:5: error: '(step ...)' is missing its DIRECTIONS
  9 |     (step)
    |     ^
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])
 )");
 }
 
@@ -1583,7 +1583,7 @@ TEST(LangMoves, LeapOffsetWithThreeNumbers) {
             R"(test.game:9:12: error: expected an offset '(RIGHT FORWARD)', found a list
  9 |     (leap ((1 2 3)))
    |            ^
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])
 )");
 }
 
@@ -1600,7 +1600,7 @@ TEST(LangMoves, LeapGivenADirectionWord) {
             R"(test.game:9:11: error: expected a list of offsets, found 'knight'
  9 |     (leap knight)
    |           ^~~~~~
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])
 )");
 }
 
@@ -2514,6 +2514,86 @@ TEST(LangSwapRule, TheSwitchIsZeroOrOne) {
  5 |   (swap-rule 1 1)
    |                ^
 hint: usage: (swap-rule [ENABLED])
+)");
+}
+
+// ---- Cell tests ---------------------------------------------------------------------------------
+
+TEST(LangCellTests, ReadsEachTestPerPlayer) {
+  const Rules rules =
+      rules_of(game_with(kCaptureStep, "(leap (0 2) (to empty) (if (0 1) occupied) (if (1 0) friend)))"));
+  const MoveRule& hop = rules.pieces[0].moves[1];
+  ASSERT_EQ(hop.tests.size(), 2u);
+  EXPECT_EQ(hop.tests[0].offset[0], (Offset{0, 1}));
+  EXPECT_EQ(hop.tests[0].offset[1], (Offset{0, -1}));  // Black faces south
+  EXPECT_EQ(hop.tests[0].target, Target::Occupied);
+  EXPECT_EQ(hop.tests[1].offset[1], (Offset{-1, 0}));  // Black's right is west
+  EXPECT_EQ(hop.tests[1].target, Target::Friend);
+  EXPECT_TRUE(rules.pieces[0].moves[0].tests.empty());
+}
+
+TEST(LangCellTests, OccupiedIsATargetForLandingsToo) {
+  const Rules rules = rules_of(game_with(kCaptureStep, "(step forward (to occupied) capture))"));
+  EXPECT_EQ(rules.pieces[0].moves[1].target, Target::Occupied);
+}
+
+TEST(LangCellTests, ASlideCannotTestCells) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(slide forward (to empty) (if (1 0) friend)))")),
+            R"(test.game:10:31: error: a slide cannot test other cells: '(if ...)' goes on a step or a leap
+ 10 |     (slide forward (to empty) (if (1 0) friend)))
+    |                               ^
+hint: write the slide's cells out as leaps, one per distance, each with its tests
+)");
+}
+
+TEST(LangCellTests, AMoveWithTestsGoesOneWay) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step (forward-left forward-right) (to empty) (if (0 1) empty)))")),
+            R"(test.game:10:51: error: a move with cell tests must go one way, and this one has 2 directions or offsets
+ 10 |     (step (forward-left forward-right) (to empty) (if (0 1) empty)))
+    |                                                   ^
+hint: give each direction a move of its own, with its own tests
+)");
+}
+
+TEST(LangCellTests, TheLandingCellIsNotTestedWithIf) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(leap (1 2) (to empty) (if (1 2) empty)))")),
+            R"(test.game:10:32: error: this cell test names the landing cell
+ 10 |     (leap (1 2) (to empty) (if (1 2) empty)))
+    |                                ^
+hint: say what the landing cell may hold with (to TARGET)
+)");
+}
+
+TEST(LangCellTests, TheStartingCellIsNotTested) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 0) empty)))")),
+            R"(test.game:10:34: error: (0 0) is the cell the piece starts on, where the piece itself stands
+ 10 |     (step forward (to empty) (if (0 0) empty)))
+    |                                  ^
+hint: an offset names the cell to test as (RIGHT FORWARD) from there, e.g. (0 1) for the cell ahead
+)");
+}
+
+TEST(LangCellTests, UnknownTargetSuggestsOne) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 2) ocupied)))")),
+            R"(test.game:10:40: error: unknown target 'ocupied'
+ 10 |     (step forward (to empty) (if (0 2) ocupied)))
+    |                                        ^~~~~~~
+hint: did you mean 'occupied'?
+)");
+}
+
+TEST(LangCellTests, ATestNeedsAnOffsetAndATarget) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 2))))")),
+            R"(test.game:10:30: error: '(if ...)' is missing its TARGET
+ 10 |     (step forward (to empty) (if (0 2))))
+    |                              ^
+hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
+)");
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if forward empty)))")),
+            R"(test.game:10:34: error: expected an offset '(RIGHT FORWARD)', found 'forward'
+ 10 |     (step forward (to empty) (if forward empty)))
+    |                                  ^~~~~~~
+hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
 )");
 }
 

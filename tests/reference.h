@@ -31,12 +31,25 @@ inline bool lands(lang::Target target, int mover, const Square& square) {
     case lang::Target::Friend: return square.player == mover;
     case lang::Target::NotFriend: return square.player != mover;
     case lang::Target::Any: return true;
+    case lang::Target::Occupied: return square.player >= 0;
   }
   return false;
 }
 
 inline bool on_board(const lang::Rules& rules, int column, int row) {
   return column >= 0 && column < rules.width && row >= 0 && row < rules.height;
+}
+
+// Whether every cell test of `rule` holds for a piece of `mover` starting on `from`: each tested
+// cell is on the board and holds what its target allows.
+inline bool cell_tests_hold(const lang::Rules& rules, const Board& board, int mover, int from,
+                            const lang::MoveRule& rule) {
+  return std::all_of(rule.tests.begin(), rule.tests.end(), [&](const lang::CellTest& test) {
+    const lang::Offset at = test.offset[static_cast<std::size_t>(mover)];
+    const int column = from % rules.width + at.dx, row = from / rules.width + at.dy;
+    return on_board(rules, column, row) &&
+           lands(test.target, mover, board[static_cast<std::size_t>(rules.cell(column, row))]);
+  });
 }
 
 // The enemy pieces a piece of `mover` dropped on `cell` would flank along `directions`: walking
@@ -86,6 +99,7 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
     if (square.player != mover) continue;
     for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
       if (rule.kind == lang::MoveKind::Drop) continue;  // drops do not move the pieces on the board
+      if (!cell_tests_hold(rules, board, mover, from, rule)) continue;
       for (const lang::Offset offset : rule.offsets[mover]) {
         int column = from % rules.width, row = from / rules.width;
         while (true) {
