@@ -103,7 +103,8 @@ void check_state(const Program& program, const typename Program::StateType& stat
   const std::string text = program.position_text(state);
   const std::vector<Square> board = squares(rules, state);
 
-  const troyka::reference::Decision verdict = troyka::reference::decision(rules, board, state.to_move, state.ply);
+  const troyka::reference::Decision verdict =
+      troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies);
   FUZZ_CHECK(state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
   if (state.over) {
     FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
@@ -117,20 +118,20 @@ void check_state(const Program& program, const typename Program::StateType& stat
   FUZZ_CHECK(state.over == moves.empty(), text);
   if (!state.over) {
     std::vector<MoveKey> listed;
-    for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+    for (const Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture, move.jumped);
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
     const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move, state.ply);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
       if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";
-      for (const auto& [from, to, piece, capture] : listed)
-        if (!std::binary_search(expected.begin(), expected.end(), MoveKey{from, to, piece, capture}))
-          detail +=
-              " extra " + program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
-      for (const auto& [from, to, piece, capture] : expected)
-        if (!std::binary_search(listed.begin(), listed.end(), MoveKey{from, to, piece, capture}))
-          detail += " missing " +
-                    program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture});
+      const auto text_of = [&](const MoveKey& key) {
+        const auto [from, to, piece, capture, jumped] = key;
+        return program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture, jumped});
+      };
+      for (const MoveKey& key : listed)
+        if (!std::binary_search(expected.begin(), expected.end(), key)) detail += " extra " + text_of(key);
+      for (const MoveKey& key : expected)
+        if (!std::binary_search(listed.begin(), listed.end(), key)) detail += " missing " + text_of(key);
       broken("legal_moves == reference_moves", detail);
     }
   }
@@ -194,8 +195,8 @@ void play(const Program& program) {
     state = program.initial_state();
     const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
-    const troyka::reference::Decision verdict =
-        troyka::reference::decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
+    const troyka::reference::Decision verdict = troyka::reference::decision(
+        program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies);
     FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
                program.position_text(state) + " after a playout");
   }

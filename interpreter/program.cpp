@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <tuple>
 #include <type_traits>
@@ -42,12 +43,20 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     }
   pass_when_stuck_ = rules_->pass_when_stuck;
   swap_rule_ = rules_->swap_rule;
+  must_capture_ = rules_->must_capture;
+  for (const lang::EndRule& rule : rules_->end)
+    if (rule.kind == EndKind::QuietMoves) {
+      counts_quiet_ = true;
+      quiet_piece_ = static_cast<std::int8_t>(rule.piece);
+    }
+  const bool hops = !hops_[0].empty() || !hops_[1].empty();
+  moves_listed_ = hops || must_capture_;
   has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ || !guards_[0].empty() ||
-                !guards_[1].empty() ||
+                !guards_[1].empty() || hops || promotes_ || counts_quiet_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
                 });
-  targets_fit_inline_ = true;
+  targets_fit_inline_ = !moves_listed_;
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
     targets_fit_inline_ = targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps &&
@@ -69,7 +78,17 @@ void Program<Words>::compile_moves() {
           add_drop(player, static_cast<int>(piece), move);
           continue;
         }
-        for (const lang::Offset offset : move.offsets[player]) add_jump(player, static_cast<int>(piece), move, offset);
+        for (const lang::Offset offset : move.offsets[player])
+          if (move.kind == lang::MoveKind::JumpOver)
+            add_hop(player, static_cast<int>(piece), move, offset);
+          else
+            add_jump(player, static_cast<int>(piece), move, offset);
+      }
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
+      if (const lang::PieceType& type = rules_->pieces[piece]; type.promote_to >= 0) {
+        promotions_[player][piece] = {mask_of(type.promote_region[player]), static_cast<std::int8_t>(type.promote_to)};
+        promotes_ = true;
       }
   for (int player = 0; player < kPlayers; ++player) {
     std::vector<Drop>& drops = drops_[player];
@@ -100,7 +119,7 @@ bool Program<Words>::jumps_may_repeat(int player) const {
   for (const lang::PieceType& piece : rules_->pieces) {
     std::vector<std::tuple<lang::Offset, bool, bool>> jumps;  // offset, slides, tested
     for (const lang::MoveRule& move : piece.moves)
-      if (move.kind != lang::MoveKind::Drop)
+      if (move.kind == lang::MoveKind::Step || move.kind == lang::MoveKind::Slide)
         for (const lang::Offset offset : move.offsets[player])
           jumps.emplace_back(offset, move.kind == lang::MoveKind::Slide, !move.tests.empty());
     for (std::size_t i = 0; i < jumps.size(); ++i)
@@ -150,6 +169,22 @@ typename Program<Words>::Ray Program<Words>::ray(lang::Offset offset) const {
   ray.from_mask = cells_with_neighbour(offset);
   std::tie(ray.left, ray.right) = shift_by(offset.dy * width_ + offset.dx);
   return ray;
+}
+
+template <int Words>
+void Program<Words>::add_hop(int player, int piece, const lang::MoveRule& move, lang::Offset offset) {
+  Hop hop;
+  hop.from_mask = cells_with_neighbour({2 * offset.dx, 2 * offset.dy});
+  if (!hop.from_mask.any()) return;  // the board is too small for it
+  std::tie(hop.left, hop.right) = shift_by(offset.dy * width_ + offset.dx);
+  hop.piece = static_cast<std::uint8_t>(piece);
+  hop.chain = move.chain;
+  // A hop that chains and one that does not are both kept: the first goes on where the second stops.
+  for (const Hop& existing : hops_[player])
+    if (existing.piece == hop.piece && existing.delta() == hop.delta() && existing.from_mask == hop.from_mask &&
+        existing.chain == hop.chain)
+      return;
+  hops_[player].push_back(hop);
 }
 
 template <int Words>
@@ -216,7 +251,8 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::Connect:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
-    case EndKind::PlyLimit: return true;
+    case EndKind::PlyLimit:
+    case EndKind::QuietMoves: return true;
   }
   return true;
 }
@@ -279,8 +315,17 @@ void Program<Words>::compile_win_prefilters() {
         win_cells_[player][drop.piece] = board_;
         wins_certain_[player] = false;
       }
+    // A piece that promotes wins where its promoted type would: tried on a copy.
+    for (int piece = 0; piece < pieces; ++piece)
+      if (const Promotion& promotion = promotions_[player][piece]; promotion.into >= 0) {
+        win_cells_[player][piece] |= promotion.region & win_cells_[player][promotion.into];
+        wins_certain_[player] = false;
+      }
     for (const Drop& drop : drops_[player])
       drops_may_win_[player] = drops_may_win_[player] || (drop.region & win_cells_[player][drop.piece]).any();
+    // A chain of hops may end anywhere: a piece that hops may win from any cell.
+    for (const Hop& hop : hops_[player])
+      if (win_cells_[player][hop.piece].any() || wins_by_elimination_[player]) win_from_[player] |= board_;
     for (const Jump& jump : jumps_[player]) {
       if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
         win_from_[player] |= jump.from_mask;
@@ -356,7 +401,13 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
     if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
       flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
   }
-  if (move.capture) {
+  if constexpr (Extras) {
+    for (std::uint64_t jumped = move.jumped; jumped; jumped &= jumped - 1) {
+      const int cell = std::countr_zero(jumped);
+      take(state, 1 - mover, piece_at(state, 1 - mover, cell), cell);
+    }
+  }
+  if (move.capture && (!Extras || !move.jumped)) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
   }
@@ -365,6 +416,13 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   state.by_piece[move.piece] ^= path;
   const std::uint64_t left_behind = Extras && move.is_drop() ? 0 : piece_key(mover, move.piece, move.from);
   state.hash ^= left_behind ^ piece_key(mover, move.piece, move.to) ^ side_key_;
+  if constexpr (Extras) {
+    if (promotes_) promote(state, move);
+    if (counts_quiet_) {
+      const bool quiet = !move.capture && move.piece != quiet_piece_;
+      state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
+    }
+  }
   state.to_move = static_cast<std::uint8_t>(1 - mover);
   ++state.ply;
 }
@@ -386,6 +444,16 @@ void Program<Words>::swap_sides(StateType& state) const {
     take(state, 0, piece, cell);
     put(state, 1, piece, (cell % width_) * width_ + cell / width_);
   }
+}
+
+// The piece that has just moved (the player to move's, on move.to) becomes its promoted type if it
+// stands where its type promotes.
+template <int Words>
+void Program<Words>::promote(StateType& state, Move move) const {
+  const Promotion& promotion = promotions_[state.to_move][move.piece];
+  if (promotion.into < 0 || !promotion.region.test(move.to)) return;
+  take(state, state.to_move, move.piece, move.to);
+  put(state, state.to_move, promotion.into, move.to);
 }
 
 // The enemy pieces that lines of `drop` close, were the player to move to drop a piece on `cell`:
@@ -492,7 +560,7 @@ template <typename OnTargets>
 template <int Words>
 void Program<Words>::remove_repeats(MoveList& moves) {
   const auto order = [](const Move& a, const Move& b) {
-    return std::tie(a.from, a.to, a.piece) < std::tie(b.from, b.to, b.piece);
+    return std::tie(a.from, a.to, a.piece, a.jumped) < std::tie(b.from, b.to, b.piece, b.jumped);
   };
   std::sort(moves.begin(), moves.end(), order);
   moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
@@ -512,15 +580,80 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
     return true;
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
+  if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
+  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; }))
+    moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
+                moves.end());
   if (swap_available(state)) moves.push_back(swap_move());
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
 
+// Appends every hop and chain of hops of the player to move, found depth first from each piece.
+template <int Words>
+void Program<Words>::add_hop_moves(const StateType& state, MoveList& moves) const {
+  const Board& own = state.by_player[state.to_move];
+  for (int piece = 0; piece < piece_types_; ++piece) {
+    const bool hops = std::any_of(hops_[state.to_move].begin(), hops_[state.to_move].end(),
+                                  [&](const Hop& hop) { return hop.piece == piece; });
+    if (!hops) continue;
+    for (Board pieces = own & state.by_piece[piece]; pieces.any();) {
+      const int from = pieces.pop_lowest();
+      const ChainStart start{from, static_cast<std::uint8_t>(piece), state.occupied() - Board::single(from),
+                             moves.size()};
+      follow_chain(state, start, from, 0, moves);
+    }
+  }
+}
+
+// Continues a chain that has reached `at` having jumped the pieces on `jumped`: every hop that can
+// be made from here extends it; a chain that can go no further, or that promotes, or whose last
+// hop does not chain, is a move. Two paths that jump the same pieces make one move.
+template <int Words>
+void Program<Words>::follow_chain(const StateType& state, const ChainStart& start, int at, std::uint64_t jumped,
+                                  MoveList& moves) const {
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Promotion& promotion = promotions_[state.to_move][start.piece];
+  const auto end_at = [&](int to, std::uint64_t captured) {
+    const Move move{static_cast<std::uint16_t>(start.from), static_cast<std::uint16_t>(to), start.piece, true,
+                    captured};
+    const auto earlier = moves.begin() + static_cast<std::ptrdiff_t>(start.first_move);
+    if (std::find(earlier, moves.end(), move) == moves.end()) moves.push_back(move);
+  };
+  bool went_on = false;
+  for (const Hop& hop : hops_[state.to_move]) {
+    if (hop.piece != start.piece || (jumped && !hop.chain) || !hop.from_mask.test(at)) continue;
+    const int over = at + hop.delta(), landing = over + hop.delta();
+    if (!enemy.test(over) || (jumped >> over & 1) || start.occupied.test(landing)) continue;
+    went_on = true;
+    const std::uint64_t now_jumped = jumped | std::uint64_t{1} << over;
+    const bool ends = !hop.chain || (promotion.into >= 0 && promotion.region.test(landing));
+    if (ends)
+      end_at(landing, now_jumped);
+    else
+      follow_chain(state, start, landing, now_jumped, moves);
+  }
+  if (!went_on && jumped) end_at(at, jumped);
+}
+
+// Whether the player to move has a hop: an enemy piece next to one of its hopping pieces with an
+// empty cell beyond.
+template <int Words>
+bool Program<Words>::has_hop(const StateType& state) const {
+  const Board& own = state.by_player[state.to_move];
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board empty = board_ - state.occupied();
+  for (const Hop& hop : hops_[state.to_move]) {
+    const Board over = (own & state.by_piece[hop.piece] & hop.from_mask).shifted(hop.left, hop.right) & enemy;
+    if ((over.shifted(hop.left, hop.right) & empty).any()) return true;
+  }
+  return false;
+}
+
 template <int Words>
 int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
-  if (jumps_may_repeat_[state.to_move]) {
+  if (jumps_may_repeat_[state.to_move] || moves_listed_) {
     MoveList moves;
     legal_moves(state, moves);
     return static_cast<int>(moves.size());
@@ -706,16 +839,24 @@ void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const 
   const int mover = state.to_move;
   const Board& enemy = state.by_player[1 - mover];
   const Board last_enemy = wins_by_elimination_[mover] && enemy.count() == 1 ? enemy : Board{};
+  const auto wins = [&](Move move) {
+    StateType after = state;
+    apply(after, move);
+    return after.over && after.winner == mover;
+  };
+  if (moves_listed_) {  // a chain may win wherever it ends, and not every target is legal: each move is tried
+    MoveList moves;
+    legal_moves(state, moves);
+    for (const Move& move : moves)
+      if (wins(move) && !on_win(move)) return;
+    return;
+  }
   for_each_target_set(state, [&](TargetSet set) {
     for (Board hits = set.targets & (win_cells_[mover][set.piece] | last_enemy); hits.any();) {
       const int to = hits.pop_lowest();
       const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
                       state.occupied().test(to)};
-      if (!wins_certain_[mover]) {
-        StateType after = state;
-        apply(after, move);
-        if (!after.over || after.winner != mover) continue;
-      }
+      if (!wins_certain_[mover] && !wins(move)) continue;
       if (!on_win(move)) return false;
     }
     return true;
@@ -772,20 +913,27 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() &&
                      !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
+  MoveList tried;
+  if (moves_listed_) {
+    legal_moves(state, tried);
+  } else {
+    for_each_target_set(state, [&](TargetSet set) {
+      for (Board hits = set.targets & candidates; hits.any();) {
+        const int to = hits.pop_lowest();
+        tried.push_back(Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                             state.occupied().test(to)});
+      }
+      return true;
+    });
+    if (jumps_may_repeat_[mover]) remove_repeats(tried);
+  }
   MoveList safe_moves;
-  for_each_target_set(state, [&](TargetSet set) {
-    for (Board hits = set.targets & candidates; hits.any();) {
-      const int to = hits.pop_lowest();
-      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                      state.occupied().test(to)};
-      StateType after = state;  // the opponent is to move in it
-      move_pieces(after, move);
-      Move reply;
-      if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
-    }
-    return true;
-  });
-  if (jumps_may_repeat_[mover]) remove_repeats(safe_moves);
+  for (const Move& move : tried) {
+    StateType after = state;  // the opponent is to move in it
+    move_pieces(after, move);
+    Move reply;
+    if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
+  }
   if (safe_moves.empty()) return false;
   safe = safe_moves[rng.below(static_cast<std::uint32_t>(safe_moves.size()))];
   return true;
@@ -798,7 +946,7 @@ bool Program<Words>::has_targets(const StateType& state) const {
     found = set.targets.any();
     return !found;
   });
-  return found;
+  return found || (!hops_[state.to_move].empty() && has_hop(state));
 }
 
 template <int Words>
@@ -839,6 +987,7 @@ template <bool Extras, typename CanMove>
       case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
+      case EndKind::QuietMoves: holds = state.quiet_plies >= test.ply_limit; break;
       case EndKind::InARow:
       case EndKind::Connect:
         if constexpr (Extras) {
@@ -938,8 +1087,55 @@ std::string Program<Words>::move_text(Move move) const {
   if (move.is_drop())
     return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
+  if (move.jumped) {
+    std::string text = lang::cell_name(move.from, width_);
+    for (const int cell : chain_landings(move)) text += "x" + lang::cell_name(cell, width_);
+    return text;
+  }
   return fmt::format("{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
                      lang::cell_name(move.to, width_));
+}
+
+// The cells a chain of hops lands on, in order, its end last: a path from move.from over every
+// cell of move.jumped to move.to. Of two paths over the same pieces (around a loop either way),
+// the first found.
+template <int Words>
+std::vector<int> Program<Words>::chain_landings(Move move) const {
+  std::vector<int> landings;
+  const auto search = [&](const auto& self, int at, std::uint64_t left) -> bool {
+    if (!left) return at == move.to;
+    for (const auto& hops : hops_)
+      for (const Hop& hop : hops) {
+        const int over = at + hop.delta();
+        if (hop.piece != move.piece || !hop.from_mask.test(at) || !(left >> over & 1)) continue;
+        landings.push_back(over + hop.delta());
+        if (self(self, over + hop.delta(), left & ~(std::uint64_t{1} << over))) return true;
+        landings.pop_back();
+      }
+    return false;
+  };
+  if (!search(search, move.from, move.jumped)) landings = {move.to};
+  return landings;
+}
+
+// Splits move text into its cells: a cell is a letter and digits; cells are separated by '-', 'x'
+// or nothing. A separator 'x' is told from column x by what follows: a cell's letter is followed
+// by a digit. Returns no cells when some piece of the text is not a cell's shape.
+static std::vector<std::string_view> cells_of(std::string_view text) {
+  std::vector<std::string_view> cells;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = at + 1;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end - at < 2) return {};
+    cells.push_back(text.substr(at, end - at));
+    at = end;
+    const bool separator =
+        at < text.size() && (text[at] == '-' || (text[at] == 'x' && at + 1 < text.size() &&
+                                                 !std::isdigit(static_cast<unsigned char>(text[at + 1]))));
+    if (separator && ++at == text.size()) return {};  // nothing after the separator
+  }
+  return cells;
 }
 
 template <int Words>
@@ -949,40 +1145,54 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   if (text == "pass") return parse_pass(state);
   if (text == "swap") return parse_swap(state);
-  // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
-  std::size_t split = 1;
-  while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
-  const std::string_view first = text.substr(0, split);
-  std::string_view second = text.substr(std::min(split, text.size()));
-  // A separator 'x' is told from column x by what follows: a cell's letter is followed by a digit.
-  const bool separated =
-      !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
-                                                    !std::isdigit(static_cast<unsigned char>(second[1]))));
-  if (separated) second.remove_prefix(1);
   if (text.size() > 2 && text[1] == '@') return parse_drop(state, text.substr(2), text[0]);
-  if (second.empty() && !separated && first.size() >= 2) return parse_drop(state, first, 0);
-  if (text.empty() || first.size() < 2 || second.size() < 2) {
-    const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty();
+  const std::vector<std::string_view> names = cells_of(text);
+  if (names.size() == 1) return parse_drop(state, names.front(), 0);
+  if (names.empty()) {
+    const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty() || !hops_[0].empty() || !hops_[1].empty();
     return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
                             moves_pieces ? "from-to" : "the cell to place a piece on",
                             move_text(Move{0, static_cast<std::uint16_t>(moves_pieces ? width_ : 0), 0, false})));
   }
-  const int from = lang::parse_cell(first, width_, height_), to = lang::parse_cell(second, width_, height_);
-  for (const auto& [cell, name] : {std::pair{from, first}, std::pair{to, second}})
-    if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+  std::vector<int> cells;
+  for (const std::string_view name : names) {
+    cells.push_back(lang::parse_cell(name, width_, height_));
+    if (cells.back() < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+  }
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
+  const int from = cells.front(), to = cells.back();
+  // A path of more than two cells names the pieces it jumps: the cells halfway between its landings.
+  std::uint64_t jumped = 0;
+  for (std::size_t i = 1; i < cells.size() && cells.size() > 2; ++i) {
+    const int column = cells[i - 1] % width_ + cells[i] % width_, row = cells[i - 1] / width_ + cells[i] / width_;
+    if (column % 2 || row % 2) return fail(fmt::format("{} to {} is not a jump over one cell", names[i - 1], names[i]));
+    if (const int over = row / 2 * width_ + column / 2; over < 64) jumped |= std::uint64_t{1} << over;
+  }
+  MoveList matching;
   for (const Move& move : moves)
-    if (move.from == from && move.to == to) return ParsedMove{move, {}};
+    if (move.from == from && move.to == to && (cells.size() == 2 || (move.jumped && move.jumped == jumped)))
+      matching.push_back(move);
+  if (matching.size() == 1) return ParsedMove{matching.front(), {}};
+  if (matching.size() > 1)
+    return fail(fmt::format("{} names more than one move: write the cells it jumps to, {} or {}", text,
+                            move_text(matching[0]), move_text(matching[1])));
   const std::string& player = rules_->players[state.to_move].name;
-  if (!state.by_player[state.to_move].test(from)) return fail(fmt::format("{} has no piece on {}", player, first));
+  if (!state.by_player[state.to_move].test(from))
+    return fail(fmt::format("{} has no piece on {}", player, names.front()));
+  if (must_capture_ && moves.front().capture) {  // then every move captures
+    std::string captures;
+    for (const Move& move : moves) captures += fmt::format("{}{}", captures.empty() ? "" : " ", move_text(move));
+    return fail(fmt::format("{} is not a legal move for {}; capturing is compulsory: {} must play {}{}", text, player,
+                            player, moves.size() == 1 ? "" : "one of ", captures));
+  }
   std::string options;
   for (const Move& move : moves)
     if (move.from == from) options += fmt::format("{}{}", options.empty() ? "" : " ", move_text(move));
-  return fail(fmt::format(
-      "{} is not a legal move for {}; {}", text, player,
-      options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
+  return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
+                          options.empty() ? fmt::format("the piece on {} cannot move", names.front())
+                                          : "the piece there can play " + options));
 }
 
 template <int Words>
@@ -1064,6 +1274,9 @@ std::string Program<Words>::position_text(const StateType& state) const {
     if (empties) text += std::to_string(empties);
     if (row) text += '/';
   }
+  // A game that counts quiet plies shows the count: the draw depends on it.
+  if (counts_quiet_)
+    return fmt::format("{} {} {} {}", text, rules_->players[state.to_move].name, state.ply, state.quiet_plies);
   return fmt::format("{} {} {}", text, rules_->players[state.to_move].name, state.ply);
 }
 
@@ -1110,10 +1323,18 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
     return fail(fmt::format("expected the player to move ({} or {}) after the board", rules_->players[0].name,
                             rules_->players[1].name));
   if (const std::size_t ply_at = rest.find(' '); ply_at != std::string_view::npos) {
-    const std::string_view ply = rest.substr(ply_at + 1);
+    std::string_view ply = rest.substr(ply_at + 1);
+    std::string_view quiet;
+    if (const std::size_t quiet_at = ply.find(' '); counts_quiet_ && quiet_at != std::string_view::npos) {
+      quiet = ply.substr(quiet_at + 1);
+      ply = ply.substr(0, quiet_at);
+    }
     const auto [end, error] = std::from_chars(ply.data(), ply.data() + ply.size(), state.ply);
     if (error != std::errc() || end != ply.data() + ply.size())
       return fail(fmt::format("'{}' is not a ply count", ply));
+    const auto [quiet_end, quiet_error] = std::from_chars(quiet.data(), quiet.data() + quiet.size(), state.quiet_plies);
+    if (!quiet.empty() && (quiet_error != std::errc() || quiet_end != quiet.data() + quiet.size()))
+      return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
   decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
@@ -1182,6 +1403,10 @@ std::string Program<Words>::describe() const {
       out +=
           fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, where(0), r.players[1].name, where(1));
     }
+    if (piece.promote_to >= 0)
+      out += fmt::format("  becomes a {} on {} cells for {}, {} for {}, and its move ends there\n",
+                         r.pieces[static_cast<std::size_t>(piece.promote_to)].name, piece.promote_region[0].size(),
+                         r.players[0].name, piece.promote_region[1].size(), r.players[1].name);
   }
   std::array<int, kPlayers> placed{};
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
@@ -1199,14 +1424,16 @@ std::string Program<Words>::describe() const {
         "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
         "become its own, mirrored across the diagonal from a1\n";
   out += fmt::format(
-      "compiled: {} jumps and {} drops for {}, {} and {} for {}; {} end checks; no rule-tree walking "
+      "compiled: {} jumps, {} hops and {} drops for {}, {}, {} and {} for {}; {} end checks; no rule-tree walking "
       "while playing\n",
-      jumps_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), drops_[1].size(), r.players[1].name,
-      all_end_tests_[0].size());
+      jumps_[0].size(), hops_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), hops_[1].size(),
+      drops_[1].size(), r.players[1].name, all_end_tests_[0].size());
+  if (r.must_capture) out += "captures are compulsory: when a player can capture, only its captures are legal\n";
   out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
                              : fmt::format(
                                    "random moves: drawn from a move list (the slower path: the game has slides, "
-                                   "moves that two rules can make, or a player has more than {} jumps and drops)\n",
+                                   "moves that two rules can make, jumps over pieces or compulsory captures, or a "
+                                   "player has more than {} jumps and drops)\n",
                                    kInlineJumps);
   return out;
 }

@@ -30,12 +30,16 @@ inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 // A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
 // from == to (no jump or slide ends where it starts). A move that is not on the board has
 // from == to >= cells: a pass is from == to == cells (Program::pass_move), the swap of the pie rule
-// from == to == cells + 1 (Program::swap_move).
+// from == to == cells + 1 (Program::swap_move). A jump over pieces, or a chain of them, names the
+// cells of the pieces it captures in `jumped` (bit c for cell c; such moves exist only on boards of
+// at most 64 cells): two chains from one cell to another are two moves when they capture different
+// pieces, one when they capture the same.
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
   std::uint8_t piece = 0;
-  bool capture = false;  // a piece stood on `to` and is removed
+  bool capture = false;  // a piece stood on `to`, or in `jumped`, and is removed
+  std::uint64_t jumped = 0;
   bool is_drop() const { return from == to; }
   bool operator==(const Move&) const = default;
 };
@@ -55,6 +59,9 @@ struct State {
   std::int8_t winner = kNoWinner;  // a player, kDraw, or kNoWinner
   std::int8_t ended_by = -1;       // index of the end rule that fired; kEndedByNoMoves by default rule
   bool over = false;
+  // Plies in a row without a capture or a move of the piece the (quiet-moves ...) rule names;
+  // kept only in games with that rule.
+  std::uint16_t quiet_plies = 0;
 
   Board occupied() const { return by_player[0] | by_player[1]; }
 };
@@ -187,6 +194,28 @@ class Program {
     std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
     int delta() const { return int(left) - int(right); }
   };
+  // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
+  // away, if an enemy piece stands there, to the cell twice as far, if it is empty. With `chain`,
+  // the piece goes on jumping (with the chain hops of its piece type) while it can.
+  struct Hop {
+    Board from_mask;  // cells whose neighbour twice this offset away is on the board
+    std::uint16_t left = 0, right = 0;
+    std::uint8_t piece = 0;
+    bool chain = false;
+    int delta() const { return int(left) - int(right); }
+  };
+  // Where a piece becomes another: `into` on the cells of `region`; into < 0 for none.
+  struct Promotion {
+    Board region;
+    std::int8_t into = -1;
+  };
+  // A chain being followed: the moving piece's origin, type and the board without it.
+  struct ChainStart {
+    int from = 0;
+    std::uint8_t piece = 0;
+    Board occupied;              // every piece but the moving one: the jumped ones stay until the move ends
+    std::size_t first_move = 0;  // where this piece's moves begin in the list
+  };
   // A cell test of a jump, seen from the landing cell: the shift brings the tested cell's bit onto
   // the landing cell, where it must be in the landing mask `allowed` (Landing bits).
   struct Guard {
@@ -274,6 +303,7 @@ class Program {
   void add_drop(int player, int piece, const lang::MoveRule& move);
   void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
   static std::uint8_t landing_of(lang::Target target);
+  void add_hop(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   Board cells_with_neighbour(lang::Offset offset) const;
   // The shift that moves every cell by `delta` cells up (left) or down (right).
   static std::pair<std::uint16_t, std::uint16_t> shift_by(int delta) {
@@ -321,6 +351,12 @@ class Program {
   [[gnu::always_inline]] void for_each_drop(const StateType& state, const Board& empty, OnTargets&& on_targets) const;
   bool jumps_may_repeat(int player) const;
   static void remove_repeats(MoveList& moves);
+  void add_hop_moves(const StateType& state, MoveList& moves) const;
+  void follow_chain(const StateType& state, const ChainStart& start, int at, std::uint64_t jumped,
+                    MoveList& moves) const;
+  bool has_hop(const StateType& state) const;
+  std::vector<int> chain_landings(Move move) const;
+  void promote(StateType& state, Move move) const;
   static Board flanking_cells(const StateType& state, const Drop& drop);
   static Board flanked_by(const StateType& state, const Drop& drop, int cell);
   void flip(StateType& state, const Board& flipped) const;
@@ -359,7 +395,16 @@ class Program {
   std::array<std::vector<Jump>, kPlayers> jumps_;
   std::array<std::vector<Drop>, kPlayers> drops_;
   std::array<std::vector<std::vector<Guard>>, kPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
-  std::array<std::vector<TargetSource>, kPlayers> sources_;       // by target set: the jumps, then the drops
+  std::array<std::vector<Hop>, kPlayers> hops_;
+  std::array<std::array<Promotion, kMaxPieceTypes>, kPlayers> promotions_{};
+  bool promotes_ = false;
+  bool must_capture_ = false;
+  // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
+  // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
+  bool moves_listed_ = false;
+  bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
+  std::int8_t quiet_piece_ = -1;                             // the piece whose moves are not quiet, or -1
+  std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell

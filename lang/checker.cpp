@@ -22,8 +22,9 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about", "param", "variant", "players",         "board",    "region",
-                                             "piece", "setup", "end",     "pass-when-stuck", "swap-rule"};
+const std::vector<std::string> kGameForms = {"about", "param",           "variant",   "players",
+                                             "board", "region",          "piece",     "setup",
+                                             "end",   "pass-when-stuck", "swap-rule", "must-capture"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -35,11 +36,16 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
     {"rhombus", "(rhombus WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
-    {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
+    {"piece", "(piece NAME [\"LETTER\"] MOVE... [(promote PIECE REGION)])"},
     {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture])"},
     {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...])"},
     {"if", "(if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
+    {"jump", "(jump DIRECTIONS [(over enemy)] [chain])"},
+    {"over", "(over enemy)"},
+    {"promote", "(promote PIECE REGION)"},
+    {"must-capture", "(must-capture)"},
+    {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
     {"in", "(in REGION)"},
@@ -74,8 +80,12 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
 const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any", "occupied"};
 const std::vector<std::string> kConditions = {
-    "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect"};
-const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop"};
+    "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect", "quiet-moves"};
+const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "jump"};
+// What a piece form may hold after its name and letter: its moves, and at most one promotion.
+const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "promote"};
+// A jump's captured cells are kept in a 64-bit mask (Move::captured).
+constexpr int kMaxJumpCells = 64;
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
 const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
@@ -130,6 +140,7 @@ class Checker {
     read_end();
     read_pass();
     read_swap_rule();
+    read_must_capture();
     return std::move(rules_);
   }
 
@@ -604,6 +615,7 @@ class Checker {
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
       fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
     int tested_moves = 0;
+    std::vector<const Node*> promotions;  // by piece: its (promote ...) form, if any
     for (const Node* form : piece_forms) {
       PieceType piece;
       piece.pos = form->pos;
@@ -626,17 +638,38 @@ class Checker {
         if (other.letter == piece.letter)
           fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
                "give this piece its own letter: (piece NAME \"L\" ...)");
-      if (next >= form->items.size())
-        fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
+      const Node* promote = nullptr;
       for (std::size_t i = next; i < form->items.size(); ++i) {
-        piece.moves.push_back(move_rule(form->items[i]));
-        tested_moves += !piece.moves.back().tests.empty();
-        if (tested_moves > kMaxTestedMoves)
-          fail(form->items[i], fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
+        const Node& part = form->items[i];
+        if (part.head() != "promote") {
+          piece.moves.push_back(move_rule(part));
+          tested_moves += !piece.moves.back().tests.empty();
+          if (tested_moves > kMaxTestedMoves)
+            fail(part, fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
+          continue;
+        }
+        if (promote) fail(part, fmt::format("'(promote ...)' is given twice for the piece '{}'", piece.name));
+        promote = &part;
       }
+      if (piece.moves.empty()) fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
       check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
+      promotions.push_back(promote);
     }
+    // Read once every piece is known: a piece may promote to one declared after it.
+    for (std::size_t i = 0; i < promotions.size(); ++i)
+      if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
+  }
+
+  // (promote PIECE REGION): the piece becomes PIECE on the region, and its move ends there.
+  void read_promotion(const Node& form, PieceType& piece) const {
+    expect_at_most(form, 3);
+    const Node& into = argument(form, 1, "PIECE");
+    piece.promote_to = piece_named(into);
+    if (rules_.pieces[static_cast<std::size_t>(piece.promote_to)].name == piece.name)
+      fail(into, fmt::format("the piece '{}' would promote to itself", piece.name),
+           "name the piece it becomes, declared with its own (piece ...) form");
+    piece.promote_region = region(argument(form, 2, "REGION"));
   }
 
   int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
@@ -673,8 +706,9 @@ class Checker {
     const Node& form = list_form(node, "for a move");
     const std::string kind(form.head());
     if (std::find(kMoveKinds.begin(), kMoveKinds.end(), kind) == kMoveKinds.end())
-      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, kMoveKinds));
+      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, kPieceParts));
     if (kind == "drop") return drop_rule(form);
+    if (kind == "jump") return jump_rule(form);
     MoveRule move;
     move.pos = form.pos;
     move.text = to_text(form);
@@ -714,6 +748,45 @@ class Checker {
     }
     check_capture(move, form, capture);
     if (!test_forms.empty()) check_cell_tests(move, test_forms);
+    return move;
+  }
+
+  // (jump DIRECTIONS [(over enemy)] [chain]): over the enemy piece next to the piece, to the empty
+  // cell beyond, capturing it; with chain, the piece goes on jumping while it can.
+  MoveRule jump_rule(const Node& form) const {
+    MoveRule move;
+    move.pos = form.pos;
+    move.text = to_text(form);
+    move.kind = MoveKind::JumpOver;
+    move.target = Target::Empty;
+    move.capture = true;
+    if (rules_.cells() > kMaxJumpCells)
+      fail(form.items.front(),
+           fmt::format("jumps over pieces need a board of at most {} cells; this one has {}", kMaxJumpCells,
+                       rules_.cells()),
+           "a move records the pieces it jumps as a mask of the board's cells");
+    const Node& what = argument(form, 1, "DIRECTIONS");
+    for (int p = 0; p < kPlayers; ++p) move.offsets[p] = directions(what, rules_.players[p].forward);
+    bool saw_over = false;
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& option = form.items[i];
+      if (option.is_symbol("chain")) {
+        if (move.chain) fail(option, "'chain' is given twice");
+        move.chain = true;
+      } else if (option.head() == "over") {
+        if (saw_over) fail(option, "'(over ...)' is given twice");
+        saw_over = true;
+        expect_at_most(option, 2);
+        const Node& over = argument(option, 1, "TARGET");
+        if (!over.is_symbol("enemy"))
+          fail(over, fmt::format("a jump goes over an enemy piece and captures it, not over {}", describe(over)),
+               usage("over"));
+      } else if (option.is_symbol("capture") || option.head() == "to") {
+        fail(option, "a jump always captures the piece it goes over and lands on the empty cell beyond", usage("jump"));
+      } else {
+        fail(option, fmt::format("unexpected {} in a jump", describe(option)), usage("jump"));
+      }
+    }
     return move;
   }
 
@@ -976,10 +1049,37 @@ class Checker {
     }
   }
 
+  void read_must_capture() {
+    for (const Node* form : forms("must-capture")) {
+      expect_at_most(*form, 1);
+      rules_.must_capture = true;
+    }
+  }
+
   void read_end() {
     const Node& form = *forms("end").front();
     if (form.items.size() < 2) fail(form, "'(end ...)' lists no way for the game to end", usage("end"));
-    for (std::size_t i = 1; i < form.items.size(); ++i) rules_.end.push_back(end_rule(form.items[i]));
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      rules_.end.push_back(end_rule(form.items[i]));
+      check_quiet_piece(form.items[i]);
+    }
+  }
+
+  // The rules of quiet moves share one count in the state: they must agree on what breaks it.
+  void check_quiet_piece(const Node& form) const {
+    const EndRule& rule = rules_.end.back();
+    if (rule.kind != EndKind::QuietMoves) return;
+    for (const EndRule& earlier : rules_.end)
+      if (earlier.kind == EndKind::QuietMoves && earlier.piece != rule.piece)
+        fail(form,
+             fmt::format("the quiet-moves rules at lines {} and {} name different pieces ({} and {}), but they "
+                         "share one count of quiet plies",
+                         earlier.pos.line, rule.pos.line, piece_label(earlier.piece), piece_label(rule.piece)),
+             "name the same piece in every (quiet-moves ...) rule, or none in all of them");
+  }
+
+  std::string piece_label(int piece) const {
+    return piece < 0 ? std::string("none") : "'" + rules_.pieces[static_cast<std::size_t>(piece)].name + "'";
   }
 
   EndRule end_rule(const Node& node) const {
@@ -1025,12 +1125,19 @@ class Checker {
       in_a_row(node, rule);
     } else if (word == "connect" && node.is_list()) {
       connect(node, rule);
+    } else if (word == "quiet-moves" && node.is_list()) {
+      // (quiet-moves PLIES [PIECE]): PLIES plies in a row without a capture or a move of PIECE.
+      rule.kind = EndKind::QuietMoves;
+      expect_at_most(node, 3);
+      rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 10000, "the number of quiet plies");
+      if (node.items.size() == 3) rule.piece = piece_named(node.items[2]);
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
       const std::map<std::string, std::string, std::less<>> needs = {{"reach", "a region"},
                                                                      {"ply-limit", "a number of plies"},
                                                                      {"in-a-row", "a length"},
-                                                                     {"connect", "two regions"}};
+                                                                     {"connect", "two regions"},
+                                                                     {"quiet-moves", "a number of plies"}};
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
         fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));

@@ -30,9 +30,10 @@ struct Offset {
 enum class Target { Empty, Enemy, Friend, NotFriend, Any, Occupied };
 
 enum class MoveKind {
-  Step,   // one jump by each offset; what lies between does not matter (covers leaps)
-  Slide,  // repeated steps along each offset through empty cells
-  Drop,   // a new piece from an unlimited supply onto an empty cell of `region`
+  Step,      // one jump by each offset; what lies between does not matter (covers leaps)
+  Slide,     // repeated steps along each offset through empty cells
+  Drop,      // a new piece from an unlimited supply onto an empty cell of `region`
+  JumpOver,  // over an adjacent enemy piece, by each offset, to the empty cell beyond; captures it
 };
 
 // The four lines through a cell, one direction each: a line of pieces lies along one of them.
@@ -85,6 +86,9 @@ struct MoveRule {
   bool capture = false;  // the piece on the destination, if any, is removed
   // Step with a single offset: every test must hold for the move to be legal.
   std::vector<CellTest> tests;
+  // JumpOver: after jumping, the piece goes on jumping with the chain jumps of its type while it
+  // can, all in one move; the pieces it jumped are removed when the move ends.
+  bool chain = false;
   SourcePos pos;
   std::string text;  // as written, for summaries
 };
@@ -93,6 +97,10 @@ struct PieceType {
   std::string name;
   char letter = '?';  // upper case; White's pieces print upper case, Black's lower case
   std::vector<MoveRule> moves;
+  // (promote PIECE REGION): a piece of this type that ends a move, or a jump of a chain, on its
+  // player's version of the region becomes a `promote_to` there, and the move ends. -1: never.
+  int promote_to = -1;
+  PlayerRegion promote_region;
   SourcePos pos;
 };
 
@@ -112,6 +120,7 @@ enum class EndKind {
   PlyLimit,             // this many plies have been played
   InARow,               // `length` or more of the player's pieces in a line (at most `longest` if set)
   Connect,              // a chain of the player's touching pieces joins `region` to `other_region`
+  QuietMoves,           // `ply_limit` plies in a row without a capture or a move of `piece` (if set)
 };
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
@@ -119,12 +128,12 @@ struct EndRule {
   Outcome outcome = Outcome::Win;
   int only_player = -1;  // -1: the rule applies to either player
   EndKind kind = EndKind::Reach;
-  int piece = -1;  // Reach and InARow: -1 for any piece type
+  int piece = -1;  // Reach and InARow: -1 for any piece type; QuietMoves: the piece whose moves are not quiet
   PlayerRegion region;
   PlayerRegion other_region;  // Connect: the region the chain must also touch
-  int ply_limit = 0;
-  int length = 0;   // InARow: the shortest line that counts
-  int longest = 0;  // InARow: the longest line that counts; 0 for no limit
+  int ply_limit = 0;          // PlyLimit; QuietMoves: the quiet plies
+  int length = 0;             // InARow: the shortest line that counts
+  int longest = 0;            // InARow: the longest line that counts; 0 for no limit
   SourcePos pos;
   std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
   std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"
@@ -156,6 +165,8 @@ struct Rules {
   // first player into one of its own on the cell mirrored across the diagonal from a1 (column and
   // row exchanged); the board is square. See docs/language.md.
   bool swap_rule = false;
+  // A player who can capture must: when any move of the player to move captures, only those are legal.
+  bool must_capture = false;
 
   int cells() const { return width * height; }
   int cell(int column, int row) const { return row * width + column; }

@@ -205,6 +205,9 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
     case EndKind::OpponentHasNoPieces: return "opponent-has-no-pieces";
     case EndKind::NoLegalMoves: return "no-legal-moves";
     case EndKind::PlyLimit: return fmt::format("(ply-limit {})", rule.ply_limit);
+    case EndKind::QuietMoves:
+      return fmt::format("(quiet-moves {}{})", rule.ply_limit,
+                         rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "");
     case EndKind::InARow:
       return fmt::format("(in-a-row {}{}{})", rule.length,
                          rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",

@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture'
 )");
 }
 
@@ -527,7 +527,7 @@ TEST(LangStructure, MissingPieceForm) {
             R"(test.game:1:1: error: the game has no '(piece ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (piece NAME ["LETTER"] MOVE...)
+hint: usage: (piece NAME ["LETTER"] MOVE... [(promote PIECE REGION)])
 )");
 }
 
@@ -714,7 +714,7 @@ TEST(LangStructure, PieceWithoutMoves) {
             R"(test.game:8:3: error: the piece 'Pawn' has no moves
  8 |   (piece Pawn "P")
    |   ^
-hint: usage: (piece NAME ["LETTER"] MOVE...)
+hint: usage: (piece NAME ["LETTER"] MOVE... [(promote PIECE REGION)])
 )");
 }
 
@@ -2594,6 +2594,154 @@ hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend
  10 |     (step forward (to empty) (if forward empty)))
     |                                  ^~~~~~~
 hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
+)");
+}
+
+// ---- Jumps over pieces, promotion, compulsory captures, quiet moves ----------------------------------
+
+const std::string kKing = "\n  (piece King \"K\" (step diagonal))";
+
+TEST(LangJump, ReadsJumpsChainsAndPromotion) {
+  const Rules rules =
+      rules_of(game_with(kCaptureStep, "(jump diagonal (over enemy) chain) (promote King far-row))" + kKing));
+  const MoveRule& jump = rules.pieces[0].moves[1];
+  EXPECT_EQ(jump.kind, MoveKind::JumpOver);
+  EXPECT_TRUE(jump.chain);
+  EXPECT_TRUE(jump.capture);
+  EXPECT_EQ(offsets_text(jump.offsets[0]), "(1,1) (1,-1) (-1,-1) (-1,1)");
+  EXPECT_EQ(rules.pieces[0].promote_to, 1);
+  EXPECT_EQ(rules.pieces[0].promote_region[0].front(), rules.cell(0, 7));  // White's far row is row 8
+  EXPECT_EQ(rules.pieces[0].promote_region[1].front(), rules.cell(0, 0));
+  EXPECT_EQ(rules.pieces[1].promote_to, -1);
+  EXPECT_FALSE(rules_of(game_with(kCaptureStep, "(jump forward))")).pieces[0].moves[1].chain);
+}
+
+TEST(LangJump, OverAFriend) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal (over friend)))")),
+            R"(test.game:10:26: error: a jump goes over an enemy piece and captures it, not over 'friend'
+ 10 |     (jump diagonal (over friend)))
+    |                          ^~~~~~
+hint: usage: (over enemy)
+)");
+}
+
+TEST(LangJump, SaysCapture) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal capture))")),
+            R"(test.game:10:20: error: a jump always captures the piece it goes over and lands on the empty cell beyond
+ 10 |     (jump diagonal capture))
+    |                    ^~~~~~~
+hint: usage: (jump DIRECTIONS [(over enemy)] [chain])
+)");
+}
+
+TEST(LangJump, ChainGivenTwice) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal chain chain))")),
+            R"(test.game:10:26: error: 'chain' is given twice
+ 10 |     (jump diagonal chain chain))
+    |                          ^~~~~
+)");
+}
+
+TEST(LangJump, OnABoardOfMoreThanSixtyFourCells) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal))"), params({{"width", "9"}})),
+            R"(test.game:10:6: error: jumps over pieces need a board of at most 64 cells; this one has 72
+ 10 |     (jump diagonal))
+    |      ^~~~
+hint: a move records the pieces it jumps as a mask of the board's cells
+)");
+}
+
+TEST(LangJump, MisspelledPromote) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promte King far-row))" + kKing)),
+            R"(test.game:10:6: error: unknown move 'promte'
+ 10 |     (promte King far-row))
+    |      ^~~~~~
+hint: did you mean 'promote'?
+)");
+}
+
+TEST(LangPromote, ToAnUnknownPiece) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote Kign far-row))" + kKing)),
+            R"(test.game:10:14: error: unknown piece 'Kign'
+ 10 |     (promote Kign far-row))
+    |              ^~~~
+hint: did you mean 'King'?
+)");
+}
+
+TEST(LangPromote, ToItself) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote Pawn far-row))")),
+            R"(test.game:10:14: error: the piece 'Pawn' would promote to itself
+ 10 |     (promote Pawn far-row))
+    |              ^~~~
+hint: name the piece it becomes, declared with its own (piece ...) form
+)");
+}
+
+TEST(LangPromote, GivenTwice) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote King far-row) (promote King (row 7)))" + kKing)),
+            R"(test.game:10:28: error: '(promote ...)' is given twice for the piece 'Pawn'
+ 10 |     (promote King far-row) (promote King (row 7)))
+    |                            ^
+)");
+}
+
+TEST(LangPromote, WithoutARegion) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote King))" + kKing)),
+            R"(test.game:10:5: error: '(promote ...)' is missing its REGION
+ 10 |     (promote King))
+    |     ^
+hint: usage: (promote PIECE REGION)
+)");
+}
+
+TEST(LangMustCapture, ReadsIt) {
+  EXPECT_FALSE(rules_of(std::string(kGame)).must_capture);
+  EXPECT_TRUE(rules_of(game_with("(setup", "(must-capture)\n  (setup")).must_capture);
+}
+
+TEST(LangMustCapture, TakesNoArgument) {
+  EXPECT_EQ(error_of(game_with("(setup", "(must-capture always)\n  (setup")),
+            R"(test.game:11:17: error: '(must-capture ...)' takes no arguments; 'always' is one too many
+ 11 |   (must-capture always)
+    |                 ^~~~~~
+hint: usage: (must-capture)
+)");
+}
+
+TEST(LangQuietMoves, ReadsThePliesAndThePiece) {
+  const Rules rules =
+      rules_of(game_with("(lose no-legal-moves)", "(lose no-legal-moves)\n    (draw (quiet-moves 80 Pawn))"));
+  EXPECT_EQ(rules.end.back().kind, EndKind::QuietMoves);
+  EXPECT_EQ(rules.end.back().ply_limit, 80);
+  EXPECT_EQ(rules.end.back().piece, 0);
+  EXPECT_EQ(rules_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 50))")).end.back().piece, -1);
+}
+
+TEST(LangQuietMoves, WithoutPlies) {
+  EXPECT_EQ(error_of(game_with("(lose no-legal-moves)", "(draw quiet-moves)")),
+            R"(test.game:15:11: error: the condition 'quiet-moves' needs a number of plies
+ 15 |     (draw quiet-moves)))
+    |           ^~~~~~~~~~~
+hint: usage: (quiet-moves PLIES [PIECE])
+)");
+}
+
+TEST(LangQuietMoves, ZeroPlies) {
+  EXPECT_EQ(error_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 0))")),
+            R"(test.game:15:24: error: the number of quiet plies must be between 1 and 10000, but it is 0
+ 15 |     (draw (quiet-moves 0))))
+    |                        ^
+)");
+}
+
+TEST(LangQuietMoves, TwoRulesCountingDifferentPieces) {
+  EXPECT_EQ(
+      error_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 80 Pawn))\n    (lose (quiet-moves 90))")),
+      R"(test.game:16:5: error: the quiet-moves rules at lines 15 and 16 name different pieces ('Pawn' and none), but they share one count of quiet plies
+ 16 |     (lose (quiet-moves 90))))
+    |     ^
+hint: name the same piece in every (quiet-moves ...) rule, or none in all of them
 )");
 }
 

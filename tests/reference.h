@@ -22,7 +22,9 @@ struct Square {
 };
 using Board = std::vector<Square>;
 
-using MoveKey = std::tuple<int, int, int, bool>;  // from, to, piece, capture; a drop has from == to
+// from, to, piece, capture, the cells of the pieces a chain of jumps captures (bit c for cell c);
+// a drop has from == to.
+using MoveKey = std::tuple<int, int, int, bool, std::uint64_t>;
 
 inline bool lands(lang::Target target, int mover, const Square& square) {
   switch (target) {
@@ -84,8 +86,39 @@ inline void add_drops(const lang::Rules& rules, const Board& board, int mover, i
     }
     const std::vector<lang::Offset>& lines = rule.flanking[mover];
     if (!lines.empty() && flanked(rules, board, mover, cell, lines).empty()) continue;
-    if (supported) found.emplace_back(cell, cell, piece, false);
+    if (supported) found.emplace_back(cell, cell, piece, false, 0);
   }
+}
+
+inline bool in_region(const lang::CellList& cells, int cell) {
+  return std::find(cells.begin(), cells.end(), cell) != cells.end();
+}
+
+// The piece of `mover` that left `from` as a `piece` stands on `at`, having jumped the pieces of
+// `jumped` (still on the board): adds every way its chain of jumps can end. A jump by a rule
+// without chain, or onto a cell where the piece promotes, ends it; otherwise it ends where no
+// chain jump goes on.
+inline void add_chains(const lang::Rules& rules, const Board& board, int mover, int from, int piece, int at,
+                       std::uint64_t jumped, std::vector<MoveKey>& found) {
+  const lang::PieceType& type = rules.pieces[static_cast<std::size_t>(piece)];
+  bool went_on = false;
+  for (const lang::MoveRule& rule : type.moves) {
+    if (rule.kind != lang::MoveKind::JumpOver || (jumped && !rule.chain)) continue;
+    for (const lang::Offset d : rule.offsets[mover]) {
+      const int column = at % rules.width, row = at / rules.width;
+      if (!on_board(rules, column + 2 * d.dx, row + 2 * d.dy)) continue;
+      const int over = rules.cell(column + d.dx, row + d.dy), landing = rules.cell(column + 2 * d.dx, row + 2 * d.dy);
+      const bool landing_empty = board[static_cast<std::size_t>(landing)].player < 0 || landing == from;
+      if (board[static_cast<std::size_t>(over)].player != 1 - mover || (jumped >> over & 1) || !landing_empty) continue;
+      went_on = true;
+      const std::uint64_t now_jumped = jumped | std::uint64_t{1} << over;
+      if (!rule.chain || (type.promote_to >= 0 && in_region(type.promote_region[mover], landing)))
+        found.emplace_back(from, landing, piece, true, now_jumped);
+      else
+        add_chains(rules, board, mover, from, piece, landing, now_jumped, found);
+    }
+  }
+  if (!went_on && jumped) found.emplace_back(from, at, piece, true, jumped);
 }
 
 // Every move of `mover` on the board, sorted, each once.
@@ -97,8 +130,10 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
   for (int from = 0; from < rules.cells(); ++from) {
     const Square& square = board[static_cast<std::size_t>(from)];
     if (square.player != mover) continue;
+    add_chains(rules, board, mover, from, square.piece, from, 0, found);
     for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
-      if (rule.kind == lang::MoveKind::Drop) continue;  // drops do not move the pieces on the board
+      // Drops do not move the pieces on the board; jumps over pieces are added above.
+      if (rule.kind == lang::MoveKind::Drop || rule.kind == lang::MoveKind::JumpOver) continue;
       if (!cell_tests_hold(rules, board, mover, from, rule)) continue;
       for (const lang::Offset offset : rule.offsets[mover]) {
         int column = from % rules.width, row = from / rules.width;
@@ -108,7 +143,7 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
           if (!on_board(rules, column, row)) break;
           const int to = rules.cell(column, row);
           const Square& there = board[static_cast<std::size_t>(to)];
-          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
+          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0, 0);
           if (rule.kind != lang::MoveKind::Slide || there.player >= 0) break;
         }
       }
@@ -120,15 +155,20 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
 }
 
 // The pass, a move off the board: from == to == the number of cells.
-inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false}; }
+inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false, 0}; }
 // The swap of (swap-rule), the other move off the board: from == to == the number of cells + 1.
-inline MoveKey swap(const lang::Rules& rules) { return {rules.cells() + 1, rules.cells() + 1, 0, false}; }
+inline MoveKey swap(const lang::Rules& rules) { return {rules.cells() + 1, rules.cells() + 1, 0, false, 0}; }
 
 // Every legal move of `mover` at `ply`, sorted, each once; whether the game is over is not asked.
-// With (pass-when-stuck), a mover without a move on the board passes if its opponent has one; with
-// (swap-rule), the second player at ply 1 may also swap.
+// With (must-capture), only the captures when there are any. With (pass-when-stuck), a mover
+// without a move on the board passes if its opponent has one; with (swap-rule), the second player
+// at ply 1 may also swap.
 inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover, std::uint32_t ply) {
   std::vector<MoveKey> found = board_moves(rules, board, mover);
+  const auto captures = [](const MoveKey& move) { return std::get<3>(move); };
+  if (rules.must_capture && std::any_of(found.begin(), found.end(), captures))
+    found.erase(std::remove_if(found.begin(), found.end(), [&](const MoveKey& move) { return !captures(move); }),
+                found.end());
   if (rules.swap_rule && ply == 1 && mover == 1) found.push_back(swap(rules));
   if (found.empty() && rules.pass_when_stuck && !board_moves(rules, board, 1 - mover).empty())
     found.push_back(pass(rules));
@@ -186,9 +226,10 @@ inline bool connects(const lang::Rules& rules, const lang::EndRule& rule, const 
   return false;
 }
 
-// Whether an end condition holds for `subject` (the player to move is `to_move`).
+// Whether an end condition holds for `subject` (the player to move is `to_move`; `quiet` plies
+// have passed without a capture or a move of the quiet-moves rule's piece).
 inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject, int to_move,
-                  std::uint32_t ply) {
+                  std::uint32_t ply, std::uint32_t quiet) {
   switch (rule.kind) {
     case lang::EndKind::Reach:
       return std::any_of(rule.region[subject].begin(), rule.region[subject].end(), [&](int cell) {
@@ -201,6 +242,7 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
     case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
     case lang::EndKind::Connect: return connects(rules, rule, board, subject);
+    case lang::EndKind::QuietMoves: return quiet >= static_cast<std::uint32_t>(rule.ply_limit);
   }
   return false;
 }
@@ -208,12 +250,13 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
 // The end rules as lang/rules.h states them: in file order, each for the player who just moved
 // and then for the player to move; the first that holds decides. With none, a player to move
 // without a move ends the game drawn.
-inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply) {
+inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply,
+                         std::uint32_t quiet = 0) {
   for (std::size_t index = 0; index < rules.end.size(); ++index) {
     const lang::EndRule& rule = rules.end[index];
     for (const int subject : {1 - to_move, to_move}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
-      if (!holds(rules, rule, board, subject, to_move, ply)) continue;
+      if (!holds(rules, rule, board, subject, to_move, ply, quiet)) continue;
       std::array<int, lang::kPlayers> count{};
       for (const Square& square : board)
         if (square.player >= 0) ++count[static_cast<std::size_t>(square.player)];
@@ -234,6 +277,7 @@ struct Position {
   Board board;
   int to_move = 0;
   std::uint32_t ply = 0;
+  std::uint32_t quiet = 0;  // plies without a capture or a move of the quiet-moves rule's piece
   Decision end;
 };
 
@@ -247,10 +291,15 @@ inline Position start(const lang::Rules& rules) {
 }
 
 // The position after `move`, a legal move of the player to move (a drop empties and fills one cell,
-// a flanking drop also flips what it flanks, a pass changes only the player to move, the swap gives
-// each piece of the first player to the second, at (row, column) for (column, row)).
+// a flanking drop also flips what it flanks, a chain removes what it jumped, a piece ending on its
+// promotion region becomes its promoted type, a pass changes only the player to move, the swap
+// gives each piece of the first player to the second, at (row, column) for (column, row)).
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
-  const auto [from, to, piece, capture] = move;
+  const auto [from, to, piece, capture, jumped] = move;
+  int quiet_piece = -1;
+  for (const lang::EndRule& rule : rules.end)
+    if (rule.kind == lang::EndKind::QuietMoves) quiet_piece = rule.piece;
+  position.quiet = capture || piece == quiet_piece ? 0 : position.quiet + 1;
   if (move == swap(rules)) {
     Board swapped(position.board.size());
     for (int cell = 0; cell < rules.cells(); ++cell) {
@@ -266,12 +315,16 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
         if (rule.kind == lang::MoveKind::Drop)
           for (const int cell : flanked(rules, position.board, position.to_move, to, rule.flanking[position.to_move]))
             position.board[static_cast<std::size_t>(cell)].player = position.to_move;
+    for (int cell = 0; cell < std::min(rules.cells(), 64); ++cell)  // chains exist on boards of 64 cells at most
+      if (jumped >> cell & 1) position.board[static_cast<std::size_t>(cell)] = {};
+    const lang::PieceType& type = rules.pieces[static_cast<std::size_t>(piece)];
+    const bool promotes = type.promote_to >= 0 && in_region(type.promote_region[position.to_move], to);
     position.board[static_cast<std::size_t>(from)] = {};
-    position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+    position.board[static_cast<std::size_t>(to)] = {position.to_move, promotes ? type.promote_to : piece};
   }
   position.to_move = 1 - position.to_move;
   ++position.ply;
-  position.end = decision(rules, position.board, position.to_move, position.ply);
+  position.end = decision(rules, position.board, position.to_move, position.ply, position.quiet);
   return position;
 }
 
