@@ -589,20 +589,24 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
 
-// Appends every hop and chain of hops of the player to move, found depth first from each piece.
+// Appends every hop and chain of hops of the player to move, found depth first from each piece
+// that has a first hop (found for all pieces at once with shifts, as in has_hop).
 template <int Words>
 void Program<Words>::add_hop_moves(const StateType& state, MoveList& moves) const {
   const Board& own = state.by_player[state.to_move];
-  for (int piece = 0; piece < piece_types_; ++piece) {
-    const bool hops = std::any_of(hops_[state.to_move].begin(), hops_[state.to_move].end(),
-                                  [&](const Hop& hop) { return hop.piece == piece; });
-    if (!hops) continue;
-    for (Board pieces = own & state.by_piece[piece]; pieces.any();) {
-      const int from = pieces.pop_lowest();
-      const ChainStart start{from, static_cast<std::uint8_t>(piece), state.occupied() - Board::single(from),
-                             moves.size()};
-      follow_chain(state, start, from, 0, moves);
-    }
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board empty = board_ - state.occupied();
+  Board starts;
+  for (const Hop& hop : hops_[state.to_move]) {
+    const Board over = (own & state.by_piece[hop.piece] & hop.from_mask).shifted(hop.left, hop.right) & enemy;
+    const Board landings = over.shifted(hop.left, hop.right) & empty;
+    starts |= landings.shifted(hop.right, hop.left).shifted(hop.right, hop.left);
+  }
+  for (Board pieces = starts; pieces.any();) {
+    const int from = pieces.pop_lowest();
+    const auto piece = static_cast<std::uint8_t>(piece_at(state, state.to_move, from));
+    const ChainStart start{from, piece, state.occupied() - Board::single(from), moves.size()};
+    follow_chain(state, start, from, 0, moves);
   }
 }
 
