@@ -991,7 +991,9 @@ template <bool Extras, typename CanMove>
       case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
-      case EndKind::QuietMoves: holds = state.quiet_plies >= test.ply_limit; break;
+      case EndKind::QuietMoves:
+        if constexpr (Extras) holds = state.quiet_plies >= test.ply_limit;  // counted only with extras
+        break;
       case EndKind::InARow:
       case EndKind::Connect:
         if constexpr (Extras) {
