@@ -11,7 +11,7 @@
 // given at choose (a match's time control) caps the time further. A proven root, or a position
 // with one legal move, ends the search at once.
 //
-// Memory: the trees' node pools together stay under `memory` bytes (32 bytes a node).
+// Memory: the trees' node pools together stay under `memory` bytes (40 bytes a node).
 #pragma once
 
 #include <atomic>

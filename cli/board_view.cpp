@@ -38,7 +38,8 @@ std::string draw_row(const BoardView& view, const BoardStyle& style, int row, in
     gaps[column] = '[';
     gaps[column + 1] = ']';
   }
-  std::string line = fmt::format("  {:>{}}", row + 1, label_width);
+  std::string line = fmt::format("  {:>{}}{}", row + 1, label_width,
+                                 std::string(view.rhombus ? static_cast<std::size_t>(row) : 0, ' '));
   for (int column = 0; column < view.width; ++column) {
     const int cell = row * view.width + column;
     const std::string cell_symbol = symbol(view.cells[static_cast<std::size_t>(cell)], style);

@@ -28,6 +28,7 @@ struct BoardView {
   int width = 0, height = 0;
   std::vector<Occupant> cells;       // by cell index: row * width + column, row 0 at the bottom
   int last_from = -1, last_to = -1;  // the last move's cells; -1 when there is none
+  bool rhombus = false;              // each row drawn half a cell right of the row below
 };
 
 template <class Program>
@@ -42,6 +43,7 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
         view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{player, rules.pieces[piece].letter};
     }
   }
+  view.rhombus = rules.shape == lang::BoardShape::Rhombus;
   if (last_move) {
     view.last_from = last_move->from;
     view.last_to = last_move->to;

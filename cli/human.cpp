@@ -24,6 +24,8 @@ constexpr std::array<std::pair<std::string_view, Kind>, 5> kCommands = {{{"moves
                                                                          {"board", Kind::Board},
                                                                          {"quit", Kind::Quit}}};
 constexpr std::string_view kHelp = "help";
+// The texts of the moves that are not on the board (Program::move_text), which name no cell.
+constexpr std::array<std::string_view, 2> kWordMoves = {"pass", "swap"};
 
 constexpr std::size_t kLineWidth = 80;
 
@@ -74,17 +76,19 @@ HumanInput HumanConsole::ask(std::string_view prompt) {
     }
     for (const auto& [name, kind] : kCommands)
       if (word == name) return HumanInput{kind, line};
-    if (!has_digit(line)) {
+    const bool word_move = std::find(kWordMoves.begin(), kWordMoves.end(), word) != kWordMoves.end();
+    if (!has_digit(line) && !word_move) {
       fmt::print(out_, "{}", unknown_command_text(line));
       continue;
     }
-    return HumanInput{Kind::Move, line};
+    return HumanInput{Kind::Move, word_move ? word : line};
   }
 }
 
 std::string help_text() {
   return "  a move such as a2-a3   play it (a2a3 works too; a capture may be written a2xb3)\n"
          "  a cell such as b2       place a piece there, in games where pieces are placed\n"
+         "  pass, swap             in games that have them, pass or swap (the pie rule)\n"
          "  moves                  list the legal moves\n"
          "  undo                   take back your last move and the replies to it\n"
          "  resign                 give up: your opponent wins\n"

@@ -107,7 +107,8 @@ void check_state(const Program& program, const typename Program::StateType& stat
   const std::string text = program.position_text(state);
   const std::vector<Square> board = squares(rules, state);
 
-  const troyka::reference::Decision verdict = troyka::reference::decision(rules, board, state.to_move, state.ply);
+  const troyka::reference::Decision verdict =
+      troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies);
   FUZZ_CHECK(state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
   if (state.over) {
     FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
@@ -123,14 +124,16 @@ void check_state(const Program& program, const typename Program::StateType& stat
     std::vector<MoveKey> listed;
     for (const Move& move : moves) listed.push_back(troyka::reference::key_of(move));
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
-    const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move);
+    const std::vector<MoveKey> expected = troyka::reference::moves(rules, board, state.to_move, state.ply);
     if (listed != expected) {
       std::string detail = text + ": moves differ from the reference;";
       if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";
       const auto text_of = [&](const MoveKey& key) {
-        const auto [from, to, piece, capture, shot] = key;
-        return program.move_text(Move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture,
-                                      shot < 0 ? troyka::kNoShot : std::uint16_t(shot)});
+        const auto [from, to, piece, capture, jumped, shot] = key;
+        Move move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture,
+                  shot < 0 ? troyka::kNoShot : std::uint16_t(shot)};
+        move.jumped = jumped;
+        return program.move_text(move);
       };
       for (const MoveKey& key : listed)
         if (!std::binary_search(expected.begin(), expected.end(), key)) detail += " extra " + text_of(key);
@@ -199,8 +202,8 @@ void play(const Program& program) {
     state = program.initial_state();
     const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
-    const troyka::reference::Decision verdict =
-        troyka::reference::decision(program.rules(), squares(program.rules(), state), state.to_move, state.ply);
+    const troyka::reference::Decision verdict = troyka::reference::decision(
+        program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies);
     FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
                program.position_text(state) + " after a playout");
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <tuple>
 #include <type_traits>
@@ -19,14 +20,18 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
   for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
   compile_moves();
-  for (std::size_t i = 0; i < lines_.size(); ++i) {
-    const lang::Offset d = lang::kLineDirections[i];
+  const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
+  line_count_ = static_cast<int>(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const lang::Offset d = lines[i];
     LineDirection& line = lines_[i];
     line.has_next = cells_with_neighbour(d);
     line.has_previous = cells_with_neighbour({-d.dx, -d.dy});
     std::tie(line.next_right, line.next_left) = shift_by(d.dy * width_ + d.dx);
     std::tie(line.previous_left, line.previous_right) = shift_by(d.dy * width_ + d.dx);
   }
+  for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape))
+    neighbours_[neighbour_count_++] = ray(offset);
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
@@ -37,16 +42,27 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
     }
   pass_when_stuck_ = rules_->pass_when_stuck;
+  swap_rule_ = rules_->swap_rule;
+  must_capture_ = rules_->must_capture;
+  for (const lang::EndRule& rule : rules_->end)
+    if (rule.kind == EndKind::QuietMoves) {
+      counts_quiet_ = true;
+      quiet_piece_ = static_cast<std::int8_t>(rule.piece);
+    }
+  const bool hops = !hops_[0].empty() || !hops_[1].empty();
+  moves_listed_ = hops || must_capture_;
   shoots_ = !shots_[0].empty() || !shots_[1].empty();
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || shoots_ ||
-                std::any_of(rules_->end.begin(), rules_->end.end(),
-                            [](const lang::EndRule& rule) { return rule.kind == EndKind::InARow; });
-  targets_fit_inline_ = true;
+  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ || !guards_[0].empty() ||
+                !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
+                std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
+                  return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
+                });
+  targets_fit_inline_ = !moves_listed_;
   for (int player = 0; player < kPlayers; ++player) {
     const auto& jumps = jumps_[player];
-    targets_fit_inline_ = targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps &&
-                          std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; }) &&
-                          shots_[player].empty();
+    targets_fit_inline_ =
+        targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps && !jumps_may_repeat_[player] &&
+        std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; }) && shots_[player].empty();
   }
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(kPlayers) * kMaxPieceTypes * static_cast<std::size_t>(cells_));
@@ -67,7 +83,16 @@ void Program<Words>::compile_moves() {
         }
         const int shot = move.shoots ? add_shot(player, move) : -1;
         for (const lang::Offset offset : move.offsets[player])
-          add_jump(player, static_cast<int>(piece), move, offset, shot);
+          if (move.kind == lang::MoveKind::JumpOver)
+            add_hop(player, static_cast<int>(piece), move, offset);
+          else
+            add_jump(player, static_cast<int>(piece), move, offset, shot);
+      }
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
+      if (const lang::PieceType& type = rules_->pieces[piece]; type.promote_to >= 0) {
+        promotions_[player][piece] = {mask_of(type.promote_region[player]), static_cast<std::int8_t>(type.promote_to)};
+        promotes_ = true;
       }
   for (int player = 0; player < kPlayers; ++player) {
     std::vector<Drop>& drops = drops_[player];
@@ -81,9 +106,10 @@ void Program<Words>::compile_moves() {
 }
 
 // Whether a step or slide by `a` and one by `b` can move a piece by the same displacement. Equal
-// offsets of one kind make one jump (add_jump merges them), so they never repeat a move.
-static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bool b_slides) {
-  if (a == b) return a_slides != b_slides;
+// offsets of one kind make one jump (add_jump merges them), so they never repeat a move, unless
+// one has cell tests (`tested`): such jumps are kept apart.
+static bool displacements_meet(lang::Offset a, bool a_slides, lang::Offset b, bool b_slides, bool tested) {
+  if (a == b) return a_slides != b_slides || tested;
   const bool same_direction = a.dx * b.dy == a.dy * b.dx && a.dx * b.dx + a.dy * b.dy > 0;
   if (!same_direction || (!a_slides && !b_slides)) return false;
   if (a_slides && b_slides) return true;
@@ -98,19 +124,20 @@ template <int Words>
 bool Program<Words>::jumps_may_repeat(int player) const {
   struct RuleJump {
     lang::Offset offset;
-    bool slides = false, shoots = false;
+    bool slides = false, shoots = false, tested = false;
   };
   for (const lang::PieceType& piece : rules_->pieces) {
     std::vector<RuleJump> jumps;
     for (const lang::MoveRule& move : piece.moves)
-      if (move.kind != lang::MoveKind::Drop)
+      if (move.kind == lang::MoveKind::Step || move.kind == lang::MoveKind::Slide)
         for (const lang::Offset offset : move.offsets[player])
-          jumps.push_back({offset, move.kind == lang::MoveKind::Slide, move.shoots});
+          jumps.push_back({offset, move.kind == lang::MoveKind::Slide, move.shoots, !move.tests.empty()});
     for (std::size_t i = 0; i < jumps.size(); ++i)
       for (std::size_t j = i + 1; j < jumps.size(); ++j) {
         const RuleJump &a = jumps[i], &b = jumps[j];
         const bool twin_shooters = a.offset == b.offset && a.slides == b.slides && (a.shoots || b.shoots);
-        if (twin_shooters || displacements_meet(a.offset, a.slides, b.offset, b.slides)) return true;
+        if (twin_shooters || displacements_meet(a.offset, a.slides, b.offset, b.slides, a.tested || b.tested))
+          return true;
       }
   }
   return false;
@@ -172,29 +199,75 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   return static_cast<int>(shots.size()) - 1;
 }
 
+// A jump over an enemy piece to the empty cell beyond.
+template <int Words>
+void Program<Words>::add_hop(int player, int piece, const lang::MoveRule& move, lang::Offset offset) {
+  Hop hop;
+  hop.from_mask = cells_with_neighbour({2 * offset.dx, 2 * offset.dy});
+  if (!hop.from_mask.any()) return;  // the board is too small for it
+  std::tie(hop.left, hop.right) = shift_by(offset.dy * width_ + offset.dx);
+  hop.piece = static_cast<std::uint8_t>(piece);
+  hop.chain = move.chain;
+  // A hop that chains and one that does not are both kept: the first goes on where the second stops.
+  for (const Hop& existing : hops_[player])
+    if (existing.piece == hop.piece && existing.delta() == hop.delta() && existing.from_mask == hop.from_mask &&
+        existing.chain == hop.chain)
+      return;
+  hops_[player].push_back(hop);
+}
+
 template <int Words>
 void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot) {
-  static constexpr std::uint8_t kLandingOf[] = {kOnEmpty, kOnEnemy, kOnFriend, kOnEmpty | kOnEnemy,
-                                                kOnEmpty | kOnEnemy | kOnFriend};  // by lang::Target
   Jump jump;
   const int delta = offset.dy * width_ + offset.dx;
   std::tie(jump.left, jump.right) = shift_by(delta);
   jump.piece = static_cast<std::uint8_t>(piece);
-  jump.landing = kLandingOf[static_cast<int>(move.target)];
+  jump.landing = landing_of(move.target);
   jump.slide = move.kind == lang::MoveKind::Slide;
   jump.from_mask = cells_with_neighbour(offset);
   jump.shot = static_cast<std::int8_t>(shot);
+  for (const lang::CellTest& test : move.tests) jump.from_mask &= cells_with_neighbour(test.offset[player]);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
   if (!jump.from_mask.any()) return;
+  if (!move.tests.empty()) return add_guards(player, jump, move.tests);
   // Two offsets can share a delta (on a 4-wide board, (4,0) and (0,1)); only the same delta from
   // the same cells is the same jump.
   for (Jump& existing : jumps_[player])
     if (existing.piece == jump.piece && existing.delta() == delta && existing.slide == jump.slide &&
-        existing.from_mask == jump.from_mask && existing.shot == jump.shot) {
+        existing.from_mask == jump.from_mask && existing.shot == jump.shot && !existing.guards) {
       existing.landing |= jump.landing;
       return;
     }
+  jumps_[player].push_back(jump);
+}
+
+template <int Words>
+std::uint8_t Program<Words>::landing_of(lang::Target target) {
+  static constexpr std::uint8_t kLandingOf[] = {kOnEmpty,
+                                                kOnEnemy,
+                                                kOnFriend,
+                                                kOnEmpty | kOnEnemy,
+                                                kOnEmpty | kOnEnemy | kOnFriend,
+                                                kOnEnemy | kOnFriend};  // by lang::Target
+  return kLandingOf[static_cast<int>(target)];
+}
+
+// A jump with cell tests is kept apart from the others, with a guard per test that asks more than
+// "on the board" (from_mask already asks that). The checker allows at most kMaxTestedMoves of them.
+template <int Words>
+void Program<Words>::add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests) {
+  std::vector<Guard> guards;
+  for (const lang::CellTest& test : tests) {
+    if (test.target == lang::Target::Any) continue;
+    const lang::Offset at = test.offset[player];
+    Guard guard;
+    std::tie(guard.left, guard.right) = shift_by(jump.delta() - (at.dy * width_ + at.dx));
+    guard.allowed = landing_of(test.target);
+    guards.push_back(guard);
+  }
+  guards_[player].push_back(std::move(guards));
+  jump.guards = static_cast<std::uint8_t>(guards_[player].size());
   jumps_[player].push_back(jump);
 }
 
@@ -205,9 +278,11 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
   switch (rule.kind) {
     case EndKind::InARow: return subject_is_mover || rule.longest > 0;
     case EndKind::Reach:
+    case EndKind::Connect:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
-    case EndKind::PlyLimit: return true;
+    case EndKind::PlyLimit:
+    case EndKind::QuietMoves: return true;
   }
   return true;
 }
@@ -224,6 +299,7 @@ void Program<Words>::compile_end_rules() {
         if (rule.kind == EndKind::NoLegalMoves && subject == mover) continue;
         EndTest test;
         test.region = mask_of(rule.region[subject]);
+        test.other_region = mask_of(rule.other_region[subject]);
         test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
         test.length = static_cast<std::uint8_t>(rule.length);
         test.longest = static_cast<std::uint8_t>(rule.longest);
@@ -269,8 +345,17 @@ void Program<Words>::compile_win_prefilters() {
         win_cells_[player][drop.piece] = board_;
         wins_certain_[player] = false;
       }
+    // A piece that promotes wins where its promoted type would: tried on a copy.
+    for (int piece = 0; piece < pieces; ++piece)
+      if (const Promotion& promotion = promotions_[player][piece]; promotion.into >= 0) {
+        win_cells_[player][piece] |= promotion.region & win_cells_[player][promotion.into];
+        wins_certain_[player] = false;
+      }
     for (const Drop& drop : drops_[player])
       drops_may_win_[player] = drops_may_win_[player] || (drop.region & win_cells_[player][drop.piece]).any();
+    // A chain of hops may end anywhere: a piece that hops may win from any cell.
+    for (const Hop& hop : hops_[player])
+      if (win_cells_[player][hop.piece].any() || wins_by_elimination_[player]) win_from_[player] |= board_;
     for (const Jump& jump : jumps_[player]) {
       if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
         win_from_[player] |= jump.from_mask;
@@ -344,7 +429,8 @@ template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if constexpr (Extras) {
-    if (is_pass(move)) {
+    if (move.from >= cells_) {  // a pass or a swap
+      if (is_swap(move)) swap_sides(state);
       state.hash ^= side_key_;
       state.to_move = static_cast<std::uint8_t>(1 - mover);
       ++state.ply;
@@ -354,7 +440,13 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
       flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
     if (move.has_shot()) block(state, move.shot);
   }
-  if (move.capture) {
+  if constexpr (Extras) {
+    for (std::uint64_t jumped = move.jumped; jumped; jumped &= jumped - 1) {
+      const int cell = std::countr_zero(jumped);
+      take(state, 1 - mover, piece_at(state, 1 - mover, cell), cell);
+    }
+  }
+  if (move.capture && (!Extras || !move.jumped)) {
     const int owner = state.by_player[1 - mover].test(move.to) ? 1 - mover : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
   }
@@ -363,6 +455,13 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   state.by_piece[move.piece] ^= path;
   const std::uint64_t left_behind = Extras && move.is_drop() ? 0 : piece_key(mover, move.piece, move.from);
   state.hash ^= left_behind ^ piece_key(mover, move.piece, move.to) ^ side_key_;
+  if constexpr (Extras) {
+    if (promotes_) promote(state, move);
+    if (counts_quiet_) {
+      const bool quiet = !move.capture && move.piece != quiet_piece_;
+      state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
+    }
+  }
   state.to_move = static_cast<std::uint8_t>(1 - mover);
   ++state.ply;
 }
@@ -371,6 +470,29 @@ template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
   move_pieces(state, move);
   decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+}
+
+// The swap: every piece of the first player becomes the second player's, on the cell with its
+// column and row exchanged (the board is square, and the checker allows the swap only in games
+// that start empty, so those cells are free).
+template <int Words>
+void Program<Words>::swap_sides(StateType& state) const {
+  for (Board first = state.by_player[0]; first.any();) {
+    const int cell = first.pop_lowest();
+    const int piece = piece_at(state, 0, cell);
+    take(state, 0, piece, cell);
+    put(state, 1, piece, (cell % width_) * width_ + cell / width_);
+  }
+}
+
+// The piece that has just moved (the player to move's, on move.to) becomes its promoted type if it
+// stands where its type promotes.
+template <int Words>
+void Program<Words>::promote(StateType& state, Move move) const {
+  const Promotion& promotion = promotions_[state.to_move][move.piece];
+  if (promotion.into < 0 || !promotion.region.test(move.to)) return;
+  take(state, state.to_move, move.piece, move.to);
+  put(state, state.to_move, promotion.into, move.to);
 }
 
 // The enemy pieces that lines of `drop` close, were the player to move to drop a piece on `cell`:
@@ -445,9 +567,9 @@ template <typename Emit>
     Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
     const Board& landing = landings[jump.landing];
     if (!jump.slide) {
-      if (!emit(TargetSet{jump_targets(state, jump, landing), static_cast<std::int16_t>(jump.delta()), jump.piece,
-                          jump.shot}))
-        return;
+      Board targets = jump_targets(state, jump, landing);
+      if (jump.guards) targets = guard_targets(state, jump, targets, landings);
+      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot})) return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
@@ -522,7 +644,7 @@ template <typename OnTargets>
 template <int Words>
 void Program<Words>::remove_repeats(MoveList& moves) {
   const auto order = [](const Move& a, const Move& b) {
-    return std::tie(a.from, a.to, a.piece, a.shot) < std::tie(b.from, b.to, b.piece, b.shot);
+    return std::tie(a.from, a.to, a.piece, a.shot, a.jumped) < std::tie(b.from, b.to, b.piece, b.shot, b.jumped);
   };
   std::sort(moves.begin(), moves.end(), order);
   moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
@@ -539,19 +661,89 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
     });
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
+  if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
+  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; }))
+    moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
+                moves.end());
+  if (swap_available(state)) moves.push_back(swap_move());
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
+}
+
+// Appends every hop and chain of hops of the player to move, found depth first from each piece
+// that has a first hop (found for all pieces at once with shifts, as in has_hop).
+template <int Words>
+void Program<Words>::add_hop_moves(const StateType& state, MoveList& moves) const {
+  const Board& own = state.by_player[state.to_move];
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board empty = board_ - state.occupied();
+  Board starts;
+  for (const Hop& hop : hops_[state.to_move]) {
+    const Board over = (own & state.by_piece[hop.piece] & hop.from_mask).shifted(hop.left, hop.right) & enemy;
+    const Board landings = over.shifted(hop.left, hop.right) & empty;
+    starts |= landings.shifted(hop.right, hop.left).shifted(hop.right, hop.left);
+  }
+  for (Board pieces = starts; pieces.any();) {
+    const int from = pieces.pop_lowest();
+    const auto piece = static_cast<std::uint8_t>(piece_at(state, state.to_move, from));
+    const ChainStart start{from, piece, state.occupied() - Board::single(from), moves.size()};
+    follow_chain(state, start, from, 0, moves);
+  }
+}
+
+// Continues a chain that has reached `at` having jumped the pieces on `jumped`: every hop that can
+// be made from here extends it; a chain that can go no further, or that promotes, or whose last
+// hop does not chain, is a move. Two paths that jump the same pieces make one move.
+template <int Words>
+void Program<Words>::follow_chain(const StateType& state, const ChainStart& start, int at, std::uint64_t jumped,
+                                  MoveList& moves) const {
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Promotion& promotion = promotions_[state.to_move][start.piece];
+  const auto end_at = [&](int to, std::uint64_t captured) {
+    Move move{static_cast<std::uint16_t>(start.from), static_cast<std::uint16_t>(to), start.piece, true};
+    move.jumped = captured;
+    const auto earlier = moves.begin() + static_cast<std::ptrdiff_t>(start.first_move);
+    if (std::find(earlier, moves.end(), move) == moves.end()) moves.push_back(move);
+  };
+  bool went_on = false;
+  for (const Hop& hop : hops_[state.to_move]) {
+    if (hop.piece != start.piece || (jumped && !hop.chain) || !hop.from_mask.test(at)) continue;
+    const int over = at + hop.delta(), landing = over + hop.delta();
+    if (!enemy.test(over) || (jumped >> over & 1) || start.occupied.test(landing)) continue;
+    went_on = true;
+    const std::uint64_t now_jumped = jumped | std::uint64_t{1} << over;
+    const bool ends = !hop.chain || (promotion.into >= 0 && promotion.region.test(landing));
+    if (ends)
+      end_at(landing, now_jumped);
+    else
+      follow_chain(state, start, landing, now_jumped, moves);
+  }
+  if (!went_on && jumped) end_at(at, jumped);
+}
+
+// Whether the player to move has a hop: an enemy piece next to one of its hopping pieces with an
+// empty cell beyond.
+template <int Words>
+bool Program<Words>::has_hop(const StateType& state) const {
+  const Board& own = state.by_player[state.to_move];
+  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board empty = board_ - state.occupied();
+  for (const Hop& hop : hops_[state.to_move]) {
+    const Board over = (own & state.by_piece[hop.piece] & hop.from_mask).shifted(hop.left, hop.right) & enemy;
+    if ((over.shifted(hop.left, hop.right) & empty).any()) return true;
+  }
+  return false;
 }
 
 template <int Words>
 int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
-  if (jumps_may_repeat_[state.to_move] || shoots_) {  // repeats to remove, or shots to count per target
+  if (jumps_may_repeat_[state.to_move] || moves_listed_ || shoots_) {  // repeats to remove, or shots to count
     MoveList moves;
     legal_moves(state, moves);
     return static_cast<int>(moves.size());
   }
-  int total = 0;
+  int total = swap_available(state) ? 1 : 0;
   for_each_target_set(state, [&](const TargetSet& set) {
     total += set.targets.count();
     return true;
@@ -581,7 +773,10 @@ template <bool Extras>
   const std::vector<Jump>& jumps = jumps_[state.to_move];
   int total = 0;
   for (std::size_t i = 0; i < jumps.size(); ++i) {
-    const Board board = jump_targets(state, jumps[i], landings[jumps[i].landing]);
+    Board board = jump_targets(state, jumps[i], landings[jumps[i].landing]);
+    if constexpr (Extras) {
+      if (jumps[i].guards) board = guard_targets(state, jumps[i], board, landings);
+    }
     targets.by_jump[i].board = board;
     total += board.count();
   }
@@ -591,6 +786,8 @@ template <bool Extras>
       total += board.count();
       return true;
     });
+    targets.swap = swap_available(state);
+    total += targets.swap;
   }
   targets.total = total;
 }
@@ -599,6 +796,9 @@ template <int Words>
 template <bool Extras>
 [[gnu::always_inline]] inline Move Program<Words>::pick_target(const StateType& state, const InlineTargets& targets,
                                                                int chosen) const {
+  if constexpr (Extras) {
+    if (targets.swap && chosen == targets.total - 1) return swap_move();
+  }
   std::size_t index = 0;
   for (int count; chosen >= (count = targets.by_jump[index].board.count()); ++index) chosen -= count;
   const int to = targets.by_jump[index].board.nth(chosen);
@@ -671,11 +871,13 @@ template <typename Choose>
   return plies;
 }
 
-// The playout loop without a move list; `choose(count, nth)` returns the move chosen.
+// The playout loop without a move list; `choose(count, nth)` returns the move chosen. Kept out of
+// line, so that each instantiation is compiled on its own: inlined into playout(), the code for
+// games with cell tests changed how GCC compiled the loop without them (Breakthrough's playouts
+// took 1.5% more instructions).
 template <int Words>
 template <bool Extras, typename Choose>
-[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_inline_playout(StateType& state,
-                                                                               Choose&& choose) const {
+[[gnu::noinline]] std::uint32_t Program<Words>::run_inline_playout(StateType& state, Choose&& choose) const {
   std::uint32_t plies = 0;
   InlineTargets targets;
   collect_targets<Extras>(state, targets);
@@ -734,15 +936,21 @@ void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const 
   const int mover = state.to_move;
   const Board& enemy = state.by_player[1 - mover];
   const Board last_enemy = wins_by_elimination_[mover] && enemy.count() == 1 ? enemy : Board{};
+  const auto wins = [&](Move move) {
+    StateType after = state;
+    apply(after, move);
+    return after.over && after.winner == mover;
+  };
+  if (moves_listed_) {  // a chain may win wherever it ends, and not every target is legal: each move is tried
+    MoveList moves;
+    legal_moves(state, moves);
+    for (const Move& move : moves)
+      if (wins(move) && !on_win(move)) return;
+    return;
+  }
   for_each_target_set(state, [&](const TargetSet& set) {
-    return for_each_move(state, set, set.targets & (win_cells_[mover][set.piece] | last_enemy), [&](const Move& move) {
-      if (!wins_certain_[mover]) {
-        StateType after = state;
-        apply(after, move);
-        if (!after.over || after.winner != mover) return true;
-      }
-      return on_win(move);
-    });
+    return for_each_move(state, set, set.targets & (win_cells_[mover][set.piece] | last_enemy),
+                         [&](const Move& move) { return (wins_certain_[mover] || wins(move)) ? on_win(move) : true; });
   });
 }
 
@@ -787,25 +995,34 @@ bool Program<Words>::opponent_threatens_win(const StateType& state) const {
 // leaves it a win. Asked only when a threat exists. When jumps do not slide, a move that lands
 // on none of the threat's cells leaves every threatening jump as it was, so only the moves onto
 // those cells are tried (unless the threat is to take the mover's last piece, which any move of
-// that piece changes). Moves are tried on a copy without deciding the end: the "no legal move"
-// test would cost a move generation, and this policy only looks at immediate wins.
+// that piece changes, or the opponent's jumps test other cells, which any move may change). Moves are tried on a copy
+// without deciding the end: the "no legal move" test would cost a move generation, and this policy only looks at
+// immediate wins.
 template <int Words>
 bool Program<Words>::find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const {
   const int mover = state.to_move;
-  const bool local =
-      targets_fit_inline_ && !flips_ && !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
+  const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() &&
+                     !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
-  MoveList safe_moves;
-  for_each_target_set(state, [&](const TargetSet& set) {
-    return for_each_move(state, set, set.targets & candidates, [&](const Move& move) {
-      StateType after = state;  // the opponent is to move in it
-      move_pieces(after, move);
-      Move reply;
-      if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
-      return true;
+  MoveList tried;
+  if (moves_listed_) {
+    legal_moves(state, tried);
+  } else {
+    for_each_target_set(state, [&](const TargetSet& set) {
+      return for_each_move(state, set, set.targets & candidates, [&](const Move& move) {
+        tried.push_back(move);
+        return true;
+      });
     });
-  });
-  if (jumps_may_repeat_[mover]) remove_repeats(safe_moves);
+    if (jumps_may_repeat_[mover]) remove_repeats(tried);
+  }
+  MoveList safe_moves;
+  for (const Move& move : tried) {
+    StateType after = state;  // the opponent is to move in it
+    move_pieces(after, move);
+    Move reply;
+    if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
+  }
   if (safe_moves.empty()) return false;
   safe = safe_moves[rng.below(static_cast<std::uint32_t>(safe_moves.size()))];
   return true;
@@ -818,7 +1035,7 @@ bool Program<Words>::has_targets(const StateType& state) const {
     found = set.shot < 0 ? set.targets.any() : can_shoot(state, set);
     return !found;
   });
-  return found;
+  return found || (!hops_[state.to_move].empty() && has_hop(state));
 }
 
 // Whether a move of `set` can shoot from some target: a move that must shoot and cannot is no move.
@@ -837,7 +1054,7 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
-  return has_targets(state) || (pass_when_stuck_ && opponent_has_targets(state));
+  return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state));
 }
 
 // ---- end of the game ------------------------------------------------------------------------------
@@ -865,11 +1082,15 @@ template <bool Extras, typename CanMove>
       case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
       case EndKind::NoLegalMoves: holds = !has_moves(); break;
       case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
+      case EndKind::QuietMoves:
+        if constexpr (Extras) holds = state.quiet_plies >= test.ply_limit;  // counted only with extras
+        break;
       case EndKind::InARow:
+      case EndKind::Connect:
         if constexpr (Extras) {
           Board pieces = state.by_player[test.subject];
           if (test.piece >= 0) pieces &= state.by_piece[test.piece];
-          holds = has_line(pieces, test);
+          holds = test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
         }
         break;
     }
@@ -895,7 +1116,8 @@ template <bool Extras, typename CanMove>
 // longer: those that start more than test.longest; a line counts only from its first cell.
 template <int Words>
 bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
-  for (const LineDirection& line : lines_) {
+  for (int i = 0; i < line_count_; ++i) {
+    const LineDirection& line = lines_[static_cast<std::size_t>(i)];
     Board run = pieces;
     for (int k = 1; k < test.length; ++k) run = pieces & line.next(run);
     if (!test.longest) {
@@ -905,6 +1127,24 @@ bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
     Board longer = run;
     for (int k = test.length; k <= test.longest; ++k) longer = pieces & line.next(longer);
     if (((run - line.previous(pieces)) - longer).any()) return true;
+  }
+  return false;
+}
+
+// Whether a chain of `pieces`, each touching the next, joins test.region to test.other_region: the
+// pieces reached from the first region, grown a neighbour at a time, until they touch the other or
+// stop growing. Most positions fail the first test (no piece in one of the regions) for free.
+template <int Words>
+bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
+  if (!(pieces & test.other_region).any()) return false;
+  Board reached = pieces & test.region;
+  Board frontier = reached;
+  while (frontier.any()) {
+    if ((reached & test.other_region).any()) return true;
+    Board next;
+    for (int i = 0; i < neighbour_count_; ++i) next |= neighbours_[static_cast<std::size_t>(i)].step(frontier);
+    frontier = (next & pieces) - reached;
+    reached |= frontier;
   }
   return false;
 }
@@ -940,12 +1180,60 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
   if (is_pass(move)) return "pass";
+  if (is_swap(move)) return "swap";
   if (move.is_drop())
     return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
+  if (move.jumped) {
+    std::string text = lang::cell_name(move.from, width_);
+    for (const int cell : chain_landings(move)) text += "x" + lang::cell_name(cell, width_);
+    return text;
+  }
   const std::string shot = move.has_shot() ? "/" + lang::cell_name(move.shot, width_) : "";
   return fmt::format("{}{}{}{}", lang::cell_name(move.from, width_), move.capture ? 'x' : '-',
                      lang::cell_name(move.to, width_), shot);
+}
+
+// The cells a chain of hops lands on, in order, its end last: a path from move.from over every
+// cell of move.jumped to move.to. Of two paths over the same pieces (around a loop either way),
+// the first found.
+template <int Words>
+std::vector<int> Program<Words>::chain_landings(Move move) const {
+  std::vector<int> landings;
+  const auto search = [&](const auto& self, int at, std::uint64_t left) -> bool {
+    if (!left) return at == move.to;
+    for (const auto& hops : hops_)
+      for (const Hop& hop : hops) {
+        const int over = at + hop.delta();
+        if (hop.piece != move.piece || !hop.from_mask.test(at) || !(left >> over & 1)) continue;
+        landings.push_back(over + hop.delta());
+        if (self(self, over + hop.delta(), left & ~(std::uint64_t{1} << over))) return true;
+        landings.pop_back();
+      }
+    return false;
+  };
+  if (!search(search, move.from, move.jumped)) landings = {move.to};
+  return landings;
+}
+
+// Splits move text into its cells: a cell is a letter and digits; cells are separated by '-', 'x'
+// or nothing. A separator 'x' is told from column x by what follows: a cell's letter is followed
+// by a digit. Returns no cells when some piece of the text is not a cell's shape.
+static std::vector<std::string_view> cells_of(std::string_view text) {
+  std::vector<std::string_view> cells;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = at + 1;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end - at < 2) return {};
+    cells.push_back(text.substr(at, end - at));
+    at = end;
+    const bool separator =
+        at < text.size() && (text[at] == '-' || (text[at] == 'x' && at + 1 < text.size() &&
+                                                 !std::isdigit(static_cast<unsigned char>(text[at + 1]))));
+    if (separator && ++at == text.size()) return {};  // nothing after the separator
+  }
+  return cells;
 }
 
 template <int Words>
@@ -954,54 +1242,73 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   if (text == "pass") return parse_pass(state);
+  if (text == "swap") return parse_swap(state);
   // A shot follows the move after a '/': d1-d7/g7.
   const std::size_t slash = text.find('/');
   const std::string_view shot = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
   const std::string_view whole = text;
   text = text.substr(0, slash);
-  // A cell is a letter and digits; the separator between two cells, if any, is '-' or 'x'.
-  std::size_t split = 1;
-  while (split < text.size() && std::isdigit(static_cast<unsigned char>(text[split]))) ++split;
-  const std::string_view first = text.substr(0, split);
-  std::string_view second = text.substr(std::min(split, text.size()));
-  // A separator 'x' is told from column x by what follows: a cell's letter is followed by a digit.
-  const bool separated =
-      !second.empty() && (second.front() == '-' || (second.front() == 'x' && second.size() > 1 &&
-                                                    !std::isdigit(static_cast<unsigned char>(second[1]))));
-  if (separated) second.remove_prefix(1);
-  const bool drop = (text.size() > 2 && text[1] == '@') || (second.empty() && !separated && first.size() >= 2);
-  if (drop && slash != std::string_view::npos)
+  const bool placed = text.size() > 2 && text[1] == '@';
+  const std::vector<std::string_view> names = placed ? std::vector<std::string_view>{} : cells_of(text);
+  if ((placed || names.size() == 1) && slash != std::string_view::npos)
     return fail(fmt::format("'{}': a placed piece shoots nothing; write the drop without '/{}'", whole, shot));
-  if (text.size() > 2 && text[1] == '@') return parse_drop(state, text.substr(2), text[0]);
-  if (drop) return parse_drop(state, first, 0);
-  if (text.empty() || first.size() < 2 || second.size() < 2) {
-    const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty();
+  if (placed) return parse_drop(state, text.substr(2), text[0]);
+  if (names.size() == 1) return parse_drop(state, names.front(), 0);
+  if (names.empty()) {
+    const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty() || !hops_[0].empty() || !hops_[1].empty();
     return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
                             moves_pieces ? "from-to" : "the cell to place a piece on",
                             move_text(Move{0, static_cast<std::uint16_t>(moves_pieces ? width_ : 0), 0, false})));
   }
-  const int from = lang::parse_cell(first, width_, height_), to = lang::parse_cell(second, width_, height_);
-  for (const auto& [cell, name] : {std::pair{from, first}, std::pair{to, second}})
-    if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+  std::vector<int> cells;
+  for (const std::string_view name : names) {
+    cells.push_back(lang::parse_cell(name, width_, height_));
+    if (cells.back() < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+  }
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
+  const int from = cells.front(), to = cells.back();
   const auto goes = [&](const Move& move) { return move.from == from && move.to == to; };
-  if (std::any_of(moves.begin(), moves.end(), goes))
+  if ((shoots_ || slash != std::string_view::npos) && cells.size() == 2 &&
+      std::any_of(moves.begin(), moves.end(), goes))
     return slash == std::string_view::npos ? parse_unshot(moves, from, to, text) : parse_shot(moves, from, to, shot);
+  // A path of more than two cells names the pieces it jumps: the cells halfway between its landings.
+  std::uint64_t jumped = 0;
+  for (std::size_t i = 1; i < cells.size() && cells.size() > 2; ++i) {
+    const int column = cells[i - 1] % width_ + cells[i] % width_, row = cells[i - 1] / width_ + cells[i] / width_;
+    if (column % 2 || row % 2) return fail(fmt::format("{} to {} is not a jump over one cell", names[i - 1], names[i]));
+    if (const int over = row / 2 * width_ + column / 2; over < 64) jumped |= std::uint64_t{1} << over;
+  }
+  MoveList matching;
+  for (const Move& move : moves)
+    if (move.from == from && move.to == to && (cells.size() == 2 || (move.jumped && move.jumped == jumped)))
+      matching.push_back(move);
+  if (matching.size() == 1) return ParsedMove{matching.front(), {}};
+  if (matching.size() > 1)
+    return fail(fmt::format("{} names more than one move: write the cells it jumps to, {} or {}", text,
+                            move_text(matching[0]), move_text(matching[1])));
   const std::string& player = rules_->players[state.to_move].name;
-  if (!state.by_player[state.to_move].test(from)) return fail(fmt::format("{} has no piece on {}", player, first));
+  if (!state.by_player[state.to_move].test(from))
+    return fail(fmt::format("{} has no piece on {}", player, names.front()));
+  if (must_capture_ && moves.front().capture) {  // then every move captures
+    std::string captures;
+    for (const Move& move : moves) captures += fmt::format("{}{}", captures.empty() ? "" : " ", move_text(move));
+    return fail(fmt::format("{} is not a legal move for {}; capturing is compulsory: {} must play {}{}", text, player,
+                            player, moves.size() == 1 ? "" : "one of ", captures));
+  }
   std::string options;
   int listed_to = -1;
   for (const Move& move : moves)
-    if (move.from == from && move.to != listed_to) {  // a move with shots is listed once, without them
+    if (move.from == from && (!move.has_shot() || move.to != listed_to)) {  // a move with shots is listed once
       listed_to = move.to;
-      options +=
-          fmt::format("{}{}", options.empty() ? "" : " ", move_text({move.from, move.to, move.piece, move.capture}));
+      Move shown = move;
+      shown.shot = kNoShot;
+      options += fmt::format("{}{}", options.empty() ? "" : " ", move_text(shown));
     }
-  return fail(fmt::format(
-      "{} is not a legal move for {}; {}", text, player,
-      options.empty() ? fmt::format("the piece on {} cannot move", first) : "the piece there can play " + options));
+  return fail(fmt::format("{} is not a legal move for {}; {}", text, player,
+                          options.empty() ? fmt::format("the piece on {} cannot move", names.front())
+                                          : "the piece there can play " + options));
 }
 
 // The move from `from` to `to` among `moves` when its text names no shot: legal if the move has no
@@ -1048,6 +1355,17 @@ ParsedMove Program<Words>::parse_pass(const StateType& state) const {
                   "{} (e.g. {})",
                   rules_->players[state.to_move].name, rules_->players[state.to_move].name,
                   moves.size() == 1 ? "one" : std::to_string(moves.size()) + " moves", move_text(moves.front()))};
+}
+
+template <int Words>
+ParsedMove Program<Words>::parse_swap(const StateType& state) const {
+  if (!swap_rule_) return ParsedMove{{}, "this game has no swap: it has no (swap-rule)"};
+  if (state.over) return ParsedMove{{}, "the game is over"};
+  if (swap_available(state)) return ParsedMove{swap_move(), {}};
+  return ParsedMove{{},
+                    fmt::format("{} cannot swap: the swap is only the second player's first move, at ply 1 (this is "
+                                "ply {})",
+                                rules_->players[state.to_move].name, state.ply)};
 }
 
 // A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
@@ -1101,6 +1419,9 @@ std::string Program<Words>::position_text(const StateType& state) const {
     if (empties) text += std::to_string(empties);
     if (row) text += '/';
   }
+  // A game that counts quiet plies shows the count: the draw depends on it.
+  if (counts_quiet_)
+    return fmt::format("{} {} {} {}", text, rules_->players[state.to_move].name, state.ply, state.quiet_plies);
   return fmt::format("{} {} {}", text, rules_->players[state.to_move].name, state.ply);
 }
 
@@ -1151,10 +1472,18 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
     return fail(fmt::format("expected the player to move ({} or {}) after the board", rules_->players[0].name,
                             rules_->players[1].name));
   if (const std::size_t ply_at = rest.find(' '); ply_at != std::string_view::npos) {
-    const std::string_view ply = rest.substr(ply_at + 1);
+    std::string_view ply = rest.substr(ply_at + 1);
+    std::string_view quiet;
+    if (const std::size_t quiet_at = ply.find(' '); counts_quiet_ && quiet_at != std::string_view::npos) {
+      quiet = ply.substr(quiet_at + 1);
+      ply = ply.substr(0, quiet_at);
+    }
     const auto [end, error] = std::from_chars(ply.data(), ply.data() + ply.size(), state.ply);
     if (error != std::errc() || end != ply.data() + ply.size())
       return fail(fmt::format("'{}' is not a ply count", ply));
+    const auto [quiet_end, quiet_error] = std::from_chars(quiet.data(), quiet.data() + quiet.size(), state.quiet_plies);
+    if (!quiet.empty() && (quiet_error != std::errc() || quiet_end != quiet.data() + quiet.size()))
+      return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
   decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
@@ -1174,11 +1503,14 @@ char Program<Words>::symbol_at(const StateType& state, int cell) const {
   return '.';
 }
 
+// On a rhombus each row is drawn half a cell to the right of the row below, so that a cell's six
+// neighbours are the cells around it: (0, 1) up-right, (-1, 1) up-left.
 template <int Words>
 std::string Program<Words>::diagram(const StateType& state) const {
+  const bool rhombus = rules_->shape == lang::BoardShape::Rhombus;
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
-    out += fmt::format("{:>3} ", row + 1);
+    out += fmt::format("{:>3} {}", row + 1, std::string(rhombus ? static_cast<std::size_t>(row) : 0, ' '));
     for (int column = 0; column < width_; ++column) {
       out += fmt::format(" {}", symbol_at(state, row * width_ + column));
     }
@@ -1197,7 +1529,9 @@ std::string Program<Words>::describe() const {
   std::string params;
   for (const auto& [name, value] : r.params) params += fmt::format(" {}={}", name, value);
   if (!params.empty()) out += fmt::format("parameters:{}\n", params);
-  out += fmt::format("board: {}x{}, {} cells, bitboards of {} bits\n", width_, height_, r.cells(), Board::kBits);
+  out += fmt::format("board: {}x{}{}, {} cells, bitboards of {} bits\n", width_, height_,
+                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells(),
+                     Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {
@@ -1209,7 +1543,13 @@ std::string Program<Words>::describe() const {
     out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
     for (const lang::MoveRule& move : piece.moves) {
       const auto where = [&](int player) {
-        if (move.kind != lang::MoveKind::Drop) return offsets(move.offsets[player]);
+        if (move.kind != lang::MoveKind::Drop) {
+          std::string text = offsets(move.offsets[player]);
+          for (const lang::CellTest& test : move.tests)
+            text += fmt::format(" if ({:+},{:+}) is {}", test.offset[player].dx, test.offset[player].dy,
+                                lang::target_name(test.target));
+          return text;
+        }
         return fmt::format(
             " {} cells{}{}", move.region[player].size(),
             move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]),
@@ -1218,6 +1558,10 @@ std::string Program<Words>::describe() const {
       out +=
           fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, where(0), r.players[1].name, where(1));
     }
+    if (piece.promote_to >= 0)
+      out += fmt::format("  becomes a {} on {} cells for {}, {} for {}, and its move ends there\n",
+                         r.pieces[static_cast<std::size_t>(piece.promote_to)].name, piece.promote_region[0].size(),
+                         r.players[0].name, piece.promote_region[1].size(), r.players[1].name);
   }
   std::array<int, kPlayers> placed{};
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
@@ -1230,19 +1574,26 @@ std::string Program<Words>::describe() const {
     out +=
         "passing: a player with no move on the board passes (move text: pass) while its opponent has one; "
         "no-legal-moves holds when neither can move\n";
+  if (r.swap_rule)
+    out +=
+        "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
+        "become its own, mirrored across the diagonal from a1\n";
   out += fmt::format(
-      "compiled: {} jumps and {} drops for {}, {} and {} for {}; {} end checks; no rule-tree walking "
+      "compiled: {} jumps, {} hops and {} drops for {}, {}, {} and {} for {}; {} end checks; no rule-tree walking "
       "while playing\n",
-      jumps_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), drops_[1].size(), r.players[1].name,
-      all_end_tests_[0].size());
+      jumps_[0].size(), hops_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), hops_[1].size(),
+      drops_[1].size(), r.players[1].name, all_end_tests_[0].size());
   if (shoots_)
     out += fmt::format("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown {}) to the end\n",
                        kBlockedSymbol);
-  out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
-                             : fmt::format(
-                                   "random moves: drawn from a move list (the slower path: the game has slides "
-                                   "or shots, or a player has more than {} jumps and drops)\n",
-                                   kInlineJumps);
+  if (r.must_capture) out += "captures are compulsory: when a player can capture, only its captures are legal\n";
+  out += targets_fit_inline_
+             ? "random moves: counted and drawn without a move list (the fast path)\n"
+             : fmt::format(
+                   "random moves: drawn from a move list (the slower path: the game has slides, "
+                   "moves that two rules can make, jumps over pieces, compulsory captures or shots, or a "
+                   "player has more than {} jumps and drops)\n",
+                   kInlineJumps);
   return out;
 }
 

@@ -32,14 +32,19 @@ inline constexpr std::uint16_t kNoShot = 0xffff;
 
 // A move of a piece from one cell to another, or a drop: a new piece placed on `to`, written with
 // from == to (no jump or slide ends where it starts). A move that is not on the board has
-// from == to >= cells: a pass is from == to == cells (Program::pass_move). A move with a second
-// part, (then (shoot ...)), also names the cell its shot blocks.
+// from == to >= cells: a pass is from == to == cells (Program::pass_move), the swap of the pie rule
+// from == to == cells + 1 (Program::swap_move). A jump over pieces, or a chain of them, names the
+// cells of the pieces it captures in `jumped` (bit c for cell c; such moves exist only on boards of
+// at most 64 cells): two chains from one cell to another are two moves when they capture different
+// pieces, one when they capture the same. A move with a second part, (then (shoot ...)), also names
+// the cell its shot blocks.
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
   std::uint8_t piece = 0;
-  bool capture = false;  // a piece stood on `to` and is removed
+  bool capture = false;  // a piece stood on `to`, or in `jumped`, and is removed
   std::uint16_t shot = kNoShot;
+  std::uint64_t jumped = 0;
   bool is_drop() const { return from == to; }
   bool has_shot() const { return shot != kNoShot; }
   bool operator==(const Move&) const = default;
@@ -61,6 +66,9 @@ struct State {
   std::int8_t winner = kNoWinner;  // a player, kDraw, or kNoWinner
   std::int8_t ended_by = -1;       // index of the end rule that fired; kEndedByNoMoves by default rule
   bool over = false;
+  // Plies in a row without a capture or a move of the piece the (quiet-moves ...) rule names;
+  // kept only in games with that rule.
+  std::uint16_t quiet_plies = 0;
 
   Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
@@ -84,7 +92,8 @@ struct PlayedMove {
 //   4. otherwise a uniformly random move.
 // "Wins at once" is tested cheaply for the end rules a move can trigger for its mover (reaching a
 // region, taking the opponent's last piece): the end rules of other kinds, and wins by count
-// (most-pieces), are never anticipated.
+// (most-pieces), are never anticipated; nor is a win by the swap of (swap-rule), which rules 1 and 2
+// never play.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
@@ -137,8 +146,8 @@ class Program {
 
   // A dense index of a move by its mover, origin and destination, below move_key_count(); a drop's
   // origin is its destination. Origins and destinations run past the cells by two, for the moves
-  // that are not on the board (a pass). A shot is not part of the key: the moves that differ only
-  // in where they shoot share one (a table per shot would be cells times larger).
+  // that are not on the board (a pass, a swap). A shot is not part of the key: the moves that differ
+  // only in where they shoot share one (a table per shot would be cells times larger).
   std::size_t move_key(int mover, Move move) const {
     const std::size_t side = static_cast<std::size_t>(cells_) + 2;
     return (static_cast<std::size_t>(mover) * side + move.from) * side + move.to;
@@ -153,6 +162,15 @@ class Program {
     return Move{static_cast<std::uint16_t>(cells_), static_cast<std::uint16_t>(cells_), 0, false};
   }
   bool is_pass(Move move) const { return move.from == cells_; }
+  // The swap of a game with (swap-rule): a move of the second player at ply 1 that turns the first
+  // player's pieces into its own, mirrored across the diagonal from a1. Its text is "swap".
+  Move swap_move() const {
+    return Move{static_cast<std::uint16_t>(cells_ + 1), static_cast<std::uint16_t>(cells_ + 1), 0, false};
+  }
+  bool is_swap(Move move) const { return move.from == cells_ + 1; }
+  bool swap_available(const StateType& state) const {
+    return swap_rule_ && state.ply == 1 && state.to_move == 1 && !state.over;
+  }
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
@@ -176,13 +194,42 @@ class Program {
   // For a slide, the jump repeats through empty cells. Move rules that share a piece, an offset
   // and a kind are merged into one jump whose landing set is the union of theirs.
   struct Jump {
-    Board from_mask;  // cells whose neighbour by this offset is on the board
+    Board from_mask;  // cells whose neighbour by this offset, and every tested cell, is on the board
     std::uint16_t left = 0, right = 0;
     std::uint8_t piece = 0;
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
-    std::int8_t shot = -1;  // the index in shots_ of the move's second part, or -1
+    std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
+    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
     int delta() const { return int(left) - int(right); }
+  };
+  // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
+  // away, if an enemy piece stands there, to the cell twice as far, if it is empty. With `chain`,
+  // the piece goes on jumping (with the chain hops of its piece type) while it can.
+  struct Hop {
+    Board from_mask;  // cells whose neighbour twice this offset away is on the board
+    std::uint16_t left = 0, right = 0;
+    std::uint8_t piece = 0;
+    bool chain = false;
+    int delta() const { return int(left) - int(right); }
+  };
+  // Where a piece becomes another: `into` on the cells of `region`; into < 0 for none.
+  struct Promotion {
+    Board region;
+    std::int8_t into = -1;
+  };
+  // A chain being followed: the moving piece's origin, type and the board without it.
+  struct ChainStart {
+    int from = 0;
+    std::uint8_t piece = 0;
+    Board occupied;              // every piece but the moving one: the jumped ones stay until the move ends
+    std::size_t first_move = 0;  // where this piece's moves begin in the list
+  };
+  // A cell test of a jump, seen from the landing cell: the shift brings the tested cell's bit onto
+  // the landing cell, where it must be in the landing mask `allowed` (Landing bits).
+  struct Guard {
+    std::uint16_t left = 0, right = 0;
+    std::uint8_t allowed = 0;
   };
   // A drop of `piece` onto the empty cells of `region` that are supported: every cell in `unsupported`,
   // and the others when their neighbour in the direction of gravity is occupied (the shift by
@@ -247,14 +294,16 @@ class Program {
       Board board;
     };
     Slot by_jump[kInlineJumps];
-    int total = 0;
+    int total = 0;      // the moves, the swap included
+    bool swap = false;  // the swap is a move, the last one
   };
 
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
   // subject, the game ends with WINNER". Flattened at load so the check after each move is a
   // short loop over these.
   struct EndTest {
-    Board region;  // Reach: the subject's cells
+    Board region;        // Reach and Connect: the subject's cells
+    Board other_region;  // Connect: the cells the chain must also touch
     std::uint32_t ply_limit = 0;
     lang::EndKind kind = lang::EndKind::Reach;
     std::uint8_t length = 0, longest = 0;  // InARow
@@ -270,6 +319,9 @@ class Program {
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
   void add_drop(int player, int piece, const lang::MoveRule& move);
+  void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
+  static std::uint8_t landing_of(lang::Target target);
+  void add_hop(int player, int piece, const lang::MoveRule& move, lang::Offset offset);
   Board cells_with_neighbour(lang::Offset offset) const;
   // The shift that moves every cell by `delta` cells up (left) or down (right).
   static std::pair<std::uint16_t, std::uint16_t> shift_by(int delta) {
@@ -308,6 +360,13 @@ class Program {
                .shifted(jump.left, jump.right) &
            landing;
   }
+  // The targets of a jump with cell tests, rid of those whose tested cells do not hold what they must.
+  [[gnu::always_inline]] Board guard_targets(const StateType& state, const Jump& jump, Board targets,
+                                             const std::array<Board, kLandingKinds>& landings) const {
+    for (const Guard& guard : guards_[state.to_move][jump.guards - 1u])
+      targets &= landings[guard.allowed].shifted(guard.left, guard.right);
+    return targets;
+  }
   [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
     const Board targets = empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
     return drop.flanking.empty() ? targets : targets & flanking_cells(state, drop);
@@ -318,6 +377,12 @@ class Program {
   [[gnu::always_inline]] void for_each_drop(const StateType& state, const Board& empty, OnTargets&& on_targets) const;
   bool jumps_may_repeat(int player) const;
   static void remove_repeats(MoveList& moves);
+  void add_hop_moves(const StateType& state, MoveList& moves) const;
+  void follow_chain(const StateType& state, const ChainStart& start, int at, std::uint64_t jumped,
+                    MoveList& moves) const;
+  bool has_hop(const StateType& state) const;
+  std::vector<int> chain_landings(Move move) const;
+  void promote(StateType& state, Move move) const;
   static Board flanking_cells(const StateType& state, const Drop& drop);
   static Board flanked_by(const StateType& state, const Drop& drop, int cell);
   void flip(StateType& state, const Board& flipped) const;
@@ -327,12 +392,15 @@ class Program {
   bool opponent_has_targets(const StateType& state) const;
   Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
+  [[gnu::noinline]] bool connects(const Board& pieces, const EndTest& test) const;
+  void swap_sides(StateType& state) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   ParsedMove parse_pass(const StateType& state) const;
+  ParsedMove parse_swap(const StateType& state) const;
   ParsedMove parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const;
   ParsedMove parse_shot(const MoveList& moves, int from, int to, std::string_view shot) const;
-  // Extras: drops, lines and shots may occur. These take Extras = false only in the playouts of a program
-  // with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
+  // Extras: drops, lines, connections, passes, the swap and shots may occur. These take Extras = false only in the
+  // playouts of a program with neither, whose loop then has nothing of them (Breakthrough's playouts measured 15% more
   // instructions per ply with them compiled in).
   template <bool Extras = true>
   [[gnu::always_inline]] void collect_targets(const StateType& state, InlineTargets& targets) const;
@@ -360,8 +428,21 @@ class Program {
   std::array<std::vector<Jump>, kPlayers> jumps_;
   std::array<std::vector<Drop>, kPlayers> drops_;
   std::array<std::vector<Shot>, kPlayers> shots_;
+  std::array<std::vector<std::vector<Guard>>, kPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
+  std::array<std::vector<Hop>, kPlayers> hops_;
+  std::array<std::array<Promotion, kMaxPieceTypes>, kPlayers> promotions_{};
+  bool promotes_ = false;
+  bool must_capture_ = false;
+  // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
+  // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
+  bool moves_listed_ = false;
+  bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
+  std::int8_t quiet_piece_ = -1;                             // the piece whose moves are not quiet, or -1
   std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
+  int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
+  std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
+  int neighbour_count_ = 0;        // 8 on a rectangle, 6 on a rhombus
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
@@ -382,10 +463,11 @@ class Program {
   // direction), so move lists are rid of repeats. Never so in a game without slides.
   std::array<bool, kPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
-  bool has_extras_ = false;        // drops, in-a-row end tests or shots
+  bool has_extras_ = false;        // drops, in-a-row end tests, passes, cell tests or shots
   bool shoots_ = false;            // some move has a second part, a shot
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
   bool pass_when_stuck_ = false;
+  bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips
   // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
   std::array<std::array<std::int8_t, kMaxPieceTypes>, kPlayers> flanking_drop_{};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -21,8 +22,9 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about",  "param", "variant", "players", "board",
-                                             "region", "piece", "setup",   "end",     "pass-when-stuck"};
+const std::vector<std::string> kGameForms = {"about", "param",           "variant",   "players",
+                                             "board", "region",          "piece",     "setup",
+                                             "end",   "pass-when-stuck", "swap-rule", "must-capture"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -30,20 +32,28 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"range", "(range LOW HIGH)"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
-    {"board", "(board (rectangle WIDTH HEIGHT))"},
+    {"board", "(board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))"},
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
+    {"rhombus", "(rhombus WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
-    {"piece", "(piece NAME [\"LETTER\"] MOVE...)"},
-    {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])"},
+    {"piece", "(piece NAME [\"LETTER\"] MOVE... [(promote PIECE REGION)])"},
+    {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])"},
     {"slide", "(slide DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])"},
-    {"leap", "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])"},
+    {"leap",
+     "(leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])"},
     {"then", "(then (shoot MOVE))"},
     {"shoot", "(shoot MOVE) with MOVE one of (step DIRECTIONS), (leap OFFSETS), (slide DIRECTIONS)"},
+    {"if", "(if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
+    {"jump", "(jump DIRECTIONS [(over enemy)] [chain])"},
+    {"over", "(over enemy)"},
+    {"promote", "(promote PIECE REGION)"},
+    {"must-capture", "(must-capture)"},
+    {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
     {"in", "(in REGION)"},
     {"gravity", "(gravity DIRECTION)"},
-    {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any"},
+    {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
@@ -53,6 +63,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"draw", "(draw [PLAYER] CONDITION)"},
     {"most-pieces", "(most-pieces [PLAYER] CONDITION)"},
     {"pass-when-stuck", "(pass-when-stuck)"},
+    {"swap-rule", "(swap-rule [ENABLED])"},
+    {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"ply-limit", "(ply-limit PLIES)"},
     {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
@@ -69,10 +81,14 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 };
 
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
-const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any"};
-const std::vector<std::string> kConditions = {"reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit",
-                                              "in-a-row"};
-const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop"};
+const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any", "occupied"};
+const std::vector<std::string> kConditions = {
+    "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect", "quiet-moves"};
+const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "jump"};
+// What a piece form may hold after its name and letter: its moves, and at most one promotion.
+const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "promote"};
+// A jump's captured cells are kept in a 64-bit mask (Move::captured).
+constexpr int kMaxJumpCells = 64;
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
 const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
@@ -126,6 +142,8 @@ class Checker {
     read_setup();
     read_end();
     read_pass();
+    read_swap_rule();
+    read_must_capture();
     return std::move(rules_);
   }
 
@@ -420,8 +438,9 @@ class Checker {
     const Node& form = *forms("board").front();
     expect_at_most(form, 2);
     const Node& shape = argument(form, 1, "SHAPE");
-    if (shape.head() != "rectangle")
+    if (shape.head() != "rectangle" && shape.head() != "rhombus")
       fail(shape, fmt::format("unknown board shape {}", describe(shape)), usage("board"));
+    if (shape.head() == "rhombus") rules_.shape = BoardShape::Rhombus;
     expect_at_most(shape, 3);
     const Node& width = argument(shape, 1, "WIDTH");
     const Node& height = argument(shape, 2, "HEIGHT");
@@ -598,6 +617,8 @@ class Checker {
     const auto& piece_forms = forms("piece");
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
       fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    int tested_moves = 0;
+    std::vector<const Node*> promotions;  // by piece: its (promote ...) form, if any
     for (const Node* form : piece_forms) {
       PieceType piece;
       piece.pos = form->pos;
@@ -620,12 +641,38 @@ class Checker {
         if (other.letter == piece.letter)
           fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
                "give this piece its own letter: (piece NAME \"L\" ...)");
-      if (next >= form->items.size())
-        fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
-      for (std::size_t i = next; i < form->items.size(); ++i) piece.moves.push_back(move_rule(form->items[i]));
+      const Node* promote = nullptr;
+      for (std::size_t i = next; i < form->items.size(); ++i) {
+        const Node& part = form->items[i];
+        if (part.head() != "promote") {
+          piece.moves.push_back(move_rule(part));
+          tested_moves += !piece.moves.back().tests.empty();
+          if (tested_moves > kMaxTestedMoves)
+            fail(part, fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
+          continue;
+        }
+        if (promote) fail(part, fmt::format("'(promote ...)' is given twice for the piece '{}'", piece.name));
+        promote = &part;
+      }
+      if (piece.moves.empty()) fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
       check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
+      promotions.push_back(promote);
     }
+    // Read once every piece is known: a piece may promote to one declared after it.
+    for (std::size_t i = 0; i < promotions.size(); ++i)
+      if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
+  }
+
+  // (promote PIECE REGION): the piece becomes PIECE on the region, and its move ends there.
+  void read_promotion(const Node& form, PieceType& piece) const {
+    expect_at_most(form, 3);
+    const Node& into = argument(form, 1, "PIECE");
+    piece.promote_to = piece_named(into);
+    if (rules_.pieces[static_cast<std::size_t>(piece.promote_to)].name == piece.name)
+      fail(into, fmt::format("the piece '{}' would promote to itself", piece.name),
+           "name the piece it becomes, declared with its own (piece ...) form");
+    piece.promote_region = region(argument(form, 2, "REGION"));
   }
 
   int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
@@ -649,24 +696,40 @@ class Checker {
     }
   }
 
+  // The player named by a move's first (only PLAYER), or -1: the directions of a move are resolved
+  // for its players alone (on a rhombus, a relative direction may point at a neighbour for one
+  // player and not for the other).
+  int move_owner(const Node& form, std::size_t first_option) const {
+    for (std::size_t i = first_option; i < form.items.size(); ++i)
+      if (form.items[i].head() == "only") return player_index(argument(form.items[i], 1, "PLAYER"));
+    return -1;
+  }
+
   MoveRule move_rule(const Node& node) {
     const Node& form = list_form(node, "for a move");
     const std::string kind(form.head());
     if (std::find(kMoveKinds.begin(), kMoveKinds.end(), kind) == kMoveKinds.end())
-      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, kMoveKinds));
+      fail(form.items.front(), fmt::format("unknown move '{}'", kind), suggest(kind, kPieceParts));
     if (kind == "drop") return drop_rule(form);
+    if (kind == "jump") return jump_rule(form);
     MoveRule move;
     move.pos = form.pos;
     move.text = to_text(form);
     move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
     const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
-    for (int p = 0; p < kPlayers; ++p) move.offsets[p] = move_offsets(kind, what, p);
+    const int owner = move_owner(form, 2);
+    for (int p = 0; p < kPlayers; ++p)
+      if (owner < 0 || owner == p) move.offsets[p] = move_offsets(kind, what, p);
     bool saw_target = false;
     bool saw_only = false;
     const Node* capture = nullptr;
+    std::vector<const Node*> test_forms;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
-      if (option.is_symbol("capture")) {
+      if (option.head() == "if") {
+        test_forms.push_back(&option);
+        move.tests.push_back(cell_test(option, kind));
+      } else if (option.is_symbol("capture")) {
         if (move.capture) fail(option, "'capture' is given twice");
         move.capture = true;
         capture = &option;
@@ -688,6 +751,7 @@ class Checker {
       }
     }
     check_capture(move, form, capture);
+    if (!test_forms.empty()) check_cell_tests(move, test_forms);
     return move;
   }
 
@@ -721,6 +785,77 @@ class Checker {
     for (int p = 0; p < kPlayers; ++p) move.shot_offsets[p] = move_offsets(kind, what, p);
     move.shoots = true;
     move.shot_kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
+  }
+
+  // (jump DIRECTIONS [(over enemy)] [chain]): over the enemy piece next to the piece, to the empty
+  // cell beyond, capturing it; with chain, the piece goes on jumping while it can.
+  MoveRule jump_rule(const Node& form) const {
+    MoveRule move;
+    move.pos = form.pos;
+    move.text = to_text(form);
+    move.kind = MoveKind::JumpOver;
+    move.target = Target::Empty;
+    move.capture = true;
+    if (rules_.cells() > kMaxJumpCells)
+      fail(form.items.front(),
+           fmt::format("jumps over pieces need a board of at most {} cells; this one has {}", kMaxJumpCells,
+                       rules_.cells()),
+           "a move records the pieces it jumps as a mask of the board's cells");
+    const Node& what = argument(form, 1, "DIRECTIONS");
+    for (int p = 0; p < kPlayers; ++p) move.offsets[p] = directions(what, rules_.players[p].forward);
+    bool saw_over = false;
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& option = form.items[i];
+      if (option.is_symbol("chain")) {
+        if (move.chain) fail(option, "'chain' is given twice");
+        move.chain = true;
+      } else if (option.head() == "over") {
+        if (saw_over) fail(option, "'(over ...)' is given twice");
+        saw_over = true;
+        expect_at_most(option, 2);
+        const Node& over = argument(option, 1, "TARGET");
+        if (!over.is_symbol("enemy"))
+          fail(over, fmt::format("a jump goes over an enemy piece and captures it, not over {}", describe(over)),
+               usage("over"));
+      } else if (option.is_symbol("capture") || option.head() == "to") {
+        fail(option, "a jump always captures the piece it goes over and lands on the empty cell beyond", usage("jump"));
+      } else {
+        fail(option, fmt::format("unexpected {} in a jump", describe(option)), usage("jump"));
+      }
+    }
+    return move;
+  }
+
+  // (if (RIGHT FORWARD) TARGET): the cell at that offset from where the piece starts must be on the
+  // board and hold what TARGET allows.
+  CellTest cell_test(const Node& form, std::string_view kind) const {
+    if (kind == "slide")
+      fail(form, "a slide cannot test other cells: '(if ...)' goes on a step or a leap",
+           "write the slide's cells out as leaps, one per distance, each with its tests");
+    expect_at_most(form, 3);
+    const Node& where = argument(form, 1, "(RIGHT FORWARD)");
+    CellTest test;
+    for (int p = 0; p < kPlayers; ++p) test.offset[p] = relative_offset(where, rules_.players[p].forward, "if");
+    if (test.offset[0] == Offset{})
+      fail(where, "(0 0) is the cell the piece starts on, where the piece itself stands",
+           "an offset names the cell to test as (RIGHT FORWARD) from there, e.g. (0 1) for the cell ahead");
+    test.target = target_word(argument(form, 2, "TARGET"));
+    return test;
+  }
+
+  // Cell tests are measured from the start of one jump: the move must go one way, and not test the
+  // landing cell, which (to TARGET) already describes.
+  void check_cell_tests(const MoveRule& move, const std::vector<const Node*>& test_forms) const {
+    const std::size_t ways = std::max(move.offsets[0].size(), move.offsets[1].size());
+    if (ways != 1)
+      fail(*test_forms.front(),
+           fmt::format("a move with cell tests must go one way, and this one has {} directions or offsets", ways),
+           "give each direction a move of its own, with its own tests");
+    for (std::size_t i = 0; i < move.tests.size(); ++i)
+      for (int p = 0; p < kPlayers; ++p)
+        if (!move.offsets[p].empty() && move.tests[i].offset[p] == move.offsets[p].front())
+          fail(test_forms[i]->items[1], "this cell test names the landing cell",
+               "say what the landing cell may hold with (to TARGET)");
   }
 
   // (drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)]): onto an empty cell of the
@@ -759,9 +894,11 @@ class Checker {
       expect_at_most(option, 2);
     }
     if (in) move.region = region(argument(*in, 1, "REGION"));
+    const int owner = move_owner(form, 1);
     if (gravity) {
       const Node& direction = argument(*gravity, 1, "DIRECTION");
       for (int p = 0; p < kPlayers; ++p) {
+        if (owner >= 0 && owner != p) continue;
         move.offsets[p] = directions(direction, rules_.players[p].forward);
         if (move.offsets[p].size() != 1)
           fail(direction, "gravity pulls one way: give a single direction such as s or backward", usage("gravity"));
@@ -769,7 +906,8 @@ class Checker {
     }
     if (flanking) {
       const Node& lines = argument(*flanking, 1, "DIRECTIONS");
-      for (int p = 0; p < kPlayers; ++p) move.flanking[p] = directions(lines, rules_.players[p].forward);
+      for (int p = 0; p < kPlayers; ++p)
+        if (owner < 0 || owner == p) move.flanking[p] = directions(lines, rules_.players[p].forward);
     }
     if (only) {
       const std::size_t other = static_cast<std::size_t>(1 - player_index(argument(*only, 1, "PLAYER")));
@@ -797,9 +935,13 @@ class Checker {
 
   Target target(const Node& form) const {
     expect_at_most(form, 2);
-    const std::string word = name_argument(argument(form, 1, "TARGET"), "a target");
+    return target_word(argument(form, 1, "TARGET"));
+  }
+
+  Target target_word(const Node& node) const {
+    const std::string word = name_argument(node, "a target");
     const auto it = std::find(kTargets.begin(), kTargets.end(), word);
-    if (it == kTargets.end()) fail(form.items[1], fmt::format("unknown target '{}'", word), suggest(word, kTargets));
+    if (it == kTargets.end()) fail(node, fmt::format("unknown target '{}'", word), suggest(word, kTargets));
     return static_cast<Target>(it - kTargets.begin());
   }
 
@@ -818,6 +960,7 @@ class Checker {
     if (!node.is_symbol())
       fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
     const auto add = [&](Offset offset, const Node& at) {
+      if (!is_neighbour(offset)) fail_not_neighbour(at, offset);
       if (std::find(out.begin(), out.end(), offset) != out.end())
         fail(at, fmt::format("the direction '{}' is listed twice (for this player)", at.text));
       out.push_back(offset);
@@ -828,22 +971,47 @@ class Checker {
       if (name == node.text) return add(orient(offset, forward), node);
     for (const auto& [name, members] : kDirectionGroups)
       if (name == node.text) {
+        if (name == "diagonal" && rules_.shape == BoardShape::Rhombus)
+          fail(node,
+               "'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch",
+               "the rhombus's diagonal neighbours are nw and se: write (nw se)");
+        // On a rhombus, all-directions is the six neighbours.
         for (const auto& member : members)
           for (const auto& [absolute, offset] : kAbsoluteDirections)
-            if (absolute == member) add(offset, node);
+            if (absolute == member && is_neighbour(offset)) add(offset, node);
         return;
       }
     fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
   }
 
+  // Whether a step by `offset` joins touching cells: on a rhombus, (1, 1) and (-1, -1) do not.
+  bool is_neighbour(Offset offset) const {
+    return rules_.shape == BoardShape::Rectangle || std::abs(offset.dx + offset.dy) <= 1;
+  }
+
+  [[noreturn]] void fail_not_neighbour(const Node& at, Offset offset) const {
+    const std::string absolute = offset.dx > 0 ? "ne" : "sw";
+    fail(at,
+         fmt::format("'{}' is not a direction on a rhombus board: {}leads to a cell that does not touch this one",
+                     at.text, at.text == absolute ? "it " : fmt::format("here it points {}, which ", absolute)),
+         "a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)");
+  }
+
+  // (RIGHT FORWARD), as an absolute offset for a player facing `forward`.
+  Offset relative_offset(const Node& item, Offset forward, std::string_view form) const {
+    if (!item.is_list() || item.items.size() != 2)
+      fail(item, fmt::format("expected an offset '(RIGHT FORWARD)', found {}", describe(item)), usage(form));
+    const std::string what = fmt::format("a{} offset", form == "if" ? " cell test's" : " leap");
+    const int right = bounded(item.items[0], -kMaxBoardSide, kMaxBoardSide, what);
+    const int ahead = bounded(item.items[1], -kMaxBoardSide, kMaxBoardSide, what);
+    return orient({right, ahead}, forward);
+  }
+
   std::vector<Offset> leap_offsets(const Node& node, Offset forward) const {
     const auto pair = [&](const Node& item) {
-      if (!item.is_list() || item.items.size() != 2)
-        fail(item, fmt::format("expected an offset '(RIGHT FORWARD)', found {}", describe(item)), usage("leap"));
-      const int right = bounded(item.items[0], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
-      const int ahead = bounded(item.items[1], -kMaxBoardSide, kMaxBoardSide, "a leap offset");
-      if (right == 0 && ahead == 0) fail(item, "a leap of (0 0) does not move");
-      return orient({right, ahead}, forward);
+      const Offset offset = relative_offset(item, forward, "leap");
+      if (offset == Offset{}) fail(item, "a leap of (0 0) does not move");
+      return offset;
     };
     if (!node.is_list() || node.items.empty())
       fail(node, fmt::format("expected a list of offsets, found {}", describe(node)), usage("leap"));
@@ -919,10 +1087,37 @@ class Checker {
     }
   }
 
+  void read_must_capture() {
+    for (const Node* form : forms("must-capture")) {
+      expect_at_most(*form, 1);
+      rules_.must_capture = true;
+    }
+  }
+
   void read_end() {
     const Node& form = *forms("end").front();
     if (form.items.size() < 2) fail(form, "'(end ...)' lists no way for the game to end", usage("end"));
-    for (std::size_t i = 1; i < form.items.size(); ++i) rules_.end.push_back(end_rule(form.items[i]));
+    for (std::size_t i = 1; i < form.items.size(); ++i) {
+      rules_.end.push_back(end_rule(form.items[i]));
+      check_quiet_piece(form.items[i]);
+    }
+  }
+
+  // The rules of quiet moves share one count in the state: they must agree on what breaks it.
+  void check_quiet_piece(const Node& form) const {
+    const EndRule& rule = rules_.end.back();
+    if (rule.kind != EndKind::QuietMoves) return;
+    for (const EndRule& earlier : rules_.end)
+      if (earlier.kind == EndKind::QuietMoves && earlier.piece != rule.piece)
+        fail(form,
+             fmt::format("the quiet-moves rules at lines {} and {} name different pieces ({} and {}), but they "
+                         "share one count of quiet plies",
+                         earlier.pos.line, rule.pos.line, piece_label(earlier.piece), piece_label(rule.piece)),
+             "name the same piece in every (quiet-moves ...) rule, or none in all of them");
+  }
+
+  std::string piece_label(int piece) const {
+    return piece < 0 ? std::string("none") : "'" + rules_.pieces[static_cast<std::size_t>(piece)].name + "'";
   }
 
   EndRule end_rule(const Node& node) const {
@@ -966,10 +1161,21 @@ class Checker {
       rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 1000000, "the ply limit");
     } else if (word == "in-a-row" && node.is_list()) {
       in_a_row(node, rule);
+    } else if (word == "connect" && node.is_list()) {
+      connect(node, rule);
+    } else if (word == "quiet-moves" && node.is_list()) {
+      // (quiet-moves PLIES [PIECE]): PLIES plies in a row without a capture or a move of PIECE.
+      rule.kind = EndKind::QuietMoves;
+      expect_at_most(node, 3);
+      rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 10000, "the number of quiet plies");
+      if (node.items.size() == 3) rule.piece = piece_named(node.items[2]);
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
-      const std::map<std::string, std::string, std::less<>> needs = {
-          {"reach", "a region"}, {"ply-limit", "a number of plies"}, {"in-a-row", "a length"}};
+      const std::map<std::string, std::string, std::less<>> needs = {{"reach", "a region"},
+                                                                     {"ply-limit", "a number of plies"},
+                                                                     {"in-a-row", "a length"},
+                                                                     {"connect", "two regions"},
+                                                                     {"quiet-moves", "a number of plies"}};
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
         fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
@@ -1005,6 +1211,42 @@ class Checker {
     }
   }
 
+  // (connect [PIECE] REGION REGION): a chain of the player's pieces, each touching the next, with a
+  // piece in each region.
+  void connect(const Node& node, EndRule& rule) const {
+    rule.kind = EndKind::Connect;
+    expect_at_most(node, 4);
+    const bool names_piece = node.items.size() == 4;
+    if (names_piece) rule.piece = piece_named(node.items[1]);
+    const std::size_t first = names_piece ? 2 : 1;
+    rule.region = region(argument(node, first, "REGION"));
+    rule.other_region = region(argument(node, first + 1, "second REGION"));
+    for (int p = 0; p < kPlayers; ++p)
+      if (rule.region[p].empty() || rule.other_region[p].empty())
+        fail(node.items[rule.region[p].empty() ? first : first + 1],
+             fmt::format("this region has no cells for {}, so nothing can connect to it", rules_.players[p].name),
+             "to connect two sides, name them, e.g. (connect home-row far-row)");
+  }
+
+  // (swap-rule [ENABLED]): on unless ENABLED is 0, so that a parameter can switch it.
+  void read_swap_rule() {
+    for (const Node* form : forms("swap-rule")) {
+      expect_at_most(*form, 2);
+      rules_.swap_rule = form->items.size() < 2 || bounded(form->items[1], 0, 1, "the swap rule's switch") != 0;
+      if (rules_.swap_rule && !rules_.setup.empty())
+        fail(*form,
+             "the swap turns the first player's opening pieces into the second player's, so the game must start "
+             "with an empty board",
+             "remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)");
+      if (rules_.swap_rule && rules_.width != rules_.height)
+        fail(
+            *form,
+            fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
+                        rules_.width, rules_.height),
+            "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
+    }
+  }
+
   std::shared_ptr<const SourceFile> source_;
   const Options& options_;
   Rules rules_;
@@ -1035,6 +1277,8 @@ int parse_cell(std::string_view name, int width, int height) {
   if (column >= width || row < 1 || row > height) return -1;
   return (row - 1) * width + column;
 }
+
+const std::string& target_name(Target target) { return kTargets[static_cast<std::size_t>(target)]; }
 
 int piece_index(const Rules& rules, std::string_view name) {
   for (std::size_t i = 0; i < rules.pieces.size(); ++i)

@@ -17,6 +17,7 @@ namespace troyka::lang {
 inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
+inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -25,21 +26,51 @@ struct Offset {
   bool operator==(const Offset&) const = default;
 };
 
-// Which cells a move may land on.
-enum class Target { Empty, Enemy, Friend, NotFriend, Any };
+// Which cells a move may land on, or what a cell test asks of its cell. Occupied: enemy or friend.
+enum class Target { Empty, Enemy, Friend, NotFriend, Any, Occupied };
 
 enum class MoveKind {
-  Step,   // one jump by each offset; what lies between does not matter (covers leaps)
-  Slide,  // repeated steps along each offset through empty cells
-  Drop,   // a new piece from an unlimited supply onto an empty cell of `region`
+  Step,      // one jump by each offset; what lies between does not matter (covers leaps)
+  Slide,     // repeated steps along each offset through empty cells
+  Drop,      // a new piece from an unlimited supply onto an empty cell of `region`
+  JumpOver,  // over an adjacent enemy piece, by each offset, to the empty cell beyond; captures it
 };
 
 // The four lines through a cell, one direction each: a line of pieces lies along one of them.
 inline constexpr std::array<Offset, 4> kLineDirections = {Offset{1, 0}, Offset{0, 1}, Offset{1, 1}, Offset{-1, 1}};
 
+// Rectangle: every cell has up to eight neighbours. Rhombus: the same rows and columns, but a cell's
+// neighbours are the six of a hexagonal grid, (+-1, 0), (0, +-1), (1, -1) and (-1, 1); the diagonal
+// (1, 1) joins two cells that do not touch.
+enum class BoardShape { Rectangle, Rhombus };
+
+// The offsets of a cell's neighbours on a board of `shape`.
+inline std::vector<Offset> neighbour_offsets(BoardShape shape) {
+  std::vector<Offset> offsets = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {-1, 1}, {1, -1}};
+  if (shape == BoardShape::Rectangle) offsets.insert(offsets.end(), {{1, 1}, {-1, -1}});
+  return offsets;
+}
+
+// The lines through a cell on a board of `shape`, one direction each: kLineDirections on a
+// rectangle; on a rhombus the three of them along which cells touch.
+inline std::vector<Offset> line_directions(BoardShape shape) {
+  std::vector<Offset> lines(kLineDirections.begin(), kLineDirections.end());
+  if (shape == BoardShape::Rhombus) std::erase(lines, Offset{1, 1});
+  return lines;
+}
+
 // A set of cells per player; absolute regions hold the same cells for both players.
 using CellList = std::vector<int>;
 using PlayerRegion = std::array<CellList, kPlayers>;
+
+// A condition on a cell other than the landing one: the cell at `offset` from where the piece starts
+// (absolute, per player) must be on the board and hold what `target` allows. ZRF moves that pass
+// over cells and test them (a hop over a piece) are steps with such tests.
+struct CellTest {
+  std::array<Offset, kPlayers> offset;
+  Target target = Target::Any;
+  bool operator==(const CellTest&) const = default;
+};
 
 struct MoveRule {
   MoveKind kind = MoveKind::Step;
@@ -60,6 +91,11 @@ struct MoveRule {
   bool shoots = false;
   MoveKind shot_kind = MoveKind::Step;
   std::array<std::vector<Offset>, kPlayers> shot_offsets;
+  // Step with a single offset: every test must hold for the move to be legal.
+  std::vector<CellTest> tests;
+  // JumpOver: after jumping, the piece goes on jumping with the chain jumps of its type while it
+  // can, all in one move; the pieces it jumped are removed when the move ends.
+  bool chain = false;
   SourcePos pos;
   std::string text;  // as written, for summaries
 };
@@ -68,6 +104,10 @@ struct PieceType {
   std::string name;
   char letter = '?';  // upper case; White's pieces print upper case, Black's lower case
   std::vector<MoveRule> moves;
+  // (promote PIECE REGION): a piece of this type that ends a move, or a jump of a chain, on its
+  // player's version of the region becomes a `promote_to` there, and the move ends. -1: never.
+  int promote_to = -1;
+  PlayerRegion promote_region;
   SourcePos pos;
 };
 
@@ -86,6 +126,8 @@ enum class EndKind {
   NoLegalMoves,         // the player to move has no legal move
   PlyLimit,             // this many plies have been played
   InARow,               // `length` or more of the player's pieces in a line (at most `longest` if set)
+  Connect,              // a chain of the player's touching pieces joins `region` to `other_region`
+  QuietMoves,           // `ply_limit` plies in a row without a capture or a move of `piece` (if set)
 };
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
@@ -93,11 +135,12 @@ struct EndRule {
   Outcome outcome = Outcome::Win;
   int only_player = -1;  // -1: the rule applies to either player
   EndKind kind = EndKind::Reach;
-  int piece = -1;  // Reach and InARow: -1 for any piece type
+  int piece = -1;  // Reach and InARow: -1 for any piece type; QuietMoves: the piece whose moves are not quiet
   PlayerRegion region;
-  int ply_limit = 0;
-  int length = 0;   // InARow: the shortest line that counts
-  int longest = 0;  // InARow: the longest line that counts; 0 for no limit
+  PlayerRegion other_region;  // Connect: the region the chain must also touch
+  int ply_limit = 0;          // PlyLimit; QuietMoves: the quiet plies
+  int length = 0;             // InARow: the shortest line that counts
+  int longest = 0;            // InARow: the longest line that counts; 0 for no limit
   SourcePos pos;
   std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
   std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"
@@ -117,6 +160,7 @@ struct Rules {
   std::vector<std::pair<std::string, std::int64_t>> params;  // final values, in declaration order
   int width = 0;
   int height = 0;
+  BoardShape shape = BoardShape::Rectangle;
   std::array<Player, kPlayers> players;
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
@@ -124,6 +168,12 @@ struct Rules {
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;
+  // The pie rule: the second player's first move may be the swap, which turns every piece of the
+  // first player into one of its own on the cell mirrored across the diagonal from a1 (column and
+  // row exchanged); the board is square. See docs/language.md.
+  bool swap_rule = false;
+  // A player who can capture must: when any move of the player to move captures, only those are legal.
+  bool must_capture = false;
 
   int cells() const { return width * height; }
   int cell(int column, int row) const { return row * width + column; }
@@ -141,6 +191,9 @@ std::pair<std::string, std::string> parse_param_option(const std::string& text);
 // Cell names: columns a..z, rows 1..26, e.g. "c5". Returns -1 when `name` is not a cell of the board.
 int parse_cell(std::string_view name, int width, int height);
 std::string cell_name(int cell, int width);
+
+// How the language writes a target: "empty", "not-friend", ...
+const std::string& target_name(Target target);
 
 // The index of the piece type called `name` in rules.pieces, or -1; and every piece type's name,
 // for did-you-mean hints. Shared by the front ends.

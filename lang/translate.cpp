@@ -23,25 +23,31 @@ const std::array<std::pair<const char*, Offset>, 4> kFacings = {{
     {"west", {-1, 0}},
 }};
 
-const char* const kTargetNames[] = {"empty", "enemy", "friend", "not-friend", "any"};
-
 [[noreturn]] void cannot_write(const Rules& rules, std::string message) {
   throw Error(
       Diagnostic{rules.source, {}, std::move(message), "troyka translate writes only what the language can say"});
 }
 
 // One jump of a piece for one player: what a move rule allows, offset by offset.
-using Jump = std::tuple<int, int, int, int, bool>;  // kind, dx, dy, target, capture
+using Tested = std::vector<std::tuple<int, int, int>>;      // dx, dy, target of each cell test
+using Jump = std::tuple<int, int, int, int, bool, Tested>;  // kind, dx, dy, target, capture, tests
 
 // The jumps of a piece for `player`, each offset turned by `turn` (identity: facing north).
 std::vector<Jump> jumps(const PieceType& piece, int player, Offset turn) {
   std::vector<Jump> result;
-  for (const MoveRule& move : piece.moves)
+  for (const MoveRule& move : piece.moves) {
+    Tested tests;
+    for (const CellTest& test : move.tests) {
+      const Offset turned = orient(test.offset[static_cast<std::size_t>(player)], turn);
+      tests.emplace_back(turned.dx, turned.dy, static_cast<int>(test.target));
+    }
+    std::sort(tests.begin(), tests.end());
     for (const Offset& offset : move.offsets[static_cast<std::size_t>(player)]) {
       const Offset turned = orient(offset, turn);
       result.emplace_back(static_cast<int>(move.kind), turned.dx, turned.dy, static_cast<int>(move.target),
-                          move.capture);
+                          move.capture, tests);
     }
+  }
   std::sort(result.begin(), result.end());
   result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
@@ -115,8 +121,12 @@ std::string move_text(const Rules& rules, const MoveRule& move, int player, bool
   } else {
     cannot_write(rules, fmt::format("the slide {} goes by more than one cell at a time", move.text));
   }
-  text += fmt::format(" (to {})", kTargetNames[static_cast<int>(move.target)]);
+  text += fmt::format(" (to {})", target_name(move.target));
   if (move.capture) text += " capture";
+  for (const CellTest& test : move.tests) {
+    const Offset at = test.offset[static_cast<std::size_t>(player)];
+    text += fmt::format(" (if ({} {}) {})", at.dx, at.dy, target_name(test.target));
+  }
   if (only) text += fmt::format(" (only {})", rules.players[static_cast<std::size_t>(player)].name);
   return text + ")";
 }
@@ -195,15 +205,22 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
     case EndKind::OpponentHasNoPieces: return "opponent-has-no-pieces";
     case EndKind::NoLegalMoves: return "no-legal-moves";
     case EndKind::PlyLimit: return fmt::format("(ply-limit {})", rule.ply_limit);
+    case EndKind::QuietMoves:
+      return fmt::format("(quiet-moves {}{})", rule.ply_limit,
+                         rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "");
     case EndKind::InARow:
       return fmt::format("(in-a-row {}{}{})", rule.length,
                          rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",
                          rule.longest > 0 ? fmt::format(" (at-most {})", rule.longest) : "");
-    case EndKind::Reach: break;
+    case EndKind::Reach:
+    case EndKind::Connect: break;
   }
-  const CellList& region = rule.region[static_cast<std::size_t>(std::max(player, 0))];
+  const auto side = static_cast<std::size_t>(std::max(player, 0));
   const std::string piece = rule.piece >= 0 ? rules.pieces[static_cast<std::size_t>(rule.piece)].name + " " : "";
-  return fmt::format("(reach {}{})", piece, cells(region, rules.width));
+  if (rule.kind == EndKind::Connect)
+    return fmt::format("(connect {}{} {})", piece, cells(rule.region[side], rules.width),
+                       cells(rule.other_region[side], rules.width));
+  return fmt::format("(reach {}{})", piece, cells(rule.region[side], rules.width));
 }
 
 // One line per rule, or one per player when a rule for both has a different region for each.
@@ -211,7 +228,8 @@ std::string end_text(const Rules& rules) {
   const char* const outcomes[] = {"win", "lose", "draw", "most-pieces"};
   std::string text = "  (end";
   for (const EndRule& rule : rules.end) {
-    const bool split = rule.only_player < 0 && rule.kind == EndKind::Reach && rule.region[0] != rule.region[1];
+    const bool split = rule.only_player < 0 && (rule.kind == EndKind::Reach || rule.kind == EndKind::Connect) &&
+                       (rule.region[0] != rule.region[1] || rule.other_region[0] != rule.other_region[1]);
     std::vector<int> subjects = split ? std::vector<int>{0, 1} : std::vector<int>{rule.only_player};
     for (const int player : subjects) {
       if (rule.kind == EndKind::Reach && rule.region[static_cast<std::size_t>(std::max(player, 0))].empty()) continue;
@@ -247,7 +265,9 @@ std::string to_troyka_language(const Rules& rules) {
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
   text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
                       alike ? rules.players[1].facing : "north");
-  text += fmt::format("  (board (rectangle {} {}))\n", rules.width, rules.height);
+  text += fmt::format("  (board ({} {} {}))\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle",
+                      rules.width, rules.height);
+  if (rules.swap_rule) text += "  (swap-rule)\n";
   for (const PieceType& piece : rules.pieces)
     text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
   text += setup_text(rules);

@@ -55,14 +55,9 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"attribute", "piece attributes are not supported"},
     {"dummy", "dummy pieces are not supported"},
     {"include", "'include' of other files is not supported: put everything in one file"},
-    {"from", "'from' (moving from another position) cannot be expressed: a troyka move starts where its piece stands"},
-    {"to", "'to' (choosing the landing position) cannot be expressed: a troyka move lands where its steps end"},
-    {"back",
-     "'back' (returning to a marked position) cannot be expressed: troyka moves are a single path that "
-     "tests only its landing cell"},
-    {"mark",
-     "'mark' (remembering a position to come back to) cannot be expressed: troyka moves are a single path "
-     "that tests only its landing cell"},
+    {"from",
+     "'from' is read only as the first item of a move (where the piece stands): a troyka move cannot "
+     "move a piece from elsewhere"},
     {"capture", "'capture' of a position other than the landing one cannot be expressed"},
     {"cascade", "'cascade' (moving several pieces) cannot be expressed"},
     {"create", "'create' (a new piece) cannot be expressed"},
@@ -815,6 +810,10 @@ class Lowering {
       for (std::size_t i = 1; i < list->items.size(); ++i) {
         if (list->items[i].head() == "move-type") continue;  // matters only with move-priorities, refused
         piece.moves.push_back(lower_move(list->items[i]));
+        tested_moves_ += !piece.moves.back().tests.empty();
+        if (tested_moves_ > kMaxTestedMoves)
+          fail(list->items[i],
+               fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
       }
     for (const Node* list : drops) {
       drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
@@ -862,7 +861,7 @@ class Lowering {
       const auto it = kOccupancyTests.find(condition.text);
       if (it != kOccupancyTests.end()) return it->second;
       fail(condition,
-           fmt::format("the condition '{}' cannot be expressed: troyka moves test only what stands on the landing cell",
+           fmt::format("the condition '{}' cannot be expressed: troyka moves test only what stands on a cell",
                        condition.text),
            suggest(condition.text, keys_of(kOccupancyTests)));
     }
@@ -880,51 +879,25 @@ class Lowering {
     }
     if (condition.is_list() && condition.items.size() == 1) return occupancy(condition.items[0]);
     fail(condition,
-         fmt::format("the condition {} cannot be expressed: troyka moves test only what stands on the landing cell",
+         fmt::format("the condition {} cannot be expressed: troyka moves test only what stands on a cell",
                      describe(condition)),
          "use empty?, enemy?, friend?, their not- forms, not, and, or");
   }
 
-  Target target_of(unsigned allowed, const Node& at) const {
+  // The target that allows exactly the occupants `allowed` of `cell` (the landing cell, or one tested).
+  Target target_of(unsigned allowed, const Node& at, std::string_view cell = "the landing cell") const {
     switch (allowed) {
       case kEmpty: return Target::Empty;
       case kEnemy: return Target::Enemy;
       case kFriend: return Target::Friend;
       case kEmpty | kEnemy: return Target::NotFriend;
+      case kEnemy | kFriend: return Target::Occupied;
       case kAnyOccupant: return Target::Any;
-      case 0: fail(at, "this move can never be made: its conditions allow no occupant of the landing cell");
+      case 0: fail(at, fmt::format("this move can never be made: its conditions allow no occupant of {}", cell));
       default:
-        fail(at,
-             fmt::format("troyka moves cannot land only on {}",
-                         allowed == (kEnemy | kFriend) ? "occupied cells" : "empty or friendly cells"),
-             "a move may land on empty, enemy, friend, not-friend (empty or enemy) or any cell");
+        fail(at, fmt::format("troyka cannot test {} for empty or friendly only", cell),
+             "a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any");
     }
-  }
-
-  // The part of a move after its directions: (verify C)... add, or (if C add).
-  unsigned landing_conditions(const Node& move, std::size_t first) const {
-    unsigned allowed = kAnyOccupant;
-    for (std::size_t i = first; i < move.items.size(); ++i) {
-      const Node& item = move.items[i];
-      const bool last = i + 1 == move.items.size();
-      if (item.is_symbol("add")) {
-        if (!last) fail(move.items[i + 1], "troyka moves end at their first 'add'; this continues after it");
-        return allowed;
-      }
-      if (item.head() == "verify") {
-        allowed &= occupancy(argument(item, 1, "CONDITION"));
-      } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
-        return allowed & occupancy(item.items[1]);
-      } else if (item.head() == "if") {
-        fail(item,
-             "troyka reads '(if C add)' only as the last form of a move, without 'else': a move with branches "
-             "or several landings cannot be expressed");
-      } else {
-        unexpected_in_move(
-            item, is_direction(item) ? "a step after a '(verify ...)': troyka moves test only the landing cell" : "");
-      }
-    }
-    fail(move, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
   }
 
   [[noreturn]] void unexpected_in_move(const Node& item, std::string_view why) const {
@@ -932,45 +905,154 @@ class Lowering {
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
     if (!why.empty()) fail(item, fmt::format("unsupported in a move: {}", why));
     fail(item, fmt::format("unsupported in a move: {}", describe(item)),
-         "troyka reads moves made of directions, (verify ...), (if ... add), a (while empty? ...) slide, and add");
+         "troyka reads moves made of directions, (verify ...), mark, back, to, (if ... add), a (while empty? ...) "
+         "slide, and add");
   }
 
-  // A ZRF move body as a troyka move: a leap (directions, then conditions and add) or a slide
-  // (one direction, (while empty? add DIR), then optionally conditions and add).
+  // A cell a move's path reaches, as offsets from where the piece starts (per player), with what
+  // its verifies allow to stand there.
+  struct PathCell {
+    std::array<Offset, kPlayers> at;
+    unsigned allowed = kAnyOccupant;
+  };
+
+  // Where a walk along a move's path has got to: the cell it stands on, the one 'mark' remembered
+  // and the one 'to' chose, as indices into the cells passed.
+  struct Walk {
+    std::vector<PathCell> cells{PathCell{}};  // the first is where the piece starts
+    std::size_t current = 0, marked = 0, landing = 0;
+    bool chose_landing = false, marks = false;
+  };
+
+  // Steps the walk one direction on, to a cell seen before or a new one.
+  void walk_step(Walk& walk, const Node& direction) const {
+    PathCell next;
+    for (int p = 0; p < kPlayers; ++p) {
+      const Offset from = walk.cells[walk.current].at[p], by = direction_for(direction, p);
+      next.at[p] = {from.dx + by.dx, from.dy + by.dy};
+      if (std::abs(next.at[p].dx) > kMaxBoardSide || std::abs(next.at[p].dy) > kMaxBoardSide)
+        fail(direction, "this move goes further than any troyka board");
+    }
+    const auto seen =
+        std::find_if(walk.cells.begin(), walk.cells.end(), [&](const PathCell& cell) { return cell.at == next.at; });
+    walk.current = static_cast<std::size_t>(seen - walk.cells.begin());
+    if (seen == walk.cells.end()) walk.cells.push_back(next);
+  }
+
+  // A ZRF move body as a troyka move: a path of directions with (verify C) tests on the way, mark
+  // and back, 'to' choosing the landing cell, ending in add or (if C add); or a slide. The path
+  // becomes one jump to the landing cell with a cell test for every other cell it tests, and for
+  // every cell it passes that is not sure to be on the board (ZRF moves fail when they leave it).
   MoveRule lower_move(const Node& move) {
     if (!move.is_list() || move.items.empty())
       fail(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
     MoveRule rule;
     rule.pos = move.pos;
     rule.text = to_text(move);
-    std::size_t next = 0;
-    while (next < move.items.size() && is_direction(move.items[next])) ++next;
-    if (next == 0) {
-      if (move.items[0].head() == "verify")
-        fail(move.items[0],
-             "a '(verify ...)' before the first step tests the cell the piece starts on: troyka moves "
-             "test only the landing cell");
-      if (move.items[0].is_symbol() && !kUnsupported.count(move.items[0].text) && !move.items[0].is_symbol("add"))
-        direction(move.items[0]);  // an unknown direction, with did-you-mean
-      unexpected_in_move(move.items[0], "a move must start with a direction");
+    std::size_t first = move.items[0].is_symbol("from") ? 1 : 0;  // 'from' first: where the piece stands
+    if (first < move.items.size() && move.items[first].head() == "verify")
+      fail(move.items[first],
+           "a '(verify ...)' before the first step tests the cell the piece starts on, which holds the piece itself",
+           "test the cells the move goes to");
+    if (first < move.items.size() && !is_direction(move.items[first]) && !move.items[first].is_symbol("mark")) {
+      const Node& item = move.items[first];
+      const bool keyword = item.is_symbol("add") || item.is_symbol("back") || item.is_symbol("to");
+      if (item.is_symbol() && !kUnsupported.count(item.text) && !keyword)
+        direction(item);  // an unknown direction, with did-you-mean
+      unexpected_in_move(item, "a move must start with a direction");
     }
-    if (next < move.items.size() && move.items[next].head() == "while") return lower_slide(move, next, rule);
-    const unsigned allowed = landing_conditions(move, next);
+    if (first + 1 < move.items.size() && move.items[first + 1].head() == "while")
+      return lower_slide(move, first + 1, rule);
+    Walk walk;
+    walk_path(move, first, walk);
+    const std::size_t landing = walk.chose_landing ? walk.landing : walk.current;
+    if (landing == 0) fail(move, "this move's steps add up to no movement");
     rule.kind = MoveKind::Step;
-    rule.target = target_of(allowed, move);
+    rule.target = target_of(walk.cells[landing].allowed, move);
     rule.capture = rule.target != Target::Empty;
-    for (int p = 0; p < kPlayers; ++p) {
-      Offset sum;
-      for (std::size_t i = 0; i < next; ++i) {
-        const Offset step = direction_for(move.items[i], p);
-        sum = {sum.dx + step.dx, sum.dy + step.dy};
-      }
-      if (sum == Offset{}) fail(move, "this move's steps add up to no movement");
-      if (std::abs(sum.dx) > kMaxBoardSide || std::abs(sum.dy) > kMaxBoardSide)
-        fail(move, "this leap is longer than any troyka board");
-      rule.offsets[p] = {sum};
-    }
+    for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {walk.cells[landing].at[p]};
+    add_cell_tests(walk, landing, move, rule);
     return rule;
+  }
+
+  // Walks the items of a move body from `first` to its add.
+  void walk_path(const Node& move, std::size_t first, Walk& walk) const {
+    for (std::size_t i = first; i < move.items.size(); ++i) {
+      const Node& item = move.items[i];
+      const bool last = i + 1 == move.items.size();
+      if (is_direction(item)) {
+        walk_step(walk, item);
+      } else if (item.head() == "verify") {
+        walk.cells[walk.current].allowed &= occupancy(argument(item, 1, "CONDITION"));
+      } else if (item.is_symbol("mark") || item.is_symbol("back") || item.is_symbol("to")) {
+        path_marker(item, walk);
+      } else if (item.is_symbol("add")) {
+        if (!last) fail(move.items[i + 1], "troyka moves end at their first 'add'; this continues after it");
+        return;
+      } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
+        walk.cells[walk.chose_landing ? walk.landing : walk.current].allowed &= occupancy(item.items[1]);
+        return;
+      } else if (item.head() == "if") {
+        fail(item,
+             "troyka reads '(if C add)' only as the last form of a move, without 'else': a move with branches "
+             "or several landings cannot be expressed");
+      } else {
+        unexpected_in_move(item, item.head() == "while" ? "a slide's '(while ...)' comes right after its one "
+                                                          "direction"
+                                                        : "");
+      }
+    }
+    fail(move, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+  }
+
+  // mark remembers the cell the walk stands on, back returns to it, to makes it the landing cell.
+  void path_marker(const Node& item, Walk& walk) const {
+    if (item.is_symbol("mark")) {
+      walk.marked = walk.current;
+      walk.marks = true;
+    } else if (item.is_symbol("back")) {
+      if (!walk.marks) fail(item, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
+      walk.current = walk.marked;
+    } else {
+      if (walk.chose_landing) fail(item, "'to' is given twice: a troyka move has one landing cell");
+      walk.landing = walk.current;
+      walk.chose_landing = true;
+    }
+  }
+
+  // The cell tests of a walked path: a verify of any cell but the landing one, and "on the board"
+  // for every cell passed outside the rectangle between the start and the landing cell (those
+  // inside are on the board whenever both corners are).
+  void add_cell_tests(const Walk& walk, std::size_t landing, const Node& move, MoveRule& rule) const {
+    const auto inside = [&](const PathCell& cell) {
+      for (int p = 0; p < kPlayers; ++p) {
+        const Offset end = walk.cells[landing].at[p], at = cell.at[p];
+        if (at.dx < std::min(0, end.dx) || at.dx > std::max(0, end.dx) || at.dy < std::min(0, end.dy) ||
+            at.dy > std::max(0, end.dy))
+          return false;
+      }
+      return true;
+    };
+    if ((walk.cells[0].allowed & kFriend) == 0)
+      fail(move,
+           "this move can never be made: it tests the cell the piece starts on for something other than a friend");
+    for (std::size_t i = 1; i < walk.cells.size(); ++i) {
+      const PathCell& cell = walk.cells[i];
+      if (i == landing || (cell.allowed == kAnyOccupant && inside(cell))) continue;
+      CellTest test;
+      test.offset = cell.at;
+      test.target = target_of(cell.allowed, move, "a cell it passes");
+      rule.tests.push_back(test);
+    }
+  }
+
+  // What the items after a slide's loop allow on the cell where the loop stopped.
+  unsigned slide_landing(const Node& move, std::size_t first) const {
+    Walk walk;
+    walk_path(move, first, walk);
+    if (walk.cells.size() > 1 || walk.chose_landing)
+      fail(move.items[first], "a slide lands where its loop stops: after the loop come only (verify ...) and add");
+    return walk.cells[0].allowed;
   }
 
   // DIR (while empty? add DIR) [conditions add]: every empty cell along DIR, then the first
@@ -990,7 +1072,7 @@ class Lowering {
            "the loop must step in the slide's own direction");
     // After the loop the current cell is occupied (or off the board): only enemies or friends remain.
     unsigned allowed = lands_on_empty ? unsigned{kEmpty} : 0U;
-    if (loop_at + 1 < move.items.size()) allowed |= landing_conditions(move, loop_at + 1) & (kEnemy | kFriend);
+    if (loop_at + 1 < move.items.size()) allowed |= slide_landing(move, loop_at + 1) & (kEnemy | kFriend);
     if (allowed == 0) fail(move, "this slide never adds a move");
     rule.kind = MoveKind::Slide;
     rule.target = target_of(allowed, move);
@@ -1406,6 +1488,7 @@ class Lowering {
   };
   std::array<std::map<int, Supply>, kPlayers> supplies_;
   std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
+  int tested_moves_ = 0;                 // moves lowered with cell tests, at most kMaxTestedMoves
 };
 
 }  // namespace

@@ -310,18 +310,33 @@ TEST(Mcts, FullPoolStopsGrowingButKeepsSearching) {
   });
 }
 
+// Of ten games between `spec` and random, each taking each side five times, how many `spec` wins.
+template <typename Program>
+int wins_against_random(const Program& program, const std::string& spec, std::uint64_t seed) {
+  int wins = 0;
+  for (int game = 0; game < 10; ++game) {
+    auto mcts = agent(spec, program, seed + game), random = agent("random", program, seed + 100 + game);
+    const int mcts_player = game % 2;
+    std::array<Agent<Program>*, kPlayers> players{mcts.get(), random.get()};
+    if (mcts_player == 1) std::swap(players[0], players[1]);
+    typename Program::StateType end;
+    play(program, players, &end);
+    wins += end.winner == mcts_player;
+  }
+  return wins;
+}
+
 TEST(Mcts, BeatsRandomOnSixBySix) {
   breakthrough(6, 6).visit([](const auto& program) {
-    int mcts_wins = 0;
-    for (int game = 0; game < 10; ++game) {
-      auto mcts = agent("mcts:iterations=3000", program, 100 + game), random = agent("random", program, 200 + game);
-      const int mcts_player = game % 2;
-      std::array<Agent<std::decay_t<decltype(program)>>*, kPlayers> players{mcts.get(), random.get()};
-      if (mcts_player == 1) std::swap(players[0], players[1]);
-      typename std::decay_t<decltype(program)>::StateType end;
-      play(program, players, &end);
-      mcts_wins += end.winner == mcts_player;
-    }
+    const int mcts_wins = wins_against_random(program, "mcts:iterations=3000", 100);
+    EXPECT_GE(mcts_wins, 9) << "mcts won " << mcts_wins << " of 10 games";
+  });
+}
+
+// Hex on 7x7, where every game ends with a winner.
+TEST(Mcts, BeatsRandomAtHex) {
+  troyka_tests::game("hex.game", {{"size", "7"}}).visit([](const auto& program) {
+    const int mcts_wins = wins_against_random(program, "mcts:iterations=2000", 300);
     EXPECT_GE(mcts_wins, 9) << "mcts won " << mcts_wins << " of 10 games";
   });
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -18,7 +19,9 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "interpreter/random.h"
+#include "lang/translate.h"
 #include "tests/reference.h"
+#include "tests/run_troyka.h"
 
 namespace troyka {
 namespace {
@@ -26,7 +29,9 @@ namespace {
 using troyka_tests::after;
 using troyka_tests::game;
 using troyka_tests::move_texts;
+using troyka_tests::Outcome;
 using troyka_tests::position;
+using troyka_tests::run_troyka;
 
 // Debug and sanitizer builds are about 25 times slower: the reference counts go less deep there.
 #ifdef NDEBUG
@@ -59,6 +64,17 @@ const std::vector<PerftCase> kIndependentCounts = {
     {"amazons.game", {{"width", "6"}}, {496, 198070}, 2},
     {"amazons.game", {{"width", "5"}}, {260, 50422, 7940210}, 2},
     {"amazons.game", {{"width", "4"}}, {88, 4336, 139500, 2918258}, 3},
+    // Hex: a chain across an n x n board takes n stones, so no game ends before move 2n - 1 and
+    // the first 2n - 1 depths are falling products (11x11: 121 * 120 * 119 * 118). 2x2 and 3x3 are
+    // played out completely (3x3: 120960 sequences fill the board).
+    {"hex.game", {}, {121, 14520, 1727880, 203889840}, 3},
+    {"hex.game", {{"size", "2"}}, {4, 12, 24, 12, 0}, 5},
+    {"hex.game", {{"size", "3"}}, {9, 72, 504, 3024, 15120, 54720, 146880, 207360, 120960, 0}, 10},
+    {"hex.game", {{"size", "4"}}, {16, 240, 3360, 43680, 524160, 5765760, 57657600}, 5},
+    // The swap is one more move at ply 1 and leaves one stone on the board: 121 * 121, then
+    // 121 * (120 * 119 + 120); a game is over only when a chain is made, as without the swap.
+    {"hex.game", {{"swap", "1"}}, {121, 14641, 1742400}, 3},
+    {"hex.game", {{"size", "3"}, {"swap", "1"}}, {9, 81, 576, 3528}, 4},
 };
 
 TEST(GamesPerft, IndependentCountsAgree) {
@@ -87,8 +103,10 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
     if (entry.path().extension() == ".game") games.emplace_back(entry.path().string(), lang::Options{});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/gomoku.game", lang::Options{"standard", {}});
-  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});
-  ASSERT_GE(games.size(), 10u);
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/hex.game", lang::Options{"swap", {{"size", "5"}}});
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/hoppers.game", lang::Options{});  // cell tests
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});  // shots
+  ASSERT_GE(games.size(), 14u);
   for (const auto& [file, options] : games) {
     const Game loaded = Game::load(file, options);
     const lang::Rules& rules = loaded.rules();
@@ -110,7 +128,7 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
           std::vector<reference::MoveKey> listed;
           for (const Move& move : moves) listed.push_back(reference::key_of(move));
           std::sort(listed.begin(), listed.end());
-          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move)) << text;
+          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
           const Move move = program.random_move(state, rng);
           program.apply(state, move);
           expected = reference::play(rules, expected, reference::key_of(move));
@@ -656,10 +674,273 @@ TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
     EXPECT_NE(shown.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown *) to the end"),
               std::string::npos)
         << shown;
-    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path: the game has slides or shots"),
+    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path"), std::string::npos) << shown;
+  });
+}
+
+// ---- Hex ----------------------------------------------------------------------------------------
+
+// 5x5 positions: Red (upper case) joins rows 1 and 5, Blue (lower case) columns a and e. A cell's
+// six neighbours are (+-1, 0), (0, +-1), (1, -1) and (-1, 1): c2 touches b3 and d1, not d3 or b1.
+
+TEST(Hex, AWindingChainJoinsRedsRows) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // c1 c2 d2 e2 e3 d4, then c5: the chain goes right along row 2, up, and back left.
+    const auto before = position(program, "s4/1s1S1/s3S/2SSS/2S2 Red 10");
+    EXPECT_FALSE(before.over);
+    const auto state = after(program, before, "c5");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), 1);
+    EXPECT_EQ(program.end_reason(state), "Red wins by (connect home-row far-row)");
+  });
+}
+
+TEST(Hex, AWindingChainJoinsBluesColumns) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // Red's chain above, mirrored: a3 b3 b4 b5 c5 d4, then e3.
+    const auto before = position(program, "1ss2/1s1s1/ss3/5/S1S1S Blue 9");
+    EXPECT_FALSE(before.over);
+    const auto state = after(program, before, "e3");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 1), 1);
+    EXPECT_EQ(program.end_reason(state), "Blue wins by (connect home-row far-row)");
+  });
+}
+
+TEST(Hex, ChainsThatMeetOnlyAtTheGridsOtherDiagonalDoNotConnect) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // c1 c2 and d3 d4 d5: c2 and d3 are diagonal neighbours on a square grid, not on the rhombus.
+    const auto split = after(program, position(program, "3S1/3S1/5/ssS2/s1S2 Red 8"), "d3");
+    EXPECT_FALSE(split.over);
+    // c3 touches both c2 and d3.
+    const auto joined = after(program, after(program, split, "e1"), "c3");
+    EXPECT_TRUE(joined.over);
+    EXPECT_EQ(program.result(joined, 0), 1);
+  });
+}
+
+TEST(Hex, AChainAcrossTheOtherPlayersEdgesWinsNothing) {
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    // Red's row 3, a3 to e3, touches Blue's edges, not its own.
+    const auto state = after(program, position(program, "5/ss3/SSSS1/s4/s4 Red 8"), "e3");
+    EXPECT_FALSE(state.over);
+  });
+}
+
+TEST(Hex, TheSwapMirrorsTheFirstStoneForTheSecondPlayer) {
+  game("hex.game", {{"size", "5"}, {"swap", "1"}}).visit([](const auto& program) {
+    const auto opened = after(program, program.initial_state(), "a3");
+    const std::vector<std::string> moves = move_texts(program, opened);
+    EXPECT_EQ(moves.size(), 25u);  // the 24 empty cells and the swap
+    EXPECT_EQ(moves.back(), "swap");
+    const auto swapped = after(program, opened, "swap");
+    EXPECT_EQ(program.position_text(swapped), "5/5/5/5/2s2 Red 2");
+    EXPECT_EQ(swapped.hash, position(program, "5/5/5/5/2s2 Red 2").hash);
+    EXPECT_FALSE(swapped.over);
+    EXPECT_EQ(program.count_moves(swapped), 24);
+    EXPECT_EQ(program.parse_move(swapped, "swap").error,
+              "Red cannot swap: the swap is only the second player's first move, at ply 1 (this is ply 2)");
+    EXPECT_EQ(program.parse_move(after(program, opened, "b2"), "swap").error,
+              "Red cannot swap: the swap is only the second player's first move, at ply 1 (this is ply 2)");
+    // A random move draws the swap among the others.
+    Rng rng(5);
+    int swaps = 0;
+    for (int i = 0; i < 500; ++i) swaps += program.is_swap(program.random_move(opened, rng));
+    EXPECT_GT(swaps, 0);
+    EXPECT_LT(swaps, 60);
+  });
+  game("hex.game", {{"size", "5"}}).visit([](const auto& program) {
+    const auto opened = after(program, program.initial_state(), "a3");
+    EXPECT_EQ(move_texts(program, opened).size(), 24u);
+    EXPECT_EQ(program.parse_move(opened, "swap").error, "this game has no swap: it has no (swap-rule)");
+  });
+}
+
+TEST(Hex, TheDiagramLeansLikeTheRhombus) {
+  game("hex.game", {{"size", "3"}}).visit([](const auto& program) {
+    EXPECT_EQ(program.diagram(position(program, "2S/1s1/S2 Blue 3")),
+              "  3    . . S\n"
+              "  2   . s .\n"
+              "  1  S . .\n"
+              "     a b c\n");
+  });
+}
+
+TEST(Hex, ShowSaysTheBoardIsARhombusWithASwapOnTheFastPath) {
+  game("hex.game", {{"swap", "1"}}).visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("board: 11x11 rhombus (six neighbours a cell), 121 cells"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("swap rule: the second player's first move may be the swap (move text: swap)"),
               std::string::npos)
         << shown;
+    EXPECT_NE(shown.find("random moves: counted and drawn without a move list (the fast path)"), std::string::npos)
+        << shown;
   });
+}
+
+// Every playout ends with exactly one chain: the reference finds the winner's and no other.
+TEST(Hex, PlayoutsEndWithTheReferencesWinner) {
+  const Game loaded = game("hex.game", {{"size", "7"}});
+  const lang::Rules& rules = loaded.rules();
+  loaded.visit([&](const auto& program) {
+    Rng rng(13);
+    for (int round = 0; round < 50; ++round) {
+      auto state = program.initial_state();
+      program.playout(state, rng);
+      ASSERT_TRUE(state.over);
+      ASSERT_NE(state.winner, kDraw);
+      reference::Board board(static_cast<std::size_t>(rules.cells()));
+      for (int cell = 0; cell < rules.cells(); ++cell)
+        for (int player = 0; player < kPlayers; ++player)
+          if (state.by_player[player].test(cell)) board[static_cast<std::size_t>(cell)] = {player, 0};
+      const lang::EndRule& rule = rules.end.front();
+      EXPECT_TRUE(reference::connects(rules, rule, board, state.winner)) << program.position_text(state);
+      EXPECT_FALSE(reference::connects(rules, rule, board, 1 - state.winner)) << program.position_text(state);
+    }
+  });
+}
+
+// troyka translate writes the rhombus, the connection and the swap back in the language.
+TEST(Hex, TranslationReadsBackAsTheSameGame) {
+  const Game original = game("hex.game", {{"size", "3"}, {"swap", "1"}});
+  const std::string text = lang::to_troyka_language(original.rules());
+  const Game translated(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"hex.game", text}), {}));
+  EXPECT_TRUE(translated.rules().swap_rule) << text;
+  EXPECT_EQ(translated.rules().shape, lang::BoardShape::Rhombus) << text;
+  translated.visit([](const auto& program) { EXPECT_EQ(perft(program, program.initial_state(), 4), 3528u); });
+}
+
+// ---- English draughts ---------------------------------------------------------------------------
+
+// Black (upper case, facing south) moves first; White is lower case. Position texts end with the
+// ply and the count of quiet plies (the draw rule's).
+const std::string kDraughtsStart = "1M1M1M1M/M1M1M1M1/1M1M1M1M/8/8/m1m1m1m1/1m1m1m1m/m1m1m1m1 Black 0 0";
+
+// Published perft: Aart Bik, "perft for 8x8 checkers", TalkChess, 8 May 2009
+// (http://www.talkchess.com/forum3/viewtopic.php?t=27814): 7, 49, 302, 1469, 7361, 36768, 179740,
+// 845931, 3963680, ... How he counts a chain: a move per sequence of captured pieces; two chains
+// from one square to another that capture the same pieces are one move here, a distinction that
+// needs kings going round a loop, which do not appear before depth 9 or so (our count agrees with
+// his to depth 10, see docs/games.md).
+TEST(Draughts, PerftMatchesThePublishedCounts) {
+  const Game loaded = game("english-draughts.game");
+  loaded.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(program.position_text(start), kDraughtsStart);
+    const std::vector<std::uint64_t> published = {7, 49, 302, 1469, 7361, 36768, 179740, 845931};
+    for (int depth = 1; depth <= static_cast<int>(published.size()) - 2 * kDepthCut; ++depth)
+      EXPECT_EQ(perft(program, start, depth), published[static_cast<std::size_t>(depth - 1)]) << depth;
+  });
+  EXPECT_EQ(reference::perft(loaded.rules(), reference::start(loaded.rules()), 6 - 2 * kDepthCut),
+            kDepthCut ? 1469u : 36768u);
+}
+
+TEST(Draughts, BlackOpensWithSevenStepsForward) {
+  game("english-draughts.game").visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, program.initial_state()),
+              (std::vector<std::string>{"b6-a5", "b6-c5", "d6-c5", "d6-e5", "f6-e5", "f6-g5", "h6-g5"}));
+  });
+}
+
+TEST(Draughts, AChainOfThreeJumpsIsOneMove) {
+  game("english-draughts.game").visit([](const auto& program) {
+    const auto state = position(program, "7M/8/3M4/8/3M4/8/3M4/2m5 White 10 4");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c1xe3xc5xe7"}));
+    const auto jumped = after(program, state, "c1xe3xc5xe7");
+    EXPECT_EQ(program.position_text(jumped), "7M/4m3/8/8/8/8/8/8 Black 11 0");
+    // The first and last cells name the chain when only one chain joins them.
+    EXPECT_EQ(program.position_text(after(program, state, "c1xe7")), "7M/4m3/8/8/8/8/8/8 Black 11 0");
+  });
+}
+
+TEST(Draughts, AChainStopsWhereTheManIsCrowned) {
+  game("english-draughts.game").visit([](const auto& program) {
+    // Crowned on d8, the new king could jump e7 at once; the move ends instead.
+    const auto state = position(program, "8/2M1M3/1m6/8/8/8/8/8 White 20 5");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"b6xd8"}));
+    const auto crowned = after(program, state, "b6xd8");
+    EXPECT_EQ(program.position_text(crowned), "3k4/4M3/8/8/8/8/8/8 Black 21 0");
+    // A step onto the far row crowns too.
+    const auto stepped = after(program, position(program, "8/6m1/8/M7/8/8/8/8 White 30 2"), "g7-h8");
+    EXPECT_EQ(program.position_text(stepped), "7k/8/8/M7/8/8/8/8 Black 31 0");
+  });
+}
+
+TEST(Draughts, CapturingIsCompulsoryWhenAQuietMoveExists) {
+  game("english-draughts.game").visit([](const auto& program) {
+    const auto state = position(program, "8/8/8/8/3M4/2m3m1/8/8 White 10 0");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c3xe5"}));
+    EXPECT_EQ(program.parse_move(state, "g3-f4").error,
+              "g3-f4 is not a legal move for White; capturing is compulsory: White must play c3xe5");
+  });
+}
+
+TEST(Draughts, AKingCapturesBackwardsAndAManCannot) {
+  game("english-draughts.game").visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "7M/8/8/8/3k4/2M5/8/8 White 10 0")),
+              (std::vector<std::string>{"d4xb2"}));
+    EXPECT_EQ(move_texts(program, position(program, "7M/8/8/8/3m4/2M5/8/8 White 10 0")),
+              (std::vector<std::string>{"d4-c5", "d4-e5"}));
+  });
+}
+
+TEST(Draughts, TwoChainsFromOnePieceToOneCell) {
+  game("english-draughts.game").visit([](const auto& program) {
+    const auto state = position(program, "7M/8/8/8/1M1M4/8/1M1M4/2m5 White 10 0");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c1xa3xc5", "c1xe3xc5"}));
+    EXPECT_EQ(program.parse_move(state, "c1xc5").error,
+              "c1xc5 names more than one move: write the cells it jumps to, c1xa3xc5 or c1xe3xc5");
+    EXPECT_EQ(program.position_text(after(program, state, "c1xa3xc5")), "7M/8/8/2m5/3M4/8/3M4/8 Black 11 0");
+    EXPECT_EQ(program.position_text(after(program, state, "c1xe3xc5")), "7M/8/8/2m5/1M6/8/1M6/8 Black 11 0");
+    EXPECT_EQ(program.parse_move(state, "c1xe3xd5").error, "e3 to d5 is not a jump over one cell");
+  });
+}
+
+TEST(Draughts, EightyQuietPliesDraw) {
+  game("english-draughts.game").visit([](const auto& program) {
+    // Kings only: the 80th ply without a capture or a man's move draws.
+    const auto drawn = after(program, position(program, "7K/8/8/8/8/8/8/k7 White 40 79"), "a1-b2");
+    EXPECT_TRUE(drawn.over);
+    EXPECT_EQ(drawn.winner, kDraw);
+    EXPECT_EQ(program.end_reason(drawn), "draw by (quiet-moves 80 Man)");
+    // A man's move starts the count again.
+    const auto moved = after(program, position(program, "7K/8/8/8/8/8/8/m7 White 40 79"), "a1-b2");
+    EXPECT_FALSE(moved.over);
+    EXPECT_EQ(program.position_text(moved), "7K/8/8/8/8/8/1m6/8 Black 41 0");
+  });
+}
+
+TEST(Draughts, APlayerWhoCannotMoveLoses) {
+  game("english-draughts.game").visit([](const auto& program) {
+    // White's man on a1 is blocked by b2, which it cannot jump: c3 is taken.
+    const auto blocked = position(program, "8/8/8/8/8/2M5/1M6/m7 White 10 0");
+    EXPECT_TRUE(blocked.over);
+    EXPECT_EQ(program.result(blocked, 0), 1);
+    EXPECT_EQ(program.end_reason(blocked), "White loses by no-legal-moves");
+    // Taking the last piece leaves the opponent without a move.
+    const auto taken = after(program, position(program, "8/8/8/8/8/8/1M6/m7 White 10 0"), "a1xc3");
+    EXPECT_TRUE(taken.over);
+    EXPECT_EQ(program.result(taken, 1), 1);
+  });
+}
+
+TEST(Draughts, ShowSaysCapturesAreCompulsoryAndPlaysFromAMoveList) {
+  game("english-draughts.game").visit([](const auto& program) {
+    const std::string shown = program.describe();
+    EXPECT_NE(shown.find("becomes a King on 8 cells for Black, 8 for White, and its move ends there"),
+              std::string::npos)
+        << shown;
+    EXPECT_NE(shown.find("captures are compulsory"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path"), std::string::npos) << shown;
+  });
+}
+
+TEST(Draughts, MctsBeatsRandomInAMatch) {
+  const Outcome run =
+      run_troyka("match games/english-draughts.game --games 4 --agents mcts:iterations=300 random --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
 }
 
 }  // namespace

@@ -89,5 +89,44 @@ TEST(JumpCompile, AStepAndASlideAlongOneDirectionListEachMoveOnce) {
                         {"a1-a2", "a1-a3", "a1-a4"});
 }
 
+// Cell tests keep only the origins where every tested cell holds what it must: a hop needs a
+// piece to jump over (a1 over a2), a double step a friend to its right (b1, d1; not e1, whose right
+// is off the board), a step an enemy two cells ahead (c1), and a step whose tested cell must only
+// be on the board (not from b1, two columns from the edge). a1-a3 comes from two rules and is one move.
+TEST(JumpCompile, CellTestsKeepOnlyTheOriginsWhereTheyHold) {
+  const Game game = game_from(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
+    (piece Pawn (leap (0 2) (to empty) (if (0 1) occupied)) (leap (0 2) (to empty) (if (1 0) friend))
+      (step forward (to empty) (if (0 2) enemy)) (step forward-left (to empty) (if (-2 1) any)))
+    (setup (place White Pawn (row 1)) (place Black Pawn (cells a2 c3 e5)))
+    (end (lose no-legal-moves))))");
+  const std::vector<std::string> expected = {"a1-a3", "b1-b3", "c1-b2", "c1-c2", "d1-c2", "d1-d3", "e1-d2"};
+  EXPECT_EQ(start_moves(game), expected);
+  game.visit([&](const auto& program) {
+    const auto state = program.initial_state();
+    EXPECT_EQ(program.count_moves(state), 7);
+    EXPECT_EQ(perft(program, state, 1), 7u);
+  });
+}
+
+// Black faces south, and its tests turn with it: its right is west and behind it is north. d5 may
+// step twice (c5, on its right, is a friend) and d4 once (d5, behind it, is a friend); unturned
+// tests would let c5 step twice instead.
+TEST(JumpCompile, CellTestsTurnWithThePlayer) {
+  const Game game = game_from(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
+    (piece Pawn (leap (0 2) (to empty) (if (1 0) friend)) (step forward (to empty) (if (0 -1) friend)))
+    (setup (place White Pawn a1) (place Black Pawn (cells c5 d5 d4)))
+    (end (lose no-legal-moves))))");
+  game.visit([&](const auto& program) {
+    const auto parsed = program.parse_position("2pp1/3p1/5/5/P4 Black 1");
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    MoveList moves;
+    program.legal_moves(parsed.state, moves);
+    std::vector<std::string> texts;
+    for (const Move& move : moves) texts.push_back(program.move_text(move));
+    std::sort(texts.begin(), texts.end());
+    EXPECT_EQ(texts, (std::vector<std::string>{"d4-d3", "d5-d3"}));
+  });
+}
+
 }  // namespace
 }  // namespace troyka

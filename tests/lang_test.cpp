@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture'
 )");
 }
 
@@ -514,7 +514,7 @@ TEST(LangStructure, MissingBoardForm) {
             R"(test.game:1:1: error: the game has no '(board ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -527,7 +527,7 @@ TEST(LangStructure, MissingPieceForm) {
             R"(test.game:1:1: error: the game has no '(piece ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (piece NAME ["LETTER"] MOVE...)
+hint: usage: (piece NAME ["LETTER"] MOVE... [(promote PIECE REGION)])
 )");
 }
 
@@ -606,7 +606,7 @@ TEST(LangStructure, BoardWithoutAShape) {
             R"(test.game:7:3: error: '(board ...)' is missing its SHAPE
  7 |   (board)
    |   ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -615,7 +615,7 @@ TEST(LangStructure, UnknownBoardShape) {
             R"(test.game:7:10: error: unknown board shape '(square ...)'
  7 |   (board (square 8))
    |          ^
-hint: usage: (board (rectangle WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
 )");
 }
 
@@ -714,7 +714,7 @@ TEST(LangStructure, PieceWithoutMoves) {
             R"(test.game:8:3: error: the piece 'Pawn' has no moves
  8 |   (piece Pawn "P")
    |   ^
-hint: usage: (piece NAME ["LETTER"] MOVE...)
+hint: usage: (piece NAME ["LETTER"] MOVE... [(promote PIECE REGION)])
 )");
 }
 
@@ -748,7 +748,7 @@ TEST(LangNames, UnknownTargetListsTheTargets) {
             R"(test.game:9:52: error: unknown target 'nowhere'
  9 |     (step (forward forward-left forward-right) (to nowhere))
    |                                                    ^~~~~~~
-hint: expected one of 'empty', 'enemy', 'friend', 'not-friend', 'any'
+hint: expected one of 'empty', 'enemy', 'friend', 'not-friend', 'any', 'occupied'
 )");
 }
 
@@ -1499,7 +1499,7 @@ TEST(LangMoves, TargetWithTwoWords) {
             R"(test.game:9:58: error: '(to ...)' takes no more than 1 argument; 'enemy' is one too many
  9 |     (step (forward forward-left forward-right) (to empty enemy))
    |                                                          ^~~~~
-hint: usage: (to TARGET) with TARGET one of empty, enemy, friend, not-friend, any
+hint: usage: (to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
 )");
 }
 
@@ -1508,7 +1508,7 @@ TEST(LangMoves, UnknownWordInAMove) {
             R"(test.game:9:59: error: unexpected 'jump' in a move
  9 |     (step (forward forward-left forward-right) (to empty) jump)
    |                                                           ^~~~
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])
 )");
 }
 
@@ -1517,7 +1517,7 @@ TEST(LangMoves, StepWithoutDirections) {
             R"(test.game:9:5: error: '(step ...)' is missing its DIRECTIONS
  9 |     (step)
    |     ^
-hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(then (shoot MOVE))])
+hint: usage: (step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])
 )");
 }
 
@@ -1583,7 +1583,7 @@ TEST(LangMoves, LeapOffsetWithThreeNumbers) {
             R"(test.game:9:12: error: expected an offset '(RIGHT FORWARD)', found a list
  9 |     (leap ((1 2 3)))
    |            ^
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])
 )");
 }
 
@@ -1600,7 +1600,7 @@ TEST(LangMoves, LeapGivenADirectionWord) {
             R"(test.game:9:11: error: expected a list of offsets, found 'knight'
  9 |     (leap knight)
    |           ^~~~~~
-hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(then (shoot MOVE))])
+hint: usage: (leap ((RIGHT FORWARD)...) [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])
 )");
 }
 
@@ -2456,6 +2456,371 @@ TEST(LangInARow, MisspelledCondition) {
  13 |     (win (in-a-rwo 3))
     |           ^~~~~~~~
 hint: did you mean 'in-a-row'?
+)");
+}
+
+// ---- Rhombus boards, connections and the swap -----------------------------------------------------
+
+// Hex on 5x5, as games/hex.game with the swap on. Line 1 is "(game ...".
+constexpr std::string_view kHex = R"game((game "Hex"
+  (param size 5)
+  (players (Red north) (Blue east))
+  (board (rhombus size size))
+  (swap-rule)
+  (piece Stone "S" (drop))
+  (setup)
+  (end (win (connect home-row far-row))))
+)game";
+
+std::string hex_with(std::string_view from, std::string_view to) { return replace_once(std::string(kHex), from, to); }
+
+TEST(LangRhombus, LoadsTheShapeTheSwapAndEachPlayersEdges) {
+  const Rules rules = rules_of(std::string(kHex));
+  EXPECT_EQ(rules.shape, BoardShape::Rhombus);
+  EXPECT_TRUE(rules.swap_rule);
+  const EndRule& connect = rules.end.front();
+  EXPECT_EQ(connect.kind, EndKind::Connect);
+  EXPECT_EQ(cells_text(connect.region[0], 5), "a1 b1 c1 d1 e1");  // Red faces north: rows 1 and 5
+  EXPECT_EQ(cells_text(connect.other_region[0], 5), "a5 b5 c5 d5 e5");
+  EXPECT_EQ(cells_text(connect.region[1], 5), "a1 a2 a3 a4 a5");  // Blue faces east: columns a and e
+  EXPECT_EQ(cells_text(connect.other_region[1], 5), "e1 e2 e3 e4 e5");
+  EXPECT_FALSE(rules_of(hex_with("(swap-rule)", "(swap-rule 0)")).swap_rule);
+}
+
+TEST(LangRhombus, AllDirectionsAreTheSixNeighbours) {
+  const Rules rules = rules_of(hex_with("(drop)", "(step all-directions)"));
+  EXPECT_EQ(offsets_text(rules.pieces[0].moves[0].offsets[0]), "(0,1) (1,0) (1,-1) (0,-1) (-1,0) (-1,1)");
+  // Relative directions that point at neighbours are fine: for Blue (facing east) forward-right is se.
+  const Rules relative = rules_of(hex_with("(drop)", "(step forward-right (only Blue))"));
+  EXPECT_EQ(offsets_text(relative.pieces[0].moves[0].offsets[1]), "(1,-1)");
+}
+
+TEST(LangRhombus, TheOtherDiagonalIsNotADirection) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step (n ne))")),
+      R"(test.game:6:29: error: 'ne' is not a direction on a rhombus board: it leads to a cell that does not touch this one
+ 6 |   (piece Stone "S" (step (n ne)))
+   |                             ^~
+hint: a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)
+)");
+}
+
+TEST(LangRhombus, ARelativeDirectionPointingAlongTheOtherDiagonal) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step forward-right)")),
+      R"(test.game:6:26: error: 'forward-right' is not a direction on a rhombus board: here it points ne, which leads to a cell that does not touch this one
+ 6 |   (piece Stone "S" (step forward-right))
+   |                          ^~~~~~~~~~~~~
+hint: a rhombus cell's six neighbours lie n, s, e, w, nw and se (all-directions names all six)
+)");
+}
+
+TEST(LangRhombus, TheDiagonalGroup) {
+  EXPECT_EQ(
+      error_of(hex_with("(drop)", "(step diagonal)")),
+      R"(test.game:6:26: error: 'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch
+ 6 |   (piece Stone "S" (step diagonal))
+   |                          ^~~~~~~~
+hint: the rhombus's diagonal neighbours are nw and se: write (nw se)
+)");
+}
+
+TEST(LangConnect, MissingTheSecondRegion) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect home-row)")),
+            R"(test.game:8:13: error: '(connect ...)' is missing its second REGION
+ 8 |   (end (win (connect home-row))))
+   |             ^
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangConnect, OneArgumentTooMany) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect Stone home-row far-row extra)")),
+            R"(test.game:8:45: error: '(connect ...)' takes no more than 3 arguments; 'extra' is one too many
+ 8 |   (end (win (connect Stone home-row far-row extra))))
+   |                                             ^~~~~
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangConnect, AnEmptyRegion) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connect home-row (except all all))")),
+            R"(test.game:8:31: error: this region has no cells for Red, so nothing can connect to it
+ 8 |   (end (win (connect home-row (except all all)))))
+   |                               ^
+hint: to connect two sides, name them, e.g. (connect home-row far-row)
+)");
+}
+
+TEST(LangConnect, WrittenAsAWord) {
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "connect")),
+            R"(test.game:8:13: error: the condition 'connect' needs two regions
+ 8 |   (end (win connect)))
+   |             ^~~~~~~
+hint: usage: (connect [PIECE] REGION REGION)
+)");
+}
+
+TEST(LangSwapRule, NeedsASquareBoard) {
+  EXPECT_EQ(
+      error_of(hex_with("(rhombus size size)", "(rhombus size 4)")),
+      R"(test.game:5:3: error: the swap mirrors the board across its diagonal, which needs a square board; this one is 5x4
+ 5 |   (swap-rule)
+   |   ^
+hint: give the board as many columns as rows, or switch the swap off with (swap-rule 0)
+)");
+  EXPECT_EQ(rules_of(hex_with("(rhombus size size))\n  (swap-rule)", "(rhombus size 4))\n  (swap-rule 0)")).height, 4);
+}
+
+TEST(LangSwapRule, NeedsAnEmptySetup) {
+  EXPECT_EQ(
+      error_of(hex_with("(setup)", "(setup (place Red Stone a1))")),
+      R"(test.game:5:3: error: the swap turns the first player's opening pieces into the second player's, so the game must start with an empty board
+ 5 |   (swap-rule)
+   |   ^
+hint: remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)
+)");
+}
+
+TEST(LangSwapRule, TheSwitchIsZeroOrOne) {
+  EXPECT_EQ(error_of(hex_with("(swap-rule)", "(swap-rule 2)")),
+            R"(test.game:5:14: error: the swap rule's switch must be between 0 and 1, but it is 2
+ 5 |   (swap-rule 2)
+   |              ^
+)");
+  EXPECT_EQ(error_of(hex_with("(swap-rule)", "(swap-rule 1 1)")),
+            R"(test.game:5:16: error: '(swap-rule ...)' takes no more than 1 argument; the number 1 is one too many
+ 5 |   (swap-rule 1 1)
+   |                ^
+hint: usage: (swap-rule [ENABLED])
+)");
+}
+
+// ---- Cell tests ---------------------------------------------------------------------------------
+
+TEST(LangCellTests, ReadsEachTestPerPlayer) {
+  const Rules rules =
+      rules_of(game_with(kCaptureStep, "(leap (0 2) (to empty) (if (0 1) occupied) (if (1 0) friend)))"));
+  const MoveRule& hop = rules.pieces[0].moves[1];
+  ASSERT_EQ(hop.tests.size(), 2u);
+  EXPECT_EQ(hop.tests[0].offset[0], (Offset{0, 1}));
+  EXPECT_EQ(hop.tests[0].offset[1], (Offset{0, -1}));  // Black faces south
+  EXPECT_EQ(hop.tests[0].target, Target::Occupied);
+  EXPECT_EQ(hop.tests[1].offset[1], (Offset{-1, 0}));  // Black's right is west
+  EXPECT_EQ(hop.tests[1].target, Target::Friend);
+  EXPECT_TRUE(rules.pieces[0].moves[0].tests.empty());
+}
+
+TEST(LangCellTests, OccupiedIsATargetForLandingsToo) {
+  const Rules rules = rules_of(game_with(kCaptureStep, "(step forward (to occupied) capture))"));
+  EXPECT_EQ(rules.pieces[0].moves[1].target, Target::Occupied);
+}
+
+TEST(LangCellTests, ASlideCannotTestCells) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(slide forward (to empty) (if (1 0) friend)))")),
+            R"(test.game:10:31: error: a slide cannot test other cells: '(if ...)' goes on a step or a leap
+ 10 |     (slide forward (to empty) (if (1 0) friend)))
+    |                               ^
+hint: write the slide's cells out as leaps, one per distance, each with its tests
+)");
+}
+
+TEST(LangCellTests, AMoveWithTestsGoesOneWay) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step (forward-left forward-right) (to empty) (if (0 1) empty)))")),
+            R"(test.game:10:51: error: a move with cell tests must go one way, and this one has 2 directions or offsets
+ 10 |     (step (forward-left forward-right) (to empty) (if (0 1) empty)))
+    |                                                   ^
+hint: give each direction a move of its own, with its own tests
+)");
+}
+
+TEST(LangCellTests, TheLandingCellIsNotTestedWithIf) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(leap (1 2) (to empty) (if (1 2) empty)))")),
+            R"(test.game:10:32: error: this cell test names the landing cell
+ 10 |     (leap (1 2) (to empty) (if (1 2) empty)))
+    |                                ^
+hint: say what the landing cell may hold with (to TARGET)
+)");
+}
+
+TEST(LangCellTests, TheStartingCellIsNotTested) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 0) empty)))")),
+            R"(test.game:10:34: error: (0 0) is the cell the piece starts on, where the piece itself stands
+ 10 |     (step forward (to empty) (if (0 0) empty)))
+    |                                  ^
+hint: an offset names the cell to test as (RIGHT FORWARD) from there, e.g. (0 1) for the cell ahead
+)");
+}
+
+TEST(LangCellTests, UnknownTargetSuggestsOne) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 2) ocupied)))")),
+            R"(test.game:10:40: error: unknown target 'ocupied'
+ 10 |     (step forward (to empty) (if (0 2) ocupied)))
+    |                                        ^~~~~~~
+hint: did you mean 'occupied'?
+)");
+}
+
+TEST(LangCellTests, ATestNeedsAnOffsetAndATarget) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if (0 2))))")),
+            R"(test.game:10:30: error: '(if ...)' is missing its TARGET
+ 10 |     (step forward (to empty) (if (0 2))))
+    |                              ^
+hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
+)");
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(step forward (to empty) (if forward empty)))")),
+            R"(test.game:10:34: error: expected an offset '(RIGHT FORWARD)', found 'forward'
+ 10 |     (step forward (to empty) (if forward empty)))
+    |                                  ^~~~~~~
+hint: usage: (if (RIGHT FORWARD) TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied
+)");
+}
+
+// ---- Jumps over pieces, promotion, compulsory captures, quiet moves ----------------------------------
+
+const std::string kKing = "\n  (piece King \"K\" (step diagonal))";
+
+TEST(LangJump, ReadsJumpsChainsAndPromotion) {
+  const Rules rules =
+      rules_of(game_with(kCaptureStep, "(jump diagonal (over enemy) chain) (promote King far-row))" + kKing));
+  const MoveRule& jump = rules.pieces[0].moves[1];
+  EXPECT_EQ(jump.kind, MoveKind::JumpOver);
+  EXPECT_TRUE(jump.chain);
+  EXPECT_TRUE(jump.capture);
+  EXPECT_EQ(offsets_text(jump.offsets[0]), "(1,1) (1,-1) (-1,-1) (-1,1)");
+  EXPECT_EQ(rules.pieces[0].promote_to, 1);
+  EXPECT_EQ(rules.pieces[0].promote_region[0].front(), rules.cell(0, 7));  // White's far row is row 8
+  EXPECT_EQ(rules.pieces[0].promote_region[1].front(), rules.cell(0, 0));
+  EXPECT_EQ(rules.pieces[1].promote_to, -1);
+  EXPECT_FALSE(rules_of(game_with(kCaptureStep, "(jump forward))")).pieces[0].moves[1].chain);
+}
+
+TEST(LangJump, OverAFriend) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal (over friend)))")),
+            R"(test.game:10:26: error: a jump goes over an enemy piece and captures it, not over 'friend'
+ 10 |     (jump diagonal (over friend)))
+    |                          ^~~~~~
+hint: usage: (over enemy)
+)");
+}
+
+TEST(LangJump, SaysCapture) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal capture))")),
+            R"(test.game:10:20: error: a jump always captures the piece it goes over and lands on the empty cell beyond
+ 10 |     (jump diagonal capture))
+    |                    ^~~~~~~
+hint: usage: (jump DIRECTIONS [(over enemy)] [chain])
+)");
+}
+
+TEST(LangJump, ChainGivenTwice) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal chain chain))")),
+            R"(test.game:10:26: error: 'chain' is given twice
+ 10 |     (jump diagonal chain chain))
+    |                          ^~~~~
+)");
+}
+
+TEST(LangJump, OnABoardOfMoreThanSixtyFourCells) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(jump diagonal))"), params({{"width", "9"}})),
+            R"(test.game:10:6: error: jumps over pieces need a board of at most 64 cells; this one has 72
+ 10 |     (jump diagonal))
+    |      ^~~~
+hint: a move records the pieces it jumps as a mask of the board's cells
+)");
+}
+
+TEST(LangJump, MisspelledPromote) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promte King far-row))" + kKing)),
+            R"(test.game:10:6: error: unknown move 'promte'
+ 10 |     (promte King far-row))
+    |      ^~~~~~
+hint: did you mean 'promote'?
+)");
+}
+
+TEST(LangPromote, ToAnUnknownPiece) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote Kign far-row))" + kKing)),
+            R"(test.game:10:14: error: unknown piece 'Kign'
+ 10 |     (promote Kign far-row))
+    |              ^~~~
+hint: did you mean 'King'?
+)");
+}
+
+TEST(LangPromote, ToItself) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote Pawn far-row))")),
+            R"(test.game:10:14: error: the piece 'Pawn' would promote to itself
+ 10 |     (promote Pawn far-row))
+    |              ^~~~
+hint: name the piece it becomes, declared with its own (piece ...) form
+)");
+}
+
+TEST(LangPromote, GivenTwice) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote King far-row) (promote King (row 7)))" + kKing)),
+            R"(test.game:10:28: error: '(promote ...)' is given twice for the piece 'Pawn'
+ 10 |     (promote King far-row) (promote King (row 7)))
+    |                            ^
+)");
+}
+
+TEST(LangPromote, WithoutARegion) {
+  EXPECT_EQ(error_of(game_with(kCaptureStep, "(promote King))" + kKing)),
+            R"(test.game:10:5: error: '(promote ...)' is missing its REGION
+ 10 |     (promote King))
+    |     ^
+hint: usage: (promote PIECE REGION)
+)");
+}
+
+TEST(LangMustCapture, ReadsIt) {
+  EXPECT_FALSE(rules_of(std::string(kGame)).must_capture);
+  EXPECT_TRUE(rules_of(game_with("(setup", "(must-capture)\n  (setup")).must_capture);
+}
+
+TEST(LangMustCapture, TakesNoArgument) {
+  EXPECT_EQ(error_of(game_with("(setup", "(must-capture always)\n  (setup")),
+            R"(test.game:11:17: error: '(must-capture ...)' takes no arguments; 'always' is one too many
+ 11 |   (must-capture always)
+    |                 ^~~~~~
+hint: usage: (must-capture)
+)");
+}
+
+TEST(LangQuietMoves, ReadsThePliesAndThePiece) {
+  const Rules rules =
+      rules_of(game_with("(lose no-legal-moves)", "(lose no-legal-moves)\n    (draw (quiet-moves 80 Pawn))"));
+  EXPECT_EQ(rules.end.back().kind, EndKind::QuietMoves);
+  EXPECT_EQ(rules.end.back().ply_limit, 80);
+  EXPECT_EQ(rules.end.back().piece, 0);
+  EXPECT_EQ(rules_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 50))")).end.back().piece, -1);
+}
+
+TEST(LangQuietMoves, WithoutPlies) {
+  EXPECT_EQ(error_of(game_with("(lose no-legal-moves)", "(draw quiet-moves)")),
+            R"(test.game:15:11: error: the condition 'quiet-moves' needs a number of plies
+ 15 |     (draw quiet-moves)))
+    |           ^~~~~~~~~~~
+hint: usage: (quiet-moves PLIES [PIECE])
+)");
+}
+
+TEST(LangQuietMoves, ZeroPlies) {
+  EXPECT_EQ(error_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 0))")),
+            R"(test.game:15:24: error: the number of quiet plies must be between 1 and 10000, but it is 0
+ 15 |     (draw (quiet-moves 0))))
+    |                        ^
+)");
+}
+
+TEST(LangQuietMoves, TwoRulesCountingDifferentPieces) {
+  EXPECT_EQ(
+      error_of(game_with("(lose no-legal-moves)", "(draw (quiet-moves 80 Pawn))\n    (lose (quiet-moves 90))")),
+      R"(test.game:16:5: error: the quiet-moves rules at lines 15 and 16 name different pieces ('Pawn' and none), but they share one count of quiet plies
+ 16 |     (lose (quiet-moves 90))))
+    |     ^
+hint: name the same piece in every (quiet-moves ...) rule, or none in all of them
 )");
 }
 

@@ -190,6 +190,19 @@ TEST(PlayHuman, AsciiDrawsLetters) {
       << run.out;
 }
 
+// A rhombus leans one column per row; "swap", a move that names no cell, is a move and not a command.
+TEST(PlayHuman, HexLeansAndTakesTheSwap) {
+  const Outcome run = run_troyka(
+      "play games/hex.game --param size=3 --variant swap --white human --black human --ascii", "b1\nswap\nquit\n");
+  EXPECT_TRUE(contains(run.out,
+                       "1. Blue swap\n"
+                       "  3   . . . 3\n"
+                       "  2  s . . 2\n"
+                       "  1 . . . 1\n"
+                       "    a b c\n"))
+      << run.out;
+}
+
 TEST(PlayHuman, AMisspeltHumanIsAClearError) {
   Outcome run = run_troyka(kSmall + "--white humna", "");
   EXPECT_EQ(run.status, 1);

@@ -25,11 +25,12 @@ struct Square {
 };
 using Board = std::vector<Square>;
 
-// from, to, piece, capture, and the cell shot to (-1 for none); a drop has from == to.
-using MoveKey = std::tuple<int, int, int, bool, int>;
+// from, to, piece, capture, the cells of the pieces a chain of jumps captures (bit c for cell c),
+// and the cell shot to (-1 for none); a drop has from == to.
+using MoveKey = std::tuple<int, int, int, bool, std::uint64_t, int>;
 
 inline MoveKey key_of(const Move& move) {
-  return {move.from, move.to, move.piece, move.capture, move.has_shot() ? move.shot : -1};
+  return {move.from, move.to, move.piece, move.capture, move.jumped, move.has_shot() ? move.shot : -1};
 }
 
 inline bool lands(lang::Target target, int mover, const Square& square) {
@@ -39,12 +40,27 @@ inline bool lands(lang::Target target, int mover, const Square& square) {
     case lang::Target::Friend: return square.player == mover;
     case lang::Target::NotFriend: return square.player < 0 || square.player == 1 - mover;
     case lang::Target::Any: return square.player != kBlocked;
+    case lang::Target::Occupied: return square.player == mover || square.player == 1 - mover;
   }
   return false;
 }
 
 inline bool on_board(const lang::Rules& rules, int column, int row) {
   return column >= 0 && column < rules.width && row >= 0 && row < rules.height;
+}
+
+// Whether every cell test of `rule` holds for a piece of `mover` starting on `from`: each tested
+// cell is on the board and holds what its target allows.
+inline bool cell_tests_hold(const lang::Rules& rules, const Board& board, int mover, int from,
+                            const lang::MoveRule& rule) {
+  return std::all_of(rule.tests.begin(), rule.tests.end(), [&](const lang::CellTest& test) {
+    const lang::Offset at = test.offset[static_cast<std::size_t>(mover)];
+    const int column = from % rules.width + at.dx, row = from / rules.width + at.dy;
+    // `any` asks only that the cell is on the board: a blocked cell is.
+    return on_board(rules, column, row) &&
+           (test.target == lang::Target::Any ||
+            lands(test.target, mover, board[static_cast<std::size_t>(rules.cell(column, row))]));
+  });
 }
 
 // The enemy pieces a piece of `mover` dropped on `cell` would flank along `directions`: walking
@@ -79,7 +95,7 @@ inline void add_drops(const lang::Rules& rules, const Board& board, int mover, i
     }
     const std::vector<lang::Offset>& lines = rule.flanking[mover];
     if (!lines.empty() && flanked(rules, board, mover, cell, lines).empty()) continue;
-    if (supported) found.emplace_back(cell, cell, piece, false, -1);
+    if (supported) found.emplace_back(cell, cell, piece, false, 0, -1);
   }
 }
 
@@ -90,7 +106,7 @@ inline void add_move(const lang::Rules& rules, const Board& board, int mover, co
   const Square& moving = board[static_cast<std::size_t>(from)];
   const bool capture = board[static_cast<std::size_t>(to)].player >= 0;
   if (!rule.shoots) {
-    found.emplace_back(from, to, moving.piece, capture, -1);
+    found.emplace_back(from, to, moving.piece, capture, 0, -1);
     return;
   }
   Board after = board;
@@ -102,10 +118,41 @@ inline void add_move(const lang::Rules& rules, const Board& board, int mover, co
       column += offset.dx;
       row += offset.dy;
       if (!on_board(rules, column, row) || after[static_cast<std::size_t>(rules.cell(column, row))].player >= 0) break;
-      found.emplace_back(from, to, moving.piece, capture, rules.cell(column, row));
+      found.emplace_back(from, to, moving.piece, capture, 0, rules.cell(column, row));
       if (rule.shot_kind != lang::MoveKind::Slide) break;
     }
   }
+}
+
+inline bool in_region(const lang::CellList& cells, int cell) {
+  return std::find(cells.begin(), cells.end(), cell) != cells.end();
+}
+
+// The piece of `mover` that left `from` as a `piece` stands on `at`, having jumped the pieces of
+// `jumped` (still on the board): adds every way its chain of jumps can end. A jump by a rule
+// without chain, or onto a cell where the piece promotes, ends it; otherwise it ends where no
+// chain jump goes on.
+inline void add_chains(const lang::Rules& rules, const Board& board, int mover, int from, int piece, int at,
+                       std::uint64_t jumped, std::vector<MoveKey>& found) {
+  const lang::PieceType& type = rules.pieces[static_cast<std::size_t>(piece)];
+  bool went_on = false;
+  for (const lang::MoveRule& rule : type.moves) {
+    if (rule.kind != lang::MoveKind::JumpOver || (jumped && !rule.chain)) continue;
+    for (const lang::Offset d : rule.offsets[mover]) {
+      const int column = at % rules.width, row = at / rules.width;
+      if (!on_board(rules, column + 2 * d.dx, row + 2 * d.dy)) continue;
+      const int over = rules.cell(column + d.dx, row + d.dy), landing = rules.cell(column + 2 * d.dx, row + 2 * d.dy);
+      const bool landing_empty = board[static_cast<std::size_t>(landing)].player < 0 || landing == from;
+      if (board[static_cast<std::size_t>(over)].player != 1 - mover || (jumped >> over & 1) || !landing_empty) continue;
+      went_on = true;
+      const std::uint64_t now_jumped = jumped | std::uint64_t{1} << over;
+      if (!rule.chain || (type.promote_to >= 0 && in_region(type.promote_region[mover], landing)))
+        found.emplace_back(from, landing, piece, true, now_jumped, -1);
+      else
+        add_chains(rules, board, mover, from, piece, landing, now_jumped, found);
+    }
+  }
+  if (!went_on && jumped) found.emplace_back(from, at, piece, true, jumped, -1);
 }
 
 // Every move of `mover` on the board, sorted, each once.
@@ -117,8 +164,11 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
   for (int from = 0; from < rules.cells(); ++from) {
     const Square& square = board[static_cast<std::size_t>(from)];
     if (square.player != mover) continue;
+    add_chains(rules, board, mover, from, square.piece, from, 0, found);
     for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
-      if (rule.kind == lang::MoveKind::Drop) continue;  // drops do not move the pieces on the board
+      // Drops do not move the pieces on the board; jumps over pieces are added above.
+      if (rule.kind == lang::MoveKind::Drop || rule.kind == lang::MoveKind::JumpOver) continue;
+      if (!cell_tests_hold(rules, board, mover, from, rule)) continue;
       for (const lang::Offset offset : rule.offsets[mover]) {
         int column = from % rules.width, row = from / rules.width;
         while (true) {
@@ -139,12 +189,21 @@ inline std::vector<MoveKey> board_moves(const lang::Rules& rules, const Board& b
 }
 
 // The pass, a move off the board: from == to == the number of cells.
-inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false, -1}; }
+inline MoveKey pass(const lang::Rules& rules) { return {rules.cells(), rules.cells(), 0, false, 0, -1}; }
+// The swap of (swap-rule), the other move off the board: from == to == the number of cells + 1.
+inline MoveKey swap(const lang::Rules& rules) { return {rules.cells() + 1, rules.cells() + 1, 0, false, 0, -1}; }
 
-// Every legal move of `mover`, sorted, each once; whether the game is over is not asked. With
-// (pass-when-stuck), a mover without a move on the board passes if its opponent has one.
-inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover) {
+// Every legal move of `mover` at `ply`, sorted, each once; whether the game is over is not asked.
+// With (must-capture), only the captures when there are any. With (pass-when-stuck), a mover
+// without a move on the board passes if its opponent has one; with (swap-rule), the second player
+// at ply 1 may also swap.
+inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, int mover, std::uint32_t ply) {
   std::vector<MoveKey> found = board_moves(rules, board, mover);
+  const auto captures = [](const MoveKey& move) { return std::get<3>(move); };
+  if (rules.must_capture && std::any_of(found.begin(), found.end(), captures))
+    found.erase(std::remove_if(found.begin(), found.end(), [&](const MoveKey& move) { return !captures(move); }),
+                found.end());
+  if (rules.swap_rule && ply == 1 && mover == 1) found.push_back(swap(rules));
   if (found.empty() && rules.pass_when_stuck && !board_moves(rules, board, 1 - mover).empty())
     found.push_back(pass(rules));
   return found;
@@ -165,7 +224,7 @@ inline bool has_line(const lang::Rules& rules, const lang::EndRule& rule, const 
     return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
   };
   for (int cell = 0; cell < rules.cells(); ++cell)
-    for (const lang::Offset d : lang::kLineDirections) {
+    for (const lang::Offset d : lang::line_directions(rules.shape)) {
       const int column = cell % rules.width, row = cell / rules.width;
       if (!counts(column, row) || counts(column - d.dx, row - d.dy)) continue;
       int length = 0;
@@ -175,9 +234,36 @@ inline bool has_line(const lang::Rules& rules, const lang::EndRule& rule, const 
   return false;
 }
 
-// Whether an end condition holds for `subject` (the player to move is `to_move`).
+// Whether `subject` has a chain of pieces (of rule.piece, if set), each a neighbour of the next,
+// from a cell of rule.region to one of rule.other_region: a depth-first search from each cell.
+inline bool connects(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject) {
+  const auto counts = [&](int cell) {
+    const Square& square = board[static_cast<std::size_t>(cell)];
+    return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
+  };
+  std::vector<bool> seen(static_cast<std::size_t>(rules.cells()));
+  std::vector<int> stack;
+  for (const int start : rule.region[subject])
+    if (counts(start)) stack.push_back(start);
+  while (!stack.empty()) {
+    const int cell = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(cell)]) continue;
+    seen[static_cast<std::size_t>(cell)] = true;
+    const auto& goal = rule.other_region[subject];
+    if (std::find(goal.begin(), goal.end(), cell) != goal.end()) return true;
+    for (const lang::Offset d : lang::neighbour_offsets(rules.shape)) {
+      const int column = cell % rules.width + d.dx, row = cell / rules.width + d.dy;
+      if (on_board(rules, column, row) && counts(rules.cell(column, row))) stack.push_back(rules.cell(column, row));
+    }
+  }
+  return false;
+}
+
+// Whether an end condition holds for `subject` (the player to move is `to_move`; `quiet` plies
+// have passed without a capture or a move of the quiet-moves rule's piece).
 inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject, int to_move,
-                  std::uint32_t ply) {
+                  std::uint32_t ply, std::uint32_t quiet) {
   switch (rule.kind) {
     case lang::EndKind::Reach:
       return std::any_of(rule.region[subject].begin(), rule.region[subject].end(), [&](int cell) {
@@ -186,9 +272,11 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
       });
     case lang::EndKind::OpponentHasNoPieces:
       return std::none_of(board.begin(), board.end(), [&](const Square& s) { return s.player == 1 - subject; });
-    case lang::EndKind::NoLegalMoves: return subject == to_move && moves(rules, board, to_move).empty();
+    case lang::EndKind::NoLegalMoves: return subject == to_move && moves(rules, board, to_move, ply).empty();
     case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
     case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
+    case lang::EndKind::Connect: return connects(rules, rule, board, subject);
+    case lang::EndKind::QuietMoves: return quiet >= static_cast<std::uint32_t>(rule.ply_limit);
   }
   return false;
 }
@@ -196,12 +284,13 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
 // The end rules as lang/rules.h states them: in file order, each for the player who just moved
 // and then for the player to move; the first that holds decides. With none, a player to move
 // without a move ends the game drawn.
-inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply) {
+inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply,
+                         std::uint32_t quiet = 0) {
   for (std::size_t index = 0; index < rules.end.size(); ++index) {
     const lang::EndRule& rule = rules.end[index];
     for (const int subject : {1 - to_move, to_move}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
-      if (!holds(rules, rule, board, subject, to_move, ply)) continue;
+      if (!holds(rules, rule, board, subject, to_move, ply, quiet)) continue;
       std::array<int, lang::kPlayers> count{};
       for (const Square& square : board)
         if (square.player == 0 || square.player == 1) ++count[static_cast<std::size_t>(square.player)];
@@ -213,7 +302,7 @@ inline Decision decision(const lang::Rules& rules, const Board& board, int to_mo
       return {true, winner, static_cast<int>(index)};
     }
   }
-  if (moves(rules, board, to_move).empty()) return {true, kDraw, kEndedByNoMoves};
+  if (moves(rules, board, to_move, ply).empty()) return {true, kDraw, kEndedByNoMoves};
   return {};
 }
 
@@ -222,6 +311,7 @@ struct Position {
   Board board;
   int to_move = 0;
   std::uint32_t ply = 0;
+  std::uint32_t quiet = 0;  // plies without a capture or a move of the quiet-moves rule's piece
   Decision end;
 };
 
@@ -235,23 +325,42 @@ inline Position start(const lang::Rules& rules) {
 }
 
 // The position after `move`, a legal move of the player to move (a drop empties and fills one cell,
-// a flanking drop also flips what it flanks, a shot blocks its cell, a pass changes only the player
-// to move).
+// a flanking drop also flips what it flanks, a chain removes what it jumped, a piece ending on its
+// promotion region becomes its promoted type, a shot blocks its cell, a pass changes only the
+// player to move, the swap gives each piece of the first player to the second, at (row, column)
+// for (column, row)).
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
-  const auto [from, to, piece, capture, shot] = move;
-  if (move != pass(rules)) {
+  const auto [from, to, piece, capture, jumped, shot] = move;
+  int quiet_piece = -1;
+  for (const lang::EndRule& rule : rules.end)
+    if (rule.kind == lang::EndKind::QuietMoves) quiet_piece = rule.piece;
+  position.quiet = capture || piece == quiet_piece ? 0 : position.quiet + 1;
+  if (move == swap(rules)) {
+    Board swapped(position.board.size());
+    for (int cell = 0; cell < rules.cells(); ++cell) {
+      const Square& square = position.board[static_cast<std::size_t>(cell)];
+      const int mirrored = rules.cell(cell / rules.width, cell % rules.width);
+      if (square.player == 0) swapped[static_cast<std::size_t>(mirrored)] = {1, square.piece};
+      if (square.player == 1) swapped[static_cast<std::size_t>(cell)] = square;
+    }
+    position.board = swapped;
+  } else if (move != pass(rules)) {
     if (from == to)
       for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(piece)].moves)
         if (rule.kind == lang::MoveKind::Drop)
           for (const int cell : flanked(rules, position.board, position.to_move, to, rule.flanking[position.to_move]))
             position.board[static_cast<std::size_t>(cell)].player = position.to_move;
+    for (int cell = 0; cell < std::min(rules.cells(), 64); ++cell)  // chains exist on boards of 64 cells at most
+      if (jumped >> cell & 1) position.board[static_cast<std::size_t>(cell)] = {};
+    const lang::PieceType& type = rules.pieces[static_cast<std::size_t>(piece)];
+    const bool promotes = type.promote_to >= 0 && in_region(type.promote_region[position.to_move], to);
     position.board[static_cast<std::size_t>(from)] = {};
-    position.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+    position.board[static_cast<std::size_t>(to)] = {position.to_move, promotes ? type.promote_to : piece};
     if (shot >= 0) position.board[static_cast<std::size_t>(shot)] = {kBlocked, -1};
   }
   position.to_move = 1 - position.to_move;
   ++position.ply;
-  position.end = decision(rules, position.board, position.to_move, position.ply);
+  position.end = decision(rules, position.board, position.to_move, position.ply, position.quiet);
   return position;
 }
 
@@ -259,7 +368,7 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
 inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth) {
   if (depth == 0) return 1;
   if (position.end.over) return 0;
-  const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move);
+  const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move, position.ply);
   if (depth == 1) return listed.size();
   std::uint64_t nodes = 0;
   for (const MoveKey& move : listed) nodes += perft(rules, play(rules, position, move), depth - 1);

@@ -19,6 +19,7 @@
 #include "lang/rules.h"
 #include "lang/translate.h"
 #include "tests/games.h"
+#include "tests/reference.h"
 
 namespace troyka::lang {
 namespace {
@@ -173,6 +174,39 @@ TEST(ZrfOwnGames, RooksAndKnightsWithSlidesEqualsItsTroykaTwin) {
   EXPECT_EQ(perfts(translated(rules), 4), perfts(twin, 4));
 }
 
+// Moves that test cells on their way (verify between steps, mark and back, to, from) become steps
+// with cell tests: the same game as the twin written with (if ...), counted by the reference too.
+TEST(ZrfOwnGames, HoppersWithCellTestsEqualsItsTroykaTwinAndTheReference) {
+  const Rules rules = file_rules(kData + "zrf/hoppers.zrf");
+  const Rules twin = file_rules(kData + "games/hoppers.game");
+  const std::vector<std::uint64_t> expected = {27, 701, 17550, 424813};
+  EXPECT_EQ(perfts(rules, 4), expected);
+  EXPECT_EQ(perfts(twin, 4), expected);
+  const reference::Position start = reference::start(twin);
+  for (int depth = 1; depth <= 3; ++depth)
+    EXPECT_EQ(reference::perft(twin, start, depth), expected[static_cast<std::size_t>(depth - 1)]) << depth;
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 4), expected);
+}
+
+TEST(ZrfOwnGames, APathBecomesAJumpWithCellTests) {
+  const Rules rules = file_rules(kData + "zrf/hoppers.zrf");
+  const std::vector<MoveRule>& moves = rules.pieces[0].moves;
+  ASSERT_EQ(moves.size(), 7u);
+  const auto tests_text = [](const MoveRule& move, int player) {
+    std::string text =
+        fmt::format("({},{}) {}:", move.offsets[player][0].dx, move.offsets[player][0].dy, target_name(move.target));
+    for (const CellTest& test : move.tests)
+      text += fmt::format(" ({},{}) {}", test.offset[player].dx, test.offset[player].dy, target_name(test.target));
+    return text;
+  };
+  EXPECT_EQ(tests_text(moves[3], 0), "(0,2) empty: (0,1) occupied");  // n (verify not-empty?) n (verify empty?)
+  EXPECT_EQ(tests_text(moves[4], 0), "(0,2) empty: (1,0) friend");    // mark e (verify friend?) back n n
+  EXPECT_EQ(tests_text(moves[4], 1), "(0,-2) empty: (-1,0) friend");  // Black's e is w
+  EXPECT_EQ(tests_text(moves[5], 0), "(0,1) empty: (0,2) enemy");     // from n (verify empty?) to n (verify enemy?)
+  EXPECT_EQ(tests_text(moves[6], 0), "(-1,1) empty: (-2,1) any");     // nw (verify empty?) to w: on the board
+}
+
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
   const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
   const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
@@ -244,8 +278,7 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
     std::string_view from, to, message;
   };
   const Case cases[] = {
-      {"(step n)", "(from n add)", "test.zrf:11:30: error: unsupported ZRF form 'from'"},
-      {"(step n)", "(n mark n back add)", "test.zrf:11:32: error: unsupported ZRF form 'mark'"},
+      {"(step n)", "(n from add)", "test.zrf:11:32: error: unsupported ZRF form 'from'"},
       {"(step n)", "(n (verify empty?) (capture e) add)", "test.zrf:11:48: error: unsupported ZRF form 'capture'"},
       {"(step n)", "(n (create Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'create'"},
       {"(step n)", "(n (change-type Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'change-type'"},
@@ -270,14 +303,17 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
 }
 
 TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify empty?) n add)")),
-            "test.zrf:11:48: error: unsupported in a move: a step after a '(verify ...)': troyka moves test only "
-            "the landing cell\n"
-            " 11 |   (piece (name Pawn) (moves (n (verify empty?) n add) (e (verify enemy?) add)))\n"
-            "    |                                                ^\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n back add)")),
+            "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it\n"
+            " 11 |   (piece (name Pawn) (moves (n back add) (e (verify enemy?) add)))\n"
+            "    |                                ^~~~\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n to n to add)")),
+            "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell\n"
+            " 11 |   (piece (name Pawn) (moves (n to n to add) (e (verify enemy?) add)))\n"
+            "    |                                     ^~\n");
   EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify attacked?) add)")),
             "test.zrf:11:40: error: the condition 'attacked?' cannot be expressed: troyka moves test only what "
-            "stands on the landing cell\n"
+            "stands on a cell\n"
             " 11 |   (piece (name Pawn) (moves (n (verify attacked?) add) (e (verify enemy?) add)))\n"
             "    |                                        ^~~~~~~~~\n"
             "hint: expected one of 'empty?', 'enemy?', 'friend?', 'not-empty?', 'not-enemy?', 'not-friend?'\n");
@@ -290,11 +326,16 @@ TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
             "test.zrf:11:36: error: troyka moves end at their first 'add'; this continues after it\n"
             " 11 |   (piece (name Pawn) (moves (n add e) (e (verify enemy?) add)))\n"
             "    |                                    ^\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-empty?) add)")),
-            "test.zrf:11:29: error: troyka moves cannot land only on occupied cells\n"
-            " 11 |   (piece (name Pawn) (moves (n (verify not-empty?) add) (e (verify enemy?) add)))\n"
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-enemy?) add)")),
+            "test.zrf:11:29: error: troyka cannot test the landing cell for empty or friendly only\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify not-enemy?) add) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
-            "hint: a move may land on empty, enemy, friend, not-friend (empty or enemy) or any cell\n");
+            "hint: a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any\n");
+  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-enemy?) n add)")),
+            "test.zrf:11:29: error: troyka cannot test a cell it passes for empty or friendly only\n"
+            " 11 |   (piece (name Pawn) (moves (n (verify not-enemy?) n add) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any\n");
   EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify (and empty? enemy?)) add)")),
             "test.zrf:11:29: error: this move can never be made: its conditions allow no occupant of the landing "
             "cell\n"
@@ -367,7 +408,7 @@ TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
             "hint: does the macro 'step' use itself? (in the macro 'step' defined at line 1)\n");
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 (verify emtpy?) add))")),
             "test.zrf:11:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
-            "on the landing cell\n"
+            "on a cell\n"
             " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
             "hint: did you mean 'empty?'? (in the macro 'step' defined at line 1)\n");
@@ -676,7 +717,7 @@ TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
        "test.zrf:11:100: error: troyka drops have at most one gravity test"},
       {"(add-to-empty)", "((verify (empty? n)) add)",
        "test.zrf:11:37: error: the condition '(empty? ...)' cannot be expressed: troyka moves test only what stands "
-       "on the landing cell"},
+       "on a cell"},
       {"(add-to-empty)", "((verify empty?) (capture n) add)",
        "test.zrf:11:45: error: unsupported ZRF form 'capture': 'capture' of a position other than the landing one "
        "cannot be expressed"},
@@ -849,18 +890,10 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
     std::string_view move, message;
   };
   const Case cases[] = {
-      {"(from n add)",
-       "test.zrf:11:30: error: unsupported ZRF form 'from': 'from' (moving from another position) "
-       "cannot be expressed: a troyka move starts where its piece stands"},
-      {"(n (verify empty?) to add)",
-       "test.zrf:11:48: error: unsupported ZRF form 'to': 'to' (choosing the landing position) cannot "
-       "be expressed: a troyka move lands where its steps end"},
-      {"(mark n (verify enemy?) back n add)",
-       "test.zrf:11:30: error: unsupported ZRF form 'mark': 'mark' (remembering a position to come "
-       "back to) cannot be expressed: troyka moves are a single path that tests only its landing cell"},
-      {"(n mark n (verify empty?) back add)",
-       "test.zrf:11:32: error: unsupported ZRF form 'mark': 'mark' (remembering a position to come "
-       "back to) cannot be expressed: troyka moves are a single path that tests only its landing cell"},
+      {"(n from add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'from': 'from' is read only as the first item of a "
+       "move (where the piece stands): a troyka move cannot move a piece from elsewhere"},
+      {"(mark n (verify enemy?) back mark add)", "test.zrf:11:29: error: this move's steps add up to no movement"},
       {"(n (verify empty?) (capture e) add)",
        "test.zrf:11:48: error: unsupported ZRF form 'capture': 'capture' of a position other than the "
        "landing one cannot be expressed"},
@@ -868,8 +901,8 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
        "test.zrf:11:48: error: unsupported ZRF form 'cascade': 'cascade' (moving several pieces) "
        "cannot be expressed"},
       {"(n back add)",
-       "test.zrf:11:32: error: unsupported ZRF form 'back': 'back' (returning to a marked position) "
-       "cannot be expressed: troyka moves are a single path that tests only its landing cell"},
+       "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
+      {"(n to n to add)", "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell"},
       {"(n (create Pawn) add)",
        "test.zrf:11:32: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be "
        "expressed"},
@@ -908,13 +941,17 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
        "...)"},
       {"((verify (in-zone? goal)) n add)",
        "test.zrf:11:30: error: a '(verify ...)' before the first step tests the cell the piece starts "
-       "on: troyka moves test only the landing cell"},
+       "on, which holds the piece itself"},
+      {"(n e back (verify friend?) add)",
+       "test.zrf:11:34: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
+      {"(mark n back (verify empty?) n add)",
+       "test.zrf:11:29: error: this move can never be made: it tests the cell the piece starts on for something "
+       "other than a friend"},
       {"(n (verify (in-zone? goal)) add)",
        "test.zrf:11:40: error: '(in-zone? ...)' cannot be expressed in a move: troyka moves land on a "
        "cell by what stands on it, not by where it is"},
-      {"(n (verify empty?) n (verify empty?) add)",
-       "test.zrf:11:48: error: unsupported in a move: a step after a '(verify ...)': troyka moves test "
-       "only the landing cell"},
+      {"(n (verify empty?) (while empty? add n))",
+       "test.zrf:11:48: error: unsupported in a move: a slide's '(while ...)' comes right after its one direction"},
   };
   for (const Case& c : cases) {
     const std::string error = error_of(tiny_with("(step n)", c.move));
