@@ -667,6 +667,15 @@ TEST(Amazons, ArrowsShowInTheDiagramAndCountInTheHash) {
   });
 }
 
+// The small board keeps the test short (and quick under sanitizers); random is walled in fast.
+TEST(Amazons, MctsBeatsRandomInAMatch) {
+  const Outcome run =
+      run_troyka("match games/amazons.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+}
+
 TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
   game("amazons.game").visit([](const auto& program) {
     const std::string shown = program.describe();
