@@ -21,6 +21,7 @@ constexpr std::array<std::string_view, 6> kSecondPlayerGlyphs = {"♟", "♞", "
 // One terminal column for what stands on a cell.
 std::string symbol(const Occupant& occupant, const BoardStyle& style) {
   if (occupant.player < 0) return style.unicode ? "·" : ".";
+  if (occupant.player == Occupant::kBlocked) return "*";  // as in Program::diagram
   if (style.unicode) {
     if (const std::size_t glyph = kChessLetters.find(occupant.letter); glyph != std::string_view::npos)
       return std::string(occupant.player == 0 ? kFirstPlayerGlyphs[glyph] : kSecondPlayerGlyphs[glyph]);

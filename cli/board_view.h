@@ -20,8 +20,9 @@ struct BoardStyle {
 
 // What stands on one cell.
 struct Occupant {
-  int player = -1;  // -1: empty
-  char letter = 0;  // the piece type's letter, upper case
+  static constexpr int kBlocked = kPlayers;  // `player` of a cell a shot blocked: no one's
+  int player = -1;                           // -1: empty
+  char letter = 0;                           // the piece type's letter, upper case
 };
 
 struct BoardView {
@@ -43,6 +44,8 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
         view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{player, rules.pieces[piece].letter};
     }
   }
+  for (auto cells = state.blocked; cells.any();)
+    view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, 0};
   view.rhombus = rules.shape == lang::BoardShape::Rhombus;
   if (last_move) {
     view.last_from = last_move->from;

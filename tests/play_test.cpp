@@ -203,6 +203,21 @@ TEST(PlayHuman, HexLeansAndTakesTheSwap) {
       << run.out;
 }
 
+// A shot's cell stays blocked, drawn '*' as in position texts; the move is typed with its shot.
+TEST(PlayHuman, AmazonsShowsTheArrow) {
+  const Outcome run =
+      run_troyka("play games/amazons.game --variant 6x6 --white human --black human --ascii", "c1-c2/c1\nquit\n");
+  EXPECT_TRUE(contains(run.out,
+                       "1. White c1-c2/c1\n"
+                       "  6 . . q q . . 6\n"
+                       "  5 . . . . . . 5\n"
+                       "  4 q . . . . q 4\n"
+                       "  3 Q . . . . Q 3\n"
+                       "  2 . .[Q]. . . 2\n"
+                       "  1 . . * Q . . 1\n"))
+      << run.out;
+}
+
 TEST(PlayHuman, AMisspeltHumanIsAClearError) {
   Outcome run = run_troyka(kSmall + "--white humna", "");
   EXPECT_EQ(run.status, 1);
