@@ -73,9 +73,14 @@ std::vector<Square> squares(const lang::Rules& rules, const State& state) {
 // winning_move finds a legal move that wins at once whenever a move wins by a rule it anticipates
 // (reaching a region, taking the last piece), and never names a move that does not win; a win by
 // count it may find, when a candidate it tries on a copy happens to end the game that way.
+// Trying every move costs a move generation each: a position with more moves than this (Amazons
+// on a big board has tens of thousands) is left to the comparison of move lists, which timed out
+// otherwise.
+constexpr std::size_t kMostMovesTried = 1000;
+
 template <typename Program>
 void check_winning_move(const Program& program, const typename Program::StateType& state, const MoveList& moves) {
-  if (state.over) return;
+  if (state.over || moves.size() > kMostMovesTried) return;
   const std::string text = program.position_text(state);
   bool anticipated_win = false;
   bool count_win = false;  // a win by most-pieces: found when a trial on a copy meets it, never required
