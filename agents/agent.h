@@ -82,6 +82,9 @@ struct SearchReport {
   std::vector<std::string> principal;  // the expected line from here, best first, as move text
   int threads = 1;
   std::size_t bytes = 0;  // memory held by the search trees
+  // The longest the search went without reading the clock, in seconds: how far past its deadline
+  // it could have run. 0 for a search without a time limit.
+  double longest_check_gap = 0;
 
   double iterations_per_second() const { return seconds > 0 ? static_cast<double>(iterations) / seconds : 0; }
 };

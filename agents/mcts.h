@@ -68,7 +68,7 @@ class MctsAgent final : public Agent<Program> {
   };
 
   double seconds_for_move(double seconds_left) const;
-  std::uint64_t search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota);
+  std::uint64_t search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota, double& longest_gap);
   std::vector<RootChild> merged_root_children() const;
   static std::size_t best_of(const std::vector<RootChild>& children);
   std::vector<std::string> principal_line(Move first) const;
@@ -131,19 +131,22 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const double seconds = seconds_for_move(seconds_left);
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::uint64_t done = 0;
+  double longest_gap = 0;
   if (program_.count_moves(root) > 1) {  // one legal move needs no thought
     std::vector<std::uint64_t> per_thread(trees_.size());
+    std::vector<double> gaps(trees_.size());
     std::vector<std::thread> helpers;
     const std::uint64_t iterations = config_.iterations;
     // Thread t's share of the iterations; the shares add up to `iterations` exactly.
     const auto run = [&](std::size_t t) {
       const std::uint64_t quota = iterations ? (iterations + t) / trees_.size() : 0;
-      if (iterations == 0 || quota > 0) per_thread[t] = search(trees_[t], deadline, seconds > 0, quota);
+      if (iterations == 0 || quota > 0) per_thread[t] = search(trees_[t], deadline, seconds > 0, quota, gaps[t]);
     };
     for (std::size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(run, t);
     run(0);
     for (std::thread& helper : helpers) helper.join();
     for (const std::uint64_t count : per_thread) done += count;
+    longest_gap = *std::max_element(gaps.begin(), gaps.end());
   } else {
     trees_[0].iterate();  // expands the root, so its one move is there to report
   }
@@ -169,6 +172,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
     if (report.proof == Proof::Unknown) report.proof = tree.proof_for_chooser(tree.root());
   report.principal = principal_line(best.move);
   report.threads = static_cast<int>(trees_.size());
+  report.longest_check_gap = longest_gap;
   report_ = std::move(report);
   return best.move;
 }
@@ -176,12 +180,20 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
 // Runs iterations on one tree until the quota (0: none) or the deadline, or until any tree proves
 // the root; returns how many it ran.
 template <class Program>
-std::uint64_t MctsAgent<Program>::search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota) {
+std::uint64_t MctsAgent<Program>::search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota,
+                                         double& longest_gap) {
   std::uint64_t done = 0;
+  auto last_check = Clock::now();
   while (quota == 0 || done < quota) {
     // Reading the clock and the shared flag every 64 iterations keeps their cost out of the search.
     if (done % 64 == 0 && done > 0) {
-      if (root_proven_.load(std::memory_order_relaxed) || (timed && Clock::now() >= deadline)) break;
+      if (root_proven_.load(std::memory_order_relaxed)) break;
+      if (timed) {
+        const auto now = Clock::now();
+        longest_gap = std::max(longest_gap, std::chrono::duration<double>(now - last_check).count());
+        last_check = now;
+        if (now >= deadline) break;
+      }
     }
     tree.iterate();
     ++done;

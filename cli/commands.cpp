@@ -163,6 +163,7 @@ BenchTotals bench_thread(const Program& program, std::uint64_t seed, double seco
 
 // Searches the start position `bench.repeat` times with fresh agents and reports the median speed.
 int run_agent_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out) {
+  if (bench.clock) return run_clock_bench(options, bench, out);
   const agents::AgentSpec spec = agents::parse_agent_spec(bench.agent);
   if (bench.repeat < 1 || bench.repeat > 1000) throw usage_error("--repeat must be between 1 and 1000");
   const Game game = Game::load(options.file, options.language_options());
@@ -209,6 +210,7 @@ int run_agent_bench(const GameOptions& options, const BenchOptions& bench, std::
 
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out) {
   if (!bench.agent.empty()) return run_agent_bench(options, bench, out);
+  if (bench.clock) throw usage_error("--clock needs --agent", "e.g. --agent mcts:time=200ms --clock");
   if (bench.threads < 1 || bench.threads > 256) throw usage_error("--threads must be between 1 and 256");
   if (bench.seconds < 0) throw usage_error("--seconds must not be negative");
   const double seconds = bench.playouts == 0 && bench.seconds == 0 ? 5.0 : bench.seconds;

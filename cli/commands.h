@@ -33,8 +33,10 @@ struct BenchOptions {
   std::uint64_t playouts = 0;
   int threads = 1;
   std::uint64_t seed = 1;
-  std::string agent;  // when set: time this agent's search of the start position instead of playouts
-  int repeat = 5;     // searches, for the agent's median
+  std::string agent;   // when set: time this agent's search of the start position instead of playouts
+  int repeat = 5;      // searches, for the agent's median
+  bool clock = false;  // with agent: time every search of self-play games against the agent's budget
+  int searches = 300;  // with clock: how many searches to time
 };
 
 struct PlayOptions {
@@ -50,6 +52,8 @@ int run_check(const GameOptions& options, std::ostream& out);
 int run_show(const GameOptions& options, std::ostream& out);
 int run_perft(const GameOptions& options, const PerftOptions& perft_options, std::ostream& out);
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
+// bench --agent SPEC --clock: the reply time of every search in self-play, against the agent's budget.
+int run_clock_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
 // Prints the game (a ZRF file's, say) as a troyka rule file that loads into the same rules.
 int run_translate(const GameOptions& options, std::ostream& out);
 // A side given as "human" reads its moves from `in`. With --json the record alone goes to `out`

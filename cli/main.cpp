@@ -75,6 +75,10 @@ int main(int argc, char** argv) {
   bench_command->add_option("--agent", bench.agent,
                             "time an agent's search of the start position instead, e.g. --agent mcts:time=1s");
   bench_command->add_option("--repeat", bench.repeat, "with --agent: searches to take the median of (default 5)");
+  auto* clock = bench_command->add_flag("--clock", bench.clock,
+                                        "with --agent: time every search of self-play games against the agent's "
+                                        "time budget (median, 99th, 99.9th percentile, maximum, overrun)");
+  bench_command->add_option("--searches", bench.searches, "with --clock: searches to time (default 300)")->needs(clock);
 
   CLI::App* play_command =
       app.add_subcommand("play", "play a game, agents or you against each other, shown move by move");
