@@ -817,27 +817,37 @@ template <bool Extras>
 // move?" is answered by generating that player's moves, which the next ply then draws from.
 template <int Words>
 std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
-  return run_playout(state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); });
+  return run_playout(
+      state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); },
+      [](std::uint32_t /*plies*/) { return true; });
 }
 
 // ---- playout policies ------------------------------------------------------------------------------
 
 template <int Words>
 std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const {
-  return run_playout(state, [&](int count, auto&& nth) {
+  const auto choose = [&](int count, auto&& nth) {
     const Move move = choose_playout_move(state, count, nth, rng, policy);
     if (policy.played) policy.played->push_back(PlayedMove{move, state.to_move});
     return move;
-  });
+  };
+  const auto keep_going = [&](std::uint32_t plies) {
+    if (policy.max_plies != 0 && plies >= policy.max_plies) return false;
+    return policy.deadline == nullptr || plies % PlayoutPolicy::kDeadlinePlies != 0 || plies == 0 ||
+           std::chrono::steady_clock::now() < *policy.deadline;
+  };
+  return run_playout(state, choose, keep_going);
 }
 
-// Plays to the end of the game. `choose(count, nth)` picks the move of each ply among the `count`
-// legal moves, `nth(i)` being the i-th; it returns the move or, for a uniform pick, its index.
+// Plays to the end of the game, or until `keep_going(plies played)` says no. `choose(count, nth)`
+// picks the move of each ply among the `count` legal moves, `nth(i)` being the i-th; it returns
+// the move or, for a uniform pick, its index.
 // Without slides the moves are never listed: the targets of every jump are kept per ply and the
 // next ply's generation doubles as the end rules' "can the player to move move?" test.
 template <int Words>
-template <typename Choose>
-[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_playout(StateType& state, Choose&& choose) const {
+template <typename Choose, typename KeepGoing>
+[[gnu::always_inline]] inline std::uint32_t Program<Words>::run_playout(StateType& state, Choose&& choose,
+                                                                        KeepGoing&& keep_going) const {
   const auto chosen_move = [&](int count, auto&& nth) {
     const auto choice = choose(count, nth);
     if constexpr (std::is_same_v<std::decay_t<decltype(choice)>, Move>) {
@@ -846,25 +856,28 @@ template <typename Choose>
       return nth(static_cast<int>(choice));
     }
   };
-  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move);
-  return has_extras_ ? run_extras_playout(state, chosen_move) : run_inline_playout<false>(state, chosen_move);
+  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going);
+  return has_extras_ ? run_extras_playout(state, chosen_move, keep_going)
+                     : run_inline_playout<false>(state, chosen_move, keep_going);
 }
 
 // The playout loop of games with drops, lines or passes, out of line for the same reason.
 template <int Words>
-template <typename Choose>
-[[gnu::noinline]] std::uint32_t Program<Words>::run_extras_playout(StateType& state, Choose&& choose) const {
-  return run_inline_playout<true>(state, choose);
+template <typename Choose, typename KeepGoing>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_extras_playout(StateType& state, Choose&& choose,
+                                                                   KeepGoing&& keep_going) const {
+  return run_inline_playout<true>(state, choose, keep_going);
 }
 
 // The playout loop of games whose moves are listed every ply. Out of line, so that the loop of the
 // games without extras (Breakthrough's) compiles as if the other loops were not there.
 template <int Words>
-template <typename Choose>
-[[gnu::noinline]] std::uint32_t Program<Words>::run_listed_playout(StateType& state, Choose&& choose) const {
+template <typename Choose, typename KeepGoing>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_listed_playout(StateType& state, Choose&& choose,
+                                                                   KeepGoing&& keep_going) const {
   std::uint32_t plies = 0;
   MoveList moves;
-  for (; !state.over; ++plies) {
+  for (; !state.over && keep_going(plies); ++plies) {
     legal_moves(state, moves);
     apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
   }
@@ -876,8 +889,9 @@ template <typename Choose>
 // games with cell tests changed how GCC compiled the loop without them (Breakthrough's playouts
 // took 1.5% more instructions).
 template <int Words>
-template <bool Extras, typename Choose>
-[[gnu::noinline]] std::uint32_t Program<Words>::run_inline_playout(StateType& state, Choose&& choose) const {
+template <bool Extras, typename Choose, typename KeepGoing>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_inline_playout(StateType& state, Choose&& choose,
+                                                                   KeepGoing&& keep_going) const {
   std::uint32_t plies = 0;
   InlineTargets targets;
   collect_targets<Extras>(state, targets);
@@ -888,7 +902,7 @@ template <bool Extras, typename Choose>
     }
     return pick_target<Extras>(state, targets, i);
   };
-  for (; !state.over; ++plies) {
+  for (; !state.over && keep_going(plies); ++plies) {
     move_pieces<Extras>(state, choose(Extras && targets.total == 0 ? 1 : targets.total, nth));
     bool generated = false;
     decide_end<Extras>(state, after_move_tests_[1 - state.to_move], [&] {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -94,11 +95,18 @@ struct PlayedMove {
 // region, taking the opponent's last piece): the end rules of other kinds, and wins by count
 // (most-pieces), are never anticipated; nor is a win by the swap of (swap-rule), which rules 1 and 2
 // never play.
+//
+// A playout may also stop before the game ends, leaving the state unfinished (not over): after
+// `max_plies` plies (0: no cap), or once `deadline` has passed (nullptr: never). The deadline is
+// read every kDeadlinePlies plies, so a search under a clock waits at most that many plies for it.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
   const float* move_values = nullptr;
   std::vector<PlayedMove>* played = nullptr;  // when set, every move played is appended
+  std::uint32_t max_plies = 0;
+  const std::chrono::steady_clock::time_point* deadline = nullptr;
+  static constexpr std::uint32_t kDeadlinePlies = 16;
 };
 
 // Result of reading move text: the legal move it names, or why it names none.
@@ -134,7 +142,8 @@ class Program {
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
   // Plays uniformly random moves to the end of the game; returns the plies played. Same moves and
-  // result as looping random_move + apply, but generates each position's moves only once.
+  // result as looping random_move + apply, but generates each position's moves only once. With a
+  // policy, the playout may stop unfinished at the policy's ply cap or deadline.
   std::uint32_t playout(StateType& state, Rng& rng) const;
   std::uint32_t playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const;
 
@@ -329,14 +338,14 @@ class Program {
   }
   void compile_end_rules();
   void compile_win_prefilters();
-  template <typename Choose>
-  std::uint32_t run_playout(StateType& state, Choose&& choose) const;
-  template <typename Choose>
-  std::uint32_t run_listed_playout(StateType& state, Choose&& choose) const;
-  template <typename Choose>
-  std::uint32_t run_extras_playout(StateType& state, Choose&& choose) const;
-  template <bool Extras, typename Choose>
-  std::uint32_t run_inline_playout(StateType& state, Choose&& choose) const;
+  template <typename Choose, typename KeepGoing>
+  std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  template <typename Choose, typename KeepGoing>
+  std::uint32_t run_listed_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  template <typename Choose, typename KeepGoing>
+  std::uint32_t run_extras_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  template <bool Extras, typename Choose, typename KeepGoing>
+  std::uint32_t run_inline_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
   bool could_win(const StateType& state, int player) const;
   bool find_win(const StateType& state, Move& win) const;
   template <typename NthMove>

@@ -2,6 +2,7 @@
 // move values, and the immediate-win tests they rest on.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,6 +19,53 @@ using troyka_tests::position;
 
 Game game_from(const std::string& text) {
   return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
+}
+
+// Games that never end: each side's king goes left or right along its own row, and no one can
+// reach the far row. With a step the playout draws from targets, with a slide from a move list.
+std::vector<std::string> endless_games() {
+  std::vector<std::string> games;
+  for (const char* move : {"(step (left right) (to empty))", "(slide (left right))"})
+    games.push_back(std::string(R"((game "Endless" (players (White north) (Black south)) (board (rectangle 4 4))
+      (piece King )") +
+                    move + R"()
+      (setup (place White King (cells a1)) (place Black King (cells d4)))
+      (end (win (reach far-row)))))");
+  return games;
+}
+
+TEST(PlayoutPolicy, APlayoutStopsUnfinishedAtItsPlyCap) {
+  for (const std::string& text : endless_games()) {
+    game_from(text).visit([](const auto& program) {
+      auto state = program.initial_state();
+      Rng rng(3);
+      PlayoutPolicy policy;
+      policy.max_plies = 500;
+      EXPECT_EQ(program.playout(state, rng, policy), 500u);
+      EXPECT_FALSE(state.over);
+      EXPECT_EQ(state.ply, 500u);
+    });
+  }
+}
+
+TEST(PlayoutPolicy, APlayoutStopsUnfinishedOnceItsDeadlineHasPassed) {
+  for (const std::string& text : endless_games()) {
+    game_from(text).visit([](const auto& program) {
+      const auto passed = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+      auto state = program.initial_state();
+      Rng rng(3);
+      PlayoutPolicy policy;
+      policy.deadline = &passed;
+      // The deadline is read every kDeadlinePlies plies, the first time after that many.
+      EXPECT_EQ(program.playout(state, rng, policy), PlayoutPolicy::kDeadlinePlies);
+      EXPECT_FALSE(state.over);
+      // A deadline far ahead leaves the cap to stop it.
+      const auto ahead = std::chrono::steady_clock::now() + std::chrono::hours(1);
+      policy.deadline = &ahead;
+      policy.max_plies = 300;
+      EXPECT_EQ(program.playout(state, rng, policy), 300u);
+    });
+  }
 }
 
 TEST(PlayoutPolicy, AllOffPlaysExactlyTheUniformPlayout) {
