@@ -85,6 +85,8 @@ struct SearchReport {
   // The longest the search went without reading the clock, in seconds: how far past its deadline
   // it could have run. 0 for a search without a time limit.
   double longest_check_gap = 0;
+  // Playouts cut at the ply cap (SearchOptions::max_playout_plies) in this search, counted as draws.
+  std::uint64_t capped_playouts = 0;
 
   double iterations_per_second() const { return seconds > 0 ? static_cast<double>(iterations) / seconds : 0; }
 };

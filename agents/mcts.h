@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -67,8 +68,20 @@ class MctsAgent final : public Agent<Program> {
     Proof proof = Proof::Unknown;
   };
 
+  // What one thread's search did.
+  struct SearchTotals {
+    std::uint64_t iterations = 0;
+    std::uint64_t capped_playouts = 0;
+    double longest_check_gap = 0;
+  };
+  // The share of a move's time that re-rooting may spend keeping the last search's tree.
+  static constexpr double kRerootShare = 0.1;
+  // What a clock's limit is cut by (seconds_for_move).
+  static constexpr double kMarginSeconds = 0.010, kMarginShare = 0.05;
+
   double seconds_for_move(double seconds_left) const;
-  std::uint64_t search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota, double& longest_gap);
+  SearchTotals search(Tree& tree, const Clock::time_point* deadline, std::uint64_t quota);
+  Move first_move(const StateType& state) const;
   std::vector<RootChild> merged_root_children() const;
   static std::size_t best_of(const std::vector<RootChild>& children);
   std::vector<std::string> principal_line(Move first) const;
@@ -107,8 +120,11 @@ void MctsAgent<Program>::finish(int /*winner*/) {
   moves_since_search_.clear();
 }
 
-// The most this move may take: the agent's own budget, capped by the clock with a margin for the
-// way back to the referee.
+// The most this move may take: the agent's own budget, capped by the clock less a margin of
+// kMarginSeconds and kMarginShare of the limit. The search itself stops within a millisecond of
+// its deadline (docs/performance.md); the margin is for what lies outside it: the request and the
+// reply on their way through ZeroMQ and JSON, and a thread the operating system wakes late on a
+// busy machine.
 template <class Program>
 double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double seconds = config_.seconds > 0 ? config_.seconds : config_.iterations == 0 ? 1.0 : 0.0;
@@ -117,7 +133,7 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double limit = time_.game_seconds > 0 ? seconds_left / 20 + 0.75 * time_.increment_seconds : seconds_left;
   // With both a total and a time per move, the move's limit still holds.
   if (time_.move_seconds > 0) limit = std::min(limit, time_.move_seconds);
-  limit = std::max(std::min(0.9 * limit, limit - 0.02), 0.001);
+  limit = std::max(limit - kMarginSeconds - kMarginShare * limit, 0.001);
   return seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
 }
 
@@ -125,36 +141,40 @@ template <class Program>
 Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const auto start = Clock::now();
   root_proven_ = false;
-  for (Tree& tree : trees_) tree.set_root(root, moves_since_search_);
-  moves_since_search_.clear();
-
   const double seconds = seconds_for_move(seconds_left);
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  std::uint64_t done = 0;
-  double longest_gap = 0;
-  if (program_.count_moves(root) > 1) {  // one legal move needs no thought
-    std::vector<std::uint64_t> per_thread(trees_.size());
-    std::vector<double> gaps(trees_.size());
-    std::vector<std::thread> helpers;
-    const std::uint64_t iterations = config_.iterations;
-    // Thread t's share of the iterations; the shares add up to `iterations` exactly.
-    const auto run = [&](std::size_t t) {
-      const std::uint64_t quota = iterations ? (iterations + t) / trees_.size() : 0;
-      if (iterations == 0 || quota > 0) per_thread[t] = search(trees_[t], deadline, seconds > 0, quota, gaps[t]);
-    };
-    for (std::size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(run, t);
-    run(0);
-    for (std::thread& helper : helpers) helper.join();
-    for (const std::uint64_t count : per_thread) done += count;
-    longest_gap = *std::max_element(gaps.begin(), gaps.end());
-  } else {
-    trees_[0].iterate();  // expands the root, so its one move is there to report
-  }
+  const bool timed = seconds > 0;
+  const auto after = [&](double share) {
+    return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share * seconds));
+  };
+  const Clock::time_point deadline = after(1.0);
+  // Re-rooting may spend a tenth of the move's time keeping the last search's tree.
+  const Clock::time_point copy_deadline = after(kRerootShare);
+  const bool choice = program_.count_moves(root) > 1;  // one legal move needs no thought
+  std::vector<SearchTotals> totals(trees_.size());
+  const std::uint64_t iterations = config_.iterations;
+  // Each thread re-roots its own tree, then searches it; thread t's share of the iterations (the
+  // shares add up to `iterations` exactly).
+  const auto run = [&](std::size_t t) {
+    trees_[t].set_root(root, moves_since_search_, timed ? &copy_deadline : nullptr);
+    const std::uint64_t quota = iterations ? (iterations + t) / trees_.size() : 0;
+    if (choice && (iterations == 0 || quota > 0)) totals[t] = search(trees_[t], timed ? &deadline : nullptr, quota);
+  };
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(run, t);
+  run(0);
+  for (std::thread& helper : helpers) helper.join();
+  moves_since_search_.clear();
+  if (!choice) trees_[0].iterate(timed ? &deadline : nullptr);  // expands the root, so its one move is there to report
 
-  const std::vector<RootChild> children = merged_root_children();
-  const RootChild& best = children[best_of(children)];
   SearchReport report;
-  report.iterations = done;
+  for (const SearchTotals& part : totals) {
+    report.iterations += part.iterations;
+    report.capped_playouts += part.capped_playouts;
+    report.longest_check_gap = std::max(report.longest_check_gap, part.longest_check_gap);
+  }
+  const std::vector<RootChild> children = merged_root_children();
+  // A root with more moves than the memory budget holds nodes has no children to choose from.
+  const RootChild best = children.empty() ? RootChild{first_move(root)} : children[best_of(children)];
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report.time_limit = seconds;
   for (const Tree& tree : trees_) {
@@ -172,52 +192,66 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
     if (report.proof == Proof::Unknown) report.proof = tree.proof_for_chooser(tree.root());
   report.principal = principal_line(best.move);
   report.threads = static_cast<int>(trees_.size());
-  report.longest_check_gap = longest_gap;
   report_ = std::move(report);
   return best.move;
 }
 
-// Runs iterations on one tree until the quota (0: none) or the deadline, or until any tree proves
-// the root; returns how many it ran.
 template <class Program>
-std::uint64_t MctsAgent<Program>::search(Tree& tree, Clock::time_point deadline, bool timed, std::uint64_t quota,
-                                         double& longest_gap) {
-  std::uint64_t done = 0;
+Move MctsAgent<Program>::first_move(const StateType& state) const {
+  MoveList moves;
+  program_.legal_moves(state, moves);
+  return moves.front();
+}
+
+// Runs iterations on one tree until the quota (0: none) or the deadline (nullptr: none), or until
+// any tree proves the root. The clock is read before every iteration and, inside playouts, every
+// PlayoutPolicy::kDeadlinePlies plies: the wait for a deadline is bounded by the time of one
+// selection and expansion, or of those plies, however slow the game's iterations are.
+template <class Program>
+typename MctsAgent<Program>::SearchTotals MctsAgent<Program>::search(Tree& tree, const Clock::time_point* deadline,
+                                                                     std::uint64_t quota) {
+  SearchTotals totals;
+  const std::uint64_t capped_before = tree.capped_playouts();
   auto last_check = Clock::now();
-  while (quota == 0 || done < quota) {
-    // Reading the clock and the shared flag every 64 iterations keeps their cost out of the search.
-    if (done % 64 == 0 && done > 0) {
-      if (root_proven_.load(std::memory_order_relaxed)) break;
-      if (timed) {
-        const auto now = Clock::now();
-        longest_gap = std::max(longest_gap, std::chrono::duration<double>(now - last_check).count());
-        last_check = now;
-        if (now >= deadline) break;
-      }
+  while (quota == 0 || totals.iterations < quota) {
+    if (root_proven_.load(std::memory_order_relaxed)) break;
+    if (deadline != nullptr) {
+      const auto now = Clock::now();
+      totals.longest_check_gap =
+          std::max(totals.longest_check_gap, std::chrono::duration<double>(now - last_check).count());
+      last_check = now;
+      if (now >= *deadline) break;
     }
-    tree.iterate();
-    ++done;
+    if (!tree.iterate(deadline)) break;  // the deadline passed during the playout
+    ++totals.iterations;
     if (config_.search.solver && tree.proof_for_chooser(tree.root()) != Proof::Unknown) {
       root_proven_ = true;
       break;
     }
   }
-  return done;
+  totals.capped_playouts = tree.capped_playouts() - capped_before;
+  return totals;
 }
 
+// Every tree expanded its root from the same position, so their root children are the same moves
+// in the same order: merged by position, in time linear in the moves (a search over thousands of
+// moves must not spend its margin here).
 template <class Program>
 std::vector<typename MctsAgent<Program>::RootChild> MctsAgent<Program>::merged_root_children() const {
   std::vector<RootChild> children;
   for (const Tree& tree : trees_) {
     const auto& root = tree.root();
-    for (std::uint32_t i = root.first_child; i < root.first_child + root.child_count; ++i) {
-      const auto& node = tree.node(i);
-      auto found = std::find_if(children.begin(), children.end(),
-                                [&](const RootChild& child) { return child.move == node.move; });
-      if (found == children.end()) found = children.insert(children.end(), RootChild{node.move});
-      found->visits += node.visits;
-      found->value += node.value;
-      if (node.proof != Proof::Unknown) found->proof = node.proof;
+    if (root.child_count == 0) continue;
+    if (children.empty())
+      for (std::uint32_t i = 0; i < root.child_count; ++i)
+        children.push_back(RootChild{tree.node(root.first_child + i).move});
+    for (std::uint32_t i = 0; i < root.child_count; ++i) {
+      const auto& node = tree.node(root.first_child + i);
+      RootChild& child = children[i];
+      assert(child.move == node.move);
+      child.visits += node.visits;
+      child.value += node.value;
+      if (node.proof != Proof::Unknown) child.proof = node.proof;
     }
   }
   return children;

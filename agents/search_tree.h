@@ -2,10 +2,15 @@
 // decisive and anti-decisive moves, a move-value table learned from playouts (MAST), and re-rooting
 // so the part of the tree that follows the moves played is kept for the next search.
 //
-// The tree is a flat pool: one std::vector<Node>, children addressed by index and stored
-// contiguously, so growing the tree never allocates per node and selection scans one run of
-// memory. Nodes hold no state: an iteration copies the root state and applies the moves on its way
-// down. The pool has a bound: when full, leaves are no longer expanded, only played out.
+// The tree is a flat pool (NodeArena): children addressed by index and stored contiguously, so
+// growing the tree never allocates per node and selection scans one run of memory. The pool never
+// moves, so no search stops for the size of its tree. Nodes hold no state: an iteration copies the
+// root state and applies the moves on its way down. The pool has a bound: when full, leaves are no
+// longer expanded, only played out.
+//
+// Under a clock, every part of a search is bounded in time, not in iterations: re-rooting copies
+// the kept subtree only until its own deadline, and a playout reads the search's deadline every
+// few plies and is dropped, unfinished and unlearnt from, when it passes (iterate() says so).
 //
 // An iteration:
 //   1. select: from the root, take the child with the best UCB1 score, an unvisited child first,
@@ -28,12 +33,15 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/node_arena.h"
 
 namespace troyka::agents {
 
@@ -45,6 +53,9 @@ struct SearchOptions {
   bool mast = true;      // playouts prefer moves that did well (MAST, tournament of two)
   bool reuse = true;     // keep the subtree of the moves played between searches
   std::size_t max_nodes = std::size_t{1} << 23;
+  // A playout that reaches this many plies stops and counts as a draw, so a game that can go on
+  // forever still gives results (SearchTree::capped_playouts counts them).
+  std::uint32_t max_playout_plies = 1000;
 };
 
 inline Proof flipped(Proof proof) {
@@ -64,6 +75,7 @@ template <class Program>
 class SearchTree {
  public:
   using StateType = typename Program::StateType;
+  using Clock = std::chrono::steady_clock;
 
   struct Node {
     Move move;                     // the move into this node (none for the root)
@@ -78,7 +90,13 @@ class SearchTree {
   static_assert(sizeof(Node) == 40, "a node grows only with Move");
 
   SearchTree(const Program& program, const SearchOptions& options, std::uint64_t seed)
-      : program_(program), options_(options), rng_(seed) {
+      : program_(program),
+        options_(options),
+        rng_(seed),
+        nodes_(options.max_nodes),
+        // With reuse, the last fifth of the pool is kept free for re-rooting, which copies the kept
+        // subtree there before moving it to the front.
+        grow_limit_(options.reuse ? nodes_.capacity() - nodes_.capacity() / 5 : nodes_.capacity()) {
     if (options_.mast) {
       mast_means_.assign(program.move_key_count(), 1.0F);  // unseen moves look good, so playouts try them
       mast_counts_.assign(program.move_key_count(), 0.0F);
@@ -86,18 +104,27 @@ class SearchTree {
   }
 
   // Searches from `root` next. With reuse on, the subtree reached from the current root by
-  // `moves_since` is kept when it leads to `root`; otherwise the tree starts afresh.
-  void set_root(const StateType& root, const std::vector<Move>& moves_since);
-  void iterate();
-  // Frees the node pool; the next set_root starts afresh. The MAST table stays, as what it learnt
-  // about moves may serve the next game too.
-  void release() { std::vector<Node>().swap(nodes_); }
+  // `moves_since` is kept when it leads to `root`, as much of it as fits and as can be copied
+  // before `copy_deadline` (nullptr: no deadline); otherwise the tree starts afresh.
+  void set_root(const StateType& root, const std::vector<Move>& moves_since, const Clock::time_point* copy_deadline);
+  // One iteration; with a deadline, false when the deadline passed during its playout, which is
+  // then dropped: nothing is backed up from an unfinished game.
+  bool iterate(const Clock::time_point* deadline = nullptr);
+  // Gives the node pool's memory back; the next set_root starts afresh. The MAST table stays, as
+  // what it learnt about moves may serve the next game too. It takes time in proportion to the
+  // memory the tree held: call it off the clock.
+  void release() { nodes_.release(); }
 
   const StateType& root_state() const { return root_state_; }
   const Node& root() const { return nodes_[0]; }
   const Node& node(std::uint32_t index) const { return nodes_[index]; }
+  // Where the nodes live: it never changes, however the tree grows.
+  const Node* storage() const { return nodes_.data(); }
   std::size_t size() const { return nodes_.size(); }
-  std::size_t bytes() const { return nodes_.size() * sizeof(Node) + 2 * mast_means_.size() * sizeof(float); }
+  std::size_t capacity() const { return nodes_.capacity(); }
+  std::size_t bytes() const { return nodes_.bytes() + 2 * mast_means_.size() * sizeof(float); }
+  // Playouts stopped by SearchOptions::max_playout_plies since the tree was made.
+  std::uint64_t capped_playouts() const { return capped_playouts_; }
   // The proven result of `parent` for the player to move there, from its children's proofs.
   Proof proof_for_chooser(const Node& parent) const;
   // The index of the most visited child, proven wins first and proven losses last.
@@ -106,7 +133,7 @@ class SearchTree {
  private:
   void reset(const StateType& root);
   bool follow(const std::vector<Move>& moves, std::uint32_t& index) const;
-  void keep_subtree(std::uint32_t index);
+  void keep_subtree(std::uint32_t index, const Clock::time_point* deadline);
   bool expand(std::uint32_t index, const StateType& state);
   std::uint32_t select_child(const Node& parent) const;
   void back_up(const std::array<double, kPlayers>& results);
@@ -118,7 +145,9 @@ class SearchTree {
   SearchOptions options_;
   Rng rng_;
   StateType root_state_{};
-  std::vector<Node> nodes_;  // nodes_[0] is the root
+  NodeArena<Node> nodes_;   // nodes_[0] is the root
+  std::size_t grow_limit_;  // leaves below the root are expanded only while the pool holds fewer nodes
+  std::uint64_t capped_playouts_ = 0;
   std::vector<std::uint32_t> path_;
   std::vector<PlayedMove> played_;  // the moves of the current iteration, for MAST
   // MAST, by Program::move_key: a move's mean result for its mover over the iterations that played
@@ -128,7 +157,8 @@ class SearchTree {
 };
 
 template <class Program>
-void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move>& moves_since) {
+void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move>& moves_since,
+                                   const Clock::time_point* copy_deadline) {
   decay_mast();
   std::uint32_t index = 0;
   if (!options_.reuse || nodes_.empty() || !follow(moves_since, index)) return reset(root);
@@ -137,7 +167,7 @@ void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move
   const bool same = expected.hash == root.hash && expected.ply == root.ply && expected.to_move == root.to_move &&
                     expected.by_player == root.by_player && expected.by_piece == root.by_piece;
   if (!same) return reset(root);
-  keep_subtree(index);
+  keep_subtree(index, copy_deadline);
   root_state_ = root;
 }
 
@@ -145,9 +175,7 @@ template <class Program>
 void SearchTree<Program>::reset(const StateType& root) {
   root_state_ = root;
   nodes_.clear();
-  Node node;
-  node.mover = static_cast<std::uint8_t>(1 - root.to_move);  // only read for reports
-  nodes_.push_back(node);
+  nodes_.push(1)->mover = static_cast<std::uint8_t>(1 - root.to_move);  // only read for reports
 }
 
 // Walks `moves` down from the root; false when the tree does not reach that far.
@@ -156,32 +184,51 @@ bool SearchTree<Program>::follow(const std::vector<Move>& moves, std::uint32_t& 
   index = 0;
   for (const Move move : moves) {
     const Node& parent = nodes_[index];
-    const auto children = nodes_.begin() + parent.first_child;
-    const auto found =
+    const Node* const children = &nodes_[parent.first_child];
+    const Node* const found =
         std::find_if(children, children + parent.child_count, [&](const Node& child) { return child.move == move; });
     if (found == children + parent.child_count) return false;
-    index = static_cast<std::uint32_t>(found - nodes_.begin());
+    index = static_cast<std::uint32_t>(found - nodes_.data());
   }
   return true;
 }
 
-// Makes node `index` the root, keeping its subtree: copied breadth first (children stay contiguous)
-// into a buffer the size of the subtree, then back to the front of the pool.
+// Makes node `index` the root, keeping as much of its subtree as the pool's free space holds and
+// the deadline allows: copied there breadth first (children stay contiguous, the top of the tree
+// comes first), then moved to the front. A node whose children were not copied keeps its
+// statistics and is expanded again when next reached. The time this takes is bounded by the free
+// space and by the deadline (read every kCopyCheckNodes nodes), never by the size of the tree.
 template <class Program>
-void SearchTree<Program>::keep_subtree(std::uint32_t index) {
+void SearchTree<Program>::keep_subtree(std::uint32_t index, const Clock::time_point* deadline) {
+  constexpr std::size_t kCopyCheckNodes = 4096;
   if (index == 0) return;
-  std::vector<Node> kept{nodes_[index]};
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    if (kept[i].child_count == 0) continue;
-    const std::uint32_t old_first = kept[i].first_child;
-    kept[i].first_child = static_cast<std::uint32_t>(kept.size());
-    kept.insert(kept.end(), nodes_.begin() + old_first, nodes_.begin() + old_first + kept[i].child_count);
+  const std::size_t base = nodes_.size();
+  Node* const kept = nodes_.push(1);
+  if (kept == nullptr) return reset(root_state_);
+  *kept = nodes_[index];
+  bool copying = true;
+  std::size_t next_check = kCopyCheckNodes;
+  for (std::size_t i = base; i < nodes_.size(); ++i) {
+    Node& node = nodes_[i];
+    if (node.child_count == 0) continue;
+    Node* const children = copying ? nodes_.push(node.child_count) : nullptr;
+    if (children == nullptr) {
+      copying = false;
+      node.child_count = 0;
+      continue;
+    }
+    std::memcpy(static_cast<void*>(children), &nodes_[node.first_child], node.child_count * sizeof(Node));
+    node.first_child = static_cast<std::uint32_t>(children - kept);  // its index once moved to the front
+    if (deadline != nullptr && nodes_.size() - base >= next_check) {
+      next_check += kCopyCheckNodes;
+      copying = Clock::now() < *deadline;
+    }
   }
-  nodes_.assign(kept.begin(), kept.end());
+  nodes_.keep_only(base, nodes_.size() - base);
 }
 
 template <class Program>
-void SearchTree<Program>::iterate() {
+bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
   StateType state = root_state_;
   path_.assign(1, 0);
   played_.clear();
@@ -211,27 +258,32 @@ void SearchTree<Program>::iterate() {
       policy.move_values = mast_means_.data();
       policy.played = &played_;
     }
-    program_.playout(state, rng_, policy);
+    policy.max_plies = options_.max_playout_plies;
+    policy.deadline = deadline;
+    const std::uint32_t plies = program_.playout(state, rng_, policy);
+    if (!state.over && (policy.max_plies == 0 || plies < policy.max_plies)) return false;  // stopped by the deadline
+    capped_playouts_ += !state.over;
     for (int player = 0; player < kPlayers; ++player)
       results[static_cast<std::size_t>(player)] = 0.5 * (program_.result(state, player) + 1);
   }
   back_up(results);
   if (options_.solver && leaf.proof != Proof::Unknown) prove_upwards();
   if (options_.mast) learn_moves(results);
+  return true;
 }
 
 template <class Program>
 bool SearchTree<Program>::expand(std::uint32_t index, const StateType& state) {
   program_.legal_moves(state, moves_);
   if (moves_.empty()) return false;
-  // The root is always expanded, so a search has moves to choose from even in a full pool.
-  if (index != 0 && nodes_.size() + moves_.size() > options_.max_nodes) return false;
+  // The root may use the whole pool, so a search has moves to choose from even in a full tree.
+  if (index != 0 && nodes_.size() + moves_.size() > grow_limit_) return false;
   const auto first = static_cast<std::uint32_t>(nodes_.size());
-  Node child;
-  child.mover = state.to_move;
-  for (const Move& move : moves_) {
-    child.move = move;
-    nodes_.push_back(child);
+  Node* const children = nodes_.push(moves_.size());
+  if (children == nullptr) return false;
+  for (std::size_t i = 0; i < moves_.size(); ++i) {
+    children[i].move = moves_[i];
+    children[i].mover = state.to_move;
   }
   nodes_[index].first_child = first;
   nodes_[index].child_count = static_cast<std::uint32_t>(moves_.size());

@@ -60,6 +60,11 @@ std::string report_details(std::string_view agent, const agents::SearchReport& r
                      report.value, proof_suffix(report.proof));
   if (!report.principal.empty())
     out += fmt::format("{}principal variation: {}\n", indent, principal_text(report.principal));
+  if (report.time_limit > 0)
+    out += fmt::format("{}clock: limit {}, read at least every {}\n", indent, duration_text(report.time_limit),
+                       duration_text(report.longest_check_gap));
+  if (report.capped_playouts > 0)
+    out += fmt::format("{}{} playouts cut at the ply cap, counted as draws\n", indent, report.capped_playouts);
   return out;
 }
 
@@ -75,7 +80,9 @@ nlohmann::ordered_json report_json(const agents::SearchReport& report) {
           {"proof", agents::proof_name(report.proof)},
           {"principal", report.principal},
           {"threads", report.threads},
-          {"bytes", report.bytes}};
+          {"bytes", report.bytes},
+          {"longest_check_gap", report.longest_check_gap},
+          {"capped_playouts", report.capped_playouts}};
 }
 
 }  // namespace troyka::cli

@@ -283,16 +283,18 @@ TEST(Mcts, StopsALossInOne) {
   });
 }
 
-TEST(Mcts, TimeBudgetReadsTheClockEvery64Iterations) {
+TEST(Mcts, TimeBudgetReadsTheClockBeforeEveryIteration) {
   breakthrough().visit([](const auto& program) {
     auto mcts = agent("mcts:time=30ms", program);
     mcts->choose(program.initial_state(), 0);
     const SearchReport report = *mcts->last_report();
     EXPECT_GE(report.seconds, 0.03);
     EXPECT_LT(report.seconds, 5.0);
-    EXPECT_GE(report.iterations, 64u);
-    EXPECT_EQ(report.iterations % 64, 0u);
+    EXPECT_GT(report.iterations, 0u);
     EXPECT_GT(report.iterations_per_second(), 0.0);
+    // The clock was read between iterations, so the longest gap is a small part of the search.
+    EXPECT_GT(report.longest_check_gap, 0.0);
+    EXPECT_LT(report.longest_check_gap, report.seconds);
   });
 }
 

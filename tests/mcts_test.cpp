@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -75,6 +76,17 @@ const ForcedWin kForcedWins[] = {
     {"8/8/8/3P4/6p1/8/8/P7 White 10", 5},   // d5 runs; Black's g4 needs three moves
     {"7p/8/8/3P4/6p1/8/8/P7 White 10", 5},  // the same with a Black piece far away
 };
+
+// A game that never ends: each king goes left or right along its own row, two moves or one, and
+// no one can reach the far row.
+Game endless_game() {
+  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"endless.game", R"(
+    (game "Endless" (players (White north) (Black south)) (board (rectangle 4 4))
+      (piece King (step (left right) (to empty)))
+      (setup (place White King (cells b1)) (place Black King (cells c4)))
+      (end (win (reach far-row)))))"}),
+                                {}));
+}
 
 TEST(MctsSolver, ProvesForcedWinsAndPlaysThem) {
   breakthrough().visit([](const auto& program) {
@@ -275,13 +287,120 @@ TEST(Mcts, ThreadsShareTheIterationBudget) {
 
 TEST(Mcts, MemoryCapBoundsTheTree) {
   breakthrough().visit([](const auto& program) {
-    // 1MB holds 26,214 nodes of 40 bytes (less MAST's 70 KB); 20,000 iterations would grow about
-    // 90,000 (4.5 a iteration).
+    // 1MB holds 26,214 nodes of 40 bytes; 20,000 iterations would grow about 90,000 (4.5 a
+    // iteration). The tree grows into four fifths of them (20,971): the last fifth is room for
+    // re-rooting.
     auto mcts = agent("mcts:iterations=20000,memory=1MB", program);
     mcts->choose(program.initial_state(), 0);
-    EXPECT_LE(mcts->last_report()->nodes, (std::size_t{1} << 20) / 40);
-    EXPECT_GT(mcts->last_report()->nodes, 22000u);
+    EXPECT_LE(mcts->last_report()->nodes, 20971u);
+    EXPECT_GT(mcts->last_report()->nodes, 20900u);
     EXPECT_EQ(mcts->last_report()->iterations, 20000u);
+    // Without reuse nothing is kept for re-rooting, and the tree may fill the pool.
+    auto forgetful = agent("mcts:iterations=20000,memory=1MB,reuse=off", program);
+    forgetful->choose(program.initial_state(), 0);
+    EXPECT_LE(forgetful->last_report()->nodes, 26214u);
+    EXPECT_GT(forgetful->last_report()->nodes, 26100u);
+  });
+}
+
+// The tree's own invariants: children inside the pool, below their parent, with no more visits
+// than their parent.
+template <typename Tree>
+void expect_consistent(const Tree& tree) {
+  for (std::uint32_t i = 0; i < tree.size(); ++i) {
+    const auto& node = tree.node(i);
+    if (node.child_count == 0) continue;
+    ASSERT_GT(node.first_child, i);
+    ASSERT_LE(node.first_child + node.child_count, tree.size());
+    std::uint64_t visits = 0;
+    for (std::uint32_t c = node.first_child; c < node.first_child + node.child_count; ++c)
+      visits += tree.node(c).visits;
+    ASSERT_LE(visits, node.visits) << "node " << i;
+  }
+}
+
+template <typename Tree>
+std::size_t subtree_size(const Tree& tree, std::uint32_t index) {
+  std::size_t size = 1;
+  const auto& node = tree.node(index);
+  for (std::uint32_t c = node.first_child; c < node.first_child + node.child_count; ++c) size += subtree_size(tree, c);
+  return size;
+}
+
+// The bug that lost referee games on time: a pool that doubled copied the whole tree while the
+// clock ran. The nodes must stay where they are however far the tree grows.
+TEST(Mcts, NodesNeverMoveWhileTheTreeGrows) {
+  breakthrough().visit([](const auto& program) {
+    SearchTree<std::decay_t<decltype(program)>> tree(program, SearchOptions{}, 1);
+    tree.set_root(program.initial_state(), {}, nullptr);
+    const auto* storage = tree.storage();
+    for (int i = 0; i < 40000; ++i) tree.iterate();
+    EXPECT_GT(tree.size(), 150000u);
+    EXPECT_EQ(tree.storage(), storage);
+    expect_consistent(tree);
+  });
+}
+
+// Re-rooting copies the kept subtree into the free space at the end of the pool, breadth first,
+// and stops where that space or its deadline ends: its time never grows with the tree. In the
+// endless game each position has one or two moves, so the subtree of a move is about half the tree.
+TEST(Mcts, RerootingKeepsWhatTheFreeSpaceAndTheDeadlineAllow) {
+  endless_game().visit([](const auto& program) {
+    using Tree = SearchTree<std::decay_t<decltype(program)>>;
+    SearchOptions options;
+    options.max_nodes = 100000;  // grows to 80,000; 20,000 free for re-rooting
+    options.max_playout_plies = 10;
+    const auto start = program.initial_state();
+    const auto grown = [&] {
+      auto tree = std::make_unique<Tree>(program, options, 5);
+      tree->set_root(start, {}, nullptr);
+      for (int i = 0; i < 120000; ++i) tree->iterate();
+      return tree;
+    };
+    auto tree = grown();
+    const std::size_t full = tree->size();
+    EXPECT_GE(full, 79900u);
+    const std::uint32_t child = tree->most_visited_child(tree->root());
+    const std::size_t subtree = subtree_size(*tree, child);
+    const std::uint32_t visits = tree->node(child).visits;
+    const std::vector<Move> moves{tree->node(child).move};
+    auto root = start;
+    program.apply(root, moves[0]);
+    ASSERT_GT(subtree, options.max_nodes - full);  // more than the free space holds
+    tree->set_root(root, moves, nullptr);
+    EXPECT_LE(tree->size(), options.max_nodes - full);
+    EXPECT_GT(tree->size(), options.max_nodes - full - 10);  // cut at a run of children
+    EXPECT_EQ(tree->root().visits, visits);
+    expect_consistent(*tree);
+    // The search goes on from the kept part, expanding again what was cut.
+    for (int i = 0; i < 1000; ++i) tree->iterate();
+    EXPECT_EQ(tree->root().visits, visits + 1000);
+    expect_consistent(*tree);
+
+    // With its deadline passed, the copy stops at the first look at the clock (every 4096 nodes).
+    auto late = grown();
+    const auto passed = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    late->set_root(root, moves, &passed);
+    EXPECT_GE(late->size(), 4096u);
+    EXPECT_LE(late->size(), 4096u + 10);
+    EXPECT_EQ(late->root().visits, visits);
+    expect_consistent(*late);
+  });
+}
+
+// Playouts of the endless game stop at the cap, count as draws and are reported; the search keeps
+// its iteration budget and its clock.
+TEST(Mcts, AnEndlessGameIsSearchedWithCappedPlayouts) {
+  endless_game().visit([](const auto& program) {
+    auto counted = agent("mcts:iterations=40", program);
+    counted->choose(program.initial_state(), 0);
+    EXPECT_EQ(counted->last_report()->iterations, 40u);
+    EXPECT_EQ(counted->last_report()->capped_playouts, 40u);
+    EXPECT_DOUBLE_EQ(counted->last_report()->value, 0.5);
+    auto timed = agent("mcts:time=100ms", program);
+    timed->choose(program.initial_state(), 0);
+    EXPECT_GT(timed->last_report()->capped_playouts, 0u);
+    EXPECT_LT(timed->last_report()->seconds, 10.0);  // it returns: no playout runs forever
   });
 }
 
@@ -307,13 +426,13 @@ TEST(Mcts, ClockCapsTheThinkingTime) {
     auto mcts = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
     mcts->start(0, TimeControl{0.05, 0, 0});
     mcts->choose(program.initial_state(), 0.05);
-    // 50 ms a move, less the margin for the way back: 20 ms (more than 10%).
-    EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.03);
+    // 50 ms a move, less the margin for the way back: 10 ms and 5%.
+    EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.0375);
     EXPECT_LT(mcts->last_report()->seconds, 1.0);
     // With a game total, a move takes a twentieth of what is left, less the margin.
     mcts->start(0, TimeControl{0, 2.0, 0});
     mcts->choose(program.initial_state(), 2.0);
-    EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.08);
+    EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.085);
     EXPECT_LT(mcts->last_report()->seconds, 1.0);
   });
 }

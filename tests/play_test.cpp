@@ -242,6 +242,13 @@ TEST(PlayReport, VerboseShowsTheWholeSearchReport) {
   EXPECT_TRUE(std::regex_search(run.out, report)) << run.out;
 }
 
+TEST(PlayReport, VerboseShowsTheClockOfATimedSearch) {
+  const Outcome run = run_troyka(kSmall + "--white human --black mcts:time=50ms --verbose", "b2-b3\nquit\n");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_TRUE(std::regex_search(run.out, std::regex("\n   clock: limit 50\\.0 ms, read at least every [0-9.]+ ms\n")))
+      << run.out;
+}
+
 TEST(PlayReport, WithoutVerboseOneLinePerSearch) {
   const Outcome run = run_troyka(kSmall + "--white human --black mcts:iterations=200", "b2-b3\nquit\n");
   const std::regex summary(
@@ -273,6 +280,9 @@ TEST(PlayReport, JsonHasAnEntryPerMoveWithTheSearchReport) {
   for (const char* key : {"seconds", "iterations_per_second", "visit_share", "value"})
     EXPECT_TRUE(report[key].is_number()) << key;
   for (const char* key : {"nodes", "threads", "bytes"}) EXPECT_TRUE(report[key].is_number_unsigned()) << key;
+  // An iteration budget reads no clock; no playout of Breakthrough reaches the ply cap.
+  EXPECT_EQ(report["longest_check_gap"], 0.0);
+  EXPECT_EQ(report["capped_playouts"], 0);
   EXPECT_TRUE(report["principal"].is_array());
   EXPECT_TRUE(report["proof"] == "unknown" || report["proof"] == "win" || report["proof"] == "loss" ||
               report["proof"] == "draw");
