@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <ostream>
 #include <stdexcept>
 #include <thread>
@@ -80,6 +81,10 @@ std::unique_ptr<Seat> seat_for(std::shared_ptr<const Game> game, const Program& 
   return std::make_unique<SeatOf<Program>>(std::move(game), program, spec, player, time, seed);
 }
 
+// A referee's message goes to the worker with the time the socket thread read it, as a second
+// frame: the steady clock's count.
+using ClockCount = Clock::duration::rep;
+
 // The worker thread: plays the matches the socket thread hands it, one message at a time.
 void run_worker(zmq::context_t& context, MatchPlayer& player) {
   zmq::socket_t socket(context, zmq::socket_type::pair);
@@ -87,6 +92,12 @@ void run_worker(zmq::context_t& context, MatchPlayer& player) {
   for (;;) {
     zmq::message_t frame;
     if (!socket.recv(frame)) continue;
+    Clock::time_point received = Clock::now();
+    if (zmq::message_t stamp; frame.more() && socket.recv(stamp) && stamp.size() == sizeof(ClockCount)) {
+      ClockCount count = 0;
+      std::memcpy(&count, stamp.data(), sizeof(count));
+      received = Clock::time_point(Clock::duration(count));
+    }
     const Json message = Json::parse(frame.to_string_view(), nullptr, false);
     const std::string type = message.value("type", "");
     if (type == "stop") return;
@@ -96,7 +107,7 @@ void run_worker(zmq::context_t& context, MatchPlayer& player) {
     }
     Json reply;
     try {
-      reply = player.handle(message).value_or(Json());
+      reply = player.handle(message, received).value_or(Json());
     } catch (const lang::Error& error) {
       reply = control_message("log", fmt::format("cannot compile the game of match {}: {}", message.value("match", ""),
                                                  lang::render(error.diagnostic())));
@@ -232,7 +243,9 @@ std::optional<int> Client::on_referee_message(std::string_view text, Clock::time
   } else if (type == "match_start" || type == "move_request" || type == "match_end") {
     if (type == "match_end")
       note("match {}: {} ({})", message.value("match", ""), message.value("you", ""), message.value("reason", ""));
-    (void)worker_.send(zmq::buffer(text), zmq::send_flags::none);
+    const ClockCount received = now.time_since_epoch().count();
+    (void)worker_.send(zmq::buffer(text), zmq::send_flags::sndmore);
+    (void)worker_.send(zmq::buffer(&received, sizeof(received)), zmq::send_flags::none);
   } else if (type != "heartbeat") {
     note("ignored a message from the referee: {}", text.substr(0, 200));
   }
@@ -289,7 +302,44 @@ void Client::stop_worker() {
 
 }  // namespace
 
-std::optional<Json> MatchPlayer::handle(const Json& message) {
+SeatReaper::SeatReaper() : thread_([this] { run(); }) {}
+
+SeatReaper::~SeatReaper() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void SeatReaper::dispose(std::unique_ptr<Seat> seat) {
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(seat));
+  }
+  wake_.notify_one();
+}
+
+void SeatReaper::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    std::vector<std::unique_ptr<Seat>> doomed;
+    doomed.swap(queue_);
+    if (doomed.empty() && stopping_) return;
+    lock.unlock();
+    doomed.clear();  // the slow part, with the lock free
+    lock.lock();
+  }
+}
+
+void MatchPlayer::clear() {
+  for (auto& [match, seat] : seats_) reaper_.dispose(std::move(seat));
+  seats_.clear();
+}
+
+std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point received) {
   const std::string type = message.at("type").get<std::string>();
   const std::string match = message.at("match").get<std::string>();
   if (type == "match_start") {
@@ -301,18 +351,26 @@ std::optional<Json> MatchPlayer::handle(const Json& message) {
     const ClockSettings clock = clock_from_json(message.at("clock"));
     const agents::TimeControl time{clock.move_ms / 1000.0, clock.total_ms / 1000.0, clock.increment_ms / 1000.0};
     const std::uint64_t seed = ++matches_started_;
-    seats_[match] =
-        game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
+    std::unique_ptr<Seat>& seat = seats_[match];
+    if (seat) reaper_.dispose(std::move(seat));  // the match is sent again, after a reconnection
+    seat = game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
   } else if (type == "move_request") {
     const auto seat = seats_.find(match);
     if (seat == seats_.end()) throw std::runtime_error("a move request for a match that did not start");
     const Json& total = message.at("total_ms");
     // With a game total the agent paces itself over what is left; otherwise it has this move's time.
-    const double seconds_left = (total.is_null() ? message.at("time_ms").get<double>() : total.get<double>()) / 1000.0;
+    // Either counts from the request's arrival, and never reaches 0, which would mean no clock.
+    const double waited = std::chrono::duration<double>(Clock::now() - received).count();
+    const double seconds_left =
+        std::max((total.is_null() ? message.at("time_ms").get<double>() : total.get<double>()) / 1000.0 - waited, 1e-3);
     const std::string move = seat->second->choose(message.at("moves").get<std::vector<std::string>>(), seconds_left);
     return move_message(match, message.at("ply").get<std::int64_t>(), move);
   } else if (type == "match_end") {
-    seats_.erase(match);
+    const auto seat = seats_.find(match);
+    if (seat != seats_.end()) {
+      reaper_.dispose(std::move(seat->second));
+      seats_.erase(seat);
+    }
   }
   return std::nullopt;
 }

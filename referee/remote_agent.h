@@ -4,11 +4,15 @@
 // searches; when the referee restarts or falls silent, the client says hello again.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agents/agent.h"
@@ -37,24 +41,49 @@ class Seat {
   virtual std::string choose(const std::vector<std::string>& moves, double seconds_left) = 0;
 };
 
+// Destroys seats on a thread of its own. Letting go of a finished match's search tree takes time
+// in proportion to the memory it held (about 20 ms for 256 MB), which must not hold up a move
+// request of another match queued behind it.
+class SeatReaper {
+ public:
+  SeatReaper();
+  ~SeatReaper();  // destroys what is still queued, then stops
+  SeatReaper(const SeatReaper&) = delete;
+  SeatReaper& operator=(const SeatReaper&) = delete;
+  void dispose(std::unique_ptr<Seat> seat);
+
+ private:
+  void run();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<std::unique_ptr<Seat>> queue_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: it starts once everything it uses is there
+};
+
 // The matches one client plays: what the worker thread does with the referee's match messages.
 class MatchPlayer {
  public:
   explicit MatchPlayer(agents::AgentSpec spec) : spec_(std::move(spec)) {}
 
-  // A match_start, move_request or match_end; returns the reply to send, if any. Throws
+  // A match_start, move_request or match_end, which arrived at `received`; returns the reply to
+  // send, if any. A move request's clock counts from `received`: the time the request waited (behind
+  // another match's search, say) and took to read is taken from what the agent may think. Throws
   // lang::Error when a match's rules do not compile, Json::exception for a malformed message, and
   // std::runtime_error for one that does not fit the matches (a request for a match that did not
   // start, a move that is not legal).
-  std::optional<Json> handle(const Json& message);
+  std::optional<Json> handle(const Json& message,
+                             std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now());
   // Forgets every match (after a reconnection the referee sends those that go on again).
-  void clear() { seats_.clear(); }
+  void clear();
 
  private:
   agents::AgentSpec spec_;
   std::map<std::string, std::unique_ptr<Seat>> seats_;  // by match id
   std::uint64_t matches_started_ = 0;                   // seeds each match's agent differently
   GameCache games_;
+  SeatReaper reaper_;  // the seats of ended matches go there
 };
 
 }  // namespace troyka::referee

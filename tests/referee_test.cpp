@@ -104,6 +104,28 @@ TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
   EXPECT_NE(rnd.err().find("the referee said goodbye: the tournament is over"), std::string::npos) << rnd.err();
 }
 
+// troyka's own MCTS keeps its clock: agents that think until their clock tells them to stop (no
+// budget of their own), one on one thread and one on two, play a timed round robin and lose no
+// game on time. The clock is generous enough for a sanitized build on a busy machine.
+TEST(RefereeTournament, TroykaAgentsThinkingToTheClockForfeitNothing) {
+  const Workspace workspace = fresh_workspace("timed");
+  Process referee(referee_command(workspace, options({"one", "two"}, 2, {}, "400ms")), workspace.directory + "/ref");
+  Process one(troyka_agent_command(workspace, "one", "mcts"), workspace.directory + "/one");
+  Process two(troyka_agent_command(workspace, "two", "mcts:threads=2"), workspace.directory + "/two");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&one, &two}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  expect_games_replay(results);
+  // They did think to the clock: some move took most of its 400 ms (the margin is 10 ms and 5%).
+  std::int64_t longest = 0;
+  for (const Json& game : results.games)
+    for (const Json& took : game["times_ms"]) longest = std::max(longest, took.get<std::int64_t>());
+  EXPECT_GE(longest, 300);
+  EXPECT_LT(longest, 400);
+}
+
 // An example agent from examples/ (its command made by `example_command` for the name "example")
 // plays two games against a troyka agent, every one played out.
 void expect_example_agent_plays(
