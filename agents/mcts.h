@@ -7,9 +7,11 @@
 // thread's, so one thread with an iteration budget is deterministic per seed.
 //
 // Budgets: `iterations` (exact, shared among the threads) and/or `time` (each thread reads the
-// clock every 64 iterations). With both, whichever runs out first; with neither, 1 s. A clock
-// given at choose (a match's time control) caps the time further. A proven root, or a position
-// with one legal move, ends the search at once.
+// clock before every iteration and every few plies of a playout). With both, whichever runs out
+// first; with neither, 1 s. A clock given at choose (a referee's time control) caps the time
+// further, less a margin. A proven root, or a position with one legal move, ends the search at
+// once. Under a clock the reply never waits for a helper thread the system did not run at the
+// deadline: that thread's tree sits the move out (wait_for_helpers).
 //
 // Memory: the trees' node pools together stay under `memory` bytes (40 bytes a node).
 #pragma once
@@ -17,7 +19,10 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -48,6 +53,9 @@ class MctsAgent final : public Agent<Program> {
   using Tree = SearchTree<Program>;
 
   MctsAgent(const Program& program, const MctsConfig& config, std::string name = "mcts");
+  ~MctsAgent() override { join_helpers(); }
+  MctsAgent(const MctsAgent&) = delete;
+  MctsAgent& operator=(const MctsAgent&) = delete;
 
   std::string name() const override { return name_; }
   void start(int player, const TimeControl& time) override;
@@ -74,15 +82,36 @@ class MctsAgent final : public Agent<Program> {
     std::uint64_t capped_playouts = 0;
     double longest_check_gap = 0;
   };
+  // One search, as every thread of it sees it. Shared with the helper threads, which may outlive
+  // the choose() that started them (a thread the system did not run at its deadline): it holds
+  // copies of all they read.
+  struct SearchJob {
+    StateType root{};
+    std::vector<Move> moves_since;
+    bool timed = false, choice = false;
+    Clock::time_point deadline, copy_deadline;
+    std::uint64_t iterations = 0;
+    std::vector<SearchTotals> totals;  // by tree
+    std::mutex mutex;
+    std::condition_variable helper_done;
+    std::vector<bool> finished;  // by tree, under mutex
+    std::size_t helpers_finished = 0;
+  };
   // The share of a move's time that re-rooting may spend keeping the last search's tree.
   static constexpr double kRerootShare = 0.1;
   // What a clock's limit is cut by (seconds_for_move).
   static constexpr double kMarginSeconds = 0.010, kMarginShare = 0.05;
 
+  // How long the reply waits, past the deadline, for a helper thread that has not finished.
+  static constexpr std::chrono::microseconds kHelperGrace{500};
+
   double seconds_for_move(double seconds_left) const;
+  void run_thread(SearchJob& job, std::size_t t);
+  std::vector<bool> wait_for_helpers(SearchJob& job);
+  void join_helpers();
   SearchTotals search(Tree& tree, const Clock::time_point* deadline, std::uint64_t quota);
   Move first_move(const StateType& state) const;
-  std::vector<RootChild> merged_root_children() const;
+  std::vector<RootChild> merged_root_children(const std::vector<bool>& merged) const;
   static std::size_t best_of(const std::vector<RootChild>& children);
   std::vector<std::string> principal_line(Move first) const;
 
@@ -91,6 +120,9 @@ class MctsAgent final : public Agent<Program> {
   std::string name_;
   TimeControl time_;
   std::vector<Tree> trees_;  // one per thread
+  // The helper threads of the last search (trees 1, 2, ...); any still running are joined before
+  // their trees are touched again.
+  std::vector<std::thread> helpers_;
   std::vector<Move> moves_since_search_;
   std::atomic<bool> root_proven_{false};
   std::optional<SearchReport> report_;
@@ -116,6 +148,7 @@ void MctsAgent<Program>::start(int /*player*/, const TimeControl& time) {
 
 template <class Program>
 void MctsAgent<Program>::finish(int /*winner*/) {
+  join_helpers();
   for (Tree& tree : trees_) tree.release();
   moves_since_search_.clear();
 }
@@ -140,60 +173,101 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
 template <class Program>
 Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const auto start = Clock::now();
+  join_helpers();
   root_proven_ = false;
   const double seconds = seconds_for_move(seconds_left);
-  const bool timed = seconds > 0;
   const auto after = [&](double share) {
     return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share * seconds));
   };
-  const Clock::time_point deadline = after(1.0);
-  // Re-rooting may spend a tenth of the move's time keeping the last search's tree.
-  const Clock::time_point copy_deadline = after(kRerootShare);
-  const bool choice = program_.count_moves(root) > 1;  // one legal move needs no thought
-  std::vector<SearchTotals> totals(trees_.size());
-  const std::uint64_t iterations = config_.iterations;
-  // Each thread re-roots its own tree, then searches it; thread t's share of the iterations (the
-  // shares add up to `iterations` exactly).
-  const auto run = [&](std::size_t t) {
-    trees_[t].set_root(root, moves_since_search_, timed ? &copy_deadline : nullptr);
-    const std::uint64_t quota = iterations ? (iterations + t) / trees_.size() : 0;
-    if (choice && (iterations == 0 || quota > 0)) totals[t] = search(trees_[t], timed ? &deadline : nullptr, quota);
-  };
-  std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(run, t);
-  run(0);
-  for (std::thread& helper : helpers) helper.join();
-  moves_since_search_.clear();
-  if (!choice) trees_[0].iterate(timed ? &deadline : nullptr);  // expands the root, so its one move is there to report
+  const auto job = std::make_shared<SearchJob>();
+  job->root = root;
+  job->moves_since.swap(moves_since_search_);
+  job->timed = seconds > 0;
+  job->choice = program_.count_moves(root) > 1;  // one legal move needs no thought
+  job->deadline = after(1.0);
+  job->copy_deadline = after(kRerootShare);  // re-rooting may spend a tenth of the move's time
+  job->iterations = config_.iterations;
+  job->totals.resize(trees_.size());
+  job->finished.assign(trees_.size(), false);
+  for (std::size_t t = 1; t < trees_.size(); ++t)
+    helpers_.emplace_back([this, job, t] {
+      run_thread(*job, t);
+      {
+        const std::lock_guard lock(job->mutex);
+        job->finished[t] = true;
+        ++job->helpers_finished;
+      }
+      job->helper_done.notify_one();
+    });
+  run_thread(*job, 0);
+  const std::vector<bool> merged = wait_for_helpers(*job);
+  if (!job->choice) trees_[0].iterate(job->timed ? &job->deadline : nullptr);  // expands the root, to report its move
 
   SearchReport report;
-  for (const SearchTotals& part : totals) {
+  report.threads = 0;
+  for (std::size_t t = 0; t < trees_.size(); ++t) {
+    if (!merged[t]) continue;
+    const SearchTotals& part = job->totals[t];
     report.iterations += part.iterations;
     report.capped_playouts += part.capped_playouts;
     report.longest_check_gap = std::max(report.longest_check_gap, part.longest_check_gap);
+    report.nodes += trees_[t].size();
+    report.bytes += trees_[t].bytes();
+    if (report.proof == Proof::Unknown) report.proof = trees_[t].proof_for_chooser(trees_[t].root());
+    ++report.threads;
   }
-  const std::vector<RootChild> children = merged_root_children();
+  const std::vector<RootChild> children = merged_root_children(merged);
   // A root with more moves than the memory budget holds nodes has no children to choose from.
   const RootChild best = children.empty() ? RootChild{first_move(root)} : children[best_of(children)];
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report.time_limit = seconds;
-  for (const Tree& tree : trees_) {
-    report.nodes += tree.size();
-    report.bytes += tree.bytes();
-  }
   report.best = best.move;
   report.best_text = program_.move_text(best.move);
   std::uint64_t total_visits = 0;
   for (const RootChild& child : children) total_visits += child.visits;
   report.visit_share = total_visits ? static_cast<double>(best.visits) / static_cast<double>(total_visits) : 0;
   report.value = best.visits ? best.value / static_cast<double>(best.visits) : 0;
-  report.proof = trees_[0].proof_for_chooser(trees_[0].root());
-  for (const Tree& tree : trees_)
-    if (report.proof == Proof::Unknown) report.proof = tree.proof_for_chooser(tree.root());
   report.principal = principal_line(best.move);
-  report.threads = static_cast<int>(trees_.size());
   report_ = std::move(report);
   return best.move;
+}
+
+// Thread t re-roots its own tree, then searches it for its share of the iterations (the shares
+// add up to the budget exactly).
+template <class Program>
+void MctsAgent<Program>::run_thread(SearchJob& job, std::size_t t) {
+  trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr);
+  const std::uint64_t quota = job.iterations ? (job.iterations + t) / trees_.size() : 0;
+  if (job.choice && (job.iterations == 0 || quota > 0))
+    job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, quota);
+}
+
+// Which trees the choice merges: the first thread's, and each helper's that finished in time. An
+// iteration budget waits for every helper, so its searches stay exact; a clock waits no longer
+// than kHelperGrace past the deadline, so a helper the operating system did not run then (another
+// process took its core) cannot make the reply late: its tree sits this move out, and its thread
+// is joined before the tree is used again.
+template <class Program>
+std::vector<bool> MctsAgent<Program>::wait_for_helpers(SearchJob& job) {
+  std::unique_lock lock(job.mutex);
+  const std::size_t helpers = trees_.size() - 1;
+  const auto all_finished = [&] { return job.helpers_finished == helpers; };
+  if (job.timed)
+    job.helper_done.wait_until(lock, std::max(job.deadline, Clock::now()) + kHelperGrace, all_finished);
+  else
+    job.helper_done.wait(lock, all_finished);
+  std::vector<bool> merged = job.finished;
+  merged[0] = true;
+  const bool done = all_finished();
+  lock.unlock();
+  if (done) join_helpers();
+  return merged;
+}
+
+template <class Program>
+void MctsAgent<Program>::join_helpers() {
+  for (std::thread& helper : helpers_) helper.join();
+  helpers_.clear();
 }
 
 template <class Program>
@@ -237,9 +311,12 @@ typename MctsAgent<Program>::SearchTotals MctsAgent<Program>::search(Tree& tree,
 // in the same order: merged by position, in time linear in the moves (a search over thousands of
 // moves must not spend its margin here).
 template <class Program>
-std::vector<typename MctsAgent<Program>::RootChild> MctsAgent<Program>::merged_root_children() const {
+std::vector<typename MctsAgent<Program>::RootChild> MctsAgent<Program>::merged_root_children(
+    const std::vector<bool>& merged) const {
   std::vector<RootChild> children;
-  for (const Tree& tree : trees_) {
+  for (std::size_t t = 0; t < trees_.size(); ++t) {
+    if (!merged[t]) continue;
+    const Tree& tree = trees_[t];
     const auto& root = tree.root();
     if (root.child_count == 0) continue;
     if (children.empty())

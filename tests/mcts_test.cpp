@@ -285,6 +285,28 @@ TEST(Mcts, ThreadsShareTheIterationBudget) {
   });
 }
 
+// More threads than cores under a short clock: some helper threads are not running at the
+// deadline. The reply does not wait for them (their trees sit the move out), and they are joined
+// before their trees are used again, in the next search or at the end of the game.
+TEST(Mcts, TheClockDoesNotWaitForAHelperThreadThatWasNotRun) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = agent("mcts:time=5ms,threads=8", program);
+    auto state = program.initial_state();
+    MoveList moves;
+    for (int ply = 0; ply < 30 && !state.over; ++ply) {
+      const Move move = mcts->choose(state, 0);
+      program.legal_moves(state, moves);
+      ASSERT_NE(std::find(moves.begin(), moves.end(), move), moves.end());
+      const SearchReport report = *mcts->last_report();
+      EXPECT_GE(report.threads, 1);
+      EXPECT_LE(report.threads, 8);
+      program.apply(state, move);
+      mcts->observe(move);
+    }
+    mcts->finish(kNoWinner);
+  });
+}
+
 TEST(Mcts, MemoryCapBoundsTheTree) {
   breakthrough().visit([](const auto& program) {
     // 1MB holds 26,214 nodes of 40 bytes; 20,000 iterations would grow about 90,000 (4.5 a
