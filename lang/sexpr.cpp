@@ -37,11 +37,12 @@ template <typename Char>
 struct basic_string_literal : peg::seq<string_open, peg::star<Char>, peg::sor<string_close, unterminated_string>> {};
 struct string_literal : basic_string_literal<string_char> {};
 
-// ZRF (Zillions of Games) differs in three places: macro arguments make '$' a word character
-// ("$1"), a backslash in a string is an ordinary character ("Audio\Pickup.wav"), and strings may
-// run over several lines (descriptions do).
+// ZRF (Zillions of Games) differs in four places: macro arguments make '$' a word character
+// ("$1"), a word may start with a digit (Shogi files name their positions 1i and 9a; a run of
+// digits alone is still a number, as zrf_integer is tried first), a backslash in a string is an
+// ordinary character ("Audio\Pickup.wav"), and strings may run over several lines (descriptions do).
 struct zrf_symbol_char : peg::sor<symbol_char, peg::one<'$'>> {};
-struct zrf_symbol : basic_symbol<zrf_symbol_char> {};
+struct zrf_symbol : peg::seq<peg::not_at<peg::one<'\''>>, peg::plus<zrf_symbol_char>> {};
 struct zrf_integer : basic_integer<zrf_symbol_char> {};
 struct zrf_string_char : peg::not_one<'"'> {};
 struct zrf_string_literal : basic_string_literal<zrf_string_char> {};

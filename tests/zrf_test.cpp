@@ -493,6 +493,38 @@ TEST(ZrfSemantics, StringsKeepBackslashesAndSpanLines) {
   EXPECT_EQ(rules.about, "two\nlines");
 }
 
+// kTiny with every `from` replaced by `to`.
+std::string tiny_with_all(std::string_view from, std::string_view to) {
+  std::string text(kTiny);
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(ZrfSyntax, WordsMayStartWithADigitAndHoldAQuote) {
+  // Shogi files name positions 1i and 9a; names may hold a quote. Both are words, not broken numbers.
+  for (const std::string_view name : {"3'rd", "Don't", "1-type"}) {
+    const Rules rules = load_rules(zrf_source(tiny_with_all("Pawn", name)), {});
+    ASSERT_EQ(rules.pieces.size(), 1u);
+    EXPECT_EQ(rules.pieces[0].name, name);
+  }
+  EXPECT_EQ(error_of(tiny_with("(Pawn c4 d4)", "(Pawn c4 1i)")),
+            "test.zrf:12:53: error: unknown position '1i'\n"
+            " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 1i)))\n"
+            "    |                                                     ^~\n"
+            "hint: positions run from a1 to d4\n");
+  // A Shogi board numbers its files and letters its ranks: read, then refused for its naming.
+  EXPECT_EQ(error_of(tiny_with("(dimensions (\"a/b/c/d\" (50 0)) (\"4/3/2/1\" (0 50)))",
+                               "(dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))")),
+            "test.zrf:8:19: error: the files must be named a, b, c ... from left to right; this one names them "
+            "\"4/3/2/1\"\n"
+            " 8 |       (dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))\n"
+            "   |                   ^\n"
+            "hint: troyka names cells by file letter and rank number from the bottom, as a1\n");
+  // A number is still a number: digits alone, with a sign.
+  EXPECT_EQ(tiny_rules("(0 50)))", "(0 +50)))").height, 4);
+}
+
 TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
   // kTiny's symmetry turns n into s but leaves e alone: no facing turns White's moves into Black's.
   const Rules rules = tiny_rules();
