@@ -124,11 +124,17 @@ class Reporter {
 
 // ---- Pass 1: macros ---------------------------------------------------------------------------
 
-constexpr int kMaxMacroDepth = 32;
+constexpr std::size_t kMaxMacroDepth = 32;
 // Macros that use other macros twice can double the text at every level; past this many expanded
 // forms the file is refused rather than exhausting memory.
 constexpr std::size_t kMaxExpandedNodes = 1000000;
 
+// Zillions' macros as the files written for it use them (docs/zrf.md): a use (NAME ARG...), or a
+// bare NAME, is replaced by the body with $1, $2 ... replaced by the arguments. A $N that the use
+// does not give is the Nth argument of the nearest enclosing use that gives one (files define
+// "body" macros, used without arguments inside macros that have them, whose $1 is the enclosing
+// macro's $1), and nothing when no enclosing use gives it. A name defined twice keeps its later
+// definition.
 class MacroExpander {
  public:
   explicit MacroExpander(Reporter& report) : report_(report) {}
@@ -139,44 +145,50 @@ class MacroExpander {
       if (form.head() == "define") define(form);
     std::vector<Node> result;
     for (const Node& form : forms)
-      if (form.head() != "define") expand_into(form, result, 0);
+      if (form.head() != "define") expand_into(form, result);
     return result;
   }
 
  private:
+  // A use of a macro whose body is being expanded.
+  struct Use {
+    const Node* macro = nullptr;
+    std::vector<Node> arguments;
+  };
+
   void define(const Node& form) {
     if (form.items.size() < 3 || !form.items[1].is_symbol())
       report_.fail(form, "a macro needs a name and a body",
                    "write (define NAME (BODY ...)), using $1, $2 ... for arguments");
-    const std::string& name = form.items[1].text;
-    if (const auto it = macros_.find(name); it != macros_.end())
-      report_.fail(form.items[1],
-                   fmt::format("the macro '{}' is defined twice; the first is at line {}", name, it->second->pos.line));
-    macros_[name] = &form;
+    macros_[form.items[1].text] = &form;  // a later definition replaces an earlier one
   }
 
   // Appends `node` with its macros expanded to `out`: a use whose body is one form becomes that
   // form; a body of several forms is spliced in, as Zillions does.
-  void expand_into(const Node& node, std::vector<Node>& out, int depth) {
+  void expand_into(const Node& node, std::vector<Node>& out) {
     const Node* macro = use_of(node);
     if (!macro) {
       Node copy = node;
       if (node.is_list()) {
         copy.items.clear();
-        for (const Node& item : node.items) expand_into(item, copy.items, depth);
+        for (const Node& item : node.items) expand_into(item, copy.items);
       }
       out.push_back(std::move(copy));
       return;
     }
     const std::string& name = macro->items[1].text;
-    if (depth >= kMaxMacroDepth)
+    if (uses_.size() >= kMaxMacroDepth)
       report_.fail(node, fmt::format("macros are expanded more than {} deep here", kMaxMacroDepth),
                    fmt::format("does the macro '{}' use itself?", name));
     report_.note_expansion(node.pos, {name, macro->pos.line});
-    const std::vector<Node> arguments =
-        node.is_list() ? std::vector<Node>(node.items.begin() + 1, node.items.end()) : std::vector<Node>();
-    for (std::size_t i = 2; i < macro->items.size(); ++i)
-      expand_into(substitute(macro->items[i], arguments, node, name), out, depth + 1);
+    Use use;
+    use.macro = macro;
+    if (node.is_list()) use.arguments.assign(node.items.begin() + 1, node.items.end());
+    std::vector<Node> body;
+    for (std::size_t i = 2; i < macro->items.size(); ++i) substitute_into(macro->items[i], use.arguments, node, body);
+    uses_.push_back(std::move(use));
+    for (const Node& item : body) expand_into(item, out);
+    uses_.pop_back();
   }
 
   const Node* use_of(const Node& node) const {
@@ -185,30 +197,44 @@ class MacroExpander {
     return it == macros_.end() ? nullptr : it->second;
   }
 
-  // The body with $1.. replaced by the arguments; the body's own nodes take the use's position.
-  Node substitute(const Node& body, const std::vector<Node>& arguments, const Node& use, const std::string& name) {
-    if (body.is_symbol() && body.text.size() >= 2 && body.text[0] == '$') {
-      std::size_t index = 0;
-      const auto [end, error] = std::from_chars(body.text.data() + 1, body.text.data() + body.text.size(), index);
-      if (error == std::errc() && end == body.text.data() + body.text.size() && index >= 1) {
-        if (index > arguments.size())
-          report_.fail(use, fmt::format("the macro '{}' uses ${} but is given {} argument{}", name, index,
-                                        arguments.size(), arguments.size() == 1 ? "" : "s"));
-        return arguments[index - 1];
-      }
+  // N for a word $N (N from 1), else 0.
+  static std::size_t argument_index(const Node& node) {
+    if (!node.is_symbol() || node.text.size() < 2 || node.text[0] != '$') return 0;
+    std::size_t index = 0;
+    const auto [end, error] = std::from_chars(node.text.data() + 1, node.text.data() + node.text.size(), index);
+    return error == std::errc() && end == node.text.data() + node.text.size() ? index : 0;
+  }
+
+  // The Nth argument of the use, else of the nearest enclosing use that has one; null for none.
+  const Node* argument(std::size_t index, const std::vector<Node>& arguments) const {
+    if (index <= arguments.size()) return &arguments[index - 1];
+    for (auto use = uses_.rbegin(); use != uses_.rend(); ++use)
+      if (index <= use->arguments.size()) return &use->arguments[index - 1];
+    return nullptr;
+  }
+
+  // Appends `body` with $1.. replaced by the arguments to `out`; the body's own nodes take the
+  // use's position. An argument no use gives appends nothing.
+  void substitute_into(const Node& body, const std::vector<Node>& arguments, const Node& use, std::vector<Node>& out) {
+    if (const std::size_t index = argument_index(body)) {
+      if (const Node* given = argument(index, arguments)) out.push_back(*given);
+      return;
     }
     if (++expanded_nodes_ > kMaxExpandedNodes)
       report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
-                   fmt::format("does the macro '{}' use other macros many times over?", name));
-    Node copy = body;
+                   fmt::format("does the macro '{}' use other macros many times over?", use_of(use)->items[1].text));
+    Node copy;
+    copy.kind = body.kind;
+    copy.text = body.text;
+    copy.integer = body.integer;
     copy.pos = use.pos;
-    copy.items.clear();
-    for (const Node& item : body.items) copy.items.push_back(substitute(item, arguments, use, name));
-    return copy;
+    for (const Node& item : body.items) substitute_into(item, arguments, use, copy.items);
+    out.push_back(std::move(copy));
   }
 
   Reporter& report_;
   std::map<std::string, const Node*, std::less<>> macros_;
+  std::vector<Use> uses_;  // the uses whose bodies are being expanded, outermost first
   std::size_t expanded_nodes_ = 0;
 };
 
