@@ -177,9 +177,7 @@ class MacroExpander {
       return;
     }
     const std::string& name = macro->items[1].text;
-    if (uses_.size() >= kMaxMacroDepth)
-      report_.fail(node, fmt::format("macros are expanded more than {} deep here", kMaxMacroDepth),
-                   fmt::format("does the macro '{}' use itself?", name));
+    if (uses_.size() >= kMaxMacroDepth) too_deep(node, name);
     report_.note_expansion(node.pos, {name, macro->pos.line});
     Use use;
     use.macro = macro;
@@ -220,9 +218,7 @@ class MacroExpander {
       if (const Node* given = argument(index, arguments)) out.push_back(*given);
       return;
     }
-    if (++expanded_nodes_ > kMaxExpandedNodes)
-      report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
-                   fmt::format("does the macro '{}' use other macros many times over?", use_of(use)->items[1].text));
+    if (++expanded_nodes_ > kMaxExpandedNodes) too_large(use);
     Node copy;
     copy.kind = body.kind;
     copy.text = body.text;
@@ -230,6 +226,76 @@ class MacroExpander {
     copy.pos = use.pos;
     for (const Node& item : body.items) substitute_into(item, arguments, use, copy.items);
     out.push_back(std::move(copy));
+  }
+
+  static const std::string& name_of(const Node& macro) { return macro.items[1].text; }
+
+  // The macros a macro's definition uses, by name.
+  std::set<std::string> used_by(const Node& macro) const {
+    std::set<std::string> used;
+    std::vector<const Node*> pending;
+    for (std::size_t i = 2; i < macro.items.size(); ++i) pending.push_back(&macro.items[i]);
+    while (!pending.empty()) {
+      const Node* node = pending.back();
+      pending.pop_back();
+      if (node->is_symbol() && macros_.count(node->text)) used.insert(node->text);
+      for (const Node& item : node->items) pending.push_back(&item);
+    }
+    return used;
+  }
+
+  // The shortest chain of definitions by which `name` uses itself: {name} when its definition uses
+  // it, {name, b} when it uses b whose definition uses it, ...; empty when it never does.
+  std::vector<std::string> cycle_of(const std::string& name) const {
+    std::map<std::string, std::string> reached_from;  // breadth first over the definitions
+    std::vector<std::string> frontier = {name};
+    while (!frontier.empty()) {
+      std::vector<std::string> next;
+      for (const std::string& from : frontier)
+        for (const std::string& used : used_by(*macros_.at(from))) {
+          if (used == name) {
+            std::vector<std::string> cycle = {from};
+            while (cycle.back() != name) cycle.push_back(reached_from.at(cycle.back()));
+            std::reverse(cycle.begin(), cycle.end());
+            return cycle;
+          }
+          if (reached_from.emplace(used, from).second) next.push_back(used);
+        }
+      frontier = std::move(next);
+    }
+    return {};
+  }
+
+  // Uses nested more than kMaxMacroDepth deep: a macro on the way whose definition uses itself,
+  // directly or through others, never ends; otherwise the uses are merely deep.
+  [[noreturn]] void too_deep(const Node& node, const std::string& name) const {
+    std::vector<std::string> names;
+    for (const Use& use : uses_) names.push_back(name_of(*use.macro));
+    names.push_back(name);
+    for (const std::string& on_the_way : names) {
+      const std::vector<std::string> cycle = cycle_of(on_the_way);
+      if (cycle.empty()) continue;
+      std::string through;
+      for (std::size_t i = 1; i < cycle.size(); ++i)
+        through += fmt::format("{}'{}'", i == 1 ? " through " : i + 1 == cycle.size() ? " and " : ", ", cycle[i]);
+      report_.fail(node, fmt::format("the macro '{}' uses itself{}, so its expansion never ends", cycle[0], through),
+                   "a macro may use other macros, but not itself");
+    }
+    report_.fail(node,
+                 fmt::format("macros are expanded more than {} deep here, from '{}' down to '{}'", kMaxMacroDepth,
+                             name_of(*uses_.front().macro), name),
+                 fmt::format("none of them uses itself, but troyka expands macros at most {} deep", kMaxMacroDepth));
+  }
+
+  // More than kMaxExpandedNodes forms in all: says in which use, and how deep, the count passed it.
+  [[noreturn]] void too_large(const Node& use) const {
+    const std::string& inner = name_of(*use_of(use));
+    const std::string& outer = uses_.empty() ? inner : name_of(*uses_.front().macro);
+    report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
+                 uses_.empty() ? fmt::format("the count passes it in this use of '{}'", outer)
+                               : fmt::format("the count passes it in this use of '{}', which nests macros {} deep, "
+                                             "down to '{}'",
+                                             outer, uses_.size() + 1, inner));
   }
 
   Reporter& report_;
