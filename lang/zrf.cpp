@@ -330,10 +330,12 @@ class VariantPicker {
   explicit VariantPicker(const Reporter& report) : report_(report) {}
 
   // The forms of the chosen game: the (game ...) form's, with the chosen variant's replacing them.
-  // `title` becomes the chosen variant's title ("" for the game itself).
+  // `title` becomes the chosen variant's title ("" for the game itself). Without a choice, the game
+  // or variant marked (default) is chosen (the first in the file, when several are), else the game.
   Node pick(const std::vector<Node>& forms, const std::string& wanted, std::string& title) const {
     const Node* game = nullptr;
     std::vector<const Node*> variants;
+    int marked = -1;  // the number of the one marked (default): 0 for the game
     for (const Node& form : forms) {
       const std::string_view head = form.head();
       if (head == "game") {
@@ -341,8 +343,10 @@ class VariantPicker {
           report_.fail(form, "troyka reads one '(game ...)' per ZRF file",
                        "put the second game in its own file, or make it a (variant ...)");
         game = &form;
+        if (marked < 0 && marked_default(form)) marked = 0;
       } else if (head == "variant") {
         variants.push_back(&form);
+        if (marked < 0 && marked_default(form)) marked = static_cast<int>(variants.size());
       } else if (head != "version") {
         report_.fail(form,
                      fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
@@ -352,7 +356,7 @@ class VariantPicker {
     if (!game)
       report_.fail_at({}, "the file holds no '(game ...)'",
                       "a ZRF file describes its game in (game (title \"...\") ...)");
-    const int chosen = variant_number(wanted, *game, variants);
+    const int chosen = wanted.empty() ? std::max(marked, 0) : variant_number(wanted, *game, variants, marked);
     if (chosen == 0) return *game;
     title = title_of(*variants[static_cast<std::size_t>(chosen - 1)]);
     if (title.empty()) title = std::to_string(chosen);
@@ -360,8 +364,14 @@ class VariantPicker {
   }
 
  private:
-  int variant_number(const std::string& wanted, const Node& game, const std::vector<const Node*>& variants) const {
-    if (wanted.empty()) return 0;
+  // Zillions loads the game or variant marked (default) when the file is opened.
+  static bool marked_default(const Node& block) {
+    return std::any_of(block.items.begin(), block.items.end(),
+                       [](const Node& form) { return form.head() == "default"; });
+  }
+
+  int variant_number(const std::string& wanted, const Node& game, const std::vector<const Node*>& variants,
+                     int marked) const {
     int number = -1;
     const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), number);
     if (error == std::errc() && end == wanted.data() + wanted.size() && number >= 0 &&
@@ -374,7 +384,9 @@ class VariantPicker {
       if (titles.back() == wanted) return static_cast<int>(i) + 1;
     }
     std::string listing = fmt::format("0 \"{}\" (the game itself)", title_of(game));
-    for (std::size_t i = 0; i < titles.size(); ++i) listing += fmt::format(", {} \"{}\"", i + 1, titles[i]);
+    for (std::size_t i = 0; i < titles.size(); ++i)
+      listing +=
+          fmt::format(", {} \"{}\"{}", i + 1, titles[i], static_cast<int>(i) + 1 == marked ? " (the default)" : "");
     const std::string close = closest_match(wanted, titles);
     throw Error(Diagnostic{
         nullptr,
@@ -390,8 +402,7 @@ class VariantPicker {
     result.items.clear();
     for (const Node& form : game.items)
       if (!replaced.count(replacement_key(form)) || form.is_symbol()) result.items.push_back(form);
-    for (std::size_t i = 1; i < variant.items.size(); ++i)
-      if (variant.items[i].head() != "default") result.items.push_back(variant.items[i]);
+    result.items.insert(result.items.end(), variant.items.begin() + 1, variant.items.end());
     return result;
   }
 
@@ -484,6 +495,7 @@ class Lowering {
       if (head.empty())
         fail(form, fmt::format("expected a form like '(players ...)' in the game, found {}", describe(form)));
       if (kIgnoredGameForms.count(head)) continue;
+      if (head == "default") continue;  // which game or variant loads first: VariantPicker read it
       if (head == "option") {
         check_option(form);
         continue;

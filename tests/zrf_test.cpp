@@ -682,6 +682,30 @@ TEST(ZrfSemantics, AVariantReplacesTheFormsItGives) {
   EXPECT_EQ(wide.end.size(), 2u);  // the game's goals stay
 }
 
+TEST(ZrfSemantics, DefaultMarksWhatLoadsWithoutAChoice) {
+  // In the game it changes nothing: the game loads, as without it.
+  const Rules game = tiny_rules("(title \"Tiny\")", "(title \"Tiny\") (default)");
+  EXPECT_EQ(game.name, "Tiny");
+  EXPECT_EQ(game.variant, "");
+  // In a variant, that variant loads without --variant; --variant 0 still names the game.
+  const std::string text = std::string(kTiny) +
+                           "(variant (title \"Losing\") (loss-condition (White Black) (absolute-config Pawn (a4))))\n"
+                           "(variant (title \"Wide\") (default) (board-setup (White (Pawn a1)) (Black (Pawn d4))))\n";
+  const Rules chosen = load_rules(zrf_source(text), {});
+  EXPECT_EQ(chosen.variant, "Wide");
+  EXPECT_EQ(chosen.setup.size(), 2u);
+  EXPECT_EQ(load_rules(zrf_source(text), variant("0")).variant, "");
+  EXPECT_EQ(load_rules(zrf_source(text), variant("Losing")).variant, "Losing");
+  EXPECT_EQ(error_of(text, variant("9")),
+            "error: --variant: this ZRF file has no variant \"9\"\nhint: choose by number or title: 0 \"Tiny\" (the "
+            "game itself), 1 \"Losing\", 2 \"Wide\" (the default)\n");
+  // Dakon.zrf (DagazProject/ZRF) lists a variant before its game and marks the game (default).
+  const std::string before = "(variant (title \"First\") (board-setup (White (Pawn a1)) (Black (Pawn d4))))\n" +
+                             tiny_with("(title \"Tiny\")", "(title \"Tiny\") (default)");
+  EXPECT_EQ(load_rules(zrf_source(before), {}).variant, "");
+  EXPECT_EQ(load_rules(zrf_source(before), variant("1")).variant, "First");
+}
+
 // ---- Drops ----------------------------------------------------------------------------------------
 
 TEST(ZrfDrops, TicTacToeEqualsTroykaTicTacToe) {
