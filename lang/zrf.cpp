@@ -926,7 +926,6 @@ class Lowering {
         piece.moves.push_back(lower_drop(list->items[i]));
       }
     }
-    if (piece.moves.empty()) fail(form, fmt::format("the piece '{}' has no moves", piece.name));
     rules_.pieces.push_back(std::move(piece));
   }
 

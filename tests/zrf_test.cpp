@@ -610,6 +610,17 @@ TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
   expect_same_games(translated(rules), rules, 50);
 }
 
+TEST(ZrfSemantics, APieceWithoutMovesOnlyStands) {
+  const Rules rules = tiny_rules("(board-setup (White (Pawn a1 b1))",
+                                 "(piece (name Wall) (image White \"wall.bmp\" Black \"wall.bmp\"))\n"
+                                 "  (board-setup (White (Pawn a1 b1) (Wall b2))");
+  ASSERT_EQ(rules.pieces.size(), 2u);
+  EXPECT_TRUE(rules.pieces[1].moves.empty());
+  // The wall blocks b1's step and never moves itself: a1-a2 is White's one move.
+  EXPECT_EQ(perfts(rules, 1), std::vector<std::uint64_t>{1});
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+}
+
 TEST(ZrfSemantics, TurnOrderChoosesTheFirstPlayer) {
   const Rules rules = tiny_rules("(turn-order White Black)", "(turn-order Black White)");
   EXPECT_EQ(rules.players[0].name, "Black");
