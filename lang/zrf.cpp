@@ -112,6 +112,12 @@ class Reporter {
     }
     throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
   }
+  // A known ZRF form troyka cannot play, named with the reason kUnsupported gives.
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
+    const auto it = kUnsupported.find(keyword);
+    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
+    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
+  }
   void note_expansion(SourcePos use, const Expansion& expansion) {
     expansions_.try_emplace({use.line, use.column}, expansion);
   }
@@ -347,6 +353,8 @@ class VariantPicker {
       } else if (head == "variant") {
         variants.push_back(&form);
         if (marked < 0 && marked_default(form)) marked = static_cast<int>(variants.size());
+      } else if (head == "include") {
+        report_.unsupported(form.items.front(), head);
       } else if (head != "version") {
         report_.fail(form,
                      fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
@@ -442,11 +450,7 @@ class Lowering {
     report_.fail(at, std::move(message), std::move(hint));
   }
 
-  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
-    const auto it = kUnsupported.find(keyword);
-    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
-    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
-  }
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const { report_.unsupported(at, keyword); }
 
   const Node& argument(const Node& form, std::size_t index, std::string_view what) const {
     if (index < form.items.size()) return form.items[index];

@@ -382,6 +382,18 @@ TEST(ZrfErrors, CommonMistakes) {
             "hint: positions run from a1 to d4\n");
 }
 
+TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
+  EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
+            "test.zrf:1:2: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
+            "everything in one file\n"
+            " 1 | (include \"pieces.zrf\")\n"
+            "   |  ^~~~~~~\n"
+            "hint: docs/zrf.md lists the subset troyka plays\n");
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include \"pieces.zrf\")"))),
+            "test.zrf:3:19: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
+            "everything in one file");
+}
+
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
   EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black))\n"),
             "test.zrf:2:10: error: this string is never closed\n"
