@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <optional>
 #include <tao/pegtl.hpp>
 
 namespace troyka::lang {
@@ -75,6 +76,11 @@ struct Builder {
   std::vector<Node> open_nodes;                  // the list nodes whose items are being read
   std::string string_value;
   SourcePos string_pos;
+  // ZRF strings may span lines, so one left open is closed by the next string's opening quote and
+  // every quote after it pairs wrongly. The first string that ran over a line starting with a form
+  // (its opening quote, and the line of the quote that closed it) is then the likely culprit.
+  std::optional<SourcePos> swallowing_string;
+  std::uint32_t swallowing_until = 0;
 
   [[noreturn]] void fail(SourcePos pos, std::string message, std::string hint = {}) const {
     throw Error(Diagnostic{file, pos, std::move(message), std::move(hint)});
@@ -168,10 +174,25 @@ struct action<string_char> {
   }
 };
 
+// Whether a string's text holds a line that starts, after blanks, with '(' and a letter: a form.
+inline bool holds_a_form(std::string_view text) {
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) {
+    const std::size_t start = text.find_first_not_of(" \t\r", at + 1);
+    if (start != std::string_view::npos && start + 1 < text.size() && text[start] == '(' &&
+        std::isalpha(static_cast<unsigned char>(text[start + 1])))
+      return true;
+  }
+  return false;
+}
+
 template <>
 struct action<string_close> {
   template <typename Input>
   static void apply(const Input& in, Builder& b) {
+    if (!b.swallowing_string && holds_a_form(b.string_value)) {
+      b.swallowing_string = b.string_pos;
+      b.swallowing_until = static_cast<std::uint32_t>(in.position().line);
+    }
     Node node;
     node.kind = Node::Kind::String;
     node.text = std::move(b.string_value);
@@ -217,6 +238,13 @@ struct unterminated_string : failing_rule<unterminated_string> {
     const bool bad_escape = !in.empty() && in.peek_char() == '\\';
     if (bad_escape)
       b.fail(position_of(in, 2), "unknown escape in a string", "strings understand \\\" \\\\ \\n and \\t");
+    if (b.swallowing_string)
+      b.fail(*b.swallowing_string,
+             fmt::format("this string is not closed on its line and runs on over the forms below it, to the '\"' on "
+                         "line {}",
+                         b.swallowing_until),
+             "ZRF strings may span lines, so from here on the file's quotes pair up wrongly and the last string "
+             "runs to its end; add this string's closing '\"'");
     b.fail(b.string_pos, "this string is never closed",
            b.syntax == Syntax::Zrf ? "ZRF strings may span lines, so this one runs to the end of the file; add its '\"'"
                                    : "add a '\"' before the end of the line");

@@ -402,6 +402,24 @@ TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
             "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
 }
 
+TEST(ZrfErrors, AStringLeftOpenIsBlamedAtItsOpeningQuote) {
+  // The '"' meant to open the description closes the title, and the last '"' opens a string that
+  // runs to the end: the title is the one to blame, not line 4.
+  EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black)\n  (description \"x\"))\n"),
+            "test.zrf:2:10: error: this string is not closed on its line and runs on over the forms below it, to "
+            "the '\"' on line 4\n"
+            " 2 |   (title \"Tiny)\n"
+            "   |          ^\n"
+            "hint: ZRF strings may span lines, so from here on the file's quotes pair up wrongly and the last string "
+            "runs to its end; add this string's closing '\"'\n");
+  // A description over two lines before it is not taken for the culprit.
+  EXPECT_EQ(
+      first_line(error_of(
+          "(game\n  (description \"two\nlines\")\n  (title \"Tiny)\n  (players White Black)\n  (history \"x\"))\n")),
+      "test.zrf:4:10: error: this string is not closed on its line and runs on over the forms below it, to "
+      "the '\"' on line 6");
+}
+
 TEST(ZrfErrors, AFormGivenTwice) {
   EXPECT_EQ(error_of(tiny_with("(board-setup", "(board-setup (White (Pawn a1)))\n  (board-setup")),
             "test.zrf:13:3: error: '(board-setup ...)' appears twice; the first is at line 12\n"
