@@ -29,9 +29,23 @@ const std::set<std::string, std::less<>> kIgnoredGameForms = {
 };
 const std::set<std::string, std::less<>> kIgnoredPieceForms = {
     "image", "help", "description", "move-sound", "release-sound", "capture-sound", "drop-sound"};
-// Options that change only the display or the moves' entry, never which moves are legal.
-const std::set<std::string, std::less<>> kPresentationOptions = {
-    "animate captures", "animate drops", "smart moves", "show moves list", "highlight goals", "prevent flipping",
+// Options that change only the display or how moves are entered, never which moves are legal
+// (docs/zrf.md gives the sources): read and ignored, whatever their value.
+const std::set<std::string, std::less<>> kDisplayOptions = {
+    "animate captures", "animate drops", "highlight goals", "prevent flipping",
+    "show moves list",  "smart moves",   "silent ? moves",  "show hints",
+};
+// Options that change rules no game troyka plays has: read and ignored. "include off-pieces" counts
+// pieces off the board, and troyka counts pieces only in games that never have any there;
+// "recycle promotions" concerns pieces that change type, and troyka refuses every move that does.
+const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", "recycle promotions"};
+// Options that change the rules, with what they do. Set to false they are Zillions' default, the
+// same as no option, and are read; any other value is a rule troyka cannot play yet.
+const std::map<std::string, std::string, std::less<>> kRuleOptions = {
+    {"pass turn", "a player may pass instead of moving"},
+    {"pass partial", "a move of several parts may stop after any of them"},
+    {"maximal captures", "a player must make the move that captures the most pieces"},
+    {"recycle captures", "a captured piece joins the capturer's pieces off the board"},
 };
 const std::vector<std::string> kGameForms = {
     "title",       "description",   "players",        "turn-order",     "board",  "piece",
@@ -513,11 +527,28 @@ class Lowering {
       if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
   }
 
+  // (option "NAME" VALUE): display options and rule options at Zillions' default are read and
+  // ignored; a rule option troyka cannot play is refused as a missing feature.
   void check_option(const Node& form) const {
-    const std::string name = string(argument(form, 1, "NAME"), "the option's name");
-    if (!kPresentationOptions.count(name))
-      fail(form.items[1], fmt::format("unsupported option \"{}\": it may change which moves are legal", name),
-           "options that only change the display are accepted: \"animate captures\", \"smart moves\", ...");
+    const Node& name_node = argument(form, 1, "NAME");
+    const std::string name = string(name_node, "the option's name");
+    if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
+    const auto rule = kRuleOptions.find(name);
+    if (rule == kRuleOptions.end()) {
+      std::vector<std::string> known(kDisplayOptions.begin(), kDisplayOptions.end());
+      known.insert(known.end(), kInertOptions.begin(), kInertOptions.end());
+      for (const auto& [known_name, what] : kRuleOptions) known.push_back(known_name);
+      fail(name_node, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", name),
+           suggest(name, known));
+    }
+    const Node& value = argument(form, 2, "VALUE");
+    if (value.is_symbol("false")) return;
+    fail(name_node,
+         fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, not "
+                     "a mistake in the file)",
+                     name, to_text(value), rule->second),
+         fmt::format("\"{}\" false, Zillions' default, is read, and so are the options that only change the display",
+                     name));
   }
 
   void read_title() {

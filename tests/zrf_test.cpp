@@ -361,10 +361,12 @@ TEST(ZrfErrors, CommonMistakes) {
             " 13 |   (win-condition (White Black) (pieces-remaining 2)))\n"
             "    |                                ^\n");
   EXPECT_EQ(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (option \"pass turn\" true)")),
-            "test.zrf:3:26: error: unsupported option \"pass turn\": it may change which moves are legal\n"
+            "test.zrf:3:26: error: the option \"pass turn\" true is not supported yet: a player may pass instead of "
+            "moving, which troyka cannot play (a missing feature, not a mistake in the file)\n"
             " 3 |   (title \"Tiny\") (option \"pass turn\" true)\n"
             "   |                          ^~~~~~~~~~~\n"
-            "hint: options that only change the display are accepted: \"animate captures\", \"smart moves\", ...\n");
+            "hint: \"pass turn\" false, Zillions' default, is read, and so are the options that only change the "
+            "display\n");
   EXPECT_EQ(error_of(tiny_with("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))")),
             "test.zrf:8:38: error: the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them "
             "\"1/2/3/4\"\n"
@@ -392,6 +394,59 @@ TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
   EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include \"pieces.zrf\")"))),
             "test.zrf:3:19: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
             "everything in one file");
+}
+
+// ---- Options -------------------------------------------------------------------------------------
+
+std::string tiny_with_option(std::string_view option) {
+  return tiny_with("(title \"Tiny\")", "(title \"Tiny\") " + std::string(option));
+}
+
+TEST(ZrfOptions, DisplayOptionsAndRuleOptionsAtTheirDefaultAreRead) {
+  const std::vector<std::uint64_t> plain = perfts(tiny_rules(), 3);
+  for (const std::string_view option :
+       {"(option \"animate captures\" false)", "(option \"animate drops\" false)", "(option \"prevent flipping\" 2)",
+        "(option \"show moves list\" false)", "(option \"highlight goals\" false)", "(option \"smart moves\" from)",
+        "(option \"silent ? moves\" true)", "(option \"show hints\" false)",
+        // rules no game troyka plays has
+        "(option \"include off-pieces\" true)", "(option \"recycle promotions\" true)",
+        // rule options at Zillions' default
+        "(option \"pass turn\" false)", "(option \"pass partial\" false)", "(option \"maximal captures\" false)",
+        "(option \"recycle captures\" false)"}) {
+    try {
+      EXPECT_EQ(perfts(load_rules(zrf_source(tiny_with_option(option)), {}), 3), plain) << option;
+    } catch (const Error& error) {
+      ADD_FAILURE() << option << ": " << render(error.diagnostic());
+    }
+  }
+}
+
+TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
+  struct Case {
+    std::string_view option, message;
+  };
+  const Case cases[] = {
+      {"(option \"pass turn\" forced)",
+       "test.zrf:3:26: error: the option \"pass turn\" forced is not supported yet: a player may pass instead of "
+       "moving, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"maximal captures\" 2)",
+       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: a player must make the move "
+       "that captures the most pieces, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"recycle captures\" true)",
+       "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
+       "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"pass partial\" true)",
+       "test.zrf:3:26: error: the option \"pass partial\" true is not supported yet: a move of several parts may "
+       "stop after any of them, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(first_line(error_of(tiny_with_option(c.option))), c.message) << c.option;
+  EXPECT_EQ(error_of(tiny_with_option("(option \"animate capture\" false)")),
+            "test.zrf:3:26: error: unknown option \"animate capture\": troyka cannot tell whether it changes the "
+            "rules\n"
+            " 3 |   (title \"Tiny\") (option \"animate capture\" false)\n"
+            "   |                          ^~~~~~~~~~~~~~~~~\n"
+            "hint: did you mean 'animate captures'?\n");
 }
 
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
