@@ -47,6 +47,20 @@ const std::map<std::string, std::string, std::less<>> kRuleOptions = {
     {"maximal captures", "a player must make the move that captures the most pieces"},
     {"recycle captures", "a captured piece joins the capturer's pieces off the board"},
 };
+// The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
+// Zillions 1.x write and Polygamo still reads (GameCode.cs: "deprecated"). allow-flipping is the
+// display switch that prevent flipping replaced.
+const std::map<std::string, std::string, std::less<>> kOptionForms = {
+    {"allow-flipping", "prevent flipping"},
+    {"animate-captures", "animate captures"},
+    {"animate-drops", "animate drops"},
+    {"include-off-pieces", "include off-pieces"},
+    {"maximal-captures", "maximal captures"},
+    {"pass-partial", "pass partial"},
+    {"pass-turn", "pass turn"},
+    {"recycle-captures", "recycle captures"},
+    {"recycle-promotions", "recycle promotions"},
+};
 const std::vector<std::string> kGameForms = {
     "title",       "description",   "players",        "turn-order",     "board",  "piece",
     "board-setup", "win-condition", "loss-condition", "draw-condition", "option",
@@ -515,7 +529,12 @@ class Lowering {
       if (kIgnoredGameForms.count(head)) continue;
       if (head == "default") continue;  // which game or variant loads first: VariantPicker read it
       if (head == "option") {
-        check_option(form);
+        const Node& name = argument(form, 1, "NAME");
+        check_option(string(name, "the option's name"), name, form, 2);
+        continue;
+      }
+      if (const auto option = kOptionForms.find(head); option != kOptionForms.end()) {
+        check_option(option->second, form.items.front(), form, 1);
         continue;
       }
       if (kUnsupported.count(head) && head != "turn-order") unsupported(form.items.front(), head);
@@ -527,23 +546,22 @@ class Lowering {
       if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
   }
 
-  // (option "NAME" VALUE): display options and rule options at Zillions' default are read and
-  // ignored; a rule option troyka cannot play is refused as a missing feature.
-  void check_option(const Node& form) const {
-    const Node& name_node = argument(form, 1, "NAME");
-    const std::string name = string(name_node, "the option's name");
+  // (option "NAME" VALUE), or its older form, with the value at `value_at` in `form`: display
+  // options and rule options at Zillions' default are read and ignored; a rule option troyka cannot
+  // play is refused as a missing feature, at `at`.
+  void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) const {
     if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
     const auto rule = kRuleOptions.find(name);
     if (rule == kRuleOptions.end()) {
       std::vector<std::string> known(kDisplayOptions.begin(), kDisplayOptions.end());
       known.insert(known.end(), kInertOptions.begin(), kInertOptions.end());
       for (const auto& [known_name, what] : kRuleOptions) known.push_back(known_name);
-      fail(name_node, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", name),
+      fail(at, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", name),
            suggest(name, known));
     }
-    const Node& value = argument(form, 2, "VALUE");
+    const Node& value = argument(form, value_at, "VALUE");
     if (value.is_symbol("false")) return;
-    fail(name_node,
+    fail(at,
          fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, not "
                      "a mistake in the file)",
                      name, to_text(value), rule->second),

@@ -412,7 +412,9 @@ TEST(ZrfOptions, DisplayOptionsAndRuleOptionsAtTheirDefaultAreRead) {
         "(option \"include off-pieces\" true)", "(option \"recycle promotions\" true)",
         // rule options at Zillions' default
         "(option \"pass turn\" false)", "(option \"pass partial\" false)", "(option \"maximal captures\" false)",
-        "(option \"recycle captures\" false)"}) {
+        "(option \"recycle captures\" false)",
+        // the older form of options, as Zillions 1.x files write them
+        "(pass-turn false)", "(allow-flipping false)", "(animate-captures false)", "(recycle-promotions true)"}) {
     try {
       EXPECT_EQ(perfts(load_rules(zrf_source(tiny_with_option(option)), {}), 3), plain) << option;
     } catch (const Error& error) {
@@ -439,6 +441,9 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
        "test.zrf:3:26: error: the option \"pass partial\" true is not supported yet: a move of several parts may "
        "stop after any of them, which troyka cannot play (a missing feature, not a mistake in the file)"},
       {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
+      {"(recycle-captures true)",
+       "test.zrf:3:19: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
+       "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
   };
   for (const Case& c : cases) EXPECT_EQ(first_line(error_of(tiny_with_option(c.option))), c.message) << c.option;
   EXPECT_EQ(error_of(tiny_with_option("(option \"animate capture\" false)")),
