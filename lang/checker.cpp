@@ -654,7 +654,6 @@ class Checker {
         if (promote) fail(part, fmt::format("'(promote ...)' is given twice for the piece '{}'", piece.name));
         promote = &part;
       }
-      if (piece.moves.empty()) fail(*form, fmt::format("the piece '{}' has no moves", piece.name), usage("piece"));
       check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
       promotions.push_back(promote);

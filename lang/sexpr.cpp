@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <optional>
 #include <tao/pegtl.hpp>
 
 namespace troyka::lang {
@@ -37,11 +38,12 @@ template <typename Char>
 struct basic_string_literal : peg::seq<string_open, peg::star<Char>, peg::sor<string_close, unterminated_string>> {};
 struct string_literal : basic_string_literal<string_char> {};
 
-// ZRF (Zillions of Games) differs in three places: macro arguments make '$' a word character
-// ("$1"), a backslash in a string is an ordinary character ("Audio\Pickup.wav"), and strings may
-// run over several lines (descriptions do).
+// ZRF (Zillions of Games) differs in four places: macro arguments make '$' a word character
+// ("$1"), a word may start with a digit (Shogi files name their positions 1i and 9a; a run of
+// digits alone is still a number, as zrf_integer is tried first), a backslash in a string is an
+// ordinary character ("Audio\Pickup.wav"), and strings may run over several lines (descriptions do).
 struct zrf_symbol_char : peg::sor<symbol_char, peg::one<'$'>> {};
-struct zrf_symbol : basic_symbol<zrf_symbol_char> {};
+struct zrf_symbol : peg::seq<peg::not_at<peg::one<'\''>>, peg::plus<zrf_symbol_char>> {};
 struct zrf_integer : basic_integer<zrf_symbol_char> {};
 struct zrf_string_char : peg::not_one<'"'> {};
 struct zrf_string_literal : basic_string_literal<zrf_string_char> {};
@@ -74,6 +76,11 @@ struct Builder {
   std::vector<Node> open_nodes;                  // the list nodes whose items are being read
   std::string string_value;
   SourcePos string_pos;
+  // ZRF strings may span lines, so one left open is closed by the next string's opening quote and
+  // every quote after it pairs wrongly. The first string that ran over a line starting with a form
+  // (its opening quote, and the line of the quote that closed it) is then the likely culprit.
+  std::optional<SourcePos> swallowing_string;
+  std::uint32_t swallowing_until = 0;
 
   [[noreturn]] void fail(SourcePos pos, std::string message, std::string hint = {}) const {
     throw Error(Diagnostic{file, pos, std::move(message), std::move(hint)});
@@ -167,10 +174,25 @@ struct action<string_char> {
   }
 };
 
+// Whether a string's text holds a line that starts, after blanks, with '(' and a letter: a form.
+inline bool holds_a_form(std::string_view text) {
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) {
+    const std::size_t start = text.find_first_not_of(" \t\r", at + 1);
+    if (start != std::string_view::npos && start + 1 < text.size() && text[start] == '(' &&
+        std::isalpha(static_cast<unsigned char>(text[start + 1])))
+      return true;
+  }
+  return false;
+}
+
 template <>
 struct action<string_close> {
   template <typename Input>
   static void apply(const Input& in, Builder& b) {
+    if (!b.swallowing_string && holds_a_form(b.string_value)) {
+      b.swallowing_string = b.string_pos;
+      b.swallowing_until = static_cast<std::uint32_t>(in.position().line);
+    }
     Node node;
     node.kind = Node::Kind::String;
     node.text = std::move(b.string_value);
@@ -216,6 +238,13 @@ struct unterminated_string : failing_rule<unterminated_string> {
     const bool bad_escape = !in.empty() && in.peek_char() == '\\';
     if (bad_escape)
       b.fail(position_of(in, 2), "unknown escape in a string", "strings understand \\\" \\\\ \\n and \\t");
+    if (b.swallowing_string)
+      b.fail(*b.swallowing_string,
+             fmt::format("this string is not closed on its line and runs on over the forms below it, to the '\"' on "
+                         "line {}",
+                         b.swallowing_until),
+             "ZRF strings may span lines, so from here on the file's quotes pair up wrongly and the last string "
+             "runs to its end; add this string's closing '\"'");
     b.fail(b.string_pos, "this string is never closed",
            b.syntax == Syntax::Zrf ? "ZRF strings may span lines, so this one runs to the end of the file; add its '\"'"
                                    : "add a '\"' before the end of the line");

@@ -35,7 +35,7 @@ struct Node {
 inline constexpr int kMaxNesting = 64;
 
 // The two S-expression syntaxes: troyka's own, and Zillions of Games rule files (ZRF), whose words
-// may hold '$' and whose strings have no escapes and may span lines.
+// may hold '$' and start with a digit (1i) and whose strings have no escapes and may span lines.
 enum class Syntax { Troyka, Zrf };
 
 // Parses a whole file into its top-level forms; throws lang::Error on a syntax error.

@@ -29,9 +29,37 @@ const std::set<std::string, std::less<>> kIgnoredGameForms = {
 };
 const std::set<std::string, std::less<>> kIgnoredPieceForms = {
     "image", "help", "description", "move-sound", "release-sound", "capture-sound", "drop-sound"};
-// Options that change only the display or the moves' entry, never which moves are legal.
-const std::set<std::string, std::less<>> kPresentationOptions = {
-    "animate captures", "animate drops", "smart moves", "show moves list", "highlight goals", "prevent flipping",
+// Options that change only the display or how moves are entered, never which moves are legal
+// (docs/zrf.md gives the sources): read and ignored, whatever their value.
+const std::set<std::string, std::less<>> kDisplayOptions = {
+    "animate captures", "animate drops", "highlight goals", "prevent flipping",
+    "show moves list",  "smart moves",   "silent ? moves",  "show hints",
+};
+// Options that change rules no game troyka plays has: read and ignored. "include off-pieces" counts
+// pieces off the board, and troyka counts pieces only in games that never have any there;
+// "recycle promotions" concerns pieces that change type, and troyka refuses every move that does.
+const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", "recycle promotions"};
+// Options that change the rules, with what they do. Set to false they are Zillions' default, the
+// same as no option, and are read; any other value is a rule troyka cannot play yet.
+const std::map<std::string, std::string, std::less<>> kRuleOptions = {
+    {"pass turn", "a player may pass instead of moving"},
+    {"pass partial", "a move of several parts may stop after any of them"},
+    {"maximal captures", "a player must make the move that captures the most pieces"},
+    {"recycle captures", "a captured piece joins the capturer's pieces off the board"},
+};
+// The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
+// Zillions 1.x write and Polygamo still reads (GameCode.cs: "deprecated"). allow-flipping is the
+// display switch that prevent flipping replaced.
+const std::map<std::string, std::string, std::less<>> kOptionForms = {
+    {"allow-flipping", "prevent flipping"},
+    {"animate-captures", "animate captures"},
+    {"animate-drops", "animate drops"},
+    {"include-off-pieces", "include off-pieces"},
+    {"maximal-captures", "maximal captures"},
+    {"pass-partial", "pass partial"},
+    {"pass-turn", "pass turn"},
+    {"recycle-captures", "recycle captures"},
+    {"recycle-promotions", "recycle promotions"},
 };
 const std::vector<std::string> kGameForms = {
     "title",       "description",   "players",        "turn-order",     "board",  "piece",
@@ -112,6 +140,12 @@ class Reporter {
     }
     throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
   }
+  // A known ZRF form troyka cannot play, named with the reason kUnsupported gives.
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
+    const auto it = kUnsupported.find(keyword);
+    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
+    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
+  }
   void note_expansion(SourcePos use, const Expansion& expansion) {
     expansions_.try_emplace({use.line, use.column}, expansion);
   }
@@ -124,11 +158,17 @@ class Reporter {
 
 // ---- Pass 1: macros ---------------------------------------------------------------------------
 
-constexpr int kMaxMacroDepth = 32;
+constexpr std::size_t kMaxMacroDepth = 32;
 // Macros that use other macros twice can double the text at every level; past this many expanded
 // forms the file is refused rather than exhausting memory.
 constexpr std::size_t kMaxExpandedNodes = 1000000;
 
+// Zillions' macros as the files written for it use them (docs/zrf.md): a use (NAME ARG...), or a
+// bare NAME, is replaced by the body with $1, $2 ... replaced by the arguments. A $N that the use
+// does not give is the Nth argument of the nearest enclosing use that gives one (files define
+// "body" macros, used without arguments inside macros that have them, whose $1 is the enclosing
+// macro's $1), and nothing when no enclosing use gives it. A name defined twice keeps its later
+// definition.
 class MacroExpander {
  public:
   explicit MacroExpander(Reporter& report) : report_(report) {}
@@ -139,44 +179,48 @@ class MacroExpander {
       if (form.head() == "define") define(form);
     std::vector<Node> result;
     for (const Node& form : forms)
-      if (form.head() != "define") expand_into(form, result, 0);
+      if (form.head() != "define") expand_into(form, result);
     return result;
   }
 
  private:
+  // A use of a macro whose body is being expanded.
+  struct Use {
+    const Node* macro = nullptr;
+    std::vector<Node> arguments;
+  };
+
   void define(const Node& form) {
     if (form.items.size() < 3 || !form.items[1].is_symbol())
       report_.fail(form, "a macro needs a name and a body",
                    "write (define NAME (BODY ...)), using $1, $2 ... for arguments");
-    const std::string& name = form.items[1].text;
-    if (const auto it = macros_.find(name); it != macros_.end())
-      report_.fail(form.items[1],
-                   fmt::format("the macro '{}' is defined twice; the first is at line {}", name, it->second->pos.line));
-    macros_[name] = &form;
+    macros_[form.items[1].text] = &form;  // a later definition replaces an earlier one
   }
 
   // Appends `node` with its macros expanded to `out`: a use whose body is one form becomes that
   // form; a body of several forms is spliced in, as Zillions does.
-  void expand_into(const Node& node, std::vector<Node>& out, int depth) {
+  void expand_into(const Node& node, std::vector<Node>& out) {
     const Node* macro = use_of(node);
     if (!macro) {
       Node copy = node;
       if (node.is_list()) {
         copy.items.clear();
-        for (const Node& item : node.items) expand_into(item, copy.items, depth);
+        for (const Node& item : node.items) expand_into(item, copy.items);
       }
       out.push_back(std::move(copy));
       return;
     }
     const std::string& name = macro->items[1].text;
-    if (depth >= kMaxMacroDepth)
-      report_.fail(node, fmt::format("macros are expanded more than {} deep here", kMaxMacroDepth),
-                   fmt::format("does the macro '{}' use itself?", name));
+    if (uses_.size() >= kMaxMacroDepth) too_deep(node, name);
     report_.note_expansion(node.pos, {name, macro->pos.line});
-    const std::vector<Node> arguments =
-        node.is_list() ? std::vector<Node>(node.items.begin() + 1, node.items.end()) : std::vector<Node>();
-    for (std::size_t i = 2; i < macro->items.size(); ++i)
-      expand_into(substitute(macro->items[i], arguments, node, name), out, depth + 1);
+    Use use;
+    use.macro = macro;
+    if (node.is_list()) use.arguments.assign(node.items.begin() + 1, node.items.end());
+    std::vector<Node> body;
+    for (std::size_t i = 2; i < macro->items.size(); ++i) substitute_into(macro->items[i], use.arguments, node, body);
+    uses_.push_back(std::move(use));
+    for (const Node& item : body) expand_into(item, out);
+    uses_.pop_back();
   }
 
   const Node* use_of(const Node& node) const {
@@ -185,30 +229,112 @@ class MacroExpander {
     return it == macros_.end() ? nullptr : it->second;
   }
 
-  // The body with $1.. replaced by the arguments; the body's own nodes take the use's position.
-  Node substitute(const Node& body, const std::vector<Node>& arguments, const Node& use, const std::string& name) {
-    if (body.is_symbol() && body.text.size() >= 2 && body.text[0] == '$') {
-      std::size_t index = 0;
-      const auto [end, error] = std::from_chars(body.text.data() + 1, body.text.data() + body.text.size(), index);
-      if (error == std::errc() && end == body.text.data() + body.text.size() && index >= 1) {
-        if (index > arguments.size())
-          report_.fail(use, fmt::format("the macro '{}' uses ${} but is given {} argument{}", name, index,
-                                        arguments.size(), arguments.size() == 1 ? "" : "s"));
-        return arguments[index - 1];
-      }
+  // N for a word $N (N from 1), else 0.
+  static std::size_t argument_index(const Node& node) {
+    if (!node.is_symbol() || node.text.size() < 2 || node.text[0] != '$') return 0;
+    std::size_t index = 0;
+    const auto [end, error] = std::from_chars(node.text.data() + 1, node.text.data() + node.text.size(), index);
+    return error == std::errc() && end == node.text.data() + node.text.size() ? index : 0;
+  }
+
+  // The Nth argument of the use, else of the nearest enclosing use that has one; null for none.
+  const Node* argument(std::size_t index, const std::vector<Node>& arguments) const {
+    if (index <= arguments.size()) return &arguments[index - 1];
+    for (auto use = uses_.rbegin(); use != uses_.rend(); ++use)
+      if (index <= use->arguments.size()) return &use->arguments[index - 1];
+    return nullptr;
+  }
+
+  // Appends `body` with $1.. replaced by the arguments to `out`; the body's own nodes take the
+  // use's position. An argument no use gives appends nothing.
+  void substitute_into(const Node& body, const std::vector<Node>& arguments, const Node& use, std::vector<Node>& out) {
+    if (const std::size_t index = argument_index(body)) {
+      if (const Node* given = argument(index, arguments)) out.push_back(*given);
+      return;
     }
-    if (++expanded_nodes_ > kMaxExpandedNodes)
-      report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
-                   fmt::format("does the macro '{}' use other macros many times over?", name));
-    Node copy = body;
+    if (++expanded_nodes_ > kMaxExpandedNodes) too_large(use);
+    Node copy;
+    copy.kind = body.kind;
+    copy.text = body.text;
+    copy.integer = body.integer;
     copy.pos = use.pos;
-    copy.items.clear();
-    for (const Node& item : body.items) copy.items.push_back(substitute(item, arguments, use, name));
-    return copy;
+    for (const Node& item : body.items) substitute_into(item, arguments, use, copy.items);
+    out.push_back(std::move(copy));
+  }
+
+  static const std::string& name_of(const Node& macro) { return macro.items[1].text; }
+
+  // The macros a macro's definition uses, by name.
+  std::set<std::string> used_by(const Node& macro) const {
+    std::set<std::string> used;
+    std::vector<const Node*> pending;
+    for (std::size_t i = 2; i < macro.items.size(); ++i) pending.push_back(&macro.items[i]);
+    while (!pending.empty()) {
+      const Node* node = pending.back();
+      pending.pop_back();
+      if (node->is_symbol() && macros_.count(node->text)) used.insert(node->text);
+      for (const Node& item : node->items) pending.push_back(&item);
+    }
+    return used;
+  }
+
+  // The shortest chain of definitions by which `name` uses itself: {name} when its definition uses
+  // it, {name, b} when it uses b whose definition uses it, ...; empty when it never does.
+  std::vector<std::string> cycle_of(const std::string& name) const {
+    std::map<std::string, std::string> reached_from;  // breadth first over the definitions
+    std::vector<std::string> frontier = {name};
+    while (!frontier.empty()) {
+      std::vector<std::string> next;
+      for (const std::string& from : frontier)
+        for (const std::string& used : used_by(*macros_.at(from))) {
+          if (used == name) {
+            std::vector<std::string> cycle = {from};
+            while (cycle.back() != name) cycle.push_back(reached_from.at(cycle.back()));
+            std::reverse(cycle.begin(), cycle.end());
+            return cycle;
+          }
+          if (reached_from.emplace(used, from).second) next.push_back(used);
+        }
+      frontier = std::move(next);
+    }
+    return {};
+  }
+
+  // Uses nested more than kMaxMacroDepth deep: a macro on the way whose definition uses itself,
+  // directly or through others, never ends; otherwise the uses are merely deep.
+  [[noreturn]] void too_deep(const Node& node, const std::string& name) const {
+    std::vector<std::string> names;
+    for (const Use& use : uses_) names.push_back(name_of(*use.macro));
+    names.push_back(name);
+    for (const std::string& on_the_way : names) {
+      const std::vector<std::string> cycle = cycle_of(on_the_way);
+      if (cycle.empty()) continue;
+      std::string through;
+      for (std::size_t i = 1; i < cycle.size(); ++i)
+        through += fmt::format("{}'{}'", i == 1 ? " through " : i + 1 == cycle.size() ? " and " : ", ", cycle[i]);
+      report_.fail(node, fmt::format("the macro '{}' uses itself{}, so its expansion never ends", cycle[0], through),
+                   "a macro may use other macros, but not itself");
+    }
+    report_.fail(node,
+                 fmt::format("macros are expanded more than {} deep here, from '{}' down to '{}'", kMaxMacroDepth,
+                             name_of(*uses_.front().macro), name),
+                 fmt::format("none of them uses itself, but troyka expands macros at most {} deep", kMaxMacroDepth));
+  }
+
+  // More than kMaxExpandedNodes forms in all: says in which use, and how deep, the count passed it.
+  [[noreturn]] void too_large(const Node& use) const {
+    const std::string& inner = name_of(*use_of(use));
+    const std::string& outer = uses_.empty() ? inner : name_of(*uses_.front().macro);
+    report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
+                 uses_.empty() ? fmt::format("the count passes it in this use of '{}'", outer)
+                               : fmt::format("the count passes it in this use of '{}', which nests macros {} deep, "
+                                             "down to '{}'",
+                                             outer, uses_.size() + 1, inner));
   }
 
   Reporter& report_;
   std::map<std::string, const Node*, std::less<>> macros_;
+  std::vector<Use> uses_;  // the uses whose bodies are being expanded, outermost first
   std::size_t expanded_nodes_ = 0;
 };
 
@@ -238,10 +364,12 @@ class VariantPicker {
   explicit VariantPicker(const Reporter& report) : report_(report) {}
 
   // The forms of the chosen game: the (game ...) form's, with the chosen variant's replacing them.
-  // `title` becomes the chosen variant's title ("" for the game itself).
+  // `title` becomes the chosen variant's title ("" for the game itself). Without a choice, the game
+  // or variant marked (default) is chosen (the first in the file, when several are), else the game.
   Node pick(const std::vector<Node>& forms, const std::string& wanted, std::string& title) const {
     const Node* game = nullptr;
     std::vector<const Node*> variants;
+    int marked = -1;  // the number of the one marked (default): 0 for the game
     for (const Node& form : forms) {
       const std::string_view head = form.head();
       if (head == "game") {
@@ -249,8 +377,12 @@ class VariantPicker {
           report_.fail(form, "troyka reads one '(game ...)' per ZRF file",
                        "put the second game in its own file, or make it a (variant ...)");
         game = &form;
+        if (marked < 0 && marked_default(form)) marked = 0;
       } else if (head == "variant") {
         variants.push_back(&form);
+        if (marked < 0 && marked_default(form)) marked = static_cast<int>(variants.size());
+      } else if (head == "include") {
+        report_.unsupported(form.items.front(), head);
       } else if (head != "version") {
         report_.fail(form,
                      fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
@@ -260,7 +392,7 @@ class VariantPicker {
     if (!game)
       report_.fail_at({}, "the file holds no '(game ...)'",
                       "a ZRF file describes its game in (game (title \"...\") ...)");
-    const int chosen = variant_number(wanted, *game, variants);
+    const int chosen = wanted.empty() ? std::max(marked, 0) : variant_number(wanted, *game, variants, marked);
     if (chosen == 0) return *game;
     title = title_of(*variants[static_cast<std::size_t>(chosen - 1)]);
     if (title.empty()) title = std::to_string(chosen);
@@ -268,8 +400,14 @@ class VariantPicker {
   }
 
  private:
-  int variant_number(const std::string& wanted, const Node& game, const std::vector<const Node*>& variants) const {
-    if (wanted.empty()) return 0;
+  // Zillions loads the game or variant marked (default) when the file is opened.
+  static bool marked_default(const Node& block) {
+    return std::any_of(block.items.begin(), block.items.end(),
+                       [](const Node& form) { return form.head() == "default"; });
+  }
+
+  int variant_number(const std::string& wanted, const Node& game, const std::vector<const Node*>& variants,
+                     int marked) const {
     int number = -1;
     const auto [end, error] = std::from_chars(wanted.data(), wanted.data() + wanted.size(), number);
     if (error == std::errc() && end == wanted.data() + wanted.size() && number >= 0 &&
@@ -282,7 +420,9 @@ class VariantPicker {
       if (titles.back() == wanted) return static_cast<int>(i) + 1;
     }
     std::string listing = fmt::format("0 \"{}\" (the game itself)", title_of(game));
-    for (std::size_t i = 0; i < titles.size(); ++i) listing += fmt::format(", {} \"{}\"", i + 1, titles[i]);
+    for (std::size_t i = 0; i < titles.size(); ++i)
+      listing +=
+          fmt::format(", {} \"{}\"{}", i + 1, titles[i], static_cast<int>(i) + 1 == marked ? " (the default)" : "");
     const std::string close = closest_match(wanted, titles);
     throw Error(Diagnostic{
         nullptr,
@@ -298,8 +438,7 @@ class VariantPicker {
     result.items.clear();
     for (const Node& form : game.items)
       if (!replaced.count(replacement_key(form)) || form.is_symbol()) result.items.push_back(form);
-    for (std::size_t i = 1; i < variant.items.size(); ++i)
-      if (variant.items[i].head() != "default") result.items.push_back(variant.items[i]);
+    result.items.insert(result.items.end(), variant.items.begin() + 1, variant.items.end());
     return result;
   }
 
@@ -339,11 +478,7 @@ class Lowering {
     report_.fail(at, std::move(message), std::move(hint));
   }
 
-  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
-    const auto it = kUnsupported.find(keyword);
-    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
-    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
-  }
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const { report_.unsupported(at, keyword); }
 
   const Node& argument(const Node& form, std::size_t index, std::string_view what) const {
     if (index < form.items.size()) return form.items[index];
@@ -392,8 +527,14 @@ class Lowering {
       if (head.empty())
         fail(form, fmt::format("expected a form like '(players ...)' in the game, found {}", describe(form)));
       if (kIgnoredGameForms.count(head)) continue;
+      if (head == "default") continue;  // which game or variant loads first: VariantPicker read it
       if (head == "option") {
-        check_option(form);
+        const Node& name = argument(form, 1, "NAME");
+        check_option(string(name, "the option's name"), name, form, 2);
+        continue;
+      }
+      if (const auto option = kOptionForms.find(head); option != kOptionForms.end()) {
+        check_option(option->second, form.items.front(), form, 1);
         continue;
       }
       if (kUnsupported.count(head) && head != "turn-order") unsupported(form.items.front(), head);
@@ -405,11 +546,27 @@ class Lowering {
       if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
   }
 
-  void check_option(const Node& form) const {
-    const std::string name = string(argument(form, 1, "NAME"), "the option's name");
-    if (!kPresentationOptions.count(name))
-      fail(form.items[1], fmt::format("unsupported option \"{}\": it may change which moves are legal", name),
-           "options that only change the display are accepted: \"animate captures\", \"smart moves\", ...");
+  // (option "NAME" VALUE), or its older form, with the value at `value_at` in `form`: display
+  // options and rule options at Zillions' default are read and ignored; a rule option troyka cannot
+  // play is refused as a missing feature, at `at`.
+  void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) const {
+    if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
+    const auto rule = kRuleOptions.find(name);
+    if (rule == kRuleOptions.end()) {
+      std::vector<std::string> known(kDisplayOptions.begin(), kDisplayOptions.end());
+      known.insert(known.end(), kInertOptions.begin(), kInertOptions.end());
+      for (const auto& [known_name, what] : kRuleOptions) known.push_back(known_name);
+      fail(at, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", name),
+           suggest(name, known));
+    }
+    const Node& value = argument(form, value_at, "VALUE");
+    if (value.is_symbol("false")) return;
+    fail(at,
+         fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, not "
+                     "a mistake in the file)",
+                     name, to_text(value), rule->second),
+         fmt::format("\"{}\" false, Zillions' default, is read, and so are the options that only change the display",
+                     name));
   }
 
   void read_title() {
@@ -822,7 +979,6 @@ class Lowering {
         piece.moves.push_back(lower_drop(list->items[i]));
       }
     }
-    if (piece.moves.empty()) fail(form, fmt::format("the piece '{}' has no moves", piece.name));
     rules_.pieces.push_back(std::move(piece));
   }
 

@@ -706,16 +706,15 @@ hint: usage: (players (NAME FACING) (NAME FACING)) with FACING one of north, sou
 )");
 }
 
-TEST(LangStructure, PieceWithoutMoves) {
-  EXPECT_EQ(error_of(game_with(R"((piece Pawn "P"
-    (step (forward forward-left forward-right) (to empty))
-    (step (forward-left forward-right) (to enemy) capture)))",
-                               R"((piece Pawn "P"))")),
-            R"(test.game:8:3: error: the piece 'Pawn' has no moves
- 8 |   (piece Pawn "P")
-   |   ^
-hint: usage: (piece NAME ["LETTER"] MOVE... [(promote PIECE REGION)])
-)");
+TEST(LangStructure, APieceWithoutMovesStandsWhereItIsPlaced) {
+  const std::string text = replace_once(
+      game_with("(setup (place Pawn (home-rows 2)))", "(setup (place Pawn (home-rows 2)) (place White Wall d4))"),
+      "  (piece Pawn \"P\"", "  (piece Wall \"W\")\n  (piece Pawn \"P\"");
+  const Rules rules = load_rules(source(text), {});
+  ASSERT_EQ(rules.pieces.size(), 2u);
+  EXPECT_EQ(rules.pieces[0].name, "Wall");
+  EXPECT_TRUE(rules.pieces[0].moves.empty());
+  EXPECT_EQ(std::count_if(rules.setup.begin(), rules.setup.end(), [](const Placement& p) { return p.piece == 0; }), 1);
 }
 
 TEST(LangStructure, AtMostSixPieceTypes) {

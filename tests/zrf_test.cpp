@@ -263,6 +263,8 @@ std::string error_of(std::string text, const Options& options = {}) {
   return error_from([&] { load_rules(zrf_source(std::move(text)), options); });
 }
 
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
 Rules tiny_rules(std::string_view from = "", std::string_view to = "") {
   try {
     return load_rules(zrf_source(from.empty() ? std::string(kTiny) : tiny_with(from, to)), {});
@@ -359,10 +361,12 @@ TEST(ZrfErrors, CommonMistakes) {
             " 13 |   (win-condition (White Black) (pieces-remaining 2)))\n"
             "    |                                ^\n");
   EXPECT_EQ(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (option \"pass turn\" true)")),
-            "test.zrf:3:26: error: unsupported option \"pass turn\": it may change which moves are legal\n"
+            "test.zrf:3:26: error: the option \"pass turn\" true is not supported yet: a player may pass instead of "
+            "moving, which troyka cannot play (a missing feature, not a mistake in the file)\n"
             " 3 |   (title \"Tiny\") (option \"pass turn\" true)\n"
             "   |                          ^~~~~~~~~~~\n"
-            "hint: options that only change the display are accepted: \"animate captures\", \"smart moves\", ...\n");
+            "hint: \"pass turn\" false, Zillions' default, is read, and so are the options that only change the "
+            "display\n");
   EXPECT_EQ(error_of(tiny_with("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))")),
             "test.zrf:8:38: error: the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them "
             "\"1/2/3/4\"\n"
@@ -380,12 +384,100 @@ TEST(ZrfErrors, CommonMistakes) {
             "hint: positions run from a1 to d4\n");
 }
 
+TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
+  EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
+            "test.zrf:1:2: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
+            "everything in one file\n"
+            " 1 | (include \"pieces.zrf\")\n"
+            "   |  ^~~~~~~\n"
+            "hint: docs/zrf.md lists the subset troyka plays\n");
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include \"pieces.zrf\")"))),
+            "test.zrf:3:19: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
+            "everything in one file");
+}
+
+// ---- Options -------------------------------------------------------------------------------------
+
+std::string tiny_with_option(std::string_view option) {
+  return tiny_with("(title \"Tiny\")", "(title \"Tiny\") " + std::string(option));
+}
+
+TEST(ZrfOptions, DisplayOptionsAndRuleOptionsAtTheirDefaultAreRead) {
+  const std::vector<std::uint64_t> plain = perfts(tiny_rules(), 3);
+  for (const std::string_view option :
+       {"(option \"animate captures\" false)", "(option \"animate drops\" false)", "(option \"prevent flipping\" 2)",
+        "(option \"show moves list\" false)", "(option \"highlight goals\" false)", "(option \"smart moves\" from)",
+        "(option \"silent ? moves\" true)", "(option \"show hints\" false)",
+        // rules no game troyka plays has
+        "(option \"include off-pieces\" true)", "(option \"recycle promotions\" true)",
+        // rule options at Zillions' default
+        "(option \"pass turn\" false)", "(option \"pass partial\" false)", "(option \"maximal captures\" false)",
+        "(option \"recycle captures\" false)",
+        // the older form of options, as Zillions 1.x files write them
+        "(pass-turn false)", "(allow-flipping false)", "(animate-captures false)", "(recycle-promotions true)"}) {
+    try {
+      EXPECT_EQ(perfts(load_rules(zrf_source(tiny_with_option(option)), {}), 3), plain) << option;
+    } catch (const Error& error) {
+      ADD_FAILURE() << option << ": " << render(error.diagnostic());
+    }
+  }
+}
+
+TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
+  struct Case {
+    std::string_view option, message;
+  };
+  const Case cases[] = {
+      {"(option \"pass turn\" forced)",
+       "test.zrf:3:26: error: the option \"pass turn\" forced is not supported yet: a player may pass instead of "
+       "moving, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"maximal captures\" 2)",
+       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: a player must make the move "
+       "that captures the most pieces, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"recycle captures\" true)",
+       "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
+       "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"pass partial\" true)",
+       "test.zrf:3:26: error: the option \"pass partial\" true is not supported yet: a move of several parts may "
+       "stop after any of them, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
+      {"(recycle-captures true)",
+       "test.zrf:3:19: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
+       "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(first_line(error_of(tiny_with_option(c.option))), c.message) << c.option;
+  EXPECT_EQ(error_of(tiny_with_option("(option \"animate capture\" false)")),
+            "test.zrf:3:26: error: unknown option \"animate capture\": troyka cannot tell whether it changes the "
+            "rules\n"
+            " 3 |   (title \"Tiny\") (option \"animate capture\" false)\n"
+            "   |                          ^~~~~~~~~~~~~~~~~\n"
+            "hint: did you mean 'animate captures'?\n");
+}
+
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
   EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black))\n"),
             "test.zrf:2:10: error: this string is never closed\n"
             " 2 |   (title \"Tiny)\n"
             "   |          ^\n"
             "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
+}
+
+TEST(ZrfErrors, AStringLeftOpenIsBlamedAtItsOpeningQuote) {
+  // The '"' meant to open the description closes the title, and the last '"' opens a string that
+  // runs to the end: the title is the one to blame, not line 4.
+  EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black)\n  (description \"x\"))\n"),
+            "test.zrf:2:10: error: this string is not closed on its line and runs on over the forms below it, to "
+            "the '\"' on line 4\n"
+            " 2 |   (title \"Tiny)\n"
+            "   |          ^\n"
+            "hint: ZRF strings may span lines, so from here on the file's quotes pair up wrongly and the last string "
+            "runs to its end; add this string's closing '\"'\n");
+  // A description over two lines before it is not taken for the culprit.
+  EXPECT_EQ(
+      first_line(error_of(
+          "(game\n  (description \"two\nlines\")\n  (title \"Tiny)\n  (players White Black)\n  (history \"x\"))\n")),
+      "test.zrf:4:10: error: this string is not closed on its line and runs on over the forms below it, to "
+      "the '\"' on line 6");
 }
 
 TEST(ZrfErrors, AFormGivenTwice) {
@@ -396,16 +488,11 @@ TEST(ZrfErrors, AFormGivenTwice) {
 }
 
 TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
-  EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 $2 (verify empty?) add))")),
-            "test.zrf:11:29: error: the macro 'step' uses $2 but is given 1 argument\n"
-            " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
-            "    |                             ^\n"
-            "hint: (in the macro 'step' defined at line 1)\n");
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step (step $1))")),
-            "test.zrf:11:29: error: macros are expanded more than 32 deep here\n"
+            "test.zrf:11:29: error: the macro 'step' uses itself, so its expansion never ends\n"
             " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
-            "hint: does the macro 'step' use itself? (in the macro 'step' defined at line 1)\n");
+            "hint: a macro may use other macros, but not itself (in the macro 'step' defined at line 1)\n");
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 (verify emtpy?) add))")),
             "test.zrf:11:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
             "on a cell\n"
@@ -414,12 +501,82 @@ TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
             "hint: did you mean 'empty?'? (in the macro 'step' defined at line 1)\n");
 }
 
+// The text of the first move of kTiny with its macro definition replaced by `definitions`.
+std::string first_move_with(std::string_view definitions, std::string_view use = "(step n)") {
+  std::string text = tiny_with("(define step ($1 (verify empty?) add))", definitions);
+  text.replace(text.find("(step n)"), 8, use);
+  try {
+    return load_rules(zrf_source(text), {}).pieces[0].moves[0].text;
+  } catch (const Error& error) {
+    ADD_FAILURE() << render(error.diagnostic());
+  }
+  return {};
+}
+
+TEST(ZrfMacros, AnArgumentTheUseDoesNotGiveIsTheEnclosingUsesOrNothing) {
+  // No use gives $2: it is nothing.
+  EXPECT_EQ(first_move_with("(define step ($1 $2 (verify empty?) add))"), "(n (verify empty?) add)");
+  // A body macro used without arguments inside a macro that has them, as Makyek.zrf and
+  // MancalaKnights.zrf (DagazProject/ZRF) write theirs: its $1 is the enclosing use's.
+  EXPECT_EQ(first_move_with("(define step-body ($1 (verify empty?) add)) (define step (step-body))"),
+            "(n (verify empty?) add)");
+  // The use gives $1; $2 comes from the nearest enclosing use that gives one.
+  EXPECT_EQ(first_move_with("(define hop ($1 (verify not-empty?) $2 (verify empty?) add)) (define step (hop $1))",
+                            "(step n n)"),
+            "(n (verify not-empty?) n (verify empty?) add)");
+  // A bare use takes no arguments of its own either.
+  EXPECT_EQ(first_move_with("(define ahead ($1 (verify empty?) add)) (define step ahead)"), "(n (verify empty?) add)");
+}
+
+TEST(ZrfMacros, AMacroDefinedTwiceHasItsLaterDefinition) {
+  // CheckersCollection.zrf (DagazProject/ZRF) defines ken-jump twice in a row, the second a
+  // refinement of the first.
+  EXPECT_EQ(first_move_with("(define step ($1 (verify empty?) add)) (define step ($1 (verify enemy?) add))"),
+            "(n (verify enemy?) add)");
+  EXPECT_EQ(first_move_with("(define step ($1 (verify enemy?) add)) (define step ($1 (verify empty?) add))"),
+            "(n (verify empty?) add)");
+  // An error inside it names the definition used.
+  EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))",
+                               "(define step ($1 (verify empty?) add))\n(define step ($1 (verify emtpy?) add))")),
+            "test.zrf:12:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
+            "on a cell\n"
+            " 12 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: did you mean 'empty?'? (in the macro 'step' defined at line 2)\n");
+}
+
+// Macros m0 to m`last`, each using the one before, and kTiny's first move written (m`last` n).
+std::string macro_chain(int last) {
+  std::string text = "(define m0 ($1 (verify empty?) add))\n";
+  for (int level = 1; level <= last; ++level) text += fmt::format("(define m{} (m{} $1))\n", level, level - 1);
+  std::string tiny(kTiny);
+  return text + tiny.replace(tiny.find("(step n)"), 8, fmt::format("(m{} n)", last));
+}
+
+TEST(ZrfMacros, RecursionAndMereDepthAreToldApart) {
+  EXPECT_EQ(first_line(error_of(tiny_with("(define step ($1 (verify empty?) add))",
+                                          "(define step (walk $1)) (define walk (step $1))"))),
+            "test.zrf:11:29: error: the macro 'step' uses itself through 'walk', so its expansion never ends");
+  // 32 macros deep are read; 33 are too deep, though none uses itself.
+  EXPECT_EQ(load_rules(zrf_source(macro_chain(31)), {}).pieces[0].moves[0].text, "(n (verify empty?) add)");
+  EXPECT_EQ(error_of(macro_chain(40)),
+            "test.zrf:52:29: error: macros are expanded more than 32 deep here, from 'm40' down to 'm8'\n"
+            " 52 |   (piece (name Pawn) (moves (m40 n) (e (verify enemy?) add)))\n"
+            "    |                             ^\n"
+            "hint: none of them uses itself, but troyka expands macros at most 32 deep (in the macro 'm40' defined at "
+            "line 41)\n");
+}
+
 TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
   std::string text = "(define m0 (n (verify empty?) add))\n";
   for (int level = 1; level <= 30; ++level) text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
   text += std::string(kTiny).replace(std::string(kTiny).find("(step n)"), 8, "m30");
-  const std::string error = error_of(text);
-  EXPECT_NE(error.find("error: the macros expand to more than 1000000 forms"), std::string::npos) << error;
+  EXPECT_EQ(error_of(text),
+            "test.zrf:42:29: error: the macros expand to more than 1000000 forms\n"
+            " 42 |   (piece (name Pawn) (moves m30 (e (verify enemy?) add)))\n"
+            "    |                             ^~~\n"
+            "hint: the count passes it in this use of 'm30', which nests macros 31 deep, down to 'm0' (in the macro "
+            "'m30' defined at line 31)\n");
 }
 
 TEST(ZrfErrors, UnknownVariantListsTheChoices) {
@@ -493,6 +650,38 @@ TEST(ZrfSemantics, StringsKeepBackslashesAndSpanLines) {
   EXPECT_EQ(rules.about, "two\nlines");
 }
 
+// kTiny with every `from` replaced by `to`.
+std::string tiny_with_all(std::string_view from, std::string_view to) {
+  std::string text(kTiny);
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(ZrfSyntax, WordsMayStartWithADigitAndHoldAQuote) {
+  // Shogi files name positions 1i and 9a; names may hold a quote. Both are words, not broken numbers.
+  for (const std::string_view name : {"3'rd", "Don't", "1-type"}) {
+    const Rules rules = load_rules(zrf_source(tiny_with_all("Pawn", name)), {});
+    ASSERT_EQ(rules.pieces.size(), 1u);
+    EXPECT_EQ(rules.pieces[0].name, name);
+  }
+  EXPECT_EQ(error_of(tiny_with("(Pawn c4 d4)", "(Pawn c4 1i)")),
+            "test.zrf:12:53: error: unknown position '1i'\n"
+            " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 1i)))\n"
+            "    |                                                     ^~\n"
+            "hint: positions run from a1 to d4\n");
+  // A Shogi board numbers its files and letters its ranks: read, then refused for its naming.
+  EXPECT_EQ(error_of(tiny_with("(dimensions (\"a/b/c/d\" (50 0)) (\"4/3/2/1\" (0 50)))",
+                               "(dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))")),
+            "test.zrf:8:19: error: the files must be named a, b, c ... from left to right; this one names them "
+            "\"4/3/2/1\"\n"
+            " 8 |       (dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))\n"
+            "   |                   ^\n"
+            "hint: troyka names cells by file letter and rank number from the bottom, as a1\n");
+  // A number is still a number: digits alone, with a sign.
+  EXPECT_EQ(tiny_rules("(0 50)))", "(0 +50)))").height, 4);
+}
+
 TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
   // kTiny's symmetry turns n into s but leaves e alone: no facing turns White's moves into Black's.
   const Rules rules = tiny_rules();
@@ -509,6 +698,17 @@ TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
       << text;
   EXPECT_EQ(perfts(translated(rules), 5), perfts(rules, 5));
   expect_same_games(translated(rules), rules, 50);
+}
+
+TEST(ZrfSemantics, APieceWithoutMovesOnlyStands) {
+  const Rules rules = tiny_rules("(board-setup (White (Pawn a1 b1))",
+                                 "(piece (name Wall) (image White \"wall.bmp\" Black \"wall.bmp\"))\n"
+                                 "  (board-setup (White (Pawn a1 b1) (Wall b2))");
+  ASSERT_EQ(rules.pieces.size(), 2u);
+  EXPECT_TRUE(rules.pieces[1].moves.empty());
+  // The wall blocks b1's step and never moves itself: a1-a2 is White's one move.
+  EXPECT_EQ(perfts(rules, 1), std::vector<std::uint64_t>{1});
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
 }
 
 TEST(ZrfSemantics, TurnOrderChoosesTheFirstPlayer) {
@@ -533,6 +733,27 @@ TEST(ZrfSemantics, AbsoluteConfigHoldsOnAnyOfItsPositions) {
     program.apply(state, program.parse_move(state, "a3-a4").move);
     EXPECT_EQ(program.result(state, 0), 1);
   });
+}
+
+TEST(ZrfSemantics, GoalsAreCheckedAfterMovesNotAtTheStart) {
+  // White's pawn starts on a4, one of the goal's cells: the game is not over before a move, and
+  // White wins with its first move, whichever it is (Polygamo: "on setup always no result").
+  const Rules rules = tiny_rules("(White (Pawn a1 b1))", "(White (Pawn a4 b1))");
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_FALSE(program.is_terminal(start));
+    EXPECT_EQ(program.parse_position(program.position_text(start)).state.over, false);
+    auto state = start;
+    program.apply(state, program.parse_move(state, "b1-b2").move);
+    EXPECT_TRUE(program.is_terminal(state));
+    EXPECT_EQ(program.result(state, 0), 1);
+  });
+  EXPECT_EQ(perfts(rules, 2), (std::vector<std::uint64_t>{1, 0}));
+  const reference::Position start = reference::start(rules);
+  EXPECT_FALSE(start.end.over);
+  EXPECT_EQ(reference::perft(rules, start, 1), 1u);
+  EXPECT_EQ(reference::perft(rules, start, 2), 0u);
 }
 
 TEST(ZrfSemantics, APlayerWhoCannotMoveLosesByDefault) {
@@ -581,6 +802,30 @@ TEST(ZrfSemantics, AVariantReplacesTheFormsItGives) {
   EXPECT_EQ(wide.variant, "Wide");
   EXPECT_EQ(wide.setup.size(), 2u);
   EXPECT_EQ(wide.end.size(), 2u);  // the game's goals stay
+}
+
+TEST(ZrfSemantics, DefaultMarksWhatLoadsWithoutAChoice) {
+  // In the game it changes nothing: the game loads, as without it.
+  const Rules game = tiny_rules("(title \"Tiny\")", "(title \"Tiny\") (default)");
+  EXPECT_EQ(game.name, "Tiny");
+  EXPECT_EQ(game.variant, "");
+  // In a variant, that variant loads without --variant; --variant 0 still names the game.
+  const std::string text = std::string(kTiny) +
+                           "(variant (title \"Losing\") (loss-condition (White Black) (absolute-config Pawn (a4))))\n"
+                           "(variant (title \"Wide\") (default) (board-setup (White (Pawn a1)) (Black (Pawn d4))))\n";
+  const Rules chosen = load_rules(zrf_source(text), {});
+  EXPECT_EQ(chosen.variant, "Wide");
+  EXPECT_EQ(chosen.setup.size(), 2u);
+  EXPECT_EQ(load_rules(zrf_source(text), variant("0")).variant, "");
+  EXPECT_EQ(load_rules(zrf_source(text), variant("Losing")).variant, "Losing");
+  EXPECT_EQ(error_of(text, variant("9")),
+            "error: --variant: this ZRF file has no variant \"9\"\nhint: choose by number or title: 0 \"Tiny\" (the "
+            "game itself), 1 \"Losing\", 2 \"Wide\" (the default)\n");
+  // Dakon.zrf (DagazProject/ZRF) lists a variant before its game and marks the game (default).
+  const std::string before = "(variant (title \"First\") (board-setup (White (Pawn a1)) (Black (Pawn d4))))\n" +
+                             tiny_with("(title \"Tiny\")", "(title \"Tiny\") (default)");
+  EXPECT_EQ(load_rules(zrf_source(before), {}).variant, "");
+  EXPECT_EQ(load_rules(zrf_source(before), variant("1")).variant, "First");
 }
 
 // ---- Drops ----------------------------------------------------------------------------------------
@@ -676,8 +921,6 @@ TEST(ZrfDrops, ZonesAndGravityMakeTheRegionAndTheGravity) {
   EXPECT_EQ(gravity.offsets[0], (std::vector<Offset>{{-1, 0}}));
   EXPECT_EQ(gravity.region[0].size(), 9u);
 }
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
   EXPECT_EQ(error_of(drops_with("(O (Man off 4))", "(O (Man off 3))")),
