@@ -154,7 +154,7 @@ void MctsAgent<Program>::finish(int /*winner*/) {
 }
 
 // The most this move may take: the agent's own budget, capped by the clock less a margin of
-// kMarginSeconds and kMarginShare of the limit. The search itself stops within a millisecond of
+// kMarginSeconds and kMarginShare of the limit. The search itself stops within 2 ms of
 // its deadline (docs/performance.md); the margin is for what lies outside it: the request and the
 // reply on their way through ZeroMQ and JSON, and a thread the operating system wakes late on a
 // busy machine.
