@@ -302,11 +302,10 @@ void Client::stop_worker() {
 
 }  // namespace
 
-SeatReaper::SeatReaper() : thread_([this] { run(); }) {}
-
 SeatReaper::~SeatReaper() {
   {
     const std::lock_guard lock(mutex_);
+    if (!thread_.joinable()) return;
     stopping_ = true;
   }
   wake_.notify_one();
@@ -317,6 +316,8 @@ void SeatReaper::dispose(std::unique_ptr<Seat> seat) {
   {
     const std::lock_guard lock(mutex_);
     queue_.push_back(std::move(seat));
+    // Started with the first seat to free: a client that ends no match needs no thread.
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   wake_.notify_one();
 }

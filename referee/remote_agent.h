@@ -46,7 +46,7 @@ class Seat {
 // request of another match queued behind it.
 class SeatReaper {
  public:
-  SeatReaper();
+  SeatReaper() = default;
   ~SeatReaper();  // destroys what is still queued, then stops
   SeatReaper(const SeatReaper&) = delete;
   SeatReaper& operator=(const SeatReaper&) = delete;
@@ -59,7 +59,7 @@ class SeatReaper {
   std::condition_variable wake_;
   std::vector<std::unique_ptr<Seat>> queue_;
   bool stopping_ = false;
-  std::thread thread_;  // last: it starts once everything it uses is there
+  std::thread thread_;  // started by the first dispose
 };
 
 // The matches one client plays: what the worker thread does with the referee's match messages.
