@@ -313,7 +313,6 @@ void Program<Words>::compile_end_rules() {
         test.rule = static_cast<std::int8_t>(index);
         all_end_tests_[mover].push_back(test);
         if (can_become_true_by_move(rule, subject == mover)) after_move_tests_[mover].push_back(test);
-        if (rule.kind == EndKind::NoLegalMoves) start_end_tests_[mover].push_back(test);
       }
     }
   }
@@ -421,7 +420,7 @@ template <int Words>
 typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
   for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
-  decide_end(state, start_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
   return state;
 }
 
@@ -1501,9 +1500,7 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
-  // At ply 0 no move has been made: only "no legal moves" can hold, as at the start.
-  decide_end(state, (state.ply == 0 ? start_end_tests_ : all_end_tests_)[1 - state.to_move],
-             [&] { return has_legal_move(state); });
+  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
   return parsed;
 }
 

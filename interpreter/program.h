@@ -452,10 +452,9 @@ class Program {
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
   int neighbour_count_ = 0;        // 8 on a rectangle, 6 on a rhombus
-  // By the player who just moved: every test (for a position of unknown history), only the tests a
-  // move can newly make true (for the position right after a move), and the tests of the start,
-  // before any move (end rules are checked after every move: there, only "no legal moves" holds).
-  std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_, start_end_tests_;
+  // By the player who just moved: every test (for a position of unknown history), and only the
+  // tests a move can newly make true (for the position right after a move).
+  std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
   // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
   // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
   // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless

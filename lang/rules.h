@@ -130,8 +130,7 @@ enum class EndKind {
   QuietMoves,           // `ply_limit` plies in a row without a capture or a move of `piece` (if set)
 };
 
-// "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order;
-// before the first move only NoLegalMoves is (a start that meets another rule does not end the game).
+// "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
 struct EndRule {
   Outcome outcome = Outcome::Win;
   int only_player = -1;  // -1: the rule applies to either player

@@ -621,27 +621,6 @@ TEST(InterpEnd, PositionsReadFromTextThatAreAlreadyOver) {
     }
     // Not over: nobody on a far row and both sides have pieces.
     EXPECT_FALSE(program.is_terminal(parse(program, "8/P7/8/8/8/8/p7/8 Black 9")));
-    // At ply 0 no move has been made: only a player to move without a move ends the game.
-    EXPECT_FALSE(program.is_terminal(parse(program, "P7/8/8/8/8/8/p7/7P White 0")));
-    EXPECT_FALSE(program.is_terminal(parse(program, "8/8/8/8/3P4/8/8/8 White 0")));
-    const auto stuck = parse(program, "8/8/8/8/8/8/8/p7 White 0");  // not "Black wins by (reach ...)"
-    EXPECT_TRUE(program.is_terminal(stuck));
-    EXPECT_EQ(program.end_reason(stuck), "White loses by no-legal-moves");
-  });
-}
-
-TEST(InterpEnd, ASetupThatMeetsAGoalEndsTheGameOnlyAfterAMove) {
-  const Game game = game_from_text(R"((game "Home" (players (White north) (Black south)) (board (rectangle 3 4))
-    (piece Pawn "P" (step forward (to empty)))
-    (setup (place White Pawn (cells a4 b1)) (place Black Pawn c4))
-    (end (win (reach Pawn far-row)) (lose no-legal-moves))))");
-  game.visit([](const auto& program) {
-    auto state = program.initial_state();
-    EXPECT_FALSE(program.is_terminal(state));
-    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"b1-b2"}));
-    program.apply(state, program.parse_move(state, "b1-b2").move);
-    EXPECT_TRUE(program.is_terminal(state));
-    EXPECT_EQ(program.end_reason(state), "White wins by (reach Pawn far-row)");
   });
 }
 

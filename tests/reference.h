@@ -283,13 +283,11 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
 
 // The end rules as lang/rules.h states them: in file order, each for the player who just moved
 // and then for the player to move; the first that holds decides. With none, a player to move
-// without a move ends the game drawn. At ply 0 no move has been made, and only no-legal-moves is
-// checked.
+// without a move ends the game drawn.
 inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply,
                          std::uint32_t quiet = 0) {
   for (std::size_t index = 0; index < rules.end.size(); ++index) {
     const lang::EndRule& rule = rules.end[index];
-    if (ply == 0 && rule.kind != lang::EndKind::NoLegalMoves) continue;
     for (const int subject : {1 - to_move, to_move}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
       if (!holds(rules, rule, board, subject, to_move, ply, quiet)) continue;

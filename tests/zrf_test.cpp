@@ -735,27 +735,6 @@ TEST(ZrfSemantics, AbsoluteConfigHoldsOnAnyOfItsPositions) {
   });
 }
 
-TEST(ZrfSemantics, GoalsAreCheckedAfterMovesNotAtTheStart) {
-  // White's pawn starts on a4, one of the goal's cells: the game is not over before a move, and
-  // White wins with its first move, whichever it is (Polygamo: "on setup always no result").
-  const Rules rules = tiny_rules("(White (Pawn a1 b1))", "(White (Pawn a4 b1))");
-  const Game game(rules);
-  game.visit([](const auto& program) {
-    const auto start = program.initial_state();
-    EXPECT_FALSE(program.is_terminal(start));
-    EXPECT_EQ(program.parse_position(program.position_text(start)).state.over, false);
-    auto state = start;
-    program.apply(state, program.parse_move(state, "b1-b2").move);
-    EXPECT_TRUE(program.is_terminal(state));
-    EXPECT_EQ(program.result(state, 0), 1);
-  });
-  EXPECT_EQ(perfts(rules, 2), (std::vector<std::uint64_t>{1, 0}));
-  const reference::Position start = reference::start(rules);
-  EXPECT_FALSE(start.end.over);
-  EXPECT_EQ(reference::perft(rules, start, 1), 1u);
-  EXPECT_EQ(reference::perft(rules, start, 2), 0u);
-}
-
 TEST(ZrfSemantics, APlayerWhoCannotMoveLosesByDefault) {
   const Rules rules = tiny_rules();
   EXPECT_EQ(rules.end[1].kind, EndKind::NoLegalMoves);
