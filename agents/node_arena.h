@@ -47,16 +47,7 @@ class NodeArena {
         size_(std::exchange(other.size_, 0)),
         capacity_(std::exchange(other.capacity_, 0)),
         touched_(std::exchange(other.touched_, 0)) {}
-  NodeArena& operator=(NodeArena&& other) noexcept {
-    if (this != &other) {
-      unmap();
-      data_ = std::exchange(other.data_, nullptr);
-      size_ = std::exchange(other.size_, 0);
-      capacity_ = std::exchange(other.capacity_, 0);
-      touched_ = std::exchange(other.touched_, 0);
-    }
-    return *this;
-  }
+  NodeArena& operator=(NodeArena&&) = delete;
 
   T& operator[](std::size_t index) { return data_[index]; }
   const T& operator[](std::size_t index) const { return data_[index]; }

@@ -133,7 +133,7 @@ class SearchTree {
  private:
   void reset(const StateType& root);
   bool follow(const std::vector<Move>& moves, std::uint32_t& index) const;
-  void keep_subtree(std::uint32_t index, const Clock::time_point* deadline);
+  bool keep_subtree(std::uint32_t index, const Clock::time_point* deadline);
   bool expand(std::uint32_t index, const StateType& state);
   std::uint32_t select_child(const Node& parent) const;
   void back_up(const std::array<double, kPlayers>& results);
@@ -167,7 +167,7 @@ void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move
   const bool same = expected.hash == root.hash && expected.ply == root.ply && expected.to_move == root.to_move &&
                     expected.by_player == root.by_player && expected.by_piece == root.by_piece;
   if (!same) return reset(root);
-  keep_subtree(index, copy_deadline);
+  if (!keep_subtree(index, copy_deadline)) return reset(root);
   root_state_ = root;
 }
 
@@ -198,13 +198,14 @@ bool SearchTree<Program>::follow(const std::vector<Move>& moves, std::uint32_t& 
 // comes first), then moved to the front. A node whose children were not copied keeps its
 // statistics and is expanded again when next reached. The time this takes is bounded by the free
 // space and by the deadline (read every kCopyCheckNodes nodes), never by the size of the tree.
+// False when the pool is full, with no room to copy into: the caller starts afresh.
 template <class Program>
-void SearchTree<Program>::keep_subtree(std::uint32_t index, const Clock::time_point* deadline) {
+bool SearchTree<Program>::keep_subtree(std::uint32_t index, const Clock::time_point* deadline) {
   constexpr std::size_t kCopyCheckNodes = 4096;
-  if (index == 0) return;
+  if (index == 0) return true;
   const std::size_t base = nodes_.size();
   Node* const kept = nodes_.push(1);
-  if (kept == nullptr) return reset(root_state_);
+  if (kept == nullptr) return false;  // a full pool: no room to copy into
   *kept = nodes_[index];
   bool copying = true;
   std::size_t next_check = kCopyCheckNodes;
@@ -225,6 +226,7 @@ void SearchTree<Program>::keep_subtree(std::uint32_t index, const Clock::time_po
     }
   }
   nodes_.keep_only(base, nodes_.size() - base);
+  return true;
 }
 
 template <class Program>
