@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/analyze.h"
 #include "cli/commands.h"
 #include "cli/match.h"
 #include "cli/referee_command.h"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   troyka::cli::AgentCommandOptions agent;
   troyka::cli::WatchOptions watch;
   troyka::cli::KeygenOptions keygen;
+  troyka::cli::AnalyzeOptions analyze;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -112,6 +114,7 @@ int main(int argc, char** argv) {
   replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
   replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
 
+  CLI::App* analyze_command = troyka::cli::add_analyze_command(app, analyze);
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
   CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
@@ -131,6 +134,8 @@ int main(int argc, char** argv) {
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);
     if (match_command->parsed()) return troyka::cli::run_match(game, match, std::cout, std::cerr);
     if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
+    if (analyze_command->parsed())
+      return troyka::cli::run_analyze(analyze, troyka::cli::stop_on_interrupt(), std::cout, std::cerr);
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
     if (keygen_command->parsed()) return troyka::cli::run_keygen_command(keygen, std::cout);

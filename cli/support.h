@@ -1,6 +1,7 @@
 // Small helpers the troyka subcommands share.
 #pragma once
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -16,6 +17,12 @@ using Json = nlohmann::ordered_json;
 // A mistake on the command line, reported like a rule-file error but without a place.
 inline lang::Error usage_error(std::string message, std::string hint = {}) {
   return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
+}
+
+// JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
+inline Json elo_json(double elo) {
+  if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
+  return elo;
 }
 
 // The winning player's name, "draw", or "none" while the game goes on.
