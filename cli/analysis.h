@@ -35,9 +35,9 @@ struct Estimate {
 bool significantly_different(const Estimate& a, const Estimate& b);
 
 struct AnalysisOptions {
-  int games = 100;                            // self-play games of each kind (random, agent)
+  int games = 200;                            // self-play games of each kind (random, agent)
   std::string agent = "mcts:iterations=300";  // the agent of the agent self-play; "" for none
-  int skill_games = 20;                       // games per step of the skill trace; 0 for no trace
+  int skill_games = 40;                       // games per step of the skill trace; 0 for no trace
   int skill_steps = 6;                        // at most this many doublings
   std::uint64_t skill_base = 25;              // the weaker agent's iterations at the first step
   int parallel = 1;                           // games played at once, one thread each

@@ -209,10 +209,10 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options) {
   command->add_option("--param", options.params, "set a parameter for every game: --param width=6 (repeatable)");
   command->add_flag("--json", options.json, "print machine-readable JSON on stdout");
   AnalysisOptions& analysis = options.analysis;
-  command->add_option("--games", analysis.games, "self-play games of each kind (default 100)");
+  command->add_option("--games", analysis.games, "self-play games of each kind (default 200)");
   command->add_option("--agent", analysis.agent,
                       "the agent of the agent self-play (default mcts:iterations=300); \"\" for random games only");
-  command->add_option("--skill-games", analysis.skill_games, "games per step of the skill trace (default 20; 0: none)");
+  command->add_option("--skill-games", analysis.skill_games, "games per step of the skill trace (default 40; 0: none)");
   command->add_option("--skill-steps", analysis.skill_steps, "at most this many doublings (default 6)");
   command->add_option("--skill-base", analysis.skill_base,
                       "the weaker agent's iterations at the first step (default 25)");
