@@ -139,20 +139,25 @@ namespace {
 
 struct BenchTotals {
   std::uint64_t playouts = 0, plies = 0;
-  std::array<std::uint64_t, kPlayers + 1> winners{};  // by player, then draws
+  std::array<std::uint64_t, kPlayers + 2> endings{};  // wins by player, then draws, then playouts cut at the cap
+
+  static constexpr std::size_t kDraws = kPlayers, kCapped = kPlayers + 1;
 };
 
 // Runs playouts on one thread until the time is up or `quota` playouts are done.
 template <typename Program>
-BenchTotals bench_thread(const Program& program, std::uint64_t seed, double seconds, std::uint64_t quota) {
+BenchTotals bench_thread(const Program& program, const BenchOptions& bench, std::uint64_t seed, double seconds,
+                         std::uint64_t quota) {
   BenchTotals totals;
   Rng rng(seed);
   const auto root = program.initial_state();
   const auto start = Clock::now();
   while (quota ? totals.playouts < quota : true) {
     auto state = root;
-    totals.plies += program.playout(state, rng);
-    ++totals.winners[state.winner == kDraw ? kPlayers : static_cast<std::size_t>(state.winner)];
+    totals.plies += program.playout(state, rng, bench.max_plies);
+    ++totals.endings[!state.over             ? BenchTotals::kCapped
+                     : state.winner == kDraw ? BenchTotals::kDraws
+                                             : static_cast<std::size_t>(state.winner)];
     // Checking the clock every 64 playouts keeps its cost out of the measurement.
     if (++totals.playouts % 64 == 0 && !quota && seconds_since(start) >= seconds) break;
   }
@@ -213,6 +218,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   if (bench.clock) throw usage_error("--clock needs --agent", "e.g. --agent mcts:time=200ms --clock");
   if (bench.threads < 1 || bench.threads > 256) throw usage_error("--threads must be between 1 and 256");
   if (bench.seconds < 0) throw usage_error("--seconds must not be negative");
+  if (bench.max_plies < 1) throw usage_error("--max-plies must be at least 1");
   const double seconds = bench.playouts == 0 && bench.seconds == 0 ? 5.0 : bench.seconds;
   const Game game = Game::load(options.file, options.language_options());
   BenchTotals totals;
@@ -224,7 +230,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
     for (int t = 0; t < bench.threads; ++t) {
       const std::uint64_t quota = bench.playouts ? (bench.playouts + t) / bench.threads : 0;
       threads.emplace_back([&, t, quota] {
-        per_thread[static_cast<std::size_t>(t)] = bench_thread(program, bench.seed + t, seconds, quota);
+        per_thread[static_cast<std::size_t>(t)] = bench_thread(program, bench, bench.seed + t, seconds, quota);
       });
     }
     for (auto& thread : threads) thread.join();
@@ -232,21 +238,23 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
     for (const BenchTotals& part : per_thread) {
       totals.playouts += part.playouts;
       totals.plies += part.plies;
-      for (std::size_t i = 0; i < totals.winners.size(); ++i) totals.winners[i] += part.winners[i];
+      for (std::size_t i = 0; i < totals.endings.size(); ++i) totals.endings[i] += part.endings[i];
     }
   });
   const double playouts = static_cast<double>(std::max<std::uint64_t>(totals.playouts, 1));
   const lang::Rules& rules = game.rules();
   if (options.json) {
     Json wins = Json::object();
-    for (int p = 0; p < kPlayers; ++p) wins[rules.players[p].name] = static_cast<double>(totals.winners[p]) / playouts;
-    wins["draw"] = static_cast<double>(totals.winners[kPlayers]) / playouts;
+    for (int p = 0; p < kPlayers; ++p) wins[rules.players[p].name] = static_cast<double>(totals.endings[p]) / playouts;
+    wins["draw"] = static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts;
     out << Json{{"playouts", totals.playouts},
                 {"seconds", elapsed},
                 {"playouts_per_second", static_cast<double>(totals.playouts) / elapsed},
                 {"plies_per_playout", static_cast<double>(totals.plies) / playouts},
                 {"threads", bench.threads},
-                {"wins", wins}}
+                {"wins", wins},
+                {"max_plies", bench.max_plies},
+                {"capped_playouts", totals.endings[BenchTotals::kCapped]}}
                .dump()
         << '\n';
     return 0;
@@ -258,8 +266,12 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   fmt::print(out, "plies/s          {:.0f}\n", static_cast<double>(totals.plies) / elapsed);
   for (int p = 0; p < kPlayers; ++p)
     fmt::print(out, "{:<16} {:.1f}%\n", rules.players[p].name + " wins",
-               100.0 * static_cast<double>(totals.winners[p]) / playouts);
-  fmt::print(out, "{:<16} {:.1f}%\n", "draws", 100.0 * static_cast<double>(totals.winners[kPlayers]) / playouts);
+               100.0 * static_cast<double>(totals.endings[p]) / playouts);
+  fmt::print(out, "{:<16} {:.1f}%\n", "draws",
+             100.0 * static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts);
+  if (const std::uint64_t capped = totals.endings[BenchTotals::kCapped])
+    fmt::print(out, "{:<16} {:.1f}% ({} playouts still going at {} plies, cut there: --max-plies)\n", "unfinished",
+               100.0 * static_cast<double>(capped) / playouts, capped, bench.max_plies);
   return 0;
 }
 

@@ -37,6 +37,9 @@ struct BenchOptions {
   int repeat = 5;      // searches, for the agent's median
   bool clock = false;  // with agent: time every search of self-play games against the agent's budget
   int searches = 300;  // with clock: how many searches to time
+  // A random playout still going at this ply is cut there and counted as unfinished, so that a
+  // game that never ends cannot hang the bench.
+  std::uint32_t max_plies = 10'000;
 };
 
 struct PlayOptions {

@@ -74,6 +74,8 @@ int main(int argc, char** argv) {
   bench_command->add_option("--playouts", bench.playouts, "run exactly this many playouts")->excludes(seconds);
   bench_command->add_option("--threads", bench.threads, "threads, each with its own playouts (default 1)");
   bench_command->add_option("--seed", bench.seed, "random seed (default 1)");
+  bench_command->add_option("--max-plies", bench.max_plies,
+                            "cut a playout still going at this ply and count it as unfinished (default 10000)");
   bench_command->add_option("--agent", bench.agent,
                             "time an agent's search of the start position instead, e.g. --agent mcts:time=1s");
   bench_command->add_option("--repeat", bench.repeat, "with --agent: searches to take the median of (default 5)");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 
@@ -816,10 +817,12 @@ template <bool Extras>
 // The loop of random_move + apply with one difference: the end rules' "can the player to move
 // move?" is answered by generating that player's moves, which the next ply then draws from.
 template <int Words>
-std::uint32_t Program<Words>::playout(StateType& state, Rng& rng) const {
+std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, std::uint32_t max_plies) const {
+  // One comparison a ply: no cap is the largest one.
+  const std::uint32_t limit = max_plies == 0 ? std::numeric_limits<std::uint32_t>::max() : max_plies;
   return run_playout(
       state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); },
-      [](std::uint32_t /*plies*/) { return true; });
+      [limit](std::uint32_t plies) { return plies < limit; });
 }
 
 // ---- playout policies ------------------------------------------------------------------------------

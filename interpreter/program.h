@@ -141,10 +141,12 @@ class Program {
   int count_moves(const StateType& state) const;
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
-  // Plays uniformly random moves to the end of the game; returns the plies played. Same moves and
-  // result as looping random_move + apply, but generates each position's moves only once. With a
-  // policy, the playout may stop unfinished at the policy's ply cap or deadline.
-  std::uint32_t playout(StateType& state, Rng& rng) const;
+  // Plays uniformly random moves to the end of the game, or until `max_plies` plies are played
+  // (0: no cap; a game that never ends then never returns), leaving the state unfinished; returns
+  // the plies played. Same moves and result as looping random_move + apply, but generates each
+  // position's moves only once. With a policy, the playout may stop unfinished at the policy's ply
+  // cap or deadline.
+  std::uint32_t playout(StateType& state, Rng& rng, std::uint32_t max_plies = 0) const;
   std::uint32_t playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const;
 
   // A move of the player to move that ends the game at once with that player winning, found as

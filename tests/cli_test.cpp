@@ -130,6 +130,28 @@ TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
   EXPECT_EQ(draw, 0.0);
 }
 
+// A game that never ends: two kings shuffle along their home rows and no one can reach the far row.
+TEST(Cli, BenchCutsPlayoutsOfAGameThatNeverEnds) {
+  const std::string path = testing::TempDir() + "endless.game";
+  std::ofstream(path) << "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
+                         "  (piece King (step (left right) (to empty)))\n"
+                         "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
+                         "  (end (win (reach far-row))))\n";
+  const nlohmann::json json = json_of(run_troyka("bench " + path + " --playouts 30 --max-plies 500 --json"));
+  EXPECT_EQ(json["playouts"], 30);
+  EXPECT_EQ(json["capped_playouts"], 30);
+  EXPECT_EQ(json["max_plies"], 500);
+  EXPECT_EQ(json["plies_per_playout"], 500.0);
+  EXPECT_EQ(json["wins"]["draw"], 0.0);
+  const Outcome text = run_troyka("bench " + path + " --seconds 0.2");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("unfinished       100.0% ("), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" playouts still going at 10000 plies, cut there: --max-plies)\n"), std::string::npos)
+      << text.out;
+  // Breakthrough's playouts all end long before the cap: nothing is cut.
+  EXPECT_EQ(json_of(run_troyka("bench " + kGame + " --playouts 100 --json"))["capped_playouts"], 0);
+}
+
 TEST(Cli, BenchRejectsBadThreadCount) {
   const Outcome run = run_troyka("bench " + kGame + " --threads 0 --playouts 1");
   EXPECT_EQ(run.status, 1);

@@ -44,6 +44,10 @@ TEST(PlayoutPolicy, APlayoutStopsUnfinishedAtItsPlyCap) {
       EXPECT_EQ(program.playout(state, rng, policy), 500u);
       EXPECT_FALSE(state.over);
       EXPECT_EQ(state.ply, 500u);
+      // The plain random playout takes a cap too, and goes on from where it was left.
+      EXPECT_EQ(program.playout(state, rng, 300), 300u);
+      EXPECT_FALSE(state.over);
+      EXPECT_EQ(state.ply, 800u);
     });
   }
 }
