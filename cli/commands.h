@@ -9,6 +9,7 @@
 
 #include "cli/board_view.h"
 #include "lang/rules.h"
+#include "referee/outcome.h"
 
 namespace troyka::cli {
 
@@ -49,6 +50,8 @@ struct PlayOptions {
   bool verbose = false;     // the whole search report after each agent move
   BoardStyle board;         // glyphs or letters, colours
   bool echo_input = false;  // repeat what a person typed (input from a pipe is not shown otherwise)
+  // A game still going at this ply is stopped there as a draw (referee::ply_limit_reason).
+  std::uint32_t max_plies = referee::kDefaultPlyLimit;
 };
 
 int run_check(const GameOptions& options, std::ostream& out);

@@ -95,6 +95,8 @@ int main(int argc, char** argv) {
                            "random seed (default 1): the first player's agent gets SEED, the second SEED+1, "
                            "unless the agent spec sets seed=");
   play_command->add_flag("--verbose", play.verbose, "print each agent's whole search report");
+  play_command->add_option("--max-plies", play.max_plies,
+                           "stop a game still going at this ply as a draw (default 10000)");
   bool ascii = false, no_color = false;
   play_command->add_flag("--ascii", ascii, "draw the board with letters only");
   play_command->add_flag("--no-color", no_color, "no colours, even on a terminal");
@@ -110,6 +112,8 @@ int main(int argc, char** argv) {
   match_command->add_option("--seed", match.seed,
                             "random seed (default 1): game i (from 0) gets SEED+2i for its first player's agent "
                             "and one more for the second's, unless an agent spec sets seed=");
+  match_command->add_option("--max-plies", match.max_plies,
+                            "stop a game still going at this ply as a draw (default 10000)");
 
   CLI::App* replay_command = app.add_subcommand("replay", "replay a game record, checking every move and the result");
   replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();

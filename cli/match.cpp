@@ -47,6 +47,7 @@ struct MatchSetup {
   std::string records;
   std::uint64_t seed = 1;
   int games = 0;
+  std::uint32_t max_plies = referee::kDefaultPlyLimit;
 };
 
 // Agent A (0) plays the first player in even games and the second in odd ones; B (1) the other.
@@ -129,15 +130,15 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     record.agents[p] = agents::spec_text(spec);
   }
   auto state = program.initial_state();
-  while (!state.over) {
+  while (!state.over && state.ply < setup.max_plies) {
     const Move move = players[state.to_move]->choose(state, 0);
     record.moves.push_back(program.move_text(move));
     program.apply(state, move);
     for (auto& player : players) player->observe(move);
   }
-  for (auto& player : players) player->finish(state.winner);
-  record.winner = int{state.winner};
-  record.reason = program.end_reason(state);
+  record.winner = state.over ? int{state.winner} : kDraw;
+  record.reason = state.over ? program.end_reason(state) : referee::ply_limit_reason(state.ply);
+  for (auto& player : players) player->finish(record.winner);
   record.plies = state.ply;
   return record;
 }
@@ -279,6 +280,8 @@ MatchSetup make_setup(const GameOptions& game, const MatchOptions& match) {
   setup.records = match.records;
   setup.seed = match.seed;
   setup.games = match.games;
+  if (match.max_plies < 1) throw usage_error("--max-plies must be at least 1");
+  setup.max_plies = match.max_plies;
   return setup;
 }
 

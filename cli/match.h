@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "referee/outcome.h"
 
 namespace troyka::cli {
 
@@ -20,6 +21,8 @@ struct MatchOptions {
   // Game i (from 0) has seed SEED + 2i: its first player's agent gets that seed, the second's one
   // more, as `troyka play --seed` does, so a record's Seed header replays the game in `play`.
   std::uint64_t seed = 1;
+  // A game still going at this ply is stopped there as a draw (referee::ply_limit_reason).
+  std::uint32_t max_plies = referee::kDefaultPlyLimit;
 };
 
 // Plays the match on the game in `game`: the summary goes to `out` (JSON with game.json), progress

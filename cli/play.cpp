@@ -63,14 +63,15 @@ std::string winner_name(const lang::Rules& rules, int winner) {
 
 std::string plies_text(std::uint32_t plies) { return fmt::format("{} {}", plies, plies == 1 ? "ply" : "plies"); }
 
-// How a game stopped: by its rules, or by a person before that.
-enum class Ending { Finished, Resigned, Abandoned };
+// How a game stopped: by its rules, by a person before that, or at the ply limit (a draw).
+enum class Ending { Finished, Resigned, Abandoned, PlyLimit };
 
 const char* ending_name(Ending ending) {
   switch (ending) {
     case Ending::Finished: return "finished";
     case Ending::Resigned: return "resigned";
     case Ending::Abandoned: return "abandoned";
+    case Ending::PlyLimit: return "ply-limit";
   }
   return "finished";
 }
@@ -152,7 +153,9 @@ Json PlaySession<Program>::run() {
                sides_[0].label(), player_name(1), sides_[1].label());
   std::optional<Stop> stop;
   while (!state_.over && !stop) {
-    if (sides_[state_.to_move].human())
+    if (state_.ply >= play_.max_plies)
+      stop = Stop{Ending::PlyLimit, referee::ply_limit_reason(state_.ply), kDraw};
+    else if (sides_[state_.to_move].human())
       stop = human_turn();
     else
       agent_turn();

@@ -91,6 +91,8 @@ referee::RefereeOptions referee_options(const RefereeCommandOptions& options) {
   if (options.expect == 1 || options.expect < 0) throw usage_error("--expect: a tournament needs at least two agents");
   referee.expect = options.expect;
   referee.clock = clock_settings(options);
+  if (options.max_plies < 1) throw usage_error("--max-plies must be at least 1");
+  referee.max_plies = options.max_plies;
   referee.results = options.results;
   if (options.concurrent_per_agent < 1 || options.concurrent_per_agent > kMaxConcurrent)
     throw usage_error(fmt::format("--concurrent-per-agent must be between 1 and {}", kMaxConcurrent));
@@ -120,6 +122,8 @@ CLI::App* add_referee_command(CLI::App& app, RefereeCommandOptions& options) {
   command->add_option("--time", options.time, "the time for each move, e.g. 1s or 200ms");
   command->add_option("--total", options.total, "each player's time for a whole game, e.g. 300s");
   command->add_option("--increment", options.increment, "with --total: time added after each move");
+  command->add_option("--max-plies", options.max_plies,
+                      "stop a game still going at this ply as a draw (default 10000)");
   command->add_option("--games", options.games, "games per pairing, colours alternating (default 2)");
   command->add_option("--format", options.format,
                       "round-robin (default) or gauntlet (the first agent against the rest)");

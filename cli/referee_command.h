@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "referee/curve.h"
+#include "referee/outcome.h"
 
 namespace CLI {
 class App;
@@ -24,6 +25,7 @@ struct RefereeCommandOptions {
   std::string variant;
   std::vector<std::string> params;
   std::string time, total, increment;  // "" when not given
+  std::uint32_t max_plies = referee::kDefaultPlyLimit;
   int games = 2;
   std::string format = "round-robin";
   std::vector<std::string> agents;

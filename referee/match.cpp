@@ -30,8 +30,9 @@ void set_forfeit(MatchOutcome& outcome, int player, ForfeitCode code, std::strin
 }
 
 Match::Match(std::string id, int game, const std::array<std::string, lang::kPlayers>& agents,
-             std::shared_ptr<const Game> rules, const ClockSettings& clock, SteadyClock::time_point now)
-    : game_(game), clock_(clock), started_(now), started_utc_(utc_now()) {
+             std::shared_ptr<const Game> rules, const ClockSettings& clock, std::uint32_t max_plies,
+             SteadyClock::time_point now)
+    : game_(game), clock_(clock), max_plies_(max_plies), started_(now), started_utc_(utc_now()) {
   outcome_.match = std::move(id);
   outcome_.agents = agents;
   for (int player = 0; player < lang::kPlayers; ++player)
@@ -118,10 +119,15 @@ void Match::forfeit(int player, ForfeitCode code, std::string detail) {
 }
 
 void Match::finish_if_over() {
-  if (!board_->over()) return;
-  outcome_.winner = board_->winner();
-  outcome_.reason = board_->end_reason();
-  over_ = true;
+  if (board_->over()) {
+    outcome_.winner = board_->winner();
+    outcome_.reason = board_->end_reason();
+    over_ = true;
+  } else if (outcome_.moves.size() >= max_plies_) {
+    outcome_.winner = kDraw;
+    outcome_.reason = ply_limit_reason(static_cast<std::uint32_t>(outcome_.moves.size()));
+    over_ = true;
+  }
 }
 
 GameResult Match::result() const {

@@ -33,8 +33,10 @@ void set_forfeit(MatchOutcome& outcome, int player, ForfeitCode code, std::strin
 class Match {
  public:
   // The game starts now, and with it the first player's clock.
+  // A game still going after `max_plies` plies is stopped there as a draw.
   Match(std::string id, int game, const std::array<std::string, lang::kPlayers>& agents,
-        std::shared_ptr<const Game> rules, const ClockSettings& clock, SteadyClock::time_point now);
+        std::shared_ptr<const Game> rules, const ClockSettings& clock, std::uint32_t max_plies,
+        SteadyClock::time_point now);
 
   const std::string& id() const { return outcome_.match; }
   int game() const { return game_; }
@@ -75,6 +77,7 @@ class Match {
   int game_;
   std::unique_ptr<MatchBoard> board_;
   ClockSettings clock_;
+  std::uint32_t max_plies_;
   std::array<std::int64_t, lang::kPlayers> total_left_ms_{};  // with a game total
   SteadyClock::time_point started_, requested_, deadline_;
   std::string started_utc_;

@@ -299,7 +299,9 @@ void Referee::start_games(TimePoint now) {
 void Referee::start_match(const ScheduledGame& game, TimePoint now) {
   const std::string id = fmt::format("{}-{}", game.number, run_id_);
   states_[static_cast<std::size_t>(game.number - 1)] = GameState::Running;
-  Match& match = matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, now).first->second;
+  Match& match =
+      matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, options_.max_plies, now)
+          .first->second;
   for (int player = 0; player < lang::kPlayers; ++player) {
     const std::string& agent = game.agents[static_cast<std::size_t>(player)];
     ++entrant_state_.at(agent).playing;

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "referee/match.h"
+#include "referee/outcome.h"
 #include "referee/protocol.h"
 #include "referee/results.h"
 #include "referee/schedule.h"
@@ -70,7 +71,7 @@ MoveReply reply(const Match& match, std::int64_t ply, const std::string& move) {
 
 TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
   const MoveRequest first = match.request(start);
   EXPECT_EQ(first.ply, 0);
   EXPECT_EQ(first.time_ms, 1000);
@@ -87,7 +88,7 @@ TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
 
 TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
   EXPECT_EQ(match.receive("carol", reply(match, 0, "a2-a3"), start)->code, ErrorCode::NotYourMatch);
   EXPECT_EQ(match.receive("bob", reply(match, 0, "a4-a3"), start)->code, ErrorCode::NotYourTurn);
   EXPECT_EQ(match.receive("alice", reply(match, 5, "a2-a3"), start)->code, ErrorCode::WrongPly);
@@ -98,7 +99,7 @@ TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
 TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
   const auto start = SteadyClock::time_point{} + 1h;
   const auto forfeit_of = [&](const MoveReply& sent, SteadyClock::time_point at) {
-    Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+    Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
     MoveReply fixed = sent;
     fixed.match = match.id();
     EXPECT_EQ(match.receive("alice", fixed, at), std::nullopt);
@@ -121,15 +122,29 @@ TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
 
 TEST(RefereeMatch, TheDeadlinePassingForfeitsWithoutAReply) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
   EXPECT_FALSE(match.check_time(start + 1000ms));  // the last moment still counts
   EXPECT_TRUE(match.check_time(start + 1001ms));
   EXPECT_EQ(match.outcome().reason, "White forfeits: no move within 1000 ms");
 }
 
+// A game still going at the ply limit is a draw, so that a game that never ends cannot hold a
+// tournament forever.
+TEST(RefereeMatch, AGameStillGoingAtThePlyLimitIsADraw) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, 2, start);
+  ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 10ms), std::nullopt);
+  EXPECT_FALSE(match.over());
+  ASSERT_EQ(match.receive("bob", reply(match, 1, "e4-e3"), start + 20ms), std::nullopt);
+  EXPECT_TRUE(match.over());
+  EXPECT_EQ(match.outcome().winner, troyka::kDraw);
+  EXPECT_EQ(match.outcome().reason, "stopped at the ply limit (2 plies)");
+  EXPECT_FALSE(match.outcome().forfeit.has_value());
+}
+
 TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {300, 2000, 100}, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {300, 2000, 100}, kDefaultPlyLimit, start);
   EXPECT_EQ(match.request(start).time_ms, 300);  // the move limit is the smaller
   EXPECT_EQ(match.request(start).total_ms, 2000);
   ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 250ms), std::nullopt);
