@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
 
   CLI::App* show = app.add_subcommand("show", "show the start position and the compiled rules");
   add_game_options(*show, game);
+  bool show_svg = false;
+  show->add_flag("--svg", show_svg, "write the start position as an SVG picture instead");
 
   CLI::App* translate = app.add_subcommand("translate", "print the game, e.g. a ZRF file's, in troyka's language");
   add_game_options(*translate, game);
@@ -111,6 +113,8 @@ int main(int argc, char** argv) {
   replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();
   replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
   replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
+  replay_command->add_option("--svg", replay.svg_dir,
+                             "also write every position as an SVG picture into this directory: ply-000.svg, ...");
 
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
@@ -124,7 +128,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check->parsed()) return troyka::cli::run_check(game, std::cout);
-    if (show->parsed()) return troyka::cli::run_show(game, std::cout);
+    if (show->parsed()) return troyka::cli::run_show(game, show_svg, std::cout);
     if (translate->parsed()) return troyka::cli::run_translate(game, std::cout);
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
