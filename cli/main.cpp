@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/match.h"
+#include "cli/playground.h"
 #include "cli/referee_command.h"
 #include "cli/replay.h"
 #include "cli/watch.h"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   troyka::cli::AgentCommandOptions agent;
   troyka::cli::WatchOptions watch;
   troyka::cli::KeygenOptions keygen;
+  troyka::cli::ServeOptions serve;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -120,6 +122,7 @@ int main(int argc, char** argv) {
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
   CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
   CLI::App* keygen_command = troyka::cli::add_keygen_command(app, keygen);
+  CLI::App* serve_command = troyka::cli::add_serve_command(app, serve);
 
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
@@ -138,6 +141,7 @@ int main(int argc, char** argv) {
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
     if (keygen_command->parsed()) return troyka::cli::run_keygen_command(keygen, std::cout);
+    if (serve_command->parsed()) return troyka::cli::run_serve_command(serve, std::cout);
     if (watch_command->parsed())
       return troyka::cli::run_watch_command(watch, {!watch.ascii, !watch.no_color && wants_color()},
                                             isatty(STDOUT_FILENO) != 0, std::cout);

@@ -30,27 +30,6 @@ std::string rule_file_path(const ParsedRecord& record, const RecordHeader& file)
                                  record_directory.empty() ? "." : record_directory.string()));
 }
 
-// Loads the game the record names. A variant or parameter the game rejects is reported at its
-// header; mistakes in the rule file itself are reported in the rule file.
-Game load_game(const ParsedRecord& record) {
-  const RecordHeader& variant = record.require("Variant");
-  const RecordHeader& params = record.require("Params");
-  const std::string path = rule_file_path(record, record.require("File"));
-  lang::Options options;
-  options.variant = variant.value;
-  try {
-    std::istringstream words(params.value);
-    for (std::string param; words >> param;) options.params.push_back(lang::parse_param_option(param));
-    return Game::load(path, options);
-  } catch (const lang::Error& error) {
-    const lang::Diagnostic& diagnostic = error.diagnostic();
-    if (diagnostic.file) throw;
-    const bool about_variant = diagnostic.message.starts_with("--variant");
-    throw record_error(record, about_variant ? variant.value_pos : params.value_pos, diagnostic.message,
-                       diagnostic.hint);
-  }
-}
-
 // Throws unless the header says `actual`.
 void check_claim(const ParsedRecord& record, const RecordHeader& header, const std::string& actual, std::string hint) {
   if (header.value == actual) return;
@@ -73,6 +52,24 @@ void check_plies(const ParsedRecord& record, const RecordHeader& plies, std::uin
 }
 
 }  // namespace
+
+Game load_record_game(const ParsedRecord& record, const std::function<lang::Rules(const lang::Options&)>& load_rules) {
+  const RecordHeader& variant = record.require("Variant");
+  const RecordHeader& params = record.require("Params");
+  lang::Options options;
+  options.variant = variant.value;
+  try {
+    std::istringstream words(params.value);
+    for (std::string param; words >> param;) options.params.push_back(lang::parse_param_option(param));
+    return Game(load_rules(options));
+  } catch (const lang::Error& error) {
+    const lang::Diagnostic& diagnostic = error.diagnostic();
+    if (diagnostic.file) throw;
+    const bool about_variant = diagnostic.message.starts_with("--variant");
+    throw record_error(record, about_variant ? variant.value_pos : params.value_pos, diagnostic.message,
+                       diagnostic.hint);
+  }
+}
 
 void check_game_name(const ParsedRecord& record, const lang::Rules& rules) {
   const RecordHeader& game = record.require("Game");
@@ -105,7 +102,9 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
   // Every header the check needs is asked for before the game is loaded, so a record without one
   // is reported as such rather than after a long replay.
   for (const char* key : {"Result", "Winner", "Reason", "Plies"}) record.require(key);
-  const Game game = load_game(record);
+  const std::string path = rule_file_path(record, record.require("File"));
+  const Game game =
+      load_record_game(record, [&](const lang::Options& language) { return lang::load_rules_file(path, language); });
   check_game_name(record, game.rules());
   if (!options.svg_dir.empty()) create_output_directory(options.svg_dir, "--svg");
   game.visit([&](const auto& program) {

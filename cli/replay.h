@@ -5,12 +5,13 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
 
 #include "cli/record.h"
-#include "interpreter/program.h"
+#include "interpreter/game.h"
 
 namespace troyka::cli {
 
@@ -25,6 +26,11 @@ struct ReplayOptions {
 // game ends there as the Result, Winner, Reason and Plies headers say. Any problem is a lang::Error
 // pointing into the record (or the rule file). Returns the exit code.
 int run_replay(const ReplayOptions& options, std::ostream& out);
+
+// Loads the record's game through `load_rules` with the options its Variant and Params headers
+// give; a variant or parameter the game rejects is reported at its header, a mistake in the rules
+// where `load_rules` finds it.
+Game load_record_game(const ParsedRecord& record, const std::function<lang::Rules(const lang::Options&)>& load_rules);
 
 // Throws unless the record's Game header names the game of `rules` (the record_error points at it).
 void check_game_name(const ParsedRecord& record, const lang::Rules& rules);
