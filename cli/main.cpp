@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/analyze.h"
 #include "cli/commands.h"
 #include "cli/match.h"
 #include "cli/playground.h"
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   troyka::cli::WatchOptions watch;
   troyka::cli::KeygenOptions keygen;
   troyka::cli::ServeOptions serve;
+  troyka::cli::AnalyzeOptions analyze;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
   add_game_options(*check, game);
@@ -118,6 +120,7 @@ int main(int argc, char** argv) {
   replay_command->add_option("--svg", replay.svg_dir,
                              "also write every position as an SVG picture into this directory: ply-000.svg, ...");
 
+  CLI::App* analyze_command = troyka::cli::add_analyze_command(app, analyze);
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
   CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
@@ -138,6 +141,8 @@ int main(int argc, char** argv) {
     if (play_command->parsed()) return troyka::cli::run_play(game, play, std::cin, std::cout, std::cerr);
     if (match_command->parsed()) return troyka::cli::run_match(game, match, std::cout, std::cerr);
     if (replay_command->parsed()) return troyka::cli::run_replay(replay, std::cout);
+    if (analyze_command->parsed())
+      return troyka::cli::run_analyze(analyze, troyka::cli::stop_on_interrupt(), std::cout, std::cerr);
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
     if (keygen_command->parsed()) return troyka::cli::run_keygen_command(keygen, std::cout);

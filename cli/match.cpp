@@ -330,12 +330,6 @@ void print_summary(std::ostream& out, const MatchSetup& setup, const lang::Rules
     fmt::print(out, "records: {} to {}\n", record_path(setup.records, 0), record_path(setup.records, setup.games - 1));
 }
 
-// JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
-Json elo_json(double elo) {
-  if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
-  return elo;
-}
-
 Json tally_json(const Tally& tally) {
   return Json{{"wins", tally.wins}, {"losses", tally.losses}, {"draws", tally.draws}};
 }

@@ -1,6 +1,7 @@
 // Small helpers the troyka subcommands share.
 #pragma once
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -26,6 +27,12 @@ void create_output_directory(const std::string& directory, std::string_view opti
 // Writes `text` to the file at `path`; when it cannot, throws a usage error "cannot write WHAT
 // 'PATH'" (`what`: "the record", say) with `hint`.
 void write_text_file(const std::string& path, std::string_view text, std::string_view what, std::string hint);
+
+// JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
+inline Json elo_json(double elo) {
+  if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
+  return elo;
+}
 
 // The winning player's name, "draw", or "none" while the game goes on.
 using referee::winner_name;

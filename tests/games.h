@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,18 @@ inline troyka::Game game(const std::string& file, std::vector<std::pair<std::str
   troyka::lang::Options options;
   options.params = std::move(params);
   return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
+}
+
+// A game that never ends: each king goes left or right along its own row, two moves or one, and
+// no one can reach the far row.
+inline troyka::Game endless_game() {
+  return troyka::Game(
+      troyka::lang::load_rules(std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"endless.game", R"(
+    (game "Endless" (players (White north) (Black south)) (board (rectangle 4 4))
+      (piece King (step (left right) (to empty)))
+      (setup (place White King (cells b1)) (place Black King (cells c4)))
+      (end (win (reach far-row)))))"}),
+                               {}));
 }
 
 // The position a text form names (Program::parse_position); a bad text fails the test.

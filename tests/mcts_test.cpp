@@ -21,6 +21,7 @@ namespace troyka::agents {
 namespace {
 
 using troyka_tests::breakthrough;
+using troyka_tests::endless_game;
 using troyka_tests::position;
 
 template <typename Program>
@@ -76,17 +77,6 @@ const ForcedWin kForcedWins[] = {
     {"8/8/8/3P4/6p1/8/8/P7 White 10", 5},   // d5 runs; Black's g4 needs three moves
     {"7p/8/8/3P4/6p1/8/8/P7 White 10", 5},  // the same with a Black piece far away
 };
-
-// A game that never ends: each king goes left or right along its own row, two moves or one, and
-// no one can reach the far row.
-Game endless_game() {
-  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"endless.game", R"(
-    (game "Endless" (players (White north) (Black south)) (board (rectangle 4 4))
-      (piece King (step (left right) (to empty)))
-      (setup (place White King (cells b1)) (place Black King (cells c4)))
-      (end (win (reach far-row)))))"}),
-                                {}));
-}
 
 TEST(MctsSolver, ProvesForcedWinsAndPlaysThem) {
   breakthrough().visit([](const auto& program) {

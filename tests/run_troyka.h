@@ -20,13 +20,14 @@ struct Outcome {
 };
 
 // Runs `troyka ARGS` from the repository root with `input` on stdin; stdout and stderr apart.
-inline Outcome run_troyka(const std::string& args, const std::string& input = "") {
+// `wrapper` is a command that runs troyka, e.g. "timeout -s INT 1".
+inline Outcome run_troyka(const std::string& args, const std::string& input = "", const std::string& wrapper = "") {
   // One set of files per process: ctest runs tests in parallel processes.
   const std::string stem = testing::TempDir() + "troyka_run_" + std::to_string(getpid());
   const std::string in_file = stem + "_stdin.txt", err_file = stem + "_stderr.txt";
   std::ofstream(in_file) << input;
-  const std::string command =
-      "cd '" TROYKA_SOURCE_DIR "' && '" TROYKA_BINARY "' " + args + " <'" + in_file + "' 2>'" + err_file + "'";
+  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && " + wrapper + " '" TROYKA_BINARY "' " + args + " <'" +
+                              in_file + "' 2>'" + err_file + "'";
   Outcome run;
   FILE* pipe = popen(command.c_str(), "r");
   std::array<char, 4096> buffer;

@@ -1,0 +1,655 @@
+#include "cli/analysis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <thread>
+#include <unordered_set>
+
+#include "agents/agent.h"
+
+namespace troyka::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kZ = 1.96;  // the 95% two-sided normal quantile
+constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+constexpr int kHistogramBins = 20;
+constexpr int kMaxGames = 100'000;
+constexpr int kMaxParallel = 256;
+constexpr int kMaxSkillSteps = 16;
+constexpr std::uint32_t kMaxPlies = 1'000'000;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// ---- statistics ----
+
+// The mean of `samples` with a normal 95% interval; unknown without samples.
+Estimate mean_estimate(const std::vector<double>& samples) {
+  const double n = static_cast<double>(samples.size());
+  if (samples.empty()) return {kUnknown, kUnknown, kUnknown};
+  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
+  if (samples.size() == 1) return {mean, mean, mean};
+  double squares = 0;
+  for (const double sample : samples) squares += (sample - mean) * (sample - mean);
+  const double half = kZ * std::sqrt(squares / (n - 1) / n);
+  return {mean, mean - half, mean + half};
+}
+
+// The share `hits / n` with its Wilson score interval, which stays inside [0, 1] and is sound for
+// shares near 0 or 1, where the normal interval is not.
+Estimate share_estimate(int hits, int n) {
+  if (n == 0) return {kUnknown, kUnknown, kUnknown};
+  const double p = static_cast<double>(hits) / n, z2n = kZ * kZ / n;
+  const double centre = (p + z2n / 2) / (1 + z2n);
+  const double half = kZ / (1 + z2n) * std::sqrt(p * (1 - p) / n + z2n / (4.0 * n));
+  return {p, std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+// The estimate with its value and interval kept within [low, high], the range its quantity can take.
+Estimate bounded(Estimate estimate, double low, double high) {
+  estimate.low = std::clamp(estimate.low, low, high);
+  estimate.high = std::clamp(estimate.high, low, high);
+  return estimate;
+}
+
+double standard_deviation(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0;
+  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+  double squares = 0;
+  for (const double sample : samples) squares += (sample - mean) * (sample - mean);
+  return std::sqrt(squares / static_cast<double>(samples.size() - 1));
+}
+
+// ---- playing ----
+
+// One game as the metrics see it.
+struct GameTrace {
+  int winner = kNoWinner;  // a player, kDraw, or kNoWinner when stopped at the ply limit
+  std::uint32_t plies = 0;
+  std::vector<int> moves_at_ply;     // the legal moves of each position a move was chosen in
+  std::vector<double> first_shares;  // there, the first player's share of the evaluation, in [0, 1]
+  int covered = 0;                   // cells that held a piece at some point
+  int repeats = 0;                   // positions after a move that had been seen before in the game
+  std::uint64_t iterations = 0;      // spent by the agents' searches
+};
+
+template <class Program>
+using AgentPointer = std::unique_ptr<agents::Agent<Program>>;
+
+// The first player's share of the pieces on the board: the evaluation of a position where no
+// search gives one. 1/2 when the board is empty.
+template <class State>
+double material_share(const State& state) {
+  const int first = state.by_player[0].count(), second = state.by_player[1].count();
+  return first + second == 0 ? 0.5 : static_cast<double>(first) / (first + second);
+}
+
+bool stopping(const std::atomic<bool>* stop) { return stop != nullptr && stop->load(std::memory_order_relaxed); }
+
+// Plays one game to its end or to `max_plies`; a null agent plays uniformly random moves from
+// `rng`. Returns nothing when `stop` is set before the game ends.
+template <class Program>
+std::optional<GameTrace> play_game(const Program& program, std::array<AgentPointer<Program>, kPlayers>& players,
+                                   Rng& rng, std::uint32_t max_plies, const std::atomic<bool>* stop) {
+  for (int player = 0; player < kPlayers; ++player)
+    if (players[player]) players[player]->start(player, agents::TimeControl{});
+  GameTrace trace;
+  auto state = program.initial_state();
+  auto covered = state.occupied();
+  std::unordered_set<std::uint64_t> seen{state.hash};
+  MoveList moves;
+  while (!state.over && state.ply < max_plies) {
+    if (stopping(stop)) break;
+    program.legal_moves(state, moves);
+    trace.moves_at_ply.push_back(static_cast<int>(moves.size()));
+    double first_share = material_share(state);
+    Move move;
+    if (auto& agent = players[state.to_move]) {
+      move = agent->choose(state, 0);
+      if (const auto report = agent->last_report()) {
+        first_share = state.to_move == 0 ? report->value : 1 - report->value;
+        trace.iterations += report->iterations;
+      }
+    } else {
+      move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
+    }
+    trace.first_shares.push_back(first_share);
+    program.apply(state, move);
+    for (auto& agent : players)
+      if (agent) agent->observe(move);
+    covered |= state.occupied();
+    if (!seen.insert(state.hash).second) ++trace.repeats;
+  }
+  const bool ended = state.over || state.ply >= max_plies;
+  for (auto& agent : players)
+    if (agent) agent->finish(state.over ? int{state.winner} : kNoWinner);
+  if (!ended) return std::nullopt;
+  trace.winner = state.over ? int{state.winner} : kNoWinner;
+  trace.plies = state.ply;
+  trace.covered = covered.count();
+  return trace;
+}
+
+// Runs job(i) for every i below `count` on up to `threads` threads while the calling thread calls
+// `report()` about twice a second and after jobs end; rethrows the first error of a job.
+void run_jobs(int count, int threads, const std::function<void(int)>& job, const std::function<void()>& report) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int done = 0, running = std::min(threads, count);
+  std::exception_ptr failure;
+  std::atomic<int> next{0};
+  const auto work = [&] {
+    for (int index = next++; index < count; index = next++) {
+      try {
+        job(index);
+      } catch (...) {
+        const std::lock_guard lock(mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
+      const std::lock_guard lock(mutex);
+      ++done;
+      changed.notify_all();
+    }
+    const std::lock_guard lock(mutex);
+    --running;
+    changed.notify_all();
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (int t = 0, n = running; t < n; ++t) workers.emplace_back(work);
+    std::unique_lock lock(mutex);
+    for (int reported = -1; running > 0 || reported != done;) {
+      if (reported != done || running > 0) {
+        reported = done;
+        lock.unlock();
+        report();
+        lock.lock();
+      }
+      changed.wait_for(lock, std::chrono::milliseconds(500), [&] { return done != reported || running == 0; });
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+// ---- metrics of one kind of self-play ----
+
+std::vector<double> per_game(const std::vector<GameTrace>& games,
+                             const std::function<std::optional<double>(const GameTrace&)>& value) {
+  std::vector<double> samples;
+  for (const GameTrace& game : games)
+    if (const auto sample = value(game)) samples.push_back(*sample);
+  return samples;
+}
+
+double mean_of(const std::vector<int>& values) {
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+// The player leading where the first player's share is `share`: 0, 1, or -1 for nobody.
+int leader(double share) { return share > 0.5 ? 0 : share < 0.5 ? 1 : -1; }
+
+// Moves after which the leader is another player than the last one who led, over the moves.
+std::optional<double> lead_change_share(const GameTrace& game) {
+  if (game.first_shares.size() < 2) return std::nullopt;
+  int changes = 0, last = -1;
+  for (const double share : game.first_shares) {
+    const int now = leader(share);
+    if (now < 0) continue;
+    if (last >= 0 && now != last) ++changes;
+    last = now;
+  }
+  return static_cast<double>(changes) / static_cast<double>(game.first_shares.size() - 1);
+}
+
+// The mean, over the positions of a won game, of how far the eventual winner was behind the
+// leader: 1 - 2s for a winner's share s below 1/2, else 0. Nothing for a game without a winner.
+std::optional<double> drama(const GameTrace& game) {
+  if (game.winner != 0 && game.winner != 1) return std::nullopt;
+  if (game.first_shares.empty()) return 0.0;
+  double behind = 0;
+  for (const double share : game.first_shares) {
+    const double winner_share = game.winner == 0 ? share : 1 - share;
+    behind += std::max(0.0, 1 - 2 * winner_share);
+  }
+  return behind / static_cast<double>(game.first_shares.size());
+}
+
+void add_length_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
+  std::vector<double> lengths;
+  for (const GameTrace& game : games) lengths.push_back(game.plies);
+  metrics.length = mean_estimate(lengths);
+  metrics.length_spread = standard_deviation(lengths);
+  if (games.empty()) return;
+  const auto [shortest, longest] =
+      std::minmax_element(games.begin(), games.end(), [](const auto& a, const auto& b) { return a.plies < b.plies; });
+  metrics.shortest = shortest->plies;
+  metrics.longest = longest->plies;
+  metrics.histogram_bin = std::max<std::uint32_t>(1, (metrics.longest + kHistogramBins) / kHistogramBins);
+  metrics.length_histogram.assign(metrics.longest / metrics.histogram_bin + 1, 0);
+  for (const GameTrace& game : games) ++metrics.length_histogram[game.plies / metrics.histogram_bin];
+  metrics.branching_by_ply.assign(metrics.longest, 0);
+  metrics.games_at_ply.assign(metrics.longest, 0);
+  for (const GameTrace& game : games)
+    for (std::size_t ply = 0; ply < game.moves_at_ply.size(); ++ply) {
+      metrics.branching_by_ply[ply] += game.moves_at_ply[ply];
+      ++metrics.games_at_ply[ply];
+    }
+  for (std::size_t ply = 0; ply < metrics.branching_by_ply.size(); ++ply)
+    if (metrics.games_at_ply[ply] > 0) metrics.branching_by_ply[ply] /= metrics.games_at_ply[ply];
+}
+
+void add_result_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
+  const int n = static_cast<int>(games.size());
+  const auto count = [&](int winner) {
+    return static_cast<int>(
+        std::count_if(games.begin(), games.end(), [&](const auto& g) { return g.winner == winner; }));
+  };
+  const int first = count(0), second = count(1);
+  metrics.first_wins = share_estimate(first, n);
+  metrics.second_wins = share_estimate(second, n);
+  metrics.draws = share_estimate(count(kDraw), n);
+  metrics.limit_hits = share_estimate(count(kNoWinner), n);
+  metrics.completion = share_estimate(first + second, n);
+  metrics.advantage = mean_estimate(per_game(games, [](const GameTrace& g) {
+    return g.winner == 0 ? 1.0 : g.winner == 1 ? 0.0 : 0.5;
+  }));
+  // Balance is 1 - |d| for d the mean of +1 (first wins), -1 (second wins), 0: its interval
+  // follows from d's, and reaches 1 when d's interval holds 0.
+  const Estimate lead = mean_estimate(per_game(games, [](const GameTrace& g) {
+    return g.winner == 0 ? 1.0 : g.winner == 1 ? -1.0 : 0.0;
+  }));
+  const double far = std::max(std::abs(lead.low), std::abs(lead.high));
+  const double near = lead.low <= 0 && lead.high >= 0 ? 0 : std::min(std::abs(lead.low), std::abs(lead.high));
+  metrics.balance = {1 - std::abs(lead.value), 1 - far, 1 - near};
+}
+
+// A search's value at the root leans towards the player who searched (it is the value of the best
+// move found), so in self-play the two players' estimates take turns above 1/2 and the lead would
+// seem to change at every move. The mean of two successive estimates, one by each player, cancels
+// that lean: it is the evaluation of a position after a searched game's first move.
+void average_successive_estimates(std::vector<GameTrace>& games) {
+  for (GameTrace& game : games) {
+    std::vector<double>& shares = game.first_shares;
+    for (std::size_t i = shares.size(); i-- > 1;) shares[i] = (shares[i] + shares[i - 1]) / 2;
+    if (!shares.empty()) shares.erase(shares.begin());
+  }
+}
+
+PlayMetrics play_metrics(std::string players, std::vector<GameTrace> games, int cells, bool searched) {
+  if (searched) average_successive_estimates(games);
+  PlayMetrics metrics;
+  metrics.players = std::move(players);
+  metrics.games = static_cast<int>(games.size());
+  metrics.evaluation = searched ? "search value" : "material";
+  add_result_figures(metrics, games);
+  add_length_figures(metrics, games);
+  const auto positions = [](const GameTrace& g) { return static_cast<double>(g.moves_at_ply.size()); };
+  metrics.branching = mean_estimate(per_game(games, [](const GameTrace& g) -> std::optional<double> {
+    if (g.moves_at_ply.empty()) return std::nullopt;
+    return mean_of(g.moves_at_ply);
+  }));
+  metrics.decisions = mean_estimate(per_game(games, [&](const GameTrace& g) -> std::optional<double> {
+    if (g.moves_at_ply.empty()) return std::nullopt;
+    return std::count_if(g.moves_at_ply.begin(), g.moves_at_ply.end(), [](int moves) { return moves > 1; }) /
+           positions(g);
+  }));
+  metrics.lead_changes = mean_estimate(per_game(games, lead_change_share));
+  metrics.drama = mean_estimate(per_game(games, drama));
+  metrics.coverage = mean_estimate(
+      per_game(games, [&](const GameTrace& g) { return static_cast<double>(g.covered) / static_cast<double>(cells); }));
+  metrics.repetition = mean_estimate(per_game(games, [&](const GameTrace& g) -> std::optional<double> {
+    if (g.plies == 0) return std::nullopt;
+    return g.repeats / static_cast<double>(g.plies);
+  }));
+  // A normal interval can reach past what a quantity can be (below 0, a share above 1).
+  for (const MetricInfo& info : metric_infos())
+    metrics.*info.field = bounded(metrics.*info.field, 0, info.share ? 1 : std::numeric_limits<double>::infinity());
+  return metrics;
+}
+
+// ---- the analysis ----
+
+// The agent of the skill trace: the analysed agent's search (mcts unless it is uct) with
+// an iteration budget instead of its own.
+agents::AgentSpec skill_agent(const std::string& agent) {
+  agents::AgentSpec spec = agent.empty() ? agents::AgentSpec{"mcts", {}} : agents::parse_agent_spec(agent);
+  if (spec.name == "random") spec = {"mcts", {}};
+  spec.options.erase("time");
+  spec.options.erase("iterations");
+  return spec;
+}
+
+agents::AgentSpec with_iterations(agents::AgentSpec spec, std::uint64_t iterations) {
+  spec.options["iterations"] = std::to_string(iterations);
+  return spec;
+}
+
+// Estimates the time left from what the phases so far cost: a phase under way from its own pace,
+// the phases to come from the agents' measured seconds per iteration (a skill step is counted as
+// if played, so the estimate is at most what is left).
+class TimeLeft {
+ public:
+  TimeLeft(const AnalysisOptions& options, double agent_iterations)
+      : options_(options), agent_iterations_(agent_iterations) {}
+
+  void phase_started(int index) {
+    phase_ = index;
+    phase_start_ = Clock::now();
+  }
+  void agent_games_done(const std::vector<GameTrace>& games, double seconds) {
+    std::uint64_t iterations = 0, plies = 0;
+    for (const GameTrace& game : games) {
+      iterations += game.iterations;
+      plies += game.plies;
+    }
+    if (iterations == 0 || games.empty()) return;
+    seconds_per_iteration_ = seconds * std::min(options_.parallel, options_.games) / static_cast<double>(iterations);
+    plies_per_game_ = static_cast<double>(plies) / static_cast<double>(games.size());
+  }
+
+  // Phases: 0 random games, 1 agent games, 2 + k skill step k.
+  double seconds_left(int done, int total) const {
+    double left = 0;
+    if (done > 0)
+      left = seconds_since(phase_start_) / done * (total - done);
+    else if (total > 0)
+      return -1;
+    for (int phase = phase_ + 1; phase < 2 + options_.skill_steps; ++phase) {
+      const double cost = phase_cost(phase);
+      if (cost < 0) return -1;
+      left += cost;
+    }
+    return left;
+  }
+
+ private:
+  double phase_cost(int phase) const {
+    if (phase == 1 && options_.agent.empty()) return 0;
+    if (phase >= 2 && options_.skill_games == 0) return 0;
+    if (seconds_per_iteration_ <= 0) return -1;
+    const double per_move =
+        phase == 1 ? agent_iterations_ : 1.5 * static_cast<double>(options_.skill_base << (phase - 2));
+    if (per_move <= 0) return -1;
+    const int games = phase == 1 ? options_.games : options_.skill_games;
+    const int threads = std::max(1, std::min(options_.parallel, games));
+    return games * plies_per_game_ * per_move * seconds_per_iteration_ / threads;
+  }
+
+  const AnalysisOptions& options_;
+  double agent_iterations_;  // per move; 0 when the agent's budget is not in iterations
+  int phase_ = 0;
+  Clock::time_point phase_start_ = Clock::now();
+  double seconds_per_iteration_ = 0;  // of one thread
+  double plies_per_game_ = 0;
+};
+
+template <class Program>
+class Analyser {
+ public:
+  Analyser(const Program& program, const AnalysisOptions& options, const AnalysisHooks& hooks)
+      : program_(program), options_(options), hooks_(hooks), time_left_(options, budget_iterations(options.agent)) {}
+
+  void run(Analysis& analysis) {
+    time_left_.phase_started(0);
+    analysis.plays.push_back(play_metrics("random", self_play("random games", {}), program_.rules().cells(), false));
+    if (!options_.agent.empty() && !stopped()) {
+      time_left_.phase_started(1);
+      const agents::AgentSpec spec = agents::parse_agent_spec(options_.agent);
+      const auto start = Clock::now();
+      const std::vector<GameTrace> games = self_play(agents::spec_text(spec) + " games", spec);
+      time_left_.agent_games_done(games, seconds_since(start));
+      analysis.plays.push_back(
+          play_metrics(agents::spec_text(spec), games, program_.rules().cells(), spec.name != "random"));
+    }
+    if (options_.skill_games > 0) skill_trace(analysis.skill);
+    analysis.stopped = stopped();
+  }
+
+ private:
+  static double budget_iterations(const std::string& agent) {
+    if (agent.empty()) return 0;
+    const agents::AgentSpec spec = agents::parse_agent_spec(agent);
+    const auto found = spec.options.find("iterations");
+    return found == spec.options.end() || spec.options.contains("time") ? 0 : std::stod(found->second);
+  }
+
+  bool stopped() const { return stopping(hooks_.stop); }
+
+  void report(const std::string& phase, int done, int total) const {
+    if (hooks_.progress) hooks_.progress({phase, done, total, time_left_.seconds_left(done, total)});
+  }
+
+  using Players = std::array<AgentPointer<Program>, kPlayers>;
+
+  // Plays `games` games; a game stopped before its end is left empty. The players and the random
+  // stream of game i are seeded from i alone, so the games are the same on any number of threads.
+  std::vector<std::optional<GameTrace>> play_games(const std::string& phase, int games, std::uint64_t seed,
+                                                   const std::function<Players(int, std::uint64_t)>& make_players) {
+    std::vector<std::optional<GameTrace>> traces(static_cast<std::size_t>(games));
+    std::atomic<int> finished{0};
+    run_jobs(
+        games, options_.parallel,
+        [&](int index) {
+          if (stopped()) return;
+          const std::uint64_t game_seed = seed + 2 * static_cast<std::uint64_t>(index);
+          Players players = make_players(index, game_seed);
+          Rng rng(game_seed);
+          auto& trace = traces[static_cast<std::size_t>(index)];
+          trace = play_game(program_, players, rng, options_.max_plies, hooks_.stop);
+          if (trace) ++finished;
+        },
+        [&] { report(phase, finished, games); });
+    return traces;
+  }
+
+  // Self-play of the agent `spec`, or of uniformly random players when spec has no name.
+  std::vector<GameTrace> self_play(const std::string& phase, const agents::AgentSpec& spec) {
+    std::vector<GameTrace> finished;
+    for (auto& trace : play_games(phase, options_.games, options_.seed, [&](int, std::uint64_t seed) {
+           Players players;
+           if (!spec.name.empty())
+             for (std::size_t player = 0; player < players.size(); ++player)
+               players[player] = agents::make_agent(spec, program_, seed + player);
+           return players;
+         }))
+      if (trace) finished.push_back(std::move(*trace));
+    return finished;
+  }
+
+  // One step of the skill trace: `stronger` plays first in even games and second in odd ones.
+  SkillStep skill_step(const agents::AgentSpec& base, int step) {
+    SkillStep result;
+    result.weaker = options_.skill_base << step;
+    result.stronger = 2 * result.weaker;
+    const agents::AgentSpec stronger = with_iterations(base, result.stronger);
+    const agents::AgentSpec weaker = with_iterations(base, result.weaker);
+    const auto stronger_player = [](int index) { return index % 2; };
+    const std::uint64_t seed = options_.seed + 1'000'003ULL * static_cast<std::uint64_t>(step + 1);
+    const auto traces =
+        play_games(fmt::format("skill step {}: {} against {} iterations", step + 1, result.stronger, result.weaker),
+                   options_.skill_games, seed, [&](int index, std::uint64_t game_seed) {
+                     Players players;
+                     for (int player = 0; player < kPlayers; ++player)
+                       players[player] = agents::make_agent(player == stronger_player(index) ? stronger : weaker,
+                                                            program_, game_seed + player);
+                     return players;
+                   });
+    for (int index = 0; index < options_.skill_games; ++index) {
+      const auto& trace = traces[static_cast<std::size_t>(index)];
+      if (!trace) continue;
+      if (trace->winner == stronger_player(index))
+        ++result.wins;
+      else if (trace->winner == 1 - stronger_player(index))
+        ++result.losses;
+      else
+        ++result.draws;
+    }
+    result.elo = referee::elo_estimate(result.wins, result.losses, result.draws);
+    result.clear = result.wins + result.losses + result.draws > 0 && result.elo.low > 0;
+    return result;
+  }
+
+  // Doubles the iterations until the stronger agent no longer wins clearly.
+  void skill_trace(SkillTrace& trace) {
+    const agents::AgentSpec base = skill_agent(options_.agent);
+    trace.agent = agents::spec_text(base);
+    for (int step = 0; step < options_.skill_steps && !stopped(); ++step) {
+      time_left_.phase_started(2 + step);
+      const SkillStep result = skill_step(base, step);
+      if (stopped()) break;
+      trace.steps.push_back(result);
+      if (!result.clear) break;
+      ++trace.levels;
+    }
+  }
+
+  const Program& program_;
+  const AnalysisOptions& options_;
+  const AnalysisHooks& hooks_;
+  TimeLeft time_left_;
+};
+
+}  // namespace
+
+bool significantly_different(const Estimate& a, const Estimate& b) {
+  if (std::isnan(a.value) || std::isnan(b.value)) return false;
+  const double error = std::hypot(a.standard_error(), b.standard_error());
+  return std::abs(a.value - b.value) > kZ * error;
+}
+
+void check_analysis_options(const AnalysisOptions& options) {
+  if (options.games < 1 || options.games > kMaxGames)
+    throw usage_error(fmt::format("--games must be between 1 and {}", kMaxGames));
+  if (options.parallel < 1 || options.parallel > kMaxParallel)
+    throw usage_error(fmt::format("--parallel must be between 1 and {}", kMaxParallel));
+  if (options.skill_games < 0 || options.skill_games > kMaxGames)
+    throw usage_error(fmt::format("--skill-games must be between 0 and {}", kMaxGames));
+  if (options.skill_steps < 1 || options.skill_steps > kMaxSkillSteps)
+    throw usage_error(fmt::format("--skill-steps must be between 1 and {}", kMaxSkillSteps));
+  if (options.skill_base < 1 || options.skill_base > (1ULL << 32))
+    throw usage_error("--skill-base must be between 1 and 4294967296 iterations");
+  if (options.max_plies < 1 || options.max_plies > kMaxPlies)
+    throw usage_error(fmt::format("--max-plies must be between 1 and {}", kMaxPlies));
+  if (options.agent.empty()) return;
+  const agents::AgentSpec spec = agents::parse_agent_spec(options.agent);
+  if (spec.options.contains("seed"))
+    throw usage_error(fmt::format("the agent '{}' sets its seed", options.agent),
+                      "analyze seeds every game's agents from --seed, so that the games differ; leave seed= out");
+}
+
+Analysis analyze(const Game& game, const AnalysisOptions& options, const AnalysisHooks& hooks) {
+  check_analysis_options(options);
+  const auto start = Clock::now();
+  Analysis analysis;
+  analysis.options = options;
+  const lang::Rules& rules = game.rules();
+  analysis.game = rules.variant.empty() ? rules.name : fmt::format("{} (variant \"{}\")", rules.name, rules.variant);
+  game.visit([&](const auto& program) { Analyser(program, options, hooks).run(analysis); });
+  analysis.seconds = seconds_since(start);
+  return analysis;
+}
+
+const std::vector<MetricInfo>& metric_infos() {
+  static const std::vector<MetricInfo> infos = {
+      {"first_wins", "first player wins", "share of games the first player won", &PlayMetrics::first_wins, true},
+      {"second_wins", "second player wins", "share of games the second player won", &PlayMetrics::second_wins, true},
+      {"draws", "draws", "share of games that ended in a draw by the rules", &PlayMetrics::draws, true},
+      {"limit_hits", "hit the ply limit", "share of games still going at the ply limit (--max-plies)",
+       &PlayMetrics::limit_hits, true},
+      {"advantage", "first-player advantage", "the first player's mean score (win 1, draw or limit 1/2); fair is 50%",
+       &PlayMetrics::advantage, true},
+      {"balance", "balance", "1 - |first's win share - second's win share|; 100% when both win as often",
+       &PlayMetrics::balance, true},
+      {"completion", "completion", "share of games that someone won", &PlayMetrics::completion, true},
+      {"length", "length (plies)", "moves in a game, both players' counted", &PlayMetrics::length, false},
+      {"branching", "branching factor", "legal moves in a position, averaged over each game, then over games",
+       &PlayMetrics::branching, false},
+      {"decisions", "decision moves", "share of positions with more than one legal move: a real choice",
+       &PlayMetrics::decisions, true},
+      {"lead_changes", "lead changes", "share of moves after which another player leads (by the evaluation)",
+       &PlayMetrics::lead_changes, true},
+      {"drama", "drama", "how far the eventual winner was behind, on average over a won game's positions (0 to 1)",
+       &PlayMetrics::drama, false},
+      {"coverage", "board coverage", "share of the board's cells that held a piece at some point of a game",
+       &PlayMetrics::coverage, true},
+      {"repetition", "repetition", "share of positions that had already occurred in the same game",
+       &PlayMetrics::repetition, true},
+  };
+  return infos;
+}
+
+namespace {
+
+// JSON has no NaN: an unknown figure is null.
+Json number_json(double value) { return std::isnan(value) ? Json(nullptr) : Json(value); }
+
+Json estimate_json(const Estimate& estimate) {
+  return Json{
+      {"value", number_json(estimate.value)}, {"low", number_json(estimate.low)}, {"high", number_json(estimate.high)}};
+}
+
+Json play_json(const PlayMetrics& play) {
+  Json metrics = Json::object();
+  for (const MetricInfo& info : metric_infos()) metrics[info.key] = estimate_json(play.*info.field);
+  return Json{{"players", play.players},
+              {"games", play.games},
+              {"evaluation", play.evaluation},
+              {"metrics", metrics},
+              {"length",
+               {{"spread", play.length_spread},
+                {"shortest", play.shortest},
+                {"longest", play.longest},
+                {"histogram", {{"bin", play.histogram_bin}, {"games", play.length_histogram}}}}},
+              {"branching_by_ply", play.branching_by_ply},
+              {"games_at_ply", play.games_at_ply}};
+}
+
+Json skill_json(const SkillTrace& skill) {
+  Json steps = Json::array();
+  for (const SkillStep& step : skill.steps)
+    steps.push_back({{"weaker", step.weaker},
+                     {"stronger", step.stronger},
+                     {"wins", step.wins},
+                     {"losses", step.losses},
+                     {"draws", step.draws},
+                     {"elo",
+                      {{"difference", elo_json(step.elo.difference)},
+                       {"low", elo_json(step.elo.low)},
+                       {"high", elo_json(step.elo.high)}}},
+                     {"clear", step.clear}});
+  return Json{{"agent", skill.agent}, {"levels", skill.levels}, {"steps", steps}};
+}
+
+}  // namespace
+
+Json analysis_json(const Analysis& analysis) {
+  const AnalysisOptions& options = analysis.options;
+  Json plays = Json::array();
+  for (const PlayMetrics& play : analysis.plays) plays.push_back(play_json(play));
+  return Json{{"game", analysis.game},
+              {"options",
+               {{"games", options.games},
+                {"agent", options.agent},
+                {"skill_games", options.skill_games},
+                {"skill_steps", options.skill_steps},
+                {"skill_base", options.skill_base},
+                {"max_plies", options.max_plies},
+                {"seed", options.seed}}},
+              {"plays", plays},
+              {"skill", skill_json(analysis.skill)},
+              {"stopped", analysis.stopped},
+              {"seconds", analysis.seconds}};
+}
+
+}  // namespace troyka::cli
