@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "cli/analysis.h"
 #include "cli/api_error.h"
 #include "cli/job_queue.h"
 #include "cli/playground_session.h"
@@ -133,6 +134,65 @@ agents::AgentSpec capped_agent(const agents::AgentSpec& spec, const PlaygroundLi
   }
 }
 
+// An analysis held to the server's limits: at most max_analysis_games games of each kind, an agent
+// with an iteration budget of at most max_analysis_iterations on one thread (a time budget would
+// make every game of the analysis take that long a move), a short skill trace, one game at a time.
+AnalysisOptions analysis_options(const Json& request, const PlaygroundLimits& limits) {
+  AnalysisOptions options;
+  options.games = std::clamp(request.value("games", 40), 1, limits.max_analysis_games);
+  options.skill_games = std::min(20, std::max(options.games / 2, 2));
+  options.skill_steps = 4;
+  agents::AgentSpec agent = agents::parse_agent_spec(request_text(request, "agent", "mcts:iterations=200"));
+  if (agent.name != "random") {
+    const auto iterations = agent.options.find("iterations");
+    if (agent.options.contains("time") || iterations == agent.options.end() ||
+        std::stoull(iterations->second) > limits.max_analysis_iterations)
+      throw ApiError(
+          400,
+          fmt::format("the analysis agent needs an iteration budget of at most {}", limits.max_analysis_iterations),
+          "e.g. mcts:iterations=200");
+    agent.options["threads"] = "1";
+  }
+  options.agent = agents::spec_text(agent);
+  check_analysis_options(options);
+  return options;
+}
+
+// A version of a game to analyse: the rules of a request and what the page calls them.
+struct Version {
+  std::string label;
+  std::shared_ptr<const Game> game;
+};
+
+Version request_version(const Json& request, std::string fallback_label) {
+  if (!request.is_object()) throw ApiError(400, R"("compare" must be an object like the request: {"text": ...})");
+  return {request_text(request, "label", std::move(fallback_label)),
+          std::make_shared<const Game>(request_rules(request))};
+}
+
+// Analyses each version in turn, each stopped with what it has after its share of max_seconds
+// (or at once when the server stops), with what each metric means for the page's table.
+Json run_analyses(const std::vector<Version>& versions, const AnalysisOptions& options, double max_seconds,
+                  const std::atomic<bool>& cancelled) {
+  Json metrics = Json::array();
+  for (const MetricInfo& info : metric_infos())
+    metrics.push_back({{"key", info.key}, {"label", info.label}, {"meaning", info.meaning}, {"share", info.share}});
+  Json results = Json::array();
+  for (const Version& version : versions) {
+    std::atomic<bool> stop{false};
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(max_seconds / static_cast<double>(versions.size())));
+    AnalysisHooks hooks;
+    hooks.stop = &stop;
+    hooks.progress = [&](const AnalysisProgress&) {
+      if (cancelled || std::chrono::steady_clock::now() > deadline) stop = true;
+    };
+    results.push_back({{"label", version.label}, {"analysis", analysis_json(analyze(*version.game, options, hooks))}});
+  }
+  return {{"metrics", metrics}, {"versions", results}};
+}
+
 // The open games of everybody, by id; games idle for too long are closed to make room.
 class SessionStore {
  public:
@@ -203,6 +263,7 @@ struct Playground::Impl {
   Answer open_record(const httplib::Request& request);
   Answer ask_agent(const httplib::Request& request);
   Answer job_status(const httplib::Request& request);
+  Answer start_analysis(const httplib::Request& request);
   Json limits_json() const;
 
   httplib::Server server;
@@ -264,6 +325,7 @@ void Playground::Impl::add_routes() {
     sessions.close(request.matches[1]);
     return Answer{200, {{"closed", std::string(request.matches[1])}}};
   });
+  route("POST", "/api/analyses", [this](const auto& request) { return start_analysis(request); });
   route("GET", "/api/jobs/([0-9a-f]+)", [this](const auto& request) { return job_status(request); });
   // Whatever has no route, and a body over the limit (which httplib refuses before any route),
   // still gets a JSON error.
@@ -287,7 +349,10 @@ Json Playground::Impl::limits_json() const {
           {"max_search_bytes", limits.max_search_bytes},
           {"workers", limits.workers},
           {"max_waiting_jobs", limits.max_waiting_jobs},
-          {"max_poll_wait_seconds", limits.max_poll_wait.count()}};
+          {"max_poll_wait_seconds", limits.max_poll_wait.count()},
+          {"max_analysis_games", limits.max_analysis_games},
+          {"max_analysis_iterations", limits.max_analysis_iterations},
+          {"max_analysis_seconds", limits.max_analysis_seconds}};
 }
 
 Answer Playground::Impl::list_games() const {
@@ -358,6 +423,20 @@ Answer Playground::Impl::ask_agent(const httplib::Request& request) {
     throw ApiError(503, "too many searches are waiting on this server", "try again in a few seconds");
   }
   return {202, {{"job", *job}, {"agent", agents::spec_text(spec)}}};
+}
+
+// The edited rules, and the version to compare them with ("compare": the same fields), analysed
+// as a job: the page polls it.
+Answer Playground::Impl::start_analysis(const httplib::Request& request) {
+  const Json body = request_json(request);
+  std::vector<Version> versions{request_version(body, "edited")};
+  if (body.contains("compare")) versions.push_back(request_version(body["compare"], "compared"));
+  const AnalysisOptions options = analysis_options(body, limits);
+  const auto job = jobs.submit([versions, options, seconds = limits.max_analysis_seconds](const auto& cancelled) {
+    return run_analyses(versions, options, seconds, cancelled);
+  });
+  if (!job) throw ApiError(503, "too many searches are waiting on this server", "try again in a few seconds");
+  return {202, {{"job", *job}, {"options", {{"games", options.games}, {"agent", options.agent}}}}};
 }
 
 Answer Playground::Impl::job_status(const httplib::Request& request) {

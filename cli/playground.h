@@ -4,7 +4,8 @@
 //
 // Safe to leave running for a class: it binds to localhost unless told otherwise, and limits the
 // request size, the open games, the thinking time and memory of every search, and the searches
-// running at once (a job queue with a fixed number of workers, off the request threads).
+// running at once (a job queue with a fixed number of workers, off the request threads). Its
+// analysis tab runs `troyka analyze`'s metrics (cli/analysis.h) on the same queue, smaller.
 #pragma once
 
 #include <chrono>
@@ -30,6 +31,9 @@ struct PlaygroundLimits {
   int workers = 2;                                            // searches running at once
   std::size_t max_waiting_jobs = 32;                          // searches queued behind them
   std::chrono::seconds max_poll_wait{10};                     // the longest a job poll waits
+  int max_analysis_games = 100;                               // self-play games of each kind in an analysis
+  std::uint64_t max_analysis_iterations = 1000;               // the analysis agent's budget a move
+  double max_analysis_seconds = 60;                           // an analysis still running then stops with what it has
 };
 
 class Playground {

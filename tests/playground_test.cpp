@@ -215,4 +215,31 @@ TEST_F(PlaygroundApi, ARecordIsSteppedThrough) {
   EXPECT_EQ(view["error"]["diagnostic"]["column"], 34);
 }
 
+TEST_F(PlaygroundApi, AnAnalysisComparesTwoVersions) {
+  const std::string text = breakthrough_text();
+  auto [status, answer] = post("/api/analyses", {{"text", text},
+                                                 {"games", 4},
+                                                 {"agent", "mcts:iterations=50"},
+                                                 {"compare", {{"text", text}, {"variant", "zillions-7x7"}}}});
+  ASSERT_EQ(status, 202) << answer;
+  EXPECT_EQ(answer["options"]["agent"], "mcts:iterations=50,threads=1");
+  std::tie(status, answer) = get("/api/jobs/" + answer["job"].get<std::string>() + "?wait=10");
+  ASSERT_EQ(answer["status"], "done") << answer;
+  const json& versions = answer["result"]["versions"];
+  ASSERT_EQ(versions.size(), 2u);
+  EXPECT_EQ(versions[0]["label"], "edited");
+  EXPECT_EQ(versions[1]["analysis"]["game"], "Breakthrough (variant \"zillions-7x7\")");
+  for (const json& version : versions) {
+    const json& plays = version["analysis"]["plays"];
+    ASSERT_EQ(plays.size(), 2u);
+    EXPECT_EQ(plays[0]["games"], 4);
+    EXPECT_EQ(plays[1]["players"], "mcts:iterations=50,threads=1");
+  }
+  EXPECT_EQ(answer["result"]["metrics"][0]["key"], "first_wins");
+  // A time budget would make every game that slow a move: the analysis agent needs iterations.
+  std::tie(status, answer) = post("/api/analyses", {{"text", text}, {"agent", "mcts:time=1s"}});
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(answer["error"]["message"], "the analysis agent needs an iteration budget of at most 1000");
+}
+
 }  // namespace

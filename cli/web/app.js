@@ -435,10 +435,12 @@ function readRecordFile() {
 function showTab(tab) {
   page.tab = tab;
   for (const button of document.querySelectorAll(".tab")) button.classList.toggle("active", button.dataset.tab === tab);
-  for (const pane of document.querySelectorAll("[data-pane]")) pane.hidden = pane.dataset.pane !== tab;
+  for (const pane of document.querySelectorAll("[data-pane]")) pane.hidden = !pane.dataset.pane.split(" ").includes(tab);
   clearError();
   const view = currentView();
-  if (view) {
+  if (tab === "analyze") {
+    $("status").textContent = "Measure the edited game by self-play, and compare it with another version.";
+  } else if (view) {
     render(view);
   } else {
     $("board").replaceChildren();

@@ -2,7 +2,8 @@
 """The web playground in a real browser: starts `troyka serve` on a free port and drives headless
 Chromium through Selenium as a class would use the page. It picks Breakthrough, makes a mistake in
 the rules and sees the diagnostic at its line, fixes it, plays moves by clicking cells against an
-agent, and steps through a game record. Screenshots go to --screenshots.
+agent, steps through a game record, and analyses the game against its 7x7 variant. Screenshots go
+to --screenshots.
 
     tests/browser/playground_test.py --troyka build/troyka --screenshots build/browser-screenshots
 
@@ -160,6 +161,25 @@ class Playground(unittest.TestCase):
         self.wait_for_text("#status", r"Game over: White wins")
         self.find("#previous-ply").click()
         self.wait_for_text("#status", rf"\(ply {len(moves) - 1} of {len(moves)}\)")
+
+    def test_4_analyse_two_versions(self):
+        self.find("#tab-analyze").click()
+        games = self.find("#analysis-games")
+        games.clear()
+        games.send_keys("10")
+        Select(self.find("#compare-kind")).select_by_value("variant")
+        self.find("#compare-variant").send_keys("zillions-7x7")
+        self.find("#analyze").click()
+        self.wait_for_text("#status", r"Analysis done")
+        headings = [heading.text for heading in self.browser.find_elements(By.CSS_SELECTOR, "#analysis .version h3")]
+        self.assertEqual(headings, ["edited: Breakthrough", 'zillions-7x7: Breakthrough (variant "zillions-7x7")'])
+        # Per version: win rates and game lengths for random and agent self-play, and the branching factor.
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#analysis .version svg.chart")), 2 * 5)
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#analysis .version polyline")), 2 * 2)
+        rows = self.browser.find_elements(By.CSS_SELECTOR, "#analysis table.metrics tbody tr")
+        self.assertGreaterEqual(len(rows), 10)
+        self.assertTrue(rows[0].text.startswith("first player wins"), rows[0].text)
+        self.screenshot("4-analysis.png")
 
 
 if __name__ == "__main__":
