@@ -23,8 +23,8 @@ std::string symbol(const Occupant& occupant, const BoardStyle& style) {
   if (occupant.player < 0) return style.unicode ? "·" : ".";
   if (occupant.player == Occupant::kBlocked) return "*";  // as in Program::diagram
   if (style.unicode) {
-    if (const std::size_t glyph = kChessLetters.find(occupant.letter); glyph != std::string_view::npos)
-      return std::string(occupant.player == 0 ? kFirstPlayerGlyphs[glyph] : kSecondPlayerGlyphs[glyph]);
+    if (const std::string_view glyph = chess_glyph(occupant.letter, occupant.player); !glyph.empty())
+      return std::string(glyph);
   }
   const auto letter = static_cast<unsigned char>(occupant.letter);
   return std::string(1, static_cast<char>(occupant.player == 0 ? std::toupper(letter) : std::tolower(letter)));
@@ -54,6 +54,12 @@ std::string draw_row(const BoardView& view, const BoardStyle& style, int row, in
 }
 
 }  // namespace
+
+std::string_view chess_glyph(char letter, int player) {
+  const std::size_t glyph = kChessLetters.find(letter);
+  if (glyph == std::string_view::npos) return {};
+  return player == 0 ? kFirstPlayerGlyphs[glyph] : kSecondPlayerGlyphs[glyph];
+}
 
 std::string draw_board(const BoardView& view, const BoardStyle& style) {
   const int label_width = view.height >= 10 ? 2 : 1;

@@ -5,8 +5,10 @@
 // State of any bitboard width into a plain grid, and draw_board() (not a template) renders it.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "interpreter/program.h"
@@ -27,16 +29,23 @@ struct Occupant {
 
 struct BoardView {
   int width = 0, height = 0;
-  std::vector<Occupant> cells;       // by cell index: row * width + column, row 0 at the bottom
-  int last_from = -1, last_to = -1;  // the last move's cells; -1 when there is none
-  bool rhombus = false;              // each row drawn half a cell right of the row below
+  std::vector<Occupant> cells;                  // by cell index: row * width + column, row 0 at the bottom
+  int last_from = -1, last_to = -1;             // the last move's cells; -1 when there is none
+  bool rhombus = false;                         // each row drawn half a cell right of the row below
+  std::array<std::string, kPlayers> players{};  // their names, first player first (colours for the SVG board)
+  int piece_types = 0;
 };
 
 template <class Program>
 BoardView board_view(const Program& program, const typename Program::StateType& state,
                      std::optional<Move> last_move = std::nullopt) {
   const lang::Rules& rules = program.rules();
-  BoardView view{rules.width, rules.height, std::vector<Occupant>(static_cast<std::size_t>(rules.cells()))};
+  BoardView view{.width = rules.width,
+                 .height = rules.height,
+                 .cells = std::vector<Occupant>(static_cast<std::size_t>(rules.cells())),
+                 .rhombus = rules.shape == lang::BoardShape::Rhombus,
+                 .players = {rules.players[0].name, rules.players[1].name},
+                 .piece_types = static_cast<int>(rules.pieces.size())};
   for (int player = 0; player < kPlayers; ++player) {
     for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
       auto cells = state.by_player[static_cast<std::size_t>(player)] & state.by_piece[piece];
@@ -46,13 +55,16 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
   }
   for (auto cells = state.blocked; cells.any();)
     view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, 0};
-  view.rhombus = rules.shape == lang::BoardShape::Rhombus;
   if (last_move) {
     view.last_from = last_move->from;
     view.last_to = last_move->to;
   }
   return view;
 }
+
+// The chess glyph of a chess-like letter (P N B R Q K): hollow for the first player, solid for the
+// second; "" for any other letter.
+std::string_view chess_glyph(char letter, int player);
 
 // The board, one line per row and a line of file letters, each line ending in '\n'. Without
 // colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned.

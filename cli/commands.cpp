@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "agents/agent.h"
+#include "cli/board_svg.h"
 #include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
@@ -58,10 +59,14 @@ int run_check(const GameOptions& options, std::ostream& out) {
   return 0;
 }
 
-int run_show(const GameOptions& options, std::ostream& out) {
+int run_show(const GameOptions& options, bool svg, std::ostream& out) {
   const Game game = Game::load(options.file, options.language_options());
   game.visit([&](const auto& program) {
     const auto state = program.initial_state();
+    if (svg) {
+      out << board_svg(board_view(program, state));
+      return;
+    }
     if (options.json) {
       Json params = Json::object();
       for (const auto& [name, value] : program.rules().params) params[name] = value;

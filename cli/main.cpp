@@ -8,6 +8,7 @@
 #include "cli/analyze.h"
 #include "cli/commands.h"
 #include "cli/match.h"
+#include "cli/playground.h"
 #include "cli/referee_command.h"
 #include "cli/replay.h"
 #include "cli/watch.h"
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   troyka::cli::AgentCommandOptions agent;
   troyka::cli::WatchOptions watch;
   troyka::cli::KeygenOptions keygen;
+  troyka::cli::ServeOptions serve;
   troyka::cli::AnalyzeOptions analyze;
 
   CLI::App* check = app.add_subcommand("check", "check a rule file and report every problem precisely");
@@ -58,6 +60,8 @@ int main(int argc, char** argv) {
 
   CLI::App* show = app.add_subcommand("show", "show the start position and the compiled rules");
   add_game_options(*show, game);
+  bool show_svg = false;
+  show->add_flag("--svg", show_svg, "write the start position as an SVG picture instead");
 
   CLI::App* translate = app.add_subcommand("translate", "print the game, e.g. a ZRF file's, in troyka's language");
   add_game_options(*translate, game);
@@ -119,12 +123,15 @@ int main(int argc, char** argv) {
   replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();
   replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
   replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
+  replay_command->add_option("--svg", replay.svg_dir,
+                             "also write every position as an SVG picture into this directory: ply-000.svg, ...");
 
   CLI::App* analyze_command = troyka::cli::add_analyze_command(app, analyze);
   CLI::App* referee_command = troyka::cli::add_referee_command(app, referee);
   CLI::App* agent_command = troyka::cli::add_agent_command(app, agent);
   CLI::App* watch_command = troyka::cli::add_watch_command(app, watch);
   CLI::App* keygen_command = troyka::cli::add_keygen_command(app, keygen);
+  CLI::App* serve_command = troyka::cli::add_serve_command(app, serve);
 
   CLI11_PARSE(app, argc, argv);
   play.board.unicode = !ascii;
@@ -133,7 +140,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check->parsed()) return troyka::cli::run_check(game, std::cout);
-    if (show->parsed()) return troyka::cli::run_show(game, std::cout);
+    if (show->parsed()) return troyka::cli::run_show(game, show_svg, std::cout);
     if (translate->parsed()) return troyka::cli::run_translate(game, std::cout);
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);
     if (bench_command->parsed()) return troyka::cli::run_bench(game, bench, std::cout);
@@ -145,6 +152,7 @@ int main(int argc, char** argv) {
     if (referee_command->parsed()) return troyka::cli::run_referee_command(referee, std::cout, std::cerr);
     if (agent_command->parsed()) return troyka::cli::run_agent_command(agent, std::cerr);
     if (keygen_command->parsed()) return troyka::cli::run_keygen_command(keygen, std::cout);
+    if (serve_command->parsed()) return troyka::cli::run_serve_command(serve, std::cout);
     if (watch_command->parsed())
       return troyka::cli::run_watch_command(watch, {!watch.ascii, !watch.no_color && wants_color()},
                                             isatty(STDOUT_FILENO) != 0, std::cout);

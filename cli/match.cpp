@@ -293,14 +293,6 @@ void check_player_names(const lang::Rules& rules) {
                         "rename the player in the rule file to write records");
 }
 
-void create_records_directory(const std::string& directory) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error || !std::filesystem::is_directory(directory, error))
-    throw usage_error(fmt::format("--records: cannot create the directory '{}'", directory),
-                      error ? error.message() : "a file of that name is in the way");
-}
-
 // "Breakthrough (variant "zillions-7x7", width=5 height=5)"
 std::string game_title(const MatchSetup& setup, const lang::Rules& rules) {
   std::string details;
@@ -394,7 +386,7 @@ int run_match(const GameOptions& game_options, const MatchOptions& match, std::o
   const lang::Rules& rules = game.rules();
   if (!setup.records.empty()) {
     check_player_names(rules);
-    create_records_directory(setup.records);
+    create_output_directory(setup.records, "--records");
   }
   const auto start = Clock::now();
   Progress progress(log, setup, rules, isatty(STDERR_FILENO) != 0);

@@ -221,10 +221,7 @@ bool is_standard_header(std::string_view name) {
 }
 
 void save_record(const GameRecord& record, const std::string& path) {
-  std::ofstream file(path, std::ios::binary);
-  file << record_text(record);
-  file.close();
-  if (!file) throw usage_error(fmt::format("cannot write the record '{}'", path), "check the --records directory");
+  write_text_file(path, record_text(record), "the record", "check the --records directory");
 }
 
 const RecordHeader* ParsedRecord::find(std::string_view key) const {

@@ -9,20 +9,13 @@
 #include <sstream>
 #include <utility>
 
+#include "cli/board_svg.h"
 #include "cli/record.h"
 #include "cli/support.h"
 #include "interpreter/game.h"
 
 namespace troyka::cli {
 namespace {
-
-// The headers a replay checks against what the moves produce.
-struct ClaimedOutcome {
-  const RecordHeader& result;
-  const RecordHeader& winner;
-  const RecordHeader& reason;
-  const RecordHeader& plies;
-};
 
 // The File header's path from the current directory, else from the record's directory, so that a
 // record moved together with its rule file still replays.
@@ -35,35 +28,6 @@ std::string rule_file_path(const ParsedRecord& record, const RecordHeader& file)
   throw record_error(record, file.value_pos, fmt::format("cannot find the rule file '{}'", file.value),
                      fmt::format("looked from the current directory and from the record's directory '{}'",
                                  record_directory.empty() ? "." : record_directory.string()));
-}
-
-// Loads the game the record names. A variant or parameter the game rejects is reported at its
-// header; mistakes in the rule file itself are reported in the rule file.
-Game load_game(const ParsedRecord& record) {
-  const RecordHeader& variant = record.require("Variant");
-  const RecordHeader& params = record.require("Params");
-  const std::string path = rule_file_path(record, record.require("File"));
-  lang::Options options;
-  options.variant = variant.value;
-  try {
-    std::istringstream words(params.value);
-    for (std::string param; words >> param;) options.params.push_back(lang::parse_param_option(param));
-    return Game::load(path, options);
-  } catch (const lang::Error& error) {
-    const lang::Diagnostic& diagnostic = error.diagnostic();
-    if (diagnostic.file) throw;
-    const bool about_variant = diagnostic.message.starts_with("--variant");
-    throw record_error(record, about_variant ? variant.value_pos : params.value_pos, diagnostic.message,
-                       diagnostic.hint);
-  }
-}
-
-void check_game_name(const ParsedRecord& record, const lang::Rules& rules) {
-  const RecordHeader& game = record.require("Game");
-  if (game.value != rules.name)
-    throw record_error(record, game.value_pos,
-                       fmt::format("the record is a game of '{}' but the rule file is '{}'", game.value, rules.name),
-                       "check the File header");
 }
 
 // Throws unless the header says `actual`.
@@ -87,66 +51,75 @@ void check_plies(const ParsedRecord& record, const RecordHeader& plies, std::uin
         fmt::format("Plies says {} but the record has {} move{}", claimed, actual, actual == 1 ? "" : "s"));
 }
 
-template <typename Program>
-void check_outcome(const ParsedRecord& record, const ClaimedOutcome& claimed, const Program& program,
-                   const typename Program::StateType& state) {
-  const std::string reason = program.end_reason(state);
-  const std::string result = result_token(state.winner);
-  if (claimed.result.value != "1-0" && claimed.result.value != "0-1" && claimed.result.value != "1/2-1/2")
-    throw record_error(record, claimed.result.value_pos,
-                       fmt::format("Result must be 1-0, 0-1 or 1/2-1/2, not \"{}\"", claimed.result.value));
+}  // namespace
+
+Game load_record_game(const ParsedRecord& record, const std::function<lang::Rules(const lang::Options&)>& load_rules) {
+  const RecordHeader& variant = record.require("Variant");
+  const RecordHeader& params = record.require("Params");
+  lang::Options options;
+  options.variant = variant.value;
+  try {
+    std::istringstream words(params.value);
+    for (std::string param; words >> param;) options.params.push_back(lang::parse_param_option(param));
+    return Game(load_rules(options));
+  } catch (const lang::Error& error) {
+    const lang::Diagnostic& diagnostic = error.diagnostic();
+    if (diagnostic.file) throw;
+    const bool about_variant = diagnostic.message.starts_with("--variant");
+    throw record_error(record, about_variant ? variant.value_pos : params.value_pos, diagnostic.message,
+                       diagnostic.hint);
+  }
+}
+
+void check_game_name(const ParsedRecord& record, const lang::Rules& rules) {
+  const RecordHeader& game = record.require("Game");
+  if (game.value != rules.name)
+    throw record_error(record, game.value_pos,
+                       fmt::format("the record is a game of '{}' but the rule file is '{}'", game.value, rules.name),
+                       "check the File header");
+}
+
+void check_outcome(const ParsedRecord& record, const lang::Rules& rules, int winner, const std::string& reason,
+                   std::uint32_t plies) {
+  const RecordHeader& claimed_result = record.require("Result");
+  const std::string result = result_token(winner);
+  if (claimed_result.value != "1-0" && claimed_result.value != "0-1" && claimed_result.value != "1/2-1/2")
+    throw record_error(record, claimed_result.value_pos,
+                       fmt::format("Result must be 1-0, 0-1 or 1/2-1/2, not \"{}\"", claimed_result.value));
   const std::string ending = fmt::format("the game ends: {}", reason);
-  check_claim(record, claimed.result, result, ending);
-  check_claim(record, claimed.winner, winner_name(program.rules(), state.winner), ending);
-  check_claim(record, claimed.reason, reason, {});
-  check_plies(record, claimed.plies, state.ply);
+  check_claim(record, claimed_result, result, ending);
+  check_claim(record, record.require("Winner"), winner_name(rules, winner), ending);
+  check_claim(record, record.require("Reason"), reason, {});
+  check_plies(record, record.require("Plies"), plies);
   if (record.result.text != result)
     throw record_error(record, record.result.pos,
                        fmt::format("the moves end with {} but replaying them gives {}", record.result.text, result),
                        ending);
 }
 
-// Plays the record's moves from the start, printing each position unless `quiet`; a move that
-// cannot be played is reported at its place in the record.
-template <typename Program>
-typename Program::StateType play_moves(const ParsedRecord& record, const Program& program, bool quiet,
-                                       std::ostream& out) {
-  const lang::Rules& rules = program.rules();
-  auto state = program.initial_state();
-  if (!quiet) fmt::print(out, "{}\n{}\n", rules.name, program.diagram(state));
-  for (const RecordToken& move : record.moves) {
-    if (state.over)
-      throw record_error(record, move.pos,
-                         fmt::format("the game is over after {} plies, but the record goes on", state.ply),
-                         fmt::format("the game ends: {}", program.end_reason(state)));
-    const std::string& player = rules.players[state.to_move].name;
-    const std::uint32_t number = state.ply / 2 + 1;
-    const ParsedMove parsed = program.parse_move(state, move.text);
-    if (!parsed.ok())
-      throw record_error(record, move.pos,
-                         fmt::format("cannot play {} as {}'s move {}: {}", move.text, player, number, parsed.error));
-    program.apply(state, parsed.move);
-    if (!quiet) fmt::print(out, "{}. {} {}\n{}\n", number, player, move.text, program.diagram(state));
-  }
-  if (!state.over)
-    throw record_error(record, record.result.pos,
-                       fmt::format("the moves end after {} plies but the game is not over", state.ply),
-                       fmt::format("{} is to move", rules.players[state.to_move].name));
-  return state;
-}
-
-}  // namespace
-
 int run_replay(const ReplayOptions& options, std::ostream& out) {
   const ParsedRecord record = load_record(options.record);
-  const ClaimedOutcome claimed{record.require("Result"), record.require("Winner"), record.require("Reason"),
-                               record.require("Plies")};
-  const Game game = load_game(record);
+  // Every header the check needs is asked for before the game is loaded, so a record without one
+  // is reported as such rather than after a long replay.
+  for (const char* key : {"Result", "Winner", "Reason", "Plies"}) record.require(key);
+  const std::string path = rule_file_path(record, record.require("File"));
+  const Game game =
+      load_record_game(record, [&](const lang::Options& language) { return lang::load_rules_file(path, language); });
   check_game_name(record, game.rules());
+  if (!options.svg_dir.empty()) create_output_directory(options.svg_dir, "--svg");
   game.visit([&](const auto& program) {
-    const auto state = play_moves(record, program, options.quiet || options.json, out);
-    check_outcome(record, claimed, program, state);
-    const std::string winner = winner_name(program.rules(), state.winner);
+    const lang::Rules& rules = program.rules();
+    const bool prints = !options.quiet && !options.json;
+    if (prints) fmt::print(out, "{}\n", rules.name);
+    const auto state = replay_record(record, program, [&](const auto& position, std::optional<Move> last, int mover) {
+      if (prints && last)
+        fmt::print(out, "{}. {} {}\n", (position.ply - 1) / 2 + 1, rules.players[mover].name, program.move_text(*last));
+      if (prints) fmt::print(out, "{}\n", program.diagram(position));
+      if (!options.svg_dir.empty())
+        write_text_file(fmt::format("{}/ply-{:03}.svg", options.svg_dir, position.ply),
+                        board_svg(board_view(program, position, last)), "the picture", "check the --svg directory");
+    });
+    const std::string winner = winner_name(rules, state.winner);
     const std::string reason = program.end_reason(state);
     if (options.json) {
       Json moves = Json::array();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "lang/diagnostic.h"
@@ -18,6 +19,14 @@ using Json = nlohmann::ordered_json;
 inline lang::Error usage_error(std::string message, std::string hint = {}) {
   return lang::Error(lang::Diagnostic{nullptr, {}, std::move(message), std::move(hint)});
 }
+
+// Creates `directory` and its parents for the files `option` (e.g. "--records") writes there;
+// throws a usage error naming the option when it cannot.
+void create_output_directory(const std::string& directory, std::string_view option);
+
+// Writes `text` to the file at `path`; when it cannot, throws a usage error "cannot write WHAT
+// 'PATH'" (`what`: "the record", say) with `hint`.
+void write_text_file(const std::string& path, std::string_view text, std::string_view what, std::string hint);
 
 // JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
 inline Json elo_json(double elo) {
