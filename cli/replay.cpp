@@ -119,8 +119,9 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
         write_text_file(fmt::format("{}/ply-{:03}.svg", options.svg_dir, position.ply),
                         board_svg(board_view(program, position, last)), "the picture", "check the --svg directory");
     });
-    const std::string winner = winner_name(rules, state.winner);
-    const std::string reason = program.end_reason(state);
+    const ReplayEnding ending = replay_ending(program, state);
+    const std::string winner = winner_name(rules, ending.winner);
+    const std::string& reason = ending.reason;
     if (options.json) {
       Json moves = Json::array();
       for (const RecordToken& move : record.moves) moves.push_back(move.text);

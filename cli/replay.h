@@ -40,6 +40,18 @@ void check_game_name(const ParsedRecord& record, const lang::Rules& rules);
 void check_outcome(const ParsedRecord& record, const lang::Rules& rules, int winner, const std::string& reason,
                    std::uint32_t plies);
 
+// How the replayed game ended: by its rules, or stopped unfinished at a ply limit (a draw).
+struct ReplayEnding {
+  int winner = kDraw;
+  std::string reason;
+};
+
+template <typename Program>
+ReplayEnding replay_ending(const Program& program, const typename Program::StateType& state) {
+  if (state.over) return {state.winner, program.end_reason(state)};
+  return {kDraw, referee::ply_limit_reason(state.ply)};
+}
+
 // Plays the record's moves from the start, calling on_position(state, last_move, mover) for the
 // start (last_move empty, mover -1) and after every move (mover: the player who played it); a move that cannot be
 // played is reported at its place in the record, and so is an ending the headers do not claim. Returns the final
@@ -65,11 +77,14 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
     program.apply(state, parsed.move);
     on_position(state, std::optional<Move>(parsed.move), mover);
   }
-  if (!state.over)
+  // A game a tool stopped at its ply limit ends unfinished, and its Reason says so.
+  const ReplayEnding ending = replay_ending(program, state);
+  const RecordHeader* reason = record.find("Reason");
+  if (!state.over && (reason == nullptr || reason->value != ending.reason))
     throw record_error(record, record.result.pos,
                        fmt::format("the moves end after {} plies but the game is not over", state.ply),
                        fmt::format("{} is to move", rules.players[state.to_move].name));
-  check_outcome(record, rules, state.winner, program.end_reason(state), state.ply);
+  check_outcome(record, rules, ending.winner, ending.reason, state.ply);
   return state;
 }
 

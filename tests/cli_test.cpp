@@ -130,13 +130,19 @@ TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
   EXPECT_EQ(draw, 0.0);
 }
 
-// A game that never ends: two kings shuffle along their home rows and no one can reach the far row.
-TEST(Cli, BenchCutsPlayoutsOfAGameThatNeverEnds) {
+// A game that never ends, written to a file: two kings shuffle along their home rows and no one
+// can reach the far row.
+std::string endless_game_file() {
   const std::string path = testing::TempDir() + "endless.game";
   std::ofstream(path) << "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
                          "  (piece King (step (left right) (to empty)))\n"
                          "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
                          "  (end (win (reach far-row))))\n";
+  return path;
+}
+
+TEST(Cli, BenchCutsPlayoutsOfAGameThatNeverEnds) {
+  const std::string path = endless_game_file();
   const nlohmann::json json = json_of(run_troyka("bench " + path + " --playouts 30 --max-plies 500 --json"));
   EXPECT_EQ(json["playouts"], 30);
   EXPECT_EQ(json["capped_playouts"], 30);
@@ -150,6 +156,48 @@ TEST(Cli, BenchCutsPlayoutsOfAGameThatNeverEnds) {
       << text.out;
   // Breakthrough's playouts all end long before the cap: nothing is cut.
   EXPECT_EQ(json_of(run_troyka("bench " + kGame + " --playouts 100 --json"))["capped_playouts"], 0);
+}
+
+// match and play stop a game that never ends at the ply limit, as a draw, and its record replays.
+TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyLimit) {
+  const std::string path = endless_game_file();
+  const std::string records = testing::TempDir() + "endless-records";
+  const nlohmann::json match =
+      json_of(run_troyka("match " + path + " --agents random mcts:iterations=20 --games 2 --max-plies 40 --records " +
+                         records + " --json"));
+  ASSERT_EQ(match["results"].size(), 2U);
+  for (const auto& game : match["results"]) {
+    EXPECT_EQ(game["winner"], "draw");
+    EXPECT_EQ(game["plies"], 40);
+    EXPECT_EQ(game["reason"], "stopped at the ply limit (40 plies)");
+  }
+  const nlohmann::json replay = json_of(run_troyka("replay " + records + "/game-0001.record --json"));
+  EXPECT_EQ(replay["winner"], "draw");
+  EXPECT_EQ(replay["reason"], "stopped at the ply limit (40 plies)");
+  EXPECT_EQ(replay["plies"], 40);
+  const nlohmann::json play = json_of(run_troyka("play " + path + " --max-plies 30 --json"));
+  EXPECT_EQ(play["ending"], "ply-limit");
+  EXPECT_EQ(play["winner"], "draw");
+  EXPECT_EQ(play["reason"], "stopped at the ply limit (30 plies)");
+  EXPECT_EQ(play["plies"], 30);
+}
+
+// A record that stops unfinished without the ply limit's reason is still refused.
+TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
+  const std::string path = endless_game_file();
+  const std::string records = testing::TempDir() + "endless-records-edited";
+  json_of(
+      run_troyka("match " + path + " --agents random random --games 1 --max-plies 6 --records " + records + " --json"));
+  const std::string record = records + "/game-0001.record";
+  std::ifstream in(record);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string reason = "stopped at the ply limit (6 plies)";
+  ASSERT_NE(text.find(reason), std::string::npos) << text;
+  text.replace(text.find(reason), reason.size(), "stopped at the ply limit (7 plies)");
+  std::ofstream(record) << text;
+  const Outcome run = run_troyka("replay " + record + " --quiet");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("error: the moves end after 6 plies but the game is not over"), std::string::npos) << run.err;
 }
 
 TEST(Cli, BenchRejectsBadThreadCount) {
