@@ -33,13 +33,6 @@ std::vector<Subject> subjects_of(const AnalyzeOptions& options) {
 
 constexpr std::size_t kMaxSubjects = 26;  // labelled A to Z
 
-std::string duration_text(double seconds) {
-  const long long whole = std::llround(seconds);
-  if (whole < 60) return fmt::format("{}s", whole);
-  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
-  return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
-}
-
 // Progress on stderr: on a terminal one line redrawn in place, otherwise a line per finished phase.
 class ProgressLine {
  public:

@@ -173,13 +173,6 @@ void play_games(const Program& program, const MatchSetup& setup, std::atomic<int
   board.changed.notify_all();
 }
 
-std::string duration_text(double seconds) {
-  const long long whole = std::llround(seconds);
-  if (whole < 60) return fmt::format("{}s", whole);
-  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
-  return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
-}
-
 // Progress on stderr: on a terminal one line redrawn in place (games, score, ETA); otherwise, for
 // logs, one line per finished game.
 class Progress {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -20,6 +21,13 @@ void write_text_file(const std::string& path, std::string_view text, std::string
   file << text;
   file.close();
   if (!file) throw usage_error(fmt::format("cannot write {} '{}'", what, path), std::move(hint));
+}
+
+std::string duration_text(double seconds) {
+  const long long whole = std::llround(seconds);
+  if (whole < 60) return fmt::format("{}s", whole);
+  if (whole < 3600) return fmt::format("{}m{:02}s", whole / 60, whole % 60);
+  return fmt::format("{}h{:02}m", whole / 3600, whole % 3600 / 60);
 }
 
 }  // namespace troyka::cli

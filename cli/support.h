@@ -28,6 +28,9 @@ void create_output_directory(const std::string& directory, std::string_view opti
 // 'PATH'" (`what`: "the record", say) with `hint`.
 void write_text_file(const std::string& path, std::string_view text, std::string_view what, std::string hint);
 
+// A time left for people: "42s", "3m05s", "2h10m".
+std::string duration_text(double seconds);
+
 // JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
 inline Json elo_json(double elo) {
   if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";

@@ -42,6 +42,24 @@ inline troyka::Game endless_game() {
                                {}));
 }
 
+inline  // A real game on the 5x5 board, in which Black reaches the far row on ply 14.
+    const std::string kSampleRecord = R"record([Game "Breakthrough"]
+[File "games/breakthrough.game"]
+[Variant ""]
+[Params "width=5 height=5"]
+[White "random"]
+[Black "mcts:iterations=200"]
+[Result "0-1"]
+[Winner "Black"]
+[Reason "Black wins by (reach Pawn far-row)"]
+[Plies "14"]
+[Seed "1"]
+[Date "2024-05-01T12:00:00Z"]
+
+1. a2-b3 a4xb3 2. c2xb3 c4xb3 3. b2-a3 d5-c4 4. a3-a4 b5xa4 5. e2-d3 e4-e3
+6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
+)record";
+
 // The position a text form names (Program::parse_position); a bad text fails the test.
 template <typename Program>
 typename Program::StateType position(const Program& program, const std::string& text) {

@@ -16,10 +16,12 @@
 
 #include "cli/record.h"
 #include "interpreter/program.h"
+#include "tests/games.h"
 #include "tests/run_troyka.h"
 
 namespace {
 
+using troyka_tests::kSampleRecord;
 using troyka_tests::Outcome;
 using troyka_tests::run_troyka;
 
@@ -60,24 +62,6 @@ std::string moves_of(const std::string& record) { return record.substr(record.fi
 
 const std::string kGame = "games/breakthrough.game";
 const std::string kSmallBoard = " --param width=5 --param height=5";
-
-// A real game on the 5x5 board, in which Black reaches the far row on ply 14.
-const std::string kSampleRecord = R"record([Game "Breakthrough"]
-[File "games/breakthrough.game"]
-[Variant ""]
-[Params "width=5 height=5"]
-[White "random"]
-[Black "mcts:iterations=200"]
-[Result "0-1"]
-[Winner "Black"]
-[Reason "Black wins by (reach Pawn far-row)"]
-[Plies "14"]
-[Seed "1"]
-[Date "2024-05-01T12:00:00Z"]
-
-1. a2-b3 a4xb3 2. c2xb3 c4xb3 3. b2-a3 d5-c4 4. a3-a4 b5xa4 5. e2-d3 e4-e3
-6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
-)record";
 
 GameRecord sample_game() {
   GameRecord record;

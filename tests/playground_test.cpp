@@ -14,6 +14,8 @@
 #include <tuple>
 #include <utility>
 
+#include "tests/games.h"
+
 namespace {
 
 using nlohmann::json;
@@ -22,23 +24,6 @@ const std::string kTypo =
     "(game \"T\"\n  (players (White north) (Black south))\n  (board (rectangle 4 4))\n"
     "  (piece Pawn (step (foward) (to empty)))\n  (setup (place Pawn (home-rows 1)))\n"
     "  (end (lose no-legal-moves)))\n";
-
-const std::string kRecord = R"record([Game "Breakthrough"]
-[File "games/breakthrough.game"]
-[Variant ""]
-[Params "width=5 height=5"]
-[White "random"]
-[Black "mcts:iterations=200"]
-[Result "0-1"]
-[Winner "Black"]
-[Reason "Black wins by (reach Pawn far-row)"]
-[Plies "14"]
-[Seed "1"]
-[Date "2024-05-01T12:00:00Z"]
-
-1. a2-b3 a4xb3 2. c2xb3 c4xb3 3. b2-a3 d5-c4 4. a3-a4 b5xa4 5. e2-d3 e4-e3
-6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
-)record";
 
 std::string breakthrough_text() {
   std::ifstream file(TROYKA_SOURCE_DIR "/games/breakthrough.game");
@@ -191,7 +176,7 @@ TEST_F(PlaygroundApi, AnAgentMoveArrivesWithItsReport) {
 }
 
 TEST_F(PlaygroundApi, ARecordIsSteppedThrough) {
-  auto [status, view] = post("/api/records", {{"record", kRecord}});
+  auto [status, view] = post("/api/records", {{"record", troyka_tests::kSampleRecord}});
   ASSERT_EQ(status, 201) << view;
   EXPECT_EQ(view["ply"], 0);
   EXPECT_EQ(view["plies"], 14);
@@ -207,8 +192,9 @@ TEST_F(PlaygroundApi, ARecordIsSteppedThrough) {
   EXPECT_EQ(status, 400);
   EXPECT_EQ(view["error"]["message"], "ply 15 is past the end of the game (14 plies)");
   // A record with an illegal move is refused at its place.
-  const std::string bad = kRecord.substr(0, kRecord.find("3. b2-a3")) + "3. b2-b4" +
-                          kRecord.substr(kRecord.find("3. b2-a3") + std::string("3. b2-a3").size());
+  const std::string bad =
+      troyka_tests::kSampleRecord.substr(0, troyka_tests::kSampleRecord.find("3. b2-a3")) + "3. b2-b4" +
+      troyka_tests::kSampleRecord.substr(troyka_tests::kSampleRecord.find("3. b2-a3") + std::string("3. b2-a3").size());
   std::tie(status, view) = post("/api/records", {{"record", bad}});
   EXPECT_EQ(status, 400);
   EXPECT_EQ(view["error"]["diagnostic"]["line"], 14);
