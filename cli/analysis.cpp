@@ -227,6 +227,7 @@ std::optional<double> drama(const GameTrace& game) {
 
 void add_length_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
   std::vector<double> lengths;
+  lengths.reserve(games.size());
   for (const GameTrace& game : games) lengths.push_back(game.plies);
   metrics.length = mean_estimate(lengths);
   metrics.length_spread = standard_deviation(lengths);

@@ -136,7 +136,8 @@ std::string cell_svg(const BoardView& view, const BoardMarks& marks, int cell) {
   std::string attributes = fmt::format(R"(class="{}" data-cell="{}")", classes, lang::cell_name(cell, view.width));
   if (occupant.player >= 0 && occupant.player != Occupant::kBlocked)
     attributes += fmt::format(R"( data-player="{}" data-piece="{}")", occupant.player, occupant.letter);
-  const Point at = centre(view, cell % view.width, cell / view.width);
+  const int column = cell % view.width, row = cell / view.width;
+  const Point at = centre(view, column, row);
   std::string svg = fmt::format("<g {}>{}", attributes, cell_shape(view, at, cell_fill(view, cell, selected)));
   if (occupant.player >= 0) svg += occupant_svg(view, occupant, at);
   if (target) svg += target_svg(occupant.player >= 0, at);
