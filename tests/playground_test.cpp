@@ -13,6 +13,7 @@
 #include <thread>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "tests/games.h"
 
@@ -32,9 +33,13 @@ std::string breakthrough_text() {
 
 class PlaygroundApi : public testing::Test {
  protected:
+  // The server's limits; a test of the limits gives smaller ones.
+  virtual troyka::cli::PlaygroundLimits limits() const { return {}; }
+
   void SetUp() override {
-    port_ = playground_.bind("127.0.0.1", 0);
-    server_ = std::thread([this] { playground_.serve(); });
+    playground_ = std::make_unique<troyka::cli::Playground>(TROYKA_SOURCE_DIR "/games", limits());
+    port_ = playground_->bind("127.0.0.1", 0);
+    server_ = std::thread([this] { playground_->serve(); });
     client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
     client_->set_read_timeout(30);
     // The first answer says the server is serving, so that stop() finds it running.
@@ -42,7 +47,7 @@ class PlaygroundApi : public testing::Test {
   }
 
   void TearDown() override {
-    playground_.stop();
+    playground_->stop();
     server_.join();
   }
 
@@ -66,7 +71,7 @@ class PlaygroundApi : public testing::Test {
     return view["session"];
   }
 
-  troyka::cli::Playground playground_{TROYKA_SOURCE_DIR "/games", troyka::cli::PlaygroundLimits{}};
+  std::unique_ptr<troyka::cli::Playground> playground_;
   int port_ = 0;
   std::thread server_;
   std::unique_ptr<httplib::Client> client_;
@@ -226,6 +231,73 @@ TEST_F(PlaygroundApi, AnAnalysisComparesTwoVersions) {
   std::tie(status, answer) = post("/api/analyses", {{"text", text}, {"agent", "mcts:time=1s"}});
   EXPECT_EQ(status, 400);
   EXPECT_EQ(answer["error"]["message"], "the analysis agent needs an iteration budget of at most 1000");
+}
+
+// Several users at once: each on its own connection opens a game and asks an agent to move; every
+// search is answered, two at a time on the server's two workers.
+TEST_F(PlaygroundApi, SeveralUsersPlayAtOnce) {
+  constexpr int kUsers = 6;
+  std::vector<std::thread> users;
+  std::vector<json> views(kUsers);
+  for (int user = 0; user < kUsers; ++user)
+    users.emplace_back([&, user] {
+      httplib::Client client("127.0.0.1", port_);
+      client.set_read_timeout(30);
+      const auto opened = client.Post(
+          "/api/sessions", json{{"text", breakthrough_text()}, {"params", {{"width", 5}, {"height", 5}}}}.dump(),
+          "application/json");
+      if (!opened || opened->status != 201) return;
+      const std::string id = json::parse(opened->body)["session"];
+      const auto asked = client.Post(("/api/sessions/" + id + "/agent").c_str(),
+                                     json{{"agent", "mcts:iterations=2000"}}.dump(), "application/json");
+      if (!asked || asked->status != 202) return;
+      const std::string job = json::parse(asked->body)["job"];
+      const auto done = client.Get(("/api/jobs/" + job + "?wait=10").c_str());
+      if (done && done->status == 200) views[user] = json::parse(done->body);
+    });
+  for (std::thread& user : users) user.join();
+  for (int user = 0; user < kUsers; ++user) {
+    ASSERT_EQ(views[user]["status"], "done") << "user " << user << ": " << views[user];
+    EXPECT_EQ(views[user]["result"]["plies"], 1) << "user " << user;
+    EXPECT_EQ(views[user]["result"]["moves"][0]["report"]["iterations"], 2000) << "user " << user;
+  }
+}
+
+// A server kept small: a fourth game is refused while three are open, and a search that would wait
+// behind a full queue is refused, both with 503 and a hint; the waiting ones still finish.
+class PlaygroundLimitsApi : public PlaygroundApi {
+ protected:
+  troyka::cli::PlaygroundLimits limits() const override {
+    troyka::cli::PlaygroundLimits small;
+    small.max_sessions = 3;
+    small.workers = 1;
+    small.max_waiting_jobs = 1;
+    return small;
+  }
+};
+
+TEST_F(PlaygroundLimitsApi, AFullServerSaysSoAndKeepsWhatItHas) {
+  const std::string first = open_breakthrough(), second = open_breakthrough(), third = open_breakthrough();
+  auto [status, answer] =
+      post("/api/sessions", {{"text", breakthrough_text()}, {"params", {{"width", 5}, {"height", 5}}}});
+  EXPECT_EQ(status, 503);
+  EXPECT_EQ(answer["error"]["message"], "too many games are open on this server");
+  // One search runs, one waits, and a third finds the queue full.
+  const json slow{{"agent", "mcts:time=1s"}};
+  std::tie(status, answer) = post("/api/sessions/" + first + "/agent", slow);
+  ASSERT_EQ(status, 202) << answer;
+  const std::string running = answer["job"];
+  std::tie(status, answer) = post("/api/sessions/" + second + "/agent", slow);
+  ASSERT_EQ(status, 202) << answer;
+  const std::string waiting = answer["job"];
+  std::tie(status, answer) = post("/api/sessions/" + third + "/agent", slow);
+  EXPECT_EQ(status, 503) << answer;
+  EXPECT_EQ(answer["error"]["message"], "too many searches are waiting on this server");
+  EXPECT_EQ(answer["error"]["hint"], "try again in a few seconds");
+  for (const std::string& job : {running, waiting}) {
+    std::tie(status, answer) = get("/api/jobs/" + job + "?wait=10");
+    EXPECT_EQ(answer["status"], "done") << answer;
+  }
 }
 
 }  // namespace
