@@ -16,6 +16,7 @@
 #include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "lang/termination.h"
 #include "lang/translate.h"
 
 namespace troyka::cli {
@@ -49,9 +50,23 @@ lang::Options GameOptions::language_options() const {
 int run_check(const GameOptions& options, std::ostream& out) {
   const Game game = Game::load(options.file, options.language_options());
   const lang::Rules& rules = game.rules();
+  const std::optional<lang::Diagnostic> unbounded = lang::unbounded_game_warning(rules);
   if (options.json) {
-    out << Json{{"ok", true}, {"name", rules.name}, {"width", rules.width}, {"height", rules.height}}.dump() << '\n';
+    Json warnings = Json::array();
+    if (unbounded)
+      warnings.push_back({{"line", unbounded->pos.line},
+                          {"column", unbounded->pos.column},
+                          {"message", unbounded->message},
+                          {"hint", unbounded->hint}});
+    out << Json{{"ok", true},
+                {"name", rules.name},
+                {"width", rules.width},
+                {"height", rules.height},
+                {"warnings", warnings}}
+               .dump()
+        << '\n';
   } else {
+    if (unbounded) out << lang::render(*unbounded);
     fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name, rules.width,
                rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
                rules.end.size() == 1 ? "" : "s");

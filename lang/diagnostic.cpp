@@ -96,8 +96,9 @@ std::string nearest_spelling(std::string_view word, const std::vector<std::strin
 
 std::string render(const Diagnostic& d) {
   std::string out;
+  const char* kind = d.severity == Severity::Warning ? "warning" : "error";
   if (d.file && d.pos.known()) {
-    out += fmt::format("{}:{}:{}: error: {}\n", d.file->name, d.pos.line, d.pos.column, d.message);
+    out += fmt::format("{}:{}:{}: {}: {}\n", d.file->name, d.pos.line, d.pos.column, kind, d.message);
     std::string line = printable(line_of(d.file->text, d.pos.line));
     std::size_t caret_column = std::min<std::size_t>(d.pos.column - 1, line.size());
     // A very long line is shown as a window around the caret, marked with "..." where cut.
@@ -115,9 +116,9 @@ std::string render(const Diagnostic& d) {
     out += fmt::format(" {} | {}^{}\n", std::string(number.size(), ' '), std::string(caret_column, ' '),
                        std::string(tail > 1 ? tail - 1 : 0, '~'));
   } else if (d.file) {
-    out += fmt::format("{}: error: {}\n", d.file->name, d.message);
+    out += fmt::format("{}: {}: {}\n", d.file->name, kind, d.message);
   } else {
-    out += fmt::format("error: {}\n", d.message);
+    out += fmt::format("{}: {}\n", kind, d.message);
   }
   if (!d.hint.empty()) out += fmt::format("hint: {}\n", d.hint);
   return out;

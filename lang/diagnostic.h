@@ -25,12 +25,16 @@ struct SourcePos {
   bool known() const { return line != 0; }
 };
 
-// One error as the user sees it: where, what is wrong, and a likely fix.
+// An error stops loading; a warning is told and loading goes on.
+enum class Severity { Error, Warning };
+
+// One error (or warning) as the user sees it: where, what is wrong, and a likely fix.
 struct Diagnostic {
   std::shared_ptr<const SourceFile> file;  // null for errors not tied to a file (e.g. --param)
   SourcePos pos;
   std::string message;
   std::string hint;  // empty when there is no useful suggestion
+  Severity severity = Severity::Error;
 };
 
 // Renders a diagnostic the way compilers do:

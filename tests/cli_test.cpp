@@ -5,10 +5,12 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "interpreter/game.h"
 #include "tests/run_troyka.h"
@@ -198,6 +200,56 @@ TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
   const Outcome run = run_troyka("replay " + record + " --quiet");
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find("error: the moves end after 6 plies but the game is not over"), std::string::npos) << run.err;
+}
+
+// check warns where nothing in the rules makes sure a game ends, at the move that can go on
+// forever, and says what to add; the game still loads.
+TEST(Cli, CheckWarnsThatAGameMayNeverEnd) {
+  const std::string path = endless_game_file();
+  const Outcome run = run_troyka("check " + path);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out, path +
+                         ":2:15: warning: this game may never end: this move of King neither captures nor always "
+                         "goes forward, so pieces can go back and forth forever\n"
+                         " 2 |   (piece King (step (left right) (to empty)))\n"
+                         "   |               ^\n"
+                         "hint: add an end rule that limits its length, e.g. (draw (ply-limit 200)); until then "
+                         "bench, play, match, analyze and the referee stop such a game at their ply limit\n" +
+                         path + ": ok (Endless, 4x4 board, 1 piece type, 1 end rule)\n");
+  const nlohmann::json json = json_of(run_troyka("check " + path + " --json"));
+  ASSERT_EQ(json["warnings"].size(), 1U);
+  EXPECT_EQ(json["warnings"][0]["line"], 2);
+  EXPECT_EQ(json["warnings"][0]["column"], 15);
+}
+
+// The same game with a ply limit, and every game of games/, end for sure: no warning.
+TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
+  const std::string limited = testing::TempDir() + "endless-limited.game";
+  std::ofstream(limited) << "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
+                            "  (piece King (step (left right) (to empty)))\n"
+                            "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
+                            "  (end (win (reach far-row)) (draw (ply-limit 200))))\n";
+  std::vector<std::string> files{limited};
+  for (const auto& entry : std::filesystem::directory_iterator(TROYKA_SOURCE_DIR "/games"))
+    files.push_back(entry.path().string());
+  for (const std::string& file : files)
+    EXPECT_EQ(json_of(run_troyka("check " + file + " --json"))["warnings"], nlohmann::json::array()) << file;
+}
+
+// Drops with captures can refill the board forever.
+TEST(Cli, CheckWarnsThatDropsAndCapturesMayNeverEnd) {
+  const std::string path = testing::TempDir() + "drop-and-take.game";
+  std::ofstream(path) << "(game \"Drop and take\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
+                         "  (piece Stone (drop)\n"
+                         "    (step all-directions (to enemy) capture))\n"
+                         "  (setup)\n"
+                         "  (end (win (in-a-row 3))))\n";
+  const Outcome run = run_troyka("check " + path);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find(path + ":3:5: warning: this game may never end: pieces are dropped, and this move of "
+                                "Stone takes them off again\n"),
+            std::string::npos)
+      << run.out;
 }
 
 TEST(Cli, BenchRejectsBadThreadCount) {

@@ -1,0 +1,93 @@
+#include "lang/termination.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace troyka::lang {
+namespace {
+
+constexpr const char* kLimitHint =
+    "add an end rule that limits its length, e.g. (draw (ply-limit 200)); until then bench, play, match, analyze "
+    "and the referee stop such a game at their ply limit";
+
+bool adds_pieces(const MoveRule& move) { return move.kind == MoveKind::Drop; }
+
+bool may_capture(const MoveRule& move) { return move.kind == MoveKind::JumpOver || move.capture; }
+
+// A move that always takes a piece off the board: it jumps one, or lands only where it captures.
+bool always_captures(const MoveRule& move) {
+  if (move.kind == MoveKind::JumpOver) return true;
+  return move.capture && (move.target == Target::Enemy || move.target == Target::Occupied);
+}
+
+// Every offset of the move takes the piece strictly towards its player's far side.
+bool strictly_forward(const Rules& rules, const MoveRule& move) {
+  if (move.kind != MoveKind::Step && move.kind != MoveKind::Slide) return false;
+  for (int player = 0; player < kPlayers; ++player) {
+    const Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
+    for (const Offset& offset : move.offsets[static_cast<std::size_t>(player)])
+      if (offset.dx * forward.dx + offset.dy * forward.dy <= 0) return false;
+  }
+  return true;
+}
+
+// The first move of the rules for which `bounded` does not hold, with its piece, or nothing.
+template <typename Bounded>
+std::optional<std::pair<const PieceType*, const MoveRule*>> first_move_not(const Rules& rules, Bounded&& bounded) {
+  for (const PieceType& piece : rules.pieces)
+    for (const MoveRule& move : piece.moves)
+      if (!bounded(piece, move)) return std::pair{&piece, &move};
+  return std::nullopt;
+}
+
+bool has_end_rule(const Rules& rules, EndKind kind) {
+  return std::any_of(rules.end.begin(), rules.end.end(), [&](const EndRule& rule) { return rule.kind == kind; });
+}
+
+bool any_move(const Rules& rules, bool (*test)(const MoveRule&)) {
+  return first_move_not(rules, [&](const PieceType&, const MoveRule& move) { return !test(move); }).has_value();
+}
+
+}  // namespace
+
+std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
+  if (has_end_rule(rules, EndKind::PlyLimit)) return std::nullopt;
+  const bool drops = any_move(rules, adds_pieces);
+  // No move empties a cell, and every move fills one for good or, keeping them all, brings a piece
+  // closer to the far side.
+  const auto fills_or_advances = [&](const PieceType&, const MoveRule& move) {
+    return adds_pieces(move) || move.shoots || strictly_forward(rules, move);
+  };
+  if (!any_move(rules, may_capture) && !first_move_not(rules, fills_or_advances)) return std::nullopt;
+  if (drops) {
+    // The empty cells need not run out: some move takes a piece off, or moves one anywhere.
+    const auto capturing =
+        first_move_not(rules, [](const PieceType&, const MoveRule& move) { return !may_capture(move); });
+    const auto [piece, move] = capturing ? *capturing : *first_move_not(rules, fills_or_advances);
+    return Diagnostic{rules.source, move->pos,
+                      fmt::format("this game may never end: pieces are dropped, and this move of {} {}", piece->name,
+                                  capturing ? "takes them off again" : "neither fills a cell nor always goes forward"),
+                      kLimitHint, Severity::Warning};
+  }
+  // Each move captures, or goes forward; with a quiet-moves rule, quiet moves of other pieces are
+  // limited too, so only the named piece (if any) must go forward.
+  const EndRule* quiet = nullptr;
+  for (const EndRule& rule : rules.end)
+    if (rule.kind == EndKind::QuietMoves) quiet = &rule;
+  const auto unbounded = first_move_not(rules, [&](const PieceType& piece, const MoveRule& move) {
+    if (always_captures(move) || strictly_forward(rules, move)) return true;
+    if (quiet == nullptr) return false;
+    const bool named = quiet->piece >= 0 && &rules.pieces[static_cast<std::size_t>(quiet->piece)] == &piece;
+    return !named;
+  });
+  if (!unbounded) return std::nullopt;
+  const auto [piece, move] = *unbounded;
+  return Diagnostic{rules.source, move->pos,
+                    fmt::format("this game may never end: this move of {} neither captures nor always goes forward, "
+                                "so pieces can go back and forth forever",
+                                piece->name),
+                    kLimitHint, Severity::Warning};
+}
+
+}  // namespace troyka::lang
