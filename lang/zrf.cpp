@@ -697,6 +697,7 @@ class Lowering {
              "troyka boards are full rectangles; non-rectangular boards are not supported");
     rules_.width = width;
     rules_.height = height;
+    for (const Node* name : names) name_position(name->text, parse_cell(name->text, width, height), *name);
   }
 
   // (links DIRECTION (FROM TO)...): DIRECTION leads from each FROM to its TO. troyka reads the links
@@ -754,8 +755,9 @@ class Lowering {
           fail(form.items[1],
                fmt::format("unsupported ZRF form 'links': the links of '{}' are not one direction of the rectangle: "
                            "{} goes to {}, but {} has no link to {}",
-                           name, links.front().first->text, links.front().second->text, cell_name(cell, rules_.width),
-                           cell_name(target[static_cast<std::size_t>(cell)], rules_.width)),
+                           name, links.front().first->text, links.front().second->text,
+                           position_names_[static_cast<std::size_t>(cell)],
+                           position_names_[static_cast<std::size_t>(target[static_cast<std::size_t>(cell)])]),
                "troyka boards are full rectangles whose directions are offsets; non-rectangular boards are not "
                "supported");
       directions_.emplace(name, offset);
@@ -806,43 +808,60 @@ class Lowering {
     return d;
   }
 
-  // Cells are named as the ZRF names them (first dimension's name, then the second's), and troyka
-  // names them by column letter and row number from the bottom; the two must agree, so that moves
-  // read the same in both. The screen offsets say which dimension runs across and which down.
+  // The troyka offset of `steps` along a dimension: across the screen to the right is a column
+  // further right, down the screen a row further down (troyka counts rows from the bottom).
+  static Offset along(const Dimension& dimension, int steps) {
+    if (dimension.dy == 0) return {dimension.dx > 0 ? steps : -steps, 0};
+    return {0, dimension.dy > 0 ? -steps : steps};
+  }
+
+  // Zillions names a grid's position by the first dimension's name followed by the second's: rows
+  // "top-/middle-/bottom-" listed first and columns "left/middle/right" make "top-left", and
+  // "A-/B-/C-" with "1/2/3" make "A-1". The screen offsets say which dimension runs across and
+  // which down or up, so each name is one troyka cell, whatever the names and their order.
   void read_dimensions(const Node& form) {
     if (form.items.size() != 3)
-      fail(form, fmt::format("troyka boards have two dimensions; this grid has {}", form.items.size() - 1));
-    columns_ = dimension(form.items[1]);
-    rows_ = dimension(form.items[2]);
-    if (columns_.dy != 0 || columns_.dx == 0 || rows_.dx != 0 || rows_.dy == 0)
-      fail(form, "troyka reads grids whose first dimension runs across the screen and the second down or up",
-           "write the files first, e.g. (\"a/b/c/d\" (50 0)), then the ranks, e.g. (\"4/3/2/1\" (0 50))");
-    rules_.width = static_cast<int>(columns_.names.size());
-    rules_.height = static_cast<int>(rows_.names.size());
-    for (int i = 0; i < rules_.width; ++i) {
-      const int column = columns_.dx > 0 ? i : rules_.width - 1 - i;
-      if (columns_.names[static_cast<std::size_t>(i)] != std::string(1, static_cast<char>('a' + column)))
-        fail(*columns_.node,
-             fmt::format("the files must be named a, b, c ... from left to right; this one names them \"{}\"",
-                         columns_.node->items[0].text),
-             "troyka names cells by file letter and rank number from the bottom, as a1");
-    }
-    for (int i = 0; i < rules_.height; ++i) {
-      const int row = rows_.dy > 0 ? rules_.height - 1 - i : i;
-      if (rows_.names[static_cast<std::size_t>(i)] != std::to_string(row + 1))
-        fail(*rows_.node,
-             fmt::format("the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them \"{}\"",
-                         rows_.node->items[0].text),
-             "troyka names cells by file letter and rank number from the bottom, as a1");
-    }
+      fail(form, fmt::format("troyka boards have two dimensions; this grid has {} (a missing feature, not a mistake in "
+                             "the file)",
+                             form.items.size() - 1));
+    const auto across = [](const Dimension& d) { return d.dy == 0 && d.dx != 0; };
+    const auto upright = [](const Dimension& d) { return d.dx == 0 && d.dy != 0; };
+    dimensions_ = {dimension(form.items[1]), dimension(form.items[2])};
+    const auto& [first, second] = dimensions_;
+    if (!(across(first) && upright(second)) && !(upright(first) && across(second)))
+      fail(form,
+           "troyka reads grids with one dimension across the screen and the other down or up (a missing feature, "
+           "not a mistake in the file)",
+           "for example files (\"a/b/c/d\" (50 0)) and ranks (\"4/3/2/1\" (0 50)), in either order");
+    const Dimension& columns = across(first) ? first : second;
+    const Dimension& rows = across(first) ? second : first;
+    rules_.width = static_cast<int>(columns.names.size());
+    rules_.height = static_cast<int>(rows.names.size());
+    // The cell the first name of both dimensions makes: the corner the listings start from.
+    const Offset corner{columns.dx > 0 ? 0 : rules_.width - 1, rows.dy > 0 ? rules_.height - 1 : 0};
+    for (std::size_t i = 0; i < first.names.size(); ++i)
+      for (std::size_t j = 0; j < second.names.size(); ++j) {
+        const Offset a = along(first, static_cast<int>(i)), b = along(second, static_cast<int>(j));
+        name_position(first.names[i] + second.names[j], rules_.cell(corner.dx + a.dx + b.dx, corner.dy + a.dy + b.dy),
+                      form);
+      }
+  }
+
+  // Gives `cell` the ZRF name `name`; two positions of one name are a mistake in the file.
+  void name_position(const std::string& name, int cell, const Node& at) {
+    if (!position_cells_.emplace(name, cell).second)
+      fail(at, fmt::format("two positions are named '{}' (a mistake in the file)", name),
+           "each position's name is its first dimension's name followed by its second's, and must be unique");
+    position_names_.resize(static_cast<std::size_t>(rules_.cells()));
+    position_names_[static_cast<std::size_t>(cell)] = name;
   }
 
   void read_direction(const Node& node) {
     if (!node.is_list() || node.items.size() != 3 || !node.items[0].is_symbol())
       fail(node, fmt::format("expected a direction like (n 0 -1), found {}", describe(node)));
-    const int along_columns = number(node.items[1], -kMaxBoardSide, kMaxBoardSide, "a direction's step");
-    const int along_rows = number(node.items[2], -kMaxBoardSide, kMaxBoardSide, "a direction's step");
-    const Offset offset{columns_.dx > 0 ? along_columns : -along_columns, rows_.dy > 0 ? -along_rows : along_rows};
+    const Offset a = along(dimensions_[0], number(node.items[1], -kMaxBoardSide, kMaxBoardSide, "a direction's step"));
+    const Offset b = along(dimensions_[1], number(node.items[2], -kMaxBoardSide, kMaxBoardSide, "a direction's step"));
+    const Offset offset{a.dx + b.dx, a.dy + b.dy};
     if (offset == Offset{}) fail(node, "a direction of (0 0) does not move");
     if (!directions_.emplace(node.items[0].text, offset).second)
       fail(node.items[0], fmt::format("the direction '{}' is defined twice", node.items[0].text));
@@ -891,11 +910,11 @@ class Lowering {
 
   int position(const Node& node) const {
     const std::string name = symbol(node, "a position");
-    const int cell = parse_cell(name, rules_.width, rules_.height);
-    if (cell < 0)
+    const auto it = position_cells_.find(name);
+    if (it == position_cells_.end())
       fail(node, fmt::format("unknown position '{}'", name),
-           fmt::format("positions run from a1 to {}", cell_name(rules_.cells() - 1, rules_.width)));
-    return cell;
+           fmt::format("positions run from {} to {}", position_names_.front(), position_names_.back()));
+    return it->second;
   }
 
   // (zone (name NAME) (players PLAYER...) (positions POSITION...))
@@ -1632,8 +1651,9 @@ class Lowering {
   const Reporter& report_;
   Rules& rules_;
   std::map<std::string, std::vector<const Node*>> forms_;
-  Dimension columns_;
-  Dimension rows_;
+  std::array<Dimension, 2> dimensions_;
+  std::map<std::string, int, std::less<>> position_cells_;  // each position's cell, by its ZRF name
+  std::vector<std::string> position_names_;                 // each cell's ZRF name
   std::map<std::string, Offset, std::less<>> directions_;
   std::array<std::map<std::string, std::string, std::less<>>, kPlayers> symmetry_;
   std::map<std::string, PlayerRegion, std::less<>> zones_;

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -367,12 +369,8 @@ TEST(ZrfErrors, CommonMistakes) {
             "   |                          ^~~~~~~~~~~\n"
             "hint: \"pass turn\" false, Zillions' default, is read, and so are the options that only change the "
             "display\n");
-  EXPECT_EQ(error_of(tiny_with("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))")),
-            "test.zrf:8:38: error: the ranks must be numbered 1, 2, 3 ... from the bottom; this one names them "
-            "\"1/2/3/4\"\n"
-            " 8 |       (dimensions (\"a/b/c/d\" (50 0)) (\"1/2/3/4\" (0 50)))\n"
-            "   |                                      ^\n"
-            "hint: troyka names cells by file letter and rank number from the bottom, as a1\n");
+  // Ranks numbered from the top: the file's a1 is the top left corner, troyka's a4.
+  EXPECT_EQ(cell_name(tiny_rules("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))").setup[0].cell, 4), "a4");
   EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 a1)")),
             "test.zrf:12:35: error: two pieces on a1: it was already filled at line 12\n"
             " 12 |   (board-setup (White (Pawn a1 b1 a1)) (Black (Pawn c4 d4)))\n"
@@ -670,14 +668,13 @@ TEST(ZrfSyntax, WordsMayStartWithADigitAndHoldAQuote) {
             " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 1i)))\n"
             "    |                                                     ^~\n"
             "hint: positions run from a1 to d4\n");
-  // A Shogi board numbers its files and letters its ranks: read, then refused for its naming.
+  // A Shogi board numbers its files and letters its ranks: its positions are 4a to 1d.
   EXPECT_EQ(error_of(tiny_with("(dimensions (\"a/b/c/d\" (50 0)) (\"4/3/2/1\" (0 50)))",
                                "(dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))")),
-            "test.zrf:8:19: error: the files must be named a, b, c ... from left to right; this one names them "
-            "\"4/3/2/1\"\n"
-            " 8 |       (dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))\n"
-            "   |                   ^\n"
-            "hint: troyka names cells by file letter and rank number from the bottom, as a1\n");
+            "test.zrf:12:29: error: unknown position 'a1'\n"
+            " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
+            "    |                             ^~\n"
+            "hint: positions run from 4d to 1a\n");
   // A number is still a number: digits alone, with a sign.
   EXPECT_EQ(tiny_rules("(0 50)))", "(0 +50)))").height, 4);
 }
@@ -829,6 +826,78 @@ TEST(ZrfDrops, TicTacToeEqualsTroykaTicTacToe) {
   EXPECT_EQ(losing.end[0].kind, EndKind::InARow);
   EXPECT_EQ(losing.end[0].outcome, Outcome::Loss);
   EXPECT_EQ(perfts(translated(losing), 6), perfts(losing, 6));
+}
+
+// ---- The Tic-Tac-Toe file of the Polygamo collection ------------------------------------------
+
+// github.com/david-pfx/Polygamo, Unity/Assets/Resources/Games/TicTacToe/TicTacToe.txt (commit
+// 17340507): Zillions' Tic-Tac-Toe and its variants as collected for Polygamo, rows listed first
+// ("A-/B-/C-" down the screen, then "1/2/3" across), so its positions are A-1 (top left) to C-3.
+const std::string kPolygamoTicTacToe = kData + "zrf/tic-tac-toe-polygamo.zrf";
+const std::vector<std::uint64_t> kTicTacToePerft = {9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872};
+
+// The file's text with its one occurrence of `from` replaced by `to`.
+std::string polygamo_tic_tac_toe_with(std::string_view from, std::string_view to) {
+  std::ifstream file(kPolygamoTicTacToe);
+  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::size_t at = text.find(from);
+  EXPECT_TRUE(at != std::string::npos && text.find(from, at + 1) == std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST(ZrfTicTacToe, RowsListedFirstGiveTicTacToe) {
+  const Rules rules = file_rules(kPolygamoTicTacToe);
+  EXPECT_EQ(rules.name, "Tic-Tac-Toe");
+  EXPECT_EQ(rules.width, 3);
+  EXPECT_EQ(rules.height, 3);
+  ASSERT_EQ(rules.end.size(), 2u);
+  EXPECT_EQ(rules.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(rules.end[0].length, 3);
+  EXPECT_EQ(rules.end[1].kind, EndKind::NoLegalMoves);
+  EXPECT_EQ(rules.end[1].outcome, Outcome::Draw);
+  EXPECT_EQ(perfts(rules, 9), kTicTacToePerft);
+  expect_same_games(rules, file_rules(std::string(TROYKA_SOURCE_DIR) + "/games/tic-tac-toe.game"), 300);
+  EXPECT_EQ(perfts(translated(rules), 9), kTicTacToePerft);
+  // Three in a row loses instead: the same tree, since either ends the game.
+  const Rules losing = file_rules(kPolygamoTicTacToe, variant("Losing Tic-Tac-Toe"));
+  ASSERT_EQ(losing.end.size(), 2u);
+  EXPECT_EQ(losing.end[0].kind, EndKind::InARow);
+  EXPECT_EQ(losing.end[0].outcome, Outcome::Loss);
+  EXPECT_EQ(perfts(losing, 9), kTicTacToePerft);
+  EXPECT_EQ(perfts(translated(losing), 9), kTicTacToePerft);
+}
+
+TEST(ZrfTicTacToe, PositionsAreNamedRowThenColumn) {
+  // X on A-1 (top left) and B-2 (the centre), O on A-2 and A-3 (the rest of the top row).
+  const Rules rules =
+      load_rules(zrf_source(polygamo_tic_tac_toe_with("(X (man off 5))\n        (O (man off 5))",
+                                                      "(X (man A-1 B-2) (man off 3)) (O (man A-2 A-3) (man off 3))")),
+                 {});
+  ASSERT_EQ(rules.setup.size(), 4u);
+  EXPECT_EQ(cell_name(rules.setup[0].cell, rules.width), "a3");
+  EXPECT_EQ(cell_name(rules.setup[1].cell, rules.width), "b2");
+  EXPECT_EQ(cell_name(rules.setup[2].cell, rules.width), "b3");
+  EXPECT_EQ(cell_name(rules.setup[3].cell, rules.width), "c3");
+  // C-3, the bottom right corner, completes X's diagonal.
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    const auto state = troyka_tests::after(program, program.initial_state(), "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(program.result(state, 0), 1);
+    EXPECT_EQ(program.end_reason(state),
+              "X wins by (or (relative-config man n man n man) (relative-config man e man e man) (relative-config "
+              "man ne man ne man) (relative-config man nw man nw man))");
+  });
+}
+
+TEST(ZrfTicTacToe, AFullGridWithoutALineIsADraw) {
+  const Game game(file_rules(kPolygamoTicTacToe));
+  game.visit([](const auto& program) {
+    const auto state = troyka_tests::after(program, troyka_tests::position(program, "MmM/Mmm/mM1 X 8"), "c1");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+    EXPECT_EQ(program.end_reason(state), "draw by stalemated");
+  });
 }
 
 TEST(ZrfDrops, ConnectFourWithGravityEqualsItsTwin) {
