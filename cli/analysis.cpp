@@ -225,6 +225,30 @@ std::optional<double> drama(const GameTrace& game) {
   return behind / static_cast<double>(game.first_shares.size());
 }
 
+constexpr std::size_t kFifths = 5;
+
+void add_branching_by_fifth(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
+  std::vector<double> sums(kFifths, 0);
+  std::vector<int> counts(kFifths, 0);
+  for (const GameTrace& game : games) {
+    const std::size_t plies = game.moves_at_ply.size();
+    std::vector<double> game_sums(kFifths, 0);
+    std::vector<int> game_counts(kFifths, 0);
+    for (std::size_t ply = 0; ply < plies; ++ply) {
+      game_sums[ply * kFifths / plies] += game.moves_at_ply[ply];
+      ++game_counts[ply * kFifths / plies];
+    }
+    for (std::size_t fifth = 0; fifth < kFifths; ++fifth)
+      if (game_counts[fifth] > 0) {
+        sums[fifth] += game_sums[fifth] / game_counts[fifth];
+        ++counts[fifth];
+      }
+  }
+  metrics.branching_by_fifth.clear();
+  for (std::size_t fifth = 0; fifth < kFifths; ++fifth)
+    metrics.branching_by_fifth.push_back(counts[fifth] ? sums[fifth] / counts[fifth] : kUnknown);
+}
+
 void add_length_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
   std::vector<double> lengths;
   lengths.reserve(games.size());
@@ -248,6 +272,7 @@ void add_length_figures(PlayMetrics& metrics, const std::vector<GameTrace>& game
     }
   for (std::size_t ply = 0; ply < metrics.branching_by_ply.size(); ++ply)
     if (metrics.games_at_ply[ply] > 0) metrics.branching_by_ply[ply] /= metrics.games_at_ply[ply];
+  add_branching_by_fifth(metrics, games);
 }
 
 void add_result_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
@@ -600,6 +625,12 @@ Json estimate_json(const Estimate& estimate) {
       {"value", number_json(estimate.value)}, {"low", number_json(estimate.low)}, {"high", number_json(estimate.high)}};
 }
 
+Json fifths_json(const std::vector<double>& fifths) {
+  Json json = Json::array();
+  for (const double mean : fifths) json.push_back(number_json(mean));
+  return json;
+}
+
 Json play_json(const PlayMetrics& play) {
   Json metrics = Json::object();
   for (const MetricInfo& info : metric_infos()) metrics[info.key] = estimate_json(play.*info.field);
@@ -613,6 +644,7 @@ Json play_json(const PlayMetrics& play) {
                 {"longest", play.longest},
                 {"histogram", {{"bin", play.histogram_bin}, {"games", play.length_histogram}}}}},
               {"branching_by_ply", play.branching_by_ply},
+              {"branching_by_fifth", fifths_json(play.branching_by_fifth)},
               {"games_at_ply", play.games_at_ply}};
 }
 

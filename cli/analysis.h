@@ -84,6 +84,9 @@ struct PlayMetrics {
   // The mean number of legal moves at each ply over the games still going there, and how many were.
   std::vector<double> branching_by_ply;
   std::vector<int> games_at_ply;
+  // The mean number of legal moves in each fifth of a game (its plies split in five), over games:
+  // the shape of the game whatever its length.
+  std::vector<double> branching_by_fifth;
 };
 
 // One step of the skill trace: an agent with `stronger` iterations against one with `weaker`.

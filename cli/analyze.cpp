@@ -112,9 +112,13 @@ void print_play_table(std::ostream& out, const std::vector<Analysed>& all, std::
   }
   for (const Analysed& one : all) {
     const PlayMetrics& metrics = metrics_of(one);
-    fmt::print(out, "{}length spread {:.1f} plies, shortest {}, longest {}; leader by {}\n",
-               one.subject.label.empty() ? "" : one.subject.label + ": ", metrics.length_spread, metrics.shortest,
-               metrics.longest, metrics.evaluation);
+    std::string fifths;
+    for (const double mean : metrics.branching_by_fifth)
+      fifths += " " + (std::isnan(mean) ? "-" : number_text(mean, false));
+    fmt::print(
+        out, "{}length spread {:.1f} plies, shortest {}, longest {}; branching by fifth of the game:{}; leader by {}\n",
+        one.subject.label.empty() ? "" : one.subject.label + ": ", metrics.length_spread, metrics.shortest,
+        metrics.longest, fifths, metrics.evaluation);
   }
   if (marked) fmt::print(out, "* differs from {} by more than chance explains (5% level)\n", all.front().subject.label);
   fmt::print(out, "\n");

@@ -83,6 +83,11 @@ TEST(Analysis, RandomTicTacToeMatchesTheExactFiguresOfItsGameTree) {
   ASSERT_EQ(random.branching_by_ply.size(), 9U);
   for (int ply = 0; ply < 9; ++ply) EXPECT_EQ(random.branching_by_ply[ply], 9 - ply) << "ply " << ply;
   EXPECT_EQ(random.games_at_ply[0], 3000);
+  // A game's first fifth is its first ply or two (9 or 8.5 moves), its last a full board's last moves.
+  ASSERT_EQ(random.branching_by_fifth.size(), 5U);
+  EXPECT_GE(random.branching_by_fifth[0], 8.5);
+  EXPECT_LE(random.branching_by_fifth[0], 9.0);
+  EXPECT_LT(random.branching_by_fifth[4], random.branching_by_fifth[3]);
   EXPECT_EQ(random.histogram_bin, 1U);
   EXPECT_EQ(random.length_histogram.size(), 10U);
   EXPECT_EQ(random.length_histogram[4], 0);  // no game ends before its fifth ply
