@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -109,6 +112,37 @@ TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
   run = run_troyka("perft " + kZrf + " --variant 9 --depth 1");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err.rfind("error: --variant: this ZRF file has no variant \"9\"\n", 0), 0u) << run.err;
+}
+
+// scripts/zrf-corpus over a folder: a file that plays and one refused, counted, with the refusal
+// among the most common first errors.
+TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
+  const std::string folder = testing::TempDir() + "zrf-corpus-test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder + "/games");
+  std::filesystem::copy_file(TROYKA_SOURCE_DIR "/tests/data/zrf/breakthrough.zrf", folder + "/games/breakthrough.zrf");
+  std::ofstream(folder + "/games/three.zrf")
+      << "(game (title \"Three\") (players A B C) (turn-order A B C)\n"
+         "  (board (grid (dimensions \"a/b/c\" \"1/2/3\") (directions (n 0 -1))))\n"
+         "  (piece (name P) (moves (n add)))\n"
+         "  (board-setup (A (P a1)) (B (P b1)) (C (P c1))))\n";
+  const std::string command =
+      "cd '" + folder + "' && '" TROYKA_SOURCE_DIR "/scripts/zrf-corpus' games '" TROYKA_BINARY "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  std::array<char, 4096> buffer;
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
+  EXPECT_EQ(pclose(pipe), 0) << out;
+  EXPECT_NE(out.find("files:                          2\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("load (check):                   1 (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("random game ends by the rules:  1 (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("      1 troyka plays games of exactly two players; this one lists N\n"), std::string::npos)
+      << out;
+  std::ifstream report(folder + "/games-report.tsv");
+  const std::string lines((std::istreambuf_iterator<char>(report)), std::istreambuf_iterator<char>());
+  EXPECT_NE(lines.find("games/breakthrough.zrf\tplayed\t"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("games/three.zrf\trefused\t"), std::string::npos) << lines;
 }
 
 }  // namespace
