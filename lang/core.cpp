@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
-
 #include "lang/directions.h"
 #include "lang/sexpr.h"
 
@@ -17,42 +15,45 @@ namespace {
 
 constexpr std::size_t kLineWidth = 100;
 
-// The keyword of each Op, in the order of its declaration.
-constexpr std::array<const char*, static_cast<std::size_t>(Op::SwapPiecesMirror) + 1> kKeywords = {"seq",
-                                                                                                   "or",
-                                                                                                   "opt",
-                                                                                                   "repeat",
-                                                                                                   "while",
-                                                                                                   "if",
-                                                                                                   "if-can",
-                                                                                                   "any-direction",
-                                                                                                   "each-direction",
-                                                                                                   "empty",
-                                                                                                   "friend",
-                                                                                                   "enemy",
-                                                                                                   "not-friend",
-                                                                                                   "occupied",
-                                                                                                   "any",
-                                                                                                   "captured",
-                                                                                                   "is",
-                                                                                                   "in",
-                                                                                                   "can",
-                                                                                                   "cannot",
-                                                                                                   "not",
-                                                                                                   "and",
-                                                                                                   "go",
-                                                                                                   "enter",
-                                                                                                   "capture",
-                                                                                                   "new",
-                                                                                                   "land",
-                                                                                                   "block",
-                                                                                                   "become",
-                                                                                                   "convert",
-                                                                                                   "waypoint",
-                                                                                                   "pass",
-                                                                                                   "swap-pieces"};
-
-const char* keyword(Op op) { return kKeywords[static_cast<std::size_t>(op)]; }
+// The word that opens an Op's form, or is the whole form for a test or an action without arguments.
+const char* keyword(Op op) {
+  switch (op) {
+    case Op::Seq: return "seq";
+    case Op::Or: return "or";
+    case Op::Opt: return "opt";
+    case Op::Repeat: return "repeat";
+    case Op::While: return "while";
+    case Op::If: return "if";
+    case Op::IfCan: return "if-can";
+    case Op::AnyDirection: return "any-direction";
+    case Op::EachDirection: return "each-direction";
+    case Op::Empty: return "empty";
+    case Op::Friend: return "friend";
+    case Op::Enemy: return "enemy";
+    case Op::NotFriend: return "not-friend";
+    case Op::Occupied: return "occupied";
+    case Op::Any: return "any";
+    case Op::Captured: return "captured";
+    case Op::Is: return "is";
+    case Op::In: return "in";
+    case Op::Can: return "can";
+    case Op::Cannot: return "cannot";
+    case Op::Not: return "not";
+    case Op::And: return "and";
+    case Op::Go: return "go";
+    case Op::Enter: return "enter";
+    case Op::Capture: return "capture";
+    case Op::New: return "new";
+    case Op::Land: return "land";
+    case Op::Block: return "block";
+    case Op::Become: return "become";
+    case Op::Convert: return "convert";
+    case Op::Waypoint: return "waypoint";
+    case Op::Pass: return "pass";
+    case Op::SwapPiecesMirror: return "swap-pieces";
+  }
+  return "";
+}
 
 Node symbol(std::string text) {
   Node node;

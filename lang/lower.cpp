@@ -8,6 +8,7 @@
 // for every player. When one has no such form (a ZRF mirror symmetry, a drop zone that differs per
 // player), the rule is lowered again once for each player, with (only PLAYER).
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 #include "lang/core.h"
