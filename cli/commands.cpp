@@ -16,6 +16,7 @@
 #include "cli/support.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "lang/core.h"
 #include "lang/termination.h"
 #include "lang/translate.h"
 
@@ -101,6 +102,12 @@ int run_show(const GameOptions& options, bool svg, std::ostream& out) {
     fmt::print(out, "{}\n{}\nposition: {}\n{} to move, {} legal moves\n", program.describe(), program.diagram(state),
                program.position_text(state), program.rules().players[0].name, program.count_moves(state));
   });
+  return 0;
+}
+
+int run_show_core(const GameOptions& options, std::ostream& out) {
+  const lang::Rules rules = lang::load_rules_file(options.file, options.language_options());
+  out << lang::core::core_text(rules, lang::core::lower(rules));
   return 0;
 }
 

@@ -57,6 +57,8 @@ struct PlayOptions {
 int run_check(const GameOptions& options, std::ostream& out);
 // With `svg`, the start position as an SVG picture (cli/board_svg.h) instead of the text.
 int run_show(const GameOptions& options, bool svg, std::ostream& out);
+// The game's rules in core forms (lang/core.h), each under the keyword form it lowers.
+int run_show_core(const GameOptions& options, std::ostream& out);
 int run_perft(const GameOptions& options, const PerftOptions& perft_options, std::ostream& out);
 int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostream& out);
 // bench --agent SPEC --clock: the reply time of every search in self-play, against the agent's budget.

@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   add_game_options(*show, game);
   bool show_svg = false;
   show->add_flag("--svg", show_svg, "write the start position as an SVG picture instead");
+  bool show_core = false;
+  show->add_flag("--core", show_core, "print the rules in core forms: what each keyword form means")->excludes("--svg");
 
   CLI::App* translate = app.add_subcommand("translate", "print the game, e.g. a ZRF file's, in troyka's language");
   add_game_options(*translate, game);
@@ -140,6 +142,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check->parsed()) return troyka::cli::run_check(game, std::cout);
+    if (show->parsed() && show_core) return troyka::cli::run_show_core(game, std::cout);
     if (show->parsed()) return troyka::cli::run_show(game, show_svg, std::cout);
     if (translate->parsed()) return troyka::cli::run_translate(game, std::cout);
     if (perft_command->parsed()) return troyka::cli::run_perft(game, perft, std::cout);

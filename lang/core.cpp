@@ -1,0 +1,282 @@
+// The printer of the core: rules as S-expressions in the syntax of docs/core-design.md §1.2, laid
+// out to be read, each with a comment naming the keyword form it came from.
+//
+// A sequence directly inside (moves ...), (can ...) or (cannot ...) is written as its items, so
+// (moves (seq (go n) empty)) prints (moves (go n) empty), as §1.4 writes it.
+#include "lang/core.h"
+
+#include <fmt/format.h>
+
+#include "lang/directions.h"
+#include "lang/sexpr.h"
+
+namespace troyka::lang::core {
+namespace {
+
+constexpr std::size_t kLineWidth = 100;
+
+// The word that opens an Op's form, or is the whole form for a test or an action without arguments.
+const char* keyword(Op op) {
+  switch (op) {
+    case Op::Seq: return "seq";
+    case Op::Or: return "or";
+    case Op::Opt: return "opt";
+    case Op::Repeat: return "repeat";
+    case Op::While: return "while";
+    case Op::If: return "if";
+    case Op::IfCan: return "if-can";
+    case Op::AnyDirection: return "any-direction";
+    case Op::EachDirection: return "each-direction";
+    case Op::Empty: return "empty";
+    case Op::Friend: return "friend";
+    case Op::Enemy: return "enemy";
+    case Op::NotFriend: return "not-friend";
+    case Op::Occupied: return "occupied";
+    case Op::Any: return "any";
+    case Op::Captured: return "captured";
+    case Op::Is: return "is";
+    case Op::In: return "in";
+    case Op::Can: return "can";
+    case Op::Cannot: return "cannot";
+    case Op::Not: return "not";
+    case Op::And: return "and";
+    case Op::Go: return "go";
+    case Op::Enter: return "enter";
+    case Op::Capture: return "capture";
+    case Op::New: return "new";
+    case Op::Land: return "land";
+    case Op::Block: return "block";
+    case Op::Become: return "become";
+    case Op::Convert: return "convert";
+    case Op::Waypoint: return "waypoint";
+    case Op::Pass: return "pass";
+    case Op::SwapPiecesMirror: return "swap-pieces";
+  }
+  return "";
+}
+
+Node symbol(std::string text) {
+  Node node;
+  node.kind = Node::Kind::Symbol;
+  node.text = std::move(text);
+  return node;
+}
+
+Node integer(int value) {
+  Node node;
+  node.kind = Node::Kind::Integer;
+  node.integer = value;
+  return node;
+}
+
+Node quoted(std::string text) {
+  Node node;
+  node.kind = Node::Kind::String;
+  node.text = std::move(text);
+  return node;
+}
+
+Node list(std::vector<Node> items) {
+  Node node;
+  node.items = std::move(items);
+  return node;
+}
+
+// A board direction's name from its offset: n or s for the row, then e or w for the column.
+std::string absolute_name(Offset offset) {
+  return std::string(offset.dy > 0 ? "n" : offset.dy < 0 ? "s" : "") + (offset.dx > 0 ? "e" : offset.dx < 0 ? "w" : "");
+}
+
+std::string relative_name(Offset offset) {
+  for (const auto& [name, relative] : kRelativeDirections)
+    if (relative == offset) return name;
+  return {};
+}
+
+Node direction(const Direction& direction) {
+  switch (direction.frame) {
+    case Direction::Frame::Absolute: return symbol(absolute_name(direction.offset));
+    case Direction::Frame::Relative: return symbol(relative_name(direction.offset));
+    case Direction::Frame::Leap: break;
+  }
+  return list({integer(direction.offset.dx), integer(direction.offset.dy)});
+}
+
+// One direction alone, several as a list: a choice.
+Node directions(const std::vector<Direction>& along) {
+  if (along.size() == 1) return direction(along.front());
+  Node choice;
+  for (const Direction& each : along) choice.items.push_back(direction(each));
+  return choice;
+}
+
+// How many items after a form's keyword stay on its first line when it does not fit on one.
+std::size_t leading_items(const Node& form) {
+  const std::string_view head = form.head();
+  if (head == "any-direction" || head == "each-direction") return 2;  // the name and the directions
+  if (head == "if" || head == "while") return 1;                      // the test
+  if (head != "moves") return 0;
+  std::size_t options = 0;  // the label and the rule options
+  for (std::size_t i = 1; i < form.items.size(); ++i) {
+    const Node& item = form.items[i];
+    const bool option =
+        item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" || item.head() == "only";
+    if (!option) break;
+    ++options;
+  }
+  return options;
+}
+
+// The form on one line when it fits in the width left at `indent`, else its keyword (and what
+// belongs with it) on the first line and each other item on a line of its own, indented.
+std::string layout(const Node& form, std::size_t indent) {
+  const std::string flat = to_text(form);
+  if (!form.is_list() || indent + flat.size() <= kLineWidth) return flat;
+  const std::size_t first_line = std::min(form.items.size(), 1 + leading_items(form));
+  std::string text = "(";
+  for (std::size_t i = 0; i < first_line; ++i) {
+    if (i > 0) text += ' ';
+    text += to_text(form.items[i]);
+  }
+  for (std::size_t i = first_line; i < form.items.size(); ++i) {
+    text += '\n';
+    text.append(indent + 2, ' ');
+    text += layout(form.items[i], indent + 2);
+  }
+  return text + ")";
+}
+
+class Printer {
+ public:
+  explicit Printer(const lang::Rules& rules) : rules_(rules) {}
+
+  // The rule's (moves ...) form.
+  Node moves(const Rule& rule) const {
+    Node form = list({symbol("moves")});
+    if (!rule.label.empty()) form.items.push_back(quoted(rule.label));
+    if (rule.fallback) form.items.push_back(symbol("fallback"));
+    if (rule.when) form.items.push_back(list({symbol("when"), condition(*rule.when)}));
+    if (rule.only_player >= 0)
+      form.items.push_back(
+          list({symbol("only"), symbol(rules_.players[static_cast<std::size_t>(rule.only_player)].name)}));
+    append_body(form, rule.expr);
+    return form;
+  }
+
+  std::string text(const Rules& core) const {
+    const Player& first = rules_.players[0];
+    const Player& second = rules_.players[1];
+    std::string text = fmt::format(
+        "; {} in core forms (docs/core-design.md): what each keyword form means.\n"
+        "; {} faces {}, {} faces {}: forward, left ... and (RIGHT FORWARD) are seen from the mover's side.\n",
+        rules_.name, first.name, first.facing, second.name, second.facing);
+    for (std::size_t piece = 0; piece < rules_.pieces.size(); ++piece)
+      text += piece_text(core, static_cast<int>(piece));
+    for (const Rule& rule : core.moves)
+      if (rule.scope == Rule::Scope::Game) text += rule_text(rule, 0) + "\n";
+    if (core.prefer_captures) text += "; (must-capture)\n(prefer captures)\n";
+    return text;
+  }
+
+ private:
+  std::string piece_text(const Rules& core, int piece) const {
+    const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
+    std::string text = fmt::format("(piece {} \"{}\"", type.name, type.letter);
+    for (const Rule& rule : core.moves)
+      if (rule.scope == Rule::Scope::Piece && rule.piece == piece) text += "\n" + rule_text(rule, 2);
+    return text + ")\n";
+  }
+
+  // The comment naming the keyword form, then the (moves ...) form, at `indent`.
+  std::string rule_text(const Rule& rule, std::size_t indent) const {
+    const std::string margin(indent, ' ');
+    std::string comment = rule.pos.known() ? fmt::format("line {}: {}", rule.pos.line, rule.origin) : rule.origin;
+    if (rule.piece >= 0) comment += piece_note(rule);
+    return fmt::format("{}; {}\n{}{}", margin, comment, margin, layout(moves(rule), indent));
+  }
+
+  // What the comment of a piece's rule adds: the piece of a drop, which is printed among the game
+  // rules, and the promotion, which is lowered into every rule of its piece.
+  std::string piece_note(const Rule& rule) const {
+    const PieceType& type = rules_.pieces[static_cast<std::size_t>(rule.piece)];
+    std::string note = rule.scope == Rule::Scope::Game ? " of " + type.name : "";
+    if (type.promote_to >= 0)
+      note += ", with the piece's (promote " + rules_.pieces[static_cast<std::size_t>(type.promote_to)].name + " ...)";
+    return note;
+  }
+
+  static Node condition(const Condition& condition) {
+    if (condition.kind == Condition::Kind::OthersCanMove) return list({symbol("can-move"), symbol("others")});
+    return list({symbol("="), symbol("ply"), integer(condition.ply)});
+  }
+
+  // A sequence as its items, anything else as itself.
+  void append_body(Node& form, const Expr& body) const {
+    if (body.op != Op::Seq) return form.items.push_back(expr(body));
+    for (const Expr& item : body.items) form.items.push_back(expr(item));
+  }
+
+  Node expr(const Expr& expr) const {
+    Node form = list({symbol(keyword(expr.op))});
+    switch (expr.op) {
+      case Op::Can:
+      case Op::Cannot: append_body(form, expr.items.front()); return form;
+      case Op::AnyDirection:
+      case Op::EachDirection:
+        form.items.push_back(symbol(expr.variable));
+        form.items.push_back(directions(expr.directions));
+        break;
+      case Op::Go:
+        form.items.push_back(expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable));
+        break;
+      case Op::Is:
+      case Op::New:
+      case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;
+      case Op::In:
+      case Op::Enter: form.items.push_back(region(expr.region)); break;
+      case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
+      case Op::Seq:
+      case Op::Or:
+      case Op::Opt:
+      case Op::Repeat:
+      case Op::While:
+      case Op::If:
+      case Op::IfCan:
+      case Op::Not:
+      case Op::And: break;
+      default: return form.items.front();  // a test or an action without arguments is a word
+    }
+    for (const Expr& item : expr.items) form.items.push_back(this->expr(item));
+    if (expr.op == Op::Repeat) append_bounds(form, expr);
+    return form;
+  }
+
+  static void append_bounds(Node& form, const Expr& repeat) {
+    if (repeat.at_least > 0) form.items.push_back(list({symbol("at-least"), integer(repeat.at_least)}));
+    if (repeat.at_most >= 0) form.items.push_back(list({symbol("at-most"), integer(repeat.at_most)}));
+    if (repeat.maximal) form.items.push_back(symbol("maximal"));
+  }
+
+  Node region(const Region& region) const {
+    if (region.kind != Region::Kind::Cells) {
+      const bool far = region.kind == Region::Kind::FarRows;
+      if (region.rows == 1) return symbol(far ? "far-row" : "home-row");
+      return list({symbol(far ? "far-rows" : "home-rows"), integer(region.rows)});
+    }
+    if (static_cast<int>(region.cells.size()) == rules_.cells()) return symbol("all");
+    if (region.cells.size() == 1) return symbol(cell_name(region.cells.front(), rules_.width));
+    Node cells = list({symbol("cells")});
+    for (const int cell : region.cells) cells.items.push_back(symbol(cell_name(cell, rules_.width)));
+    return cells;
+  }
+
+  const lang::Rules& rules_;
+};
+
+}  // namespace
+
+std::string core_text(const lang::Rules& rules, const Rules& core) { return Printer(rules).text(core); }
+
+std::string moves_text(const lang::Rules& rules, const Rule& rule) { return layout(Printer(rules).moves(rule), 0); }
+
+}  // namespace troyka::lang::core

@@ -1,0 +1,140 @@
+// The core of the rule language (docs/core-design.md §1.2) as plain data: move expressions built
+// from sequences, choices, repetitions and tests over a few actions, and the rules that start them.
+// Every keyword form of lang::Rules lowers onto it (lang/lower.cpp, §1.4), and `troyka show --core`
+// prints it in the surface syntax that the checker will read (step 2 of §6).
+//
+// Directions and regions are held as written, not per player: the lowering finds, for each one, a
+// form that means the keyword's resolved cells or offsets for every player of the rule, and splits
+// the rule into one per player, each with (only PLAYER), where no such form exists.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/rules.h"
+
+namespace troyka::lang::core {
+
+// A direction as the core writes it.
+struct Direction {
+  enum class Frame {
+    Absolute,  // a named board direction, n ... nw: the same for every player
+    Relative,  // a named player direction, forward ... backward-left
+    Leap,      // (RIGHT FORWARD) in the player's frame: any offset, whatever lies between
+  };
+  Frame frame = Frame::Absolute;
+  Offset offset;  // Absolute: (dx, dy); Relative and Leap: (right, forward)
+  bool operator==(const Direction&) const = default;
+};
+
+// A region as the core writes it.
+struct Region {
+  enum class Kind {
+    Cells,     // the same cells for every player: all, one cell, or (cells ...)
+    HomeRows,  // (home-rows N): the N rows nearest each player's own side
+    FarRows,   // (far-rows N)
+  };
+  Kind kind = Kind::Cells;
+  int rows = 0;    // HomeRows and FarRows: N
+  CellList cells;  // Cells: in increasing order
+  bool operator==(const Region&) const = default;
+};
+
+enum class Op {
+  // Structure.
+  Seq,            // items one after the other
+  Or,             // each item is a run of its own
+  Opt,            // (or item (seq))
+  Repeat,         // the item 0 or more times, within at_least, at_most and maximal
+  While,          // items[1] again and again while the test items[0] holds
+  If,             // items[0] a test, then items[1], else items[2] if there is one
+  IfCan,          // items[0] if it has a complete run, else nothing
+  AnyDirection,   // `variable` bound to each of `directions` in turn: a choice
+  EachDirection,  // `variable` bound to each of `directions`, one after the other, here restored
+  // Tests, read at here on the board before the move.
+  Empty,
+  Friend,
+  Enemy,
+  NotFriend,
+  Occupied,
+  Any,
+  Captured,  // a capture of this cell is pending
+  Is,        // a piece of type `piece`
+  In,        // in `region`
+  Can,       // items[0] has a complete run from here (lookahead: no effects)
+  Cannot,
+  Not,  // items[0] does not hold
+  And,
+  // Actions.
+  Go,                // along `variable`, or along `directions` (several: a choice)
+  Enter,             // here := any cell of `region`
+  Capture,           // the piece at here, when the move is played
+  New,               // the mover: a `piece` from the unlimited supply
+  Land,              // the carried mover is put down at here now
+  Block,             // here is blocked for the rest of the game
+  Become,            // the piece at here, or the mover, becomes a `piece`
+  Convert,           // the piece at here changes to the mover's owner
+  Waypoint,          // here is shown in the move's text
+  Pass,              // the move changes nothing but the player to move
+  SwapPiecesMirror,  // (swap-pieces mirror): the first player's pieces become the second's, mirrored
+};
+
+struct Expr {
+  Op op = Op::Seq;
+  std::vector<Expr> items;
+  std::vector<Direction> directions;  // Go, AnyDirection, EachDirection
+  std::string variable;               // Go along a bound direction; AnyDirection, EachDirection: its name
+  Region region;                      // Enter, In
+  int piece = -1;                     // Is, New, Become: an index into Rules::pieces
+  int at_least = 0;                   // Repeat
+  int at_most = -1;                   // Repeat: -1 for no bound
+  bool maximal = false;               // Repeat: ends only where another pass has no complete run
+  bool operator==(const Expr&) const = default;
+};
+
+// A condition on the whole state that decides whether a rule applies (rule option `when`).
+struct Condition {
+  enum class Kind {
+    OthersCanMove,  // (can-move others): the other player has a move, fallback rules not counted
+    PlyIs,          // (= ply N)
+  };
+  Kind kind = Kind::PlyIs;
+  int ply = 0;
+  bool operator==(const Condition&) const = default;
+};
+
+struct Rule {
+  // A piece rule starts from each piece of its type owned by the player to move, carried, with here
+  // at its cell; a game rule starts with no cursor and no mover (a drop, a pass).
+  enum class Scope { Piece, Game };
+  Scope scope = Scope::Game;
+  int piece = -1;        // the piece whose (piece ...) form holds the keyword form; -1 for a game option
+  int only_player = -1;  // (only PLAYER); -1 for every player
+  std::string label;     // "pass", "swap": the move's text
+  std::optional<Condition> when;
+  bool fallback = false;  // contributes only when no other rule gives a move
+  Expr expr;
+  // The keyword form lowered here, as written, and where; a game option such as (must-capture)
+  // has no position in lang::Rules.
+  std::string origin;
+  SourcePos pos;
+  bool operator==(const Rule&) const = default;
+};
+
+struct Rules {
+  std::vector<Rule> moves;       // piece rules by piece, then game rules, in file order
+  bool prefer_captures = false;  // (prefer captures): when some move captures, only those
+  bool operator==(const Rules&) const = default;
+};
+
+// Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them.
+Rules lower(const lang::Rules& rules);
+
+// The game's rules in core forms, as S-expressions with a comment naming each rule's keyword form:
+// what `troyka show --core` prints.
+std::string core_text(const lang::Rules& rules, const Rules& core);
+// One rule's (moves ...) form alone, laid out as core_text lays it out.
+std::string moves_text(const lang::Rules& rules, const Rule& rule);
+
+}  // namespace troyka::lang::core
