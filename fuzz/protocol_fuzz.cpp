@@ -75,7 +75,8 @@ void client_reads(std::string_view frame, MatchPlayer& player) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   SteadyClock::time_point now{};
-  Match match("1-fuzz", 1, {"alice", "bob"}, small_breakthrough().game, {5, 0, 0}, now);
+  // A short ply limit, so that inputs reach the end of a game by it as well.
+  Match match("1-fuzz", 1, {"alice", "bob"}, small_breakthrough().game, {5, 0, 0}, 40, now);
   MatchPlayer player(troyka::agents::parse_agent_spec("random:seed=1"));
   for (std::size_t start = 0; start <= input.size();) {
     const std::size_t end = std::min(input.find('\n', start), input.size());

@@ -30,6 +30,13 @@ inline troyka::Game game(const std::string& file, std::vector<std::pair<std::str
   return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
 }
 
+// Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.
+#ifdef NDEBUG
+inline constexpr bool kSlowBuild = false;
+#else
+inline constexpr bool kSlowBuild = true;
+#endif
+
 // A game that never ends: each king goes left or right along its own row, two moves or one, and
 // no one can reach the far row.
 inline troyka::Game endless_game() {
