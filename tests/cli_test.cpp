@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "tests/games.h"
 #include "tests/run_troyka.h"
 
 namespace {
@@ -136,10 +137,7 @@ TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
 // can reach the far row.
 std::string endless_game_file() {
   const std::string path = testing::TempDir() + "endless.game";
-  std::ofstream(path) << "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
-                         "  (piece King (step (left right) (to empty)))\n"
-                         "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
-                         "  (end (win (reach far-row))))\n";
+  std::ofstream(path) << troyka_tests::kEndlessGame;
   return path;
 }
 
@@ -225,10 +223,10 @@ TEST(Cli, CheckWarnsThatAGameMayNeverEnd) {
 // The same game with a ply limit, and every game of games/, end for sure: no warning.
 TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
   const std::string limited = testing::TempDir() + "endless-limited.game";
-  std::ofstream(limited) << "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
-                            "  (piece King (step (left right) (to empty)))\n"
-                            "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
-                            "  (end (win (reach far-row)) (draw (ply-limit 200))))\n";
+  std::string text = troyka_tests::kEndlessGame;
+  const std::string end = "(end (win (reach far-row)))";
+  text.replace(text.find(end), end.size(), "(end (win (reach far-row)) (draw (ply-limit 200)))");
+  std::ofstream(limited) << text;
   std::vector<std::string> files{limited};
   for (const auto& entry : std::filesystem::directory_iterator(TROYKA_SOURCE_DIR "/games"))
     files.push_back(entry.path().string());

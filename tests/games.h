@@ -39,18 +39,19 @@ inline constexpr bool kSlowBuild = true;
 
 // A game that never ends: each king goes left or right along its own row, two moves or one, and
 // no one can reach the far row.
+inline const std::string kEndlessGame =
+    "(game \"Endless\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
+    "  (piece King (step (left right) (to empty)))\n"
+    "  (setup (place White King (cells b1)) (place Black King (cells c4)))\n"
+    "  (end (win (reach far-row))))\n";
+
 inline troyka::Game endless_game() {
-  return troyka::Game(
-      troyka::lang::load_rules(std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"endless.game", R"(
-    (game "Endless" (players (White north) (Black south)) (board (rectangle 4 4))
-      (piece King (step (left right) (to empty)))
-      (setup (place White King (cells b1)) (place Black King (cells c4)))
-      (end (win (reach far-row)))))"}),
-                               {}));
+  return troyka::Game(troyka::lang::load_rules(
+      std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"endless.game", kEndlessGame}), {}));
 }
 
-inline  // A real game on the 5x5 board, in which Black reaches the far row on ply 14.
-    const std::string kSampleRecord = R"record([Game "Breakthrough"]
+// A real game on the 5x5 board, in which Black reaches the far row on ply 14.
+inline const std::string kSampleRecord = R"record([Game "Breakthrough"]
 [File "games/breakthrough.game"]
 [Variant ""]
 [Params "width=5 height=5"]
