@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -287,6 +288,12 @@ TEST_F(PlaygroundLimitsApi, AFullServerSaysSoAndKeepsWhatItHas) {
   std::tie(status, answer) = post("/api/sessions/" + first + "/agent", slow);
   ASSERT_EQ(status, 202) << answer;
   const std::string running = answer["job"];
+  // The worker takes the first search off the queue before the second comes, so the second waits.
+  for (int poll = 0; poll < 500 && answer["status"] != "running"; ++poll) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    answer = get("/api/jobs/" + running + "?wait=0").second;
+  }
+  ASSERT_EQ(answer["status"], "running") << answer;
   std::tie(status, answer) = post("/api/sessions/" + second + "/agent", slow);
   ASSERT_EQ(status, 202) << answer;
   const std::string waiting = answer["job"];
