@@ -271,7 +271,7 @@ TEST(AnalyzeCommand, RefusesAnAgentThatSetsItsSeed) {
 // Ctrl-C stops the analysis: it prints what it has and exits with 130.
 TEST(AnalyzeCommand, CtrlCPrintsWhatItHas) {
   const auto run = run_troyka("analyze games/breakthrough.game --games 100000 --agent '' --skill-games 0 --json", "",
-                              "timeout --foreground --preserve-status -s INT 1");
+                              "timeout --foreground --preserve-status -s INT 2");
   EXPECT_EQ(run.status, 130) << run.err;
   const auto report = nlohmann::json::parse(run.out);
   EXPECT_EQ(report["stopped"], true);
