@@ -268,10 +268,13 @@ TEST(AnalyzeCommand, RefusesAnAgentThatSetsItsSeed) {
   EXPECT_EQ(run.out, "");
 }
 
-// Ctrl-C stops the analysis: it prints what it has and exits with 130.
+// Ctrl-C stops the analysis: it prints what it has and exits with 130. (100,000 random games on
+// the largest board take minutes, far more than the 2 s before the interrupt.)
 TEST(AnalyzeCommand, CtrlCPrintsWhatItHas) {
-  const auto run = run_troyka("analyze games/breakthrough.game --games 100000 --agent '' --skill-games 0 --json", "",
-                              "timeout --foreground --preserve-status -s INT 2");
+  const auto run = run_troyka(
+      "analyze games/breakthrough.game --param width=26 --param height=26 --games 100000 --agent '' --skill-games 0 "
+      "--json",
+      "", "timeout --foreground --preserve-status -s INT 2");
   EXPECT_EQ(run.status, 130) << run.err;
   const auto report = nlohmann::json::parse(run.out);
   EXPECT_EQ(report["stopped"], true);
