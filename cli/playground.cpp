@@ -26,6 +26,7 @@
 #include "cli/support.h"
 #include "cli/web_assets.h"
 #include "lang/rules.h"
+#include "lang/termination.h"
 
 namespace troyka::cli {
 namespace {
@@ -374,7 +375,9 @@ Answer Playground::Impl::list_games() const {
 Answer Playground::Impl::check(const httplib::Request& request) const {
   try {
     const lang::Rules rules = request_rules(request_json(request));
-    return {200, {{"ok", true}, {"game", game_summary(rules)}}};
+    Json answer{{"ok", true}, {"game", game_summary(rules)}};
+    if (const auto warning = lang::unbounded_game_warning(rules)) answer["warning"] = diagnostic_json(*warning);
+    return {200, answer};
   } catch (const lang::Error& error) {
     return {200, {{"ok", false}, {"diagnostic", diagnostic_json(error.diagnostic())}}};
   }

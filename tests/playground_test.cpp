@@ -93,6 +93,20 @@ TEST_F(PlaygroundApi, CheckGivesTheDiagnosticsExactPlace) {
   EXPECT_EQ(fine, 200);
   EXPECT_EQ(checked["ok"], true);
   EXPECT_EQ(checked["game"]["width"], 7);
+  EXPECT_FALSE(checked.contains("warning"));
+}
+
+// Rules that load but may never end check, with the warning of `troyka check` beside them.
+TEST_F(PlaygroundApi, CheckSaysWhenAGameMayNeverEnd) {
+  const auto [status, answer] = post("/api/check", {{"text", troyka_tests::kEndlessGame}, {"file", "endless.game"}});
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(answer["ok"], true);
+  const json& warning = answer["warning"];
+  EXPECT_EQ(warning["line"], 2);
+  EXPECT_EQ(warning["column"], 15);
+  EXPECT_EQ(warning["message"],
+            "this game may never end: this move of King neither captures nor always goes forward, so pieces can go "
+            "back and forth forever");
 }
 
 TEST_F(PlaygroundApi, BrokenRulesDoNotStartAGame) {

@@ -125,6 +125,14 @@ function showDiagnostic(answer) {
     box.textContent = `✔ ${game.name}${game.variant ? ` (${game.variant})` : ""}: ${game.width}x${game.height} ` +
       `${game.shape}, ${game.players.join(" against ")}, pieces ${game.pieces.join(", ")}.`;
     if (game.about) box.append(document.createElement("br"), game.about);
+    if (answer.warning) {
+      // The rules load, but nothing in them makes sure a game ends: said, not refused.
+      const warning = document.createElement("div");
+      warning.className = "warning";
+      warning.textContent = `⚠ line ${answer.warning.line}, column ${answer.warning.column}: ` +
+        `${answer.warning.message}. ${answer.warning.hint}`;
+      box.append(warning);
+    }
     $("first-player").textContent = game.players[0];
     $("second-player").textContent = game.players[1];
   } else {

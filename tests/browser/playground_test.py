@@ -108,7 +108,17 @@ class Playground(unittest.TestCase):
         self.assertIn("did you mean 'forward'?", message)
         self.assertEqual(self.find("#gutter .bad-line").text, str(line))
         self.screenshot("1-diagnostic.png")
+        # Kings that may only step sideways: the rules check, with a warning that a game may never end.
+        sideways = original.replace("(step (forward forward-left forward-right) (to empty))",
+                                    "(step (left right) (to empty))", 1)
+        self.set_rules(sideways)
+        warning = self.wait_for_text("#diagnostic .warning", r"may never end")
+        self.assertIn("⚠ line", warning)
+        self.assertIn("neither captures nor always goes forward", warning)
         self.set_rules(original)
+        # The sideways rules also checked, so wait for the warning to go, not for the tick.
+        self.wait.until(lambda browser: not browser.find_elements(By.CSS_SELECTOR, "#diagnostic .warning"),
+                        "the warning stayed after the rules were fixed")
         self.wait_for_text("#diagnostic", r"✔ Breakthrough")
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#gutter .bad-line"), [])
 
