@@ -130,7 +130,7 @@ std::size_t leading_items(const Node& form) {
 // The form on one line when it fits in the width left at `indent`, else its keyword (and what
 // belongs with it) on the first line and each other item on a line of its own, indented.
 std::string layout(const Node& form, std::size_t indent) {
-  const std::string flat = to_text(form);
+  std::string flat = to_text(form);
   if (!form.is_list() || indent + flat.size() <= kLineWidth) return flat;
   const std::size_t first_line = std::min(form.items.size(), 1 + leading_items(form));
   std::string text = "(";
