@@ -11,11 +11,7 @@
 #include "lang/sexpr.h"
 
 namespace troyka::lang::core {
-namespace {
 
-constexpr std::size_t kLineWidth = 100;
-
-// The word that opens an Op's form, or is the whole form for a test or an action without arguments.
 const char* keyword(Op op) {
   switch (op) {
     case Op::Seq: return "seq";
@@ -54,6 +50,10 @@ const char* keyword(Op op) {
   }
   return "";
 }
+
+namespace {
+
+constexpr std::size_t kLineWidth = 100;
 
 Node symbol(std::string text) {
   Node node;
@@ -216,6 +216,8 @@ class Printer {
     for (const Expr& item : body.items) form.items.push_back(expr(item));
   }
 
+  // Public for expr_text.
+ public:
   Node expr(const Expr& expr) const {
     Node form = list({symbol(keyword(expr.op))});
     switch (expr.op) {
@@ -251,6 +253,7 @@ class Printer {
     return form;
   }
 
+ private:
   static void append_bounds(Node& form, const Expr& repeat) {
     if (repeat.at_least > 0) form.items.push_back(list({symbol("at-least"), integer(repeat.at_least)}));
     if (repeat.at_most >= 0) form.items.push_back(list({symbol("at-most"), integer(repeat.at_most)}));
@@ -278,5 +281,7 @@ class Printer {
 std::string core_text(const lang::Rules& rules, const Rules& core) { return Printer(rules).text(core); }
 
 std::string moves_text(const lang::Rules& rules, const Rule& rule) { return layout(Printer(rules).moves(rule), 0); }
+
+std::string expr_text(const lang::Rules& rules, const Expr& expr) { return to_text(Printer(rules).expr(expr)); }
 
 }  // namespace troyka::lang::core
