@@ -1148,7 +1148,7 @@ class Checker {
     return choice ? body.items[static_cast<std::size_t>(branch) + 1] : body;
   }
 
-  // The index of a (moves ...) form's first expression, after its label and options.
+  // The index of a (moves ...) form's first expression, after its label and rule options.
   static std::size_t body_start(const Node& form) {
     std::size_t next = 1;
     while (next < form.items.size() &&
@@ -1166,41 +1166,44 @@ class Checker {
     rule.piece = piece;
     rule.origin = to_text(form);
     rule.pos = form.pos;
-    std::size_t next = 1;
-    if (next < form.items.size() && form.items[next].kind == Node::Kind::String) rule.label = form.items[next++].text;
-    for (; next < form.items.size() && rule_option(form.items[next], rule); ++next) {
-    }
-    if (next == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
+    const std::size_t body = body_start(form);
+    for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
+    if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
     rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : std::vector<int>{0, 1};
-    rule.expr = core_sequence(form, next);
+    rule.expr = core_sequence(form, body);
     if (rule.scope == core::Rule::Scope::Game) rule.piece = entering_piece(rule.expr);
     check_core_rule(form, rule);
     return rule;
   }
 
-  // A game rule that starts by bringing in a piece belongs to that piece (a drop).
+  // A game rule that starts by bringing in a piece, on each of its ways, belongs to that piece (a drop).
   static int entering_piece(const core::Expr& expr) {
-    const core::Expr& first = expr.op == core::Op::Seq ? expr.items.front() : expr;
-    return first.op == core::Op::New ? first.piece : -1;
+    if (expr.op == core::Op::Seq) return entering_piece(expr.items.front());
+    if (expr.op == core::Op::New) return expr.piece;
+    if (expr.op != core::Op::Or) return -1;
+    const int piece = entering_piece(expr.items.front());
+    for (const core::Expr& way : expr.items)
+      if (entering_piece(way) != piece) return -1;
+    return piece;
   }
 
-  bool rule_option(const Node& node, core::Rule& rule) const {
-    if (node.is_symbol("fallback")) {
+  // One of the items body_start() skips.
+  void rule_option(const Node& node, core::Rule& rule) const {
+    if (node.kind == Node::Kind::String) {
+      if (!rule.label.empty()) fail(node, "a rule has one label; this is a second");
+      rule.label = node.text;
+    } else if (node.is_symbol("fallback")) {
       if (rule.fallback) fail(node, "'fallback' is given twice");
       rule.fallback = true;
-      return true;
-    }
-    if (node.head() == "only") {
+    } else if (node.head() == "only") {
       if (rule.only_player >= 0) fail(node, "'(only ...)' is given twice");
       expect_at_most(node, 2);
       rule.only_player = player_index(argument(node, 1, "PLAYER"));
-      return true;
+    } else {
+      if (rule.when) fail(node, "'(when ...)' is given twice");
+      expect_at_most(node, 2);
+      rule.when = rule_condition(argument(node, 1, "CONDITION"));
     }
-    if (node.head() != "when") return false;
-    if (rule.when) fail(node, "'(when ...)' is given twice");
-    expect_at_most(node, 2);
-    rule.when = rule_condition(argument(node, 1, "CONDITION"));
-    return true;
   }
 
   core::Condition rule_condition(const Node& node) const {

@@ -1,7 +1,7 @@
 // The core of the rule language (docs/core-design.md §1.2) as plain data: move expressions built
 // from sequences, choices, repetitions and tests over a few actions, and the rules that start them.
 // Every keyword form of lang::Rules lowers onto it (lang/lower.cpp, §1.4), and `troyka show --core`
-// prints it in the surface syntax that the checker will read (step 2 of §6).
+// prints it in the surface syntax that the checker reads back (lang/checker.cpp).
 //
 // Directions and regions are held as written, not per player: the lowering finds, for each one, a
 // form that means the keyword's resolved cells or offsets for every player of the rule, and splits

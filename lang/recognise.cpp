@@ -210,6 +210,8 @@ class Recogniser {
     if (items.size() < 3 || items.size() > 4 ||
         !has_ops(Items(items.begin(), items.begin() + 3), {Op::New, Op::Enter, Op::Empty}))
       return std::nullopt;
+    // The drop is compiled as one of the rule's piece (Rule::piece), which must be the one it brings.
+    if (items[0]->piece != rule_.piece) return std::nullopt;
     MoveRule drop = move(MoveKind::Drop);
     drop.region = cells(items[1]->region);
     if (items.size() == 4) {

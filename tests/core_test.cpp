@@ -324,6 +324,8 @@ TEST(CoreRecogniser, EachShapeCompilesAsItsKeywordForm) {
       {"(drop (in (home-rows 3)) (gravity backward))", "",
        "(moves (new Man) (enter (home-rows 3)) empty (or (cannot (go backward)) (can (go backward) (not empty))))"},
       {"(drop (in (cells a1 c3)))", "", "(moves (new Man) (enter (cells c3 a1)) empty)"},
+      {"(drop (in a1)) (drop (in c3))", "",
+       "(moves (or (seq (new Man) (enter a1) empty) (seq (new Man) (enter c3) empty)))"},
   };
   for (const SameCompilation& test : cases)
     EXPECT_EQ(summary(game(test.core_pieces, test.core_game_forms)), summary(game(test.keyword_pieces)))
