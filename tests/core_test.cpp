@@ -428,6 +428,16 @@ TEST(CoreErrors, ARuleMustChangeThePosition) {
       "hint: every move must change the position; look at the rule's (opt ...), (or ...) and (repeat ...) parts\n");
 }
 
+TEST(CoreErrors, ARegionIsTheSameForBothPlayers) {
+  EXPECT_EQ(
+      error_of("", "(moves (new Man) (enter (union home-row d4)) empty)"),
+      "test.game:2:25: error: this region holds different cells for each player, and a core rule names one region for "
+      "all\n"
+      " 2 | (moves (new Man) (enter (union home-row d4)) empty)\n"
+      "   |                         ^\n"
+      "hint: write it as (home-rows N) or (far-rows N), or give each player a rule of its own with (only PLAYER)\n");
+}
+
 TEST(CoreErrors, FormsAndTestsAreChecked) {
   EXPECT_EQ(error_of("(moves (goo n) empty)"),
             "test.game:3:24: error: unknown core form 'goo'\n"
