@@ -1538,6 +1538,27 @@ std::string Program<Words>::diagram(const StateType& state) const {
   return out + '\n';
 }
 
+namespace {
+
+// A set of cells as hexadecimal words, for compiled_summary().
+template <typename Board>
+std::string cells_text(const Board& board) {
+  std::string text;
+  for (const std::uint64_t word : board.word) text += fmt::format("{:016x}", word);
+  return text;
+}
+
+// How a move rule is compiled: each rule today runs on the fast back end's tables; a core rule gets
+// there through the recogniser (lang/core.h), which names the keyword shape it found.
+std::string compiled_path(const lang::MoveRule& move) {
+  const char* const shapes[] = {"step or leap", "slide", "drop", "jump"};
+  const char* const shape = shapes[static_cast<std::size_t>(move.kind)];
+  return move.from_core ? fmt::format("compiled: fast path (a core rule recognised as a {})", shape)
+                        : fmt::format("compiled: fast path (a {})", shape);
+}
+
+}  // namespace
+
 template <int Words>
 std::string Program<Words>::describe() const {
   const lang::Rules& r = *rules_;
@@ -1572,8 +1593,8 @@ std::string Program<Words>::describe() const {
             move.offsets[player].empty() ? "" : ", gravity" + offsets(move.offsets[player]),
             move.flanking[player].empty() ? "" : ", flanking and flipping along" + offsets(move.flanking[player]));
       };
-      out +=
-          fmt::format("  {}\n    {}:{}  {}:{}\n", move.text, r.players[0].name, where(0), r.players[1].name, where(1));
+      out += fmt::format("  {}\n    {}:{}  {}:{}\n    {}\n", move.text, r.players[0].name, where(0), r.players[1].name,
+                         where(1), compiled_path(move));
     }
     if (piece.promote_to >= 0)
       out += fmt::format("  becomes a {} on {} cells for {}, {} for {}, and its move ends there\n",
@@ -1611,6 +1632,47 @@ std::string Program<Words>::describe() const {
                    "moves that two rules can make, jumps over pieces, compulsory captures or shots, or a "
                    "player has more than {} jumps and drops)\n",
                    kInlineJumps);
+  return out;
+}
+
+template <int Words>
+std::string Program<Words>::compiled_summary() const {
+  std::string out;
+  for (int player = 0; player < kPlayers; ++player) {
+    const auto p = static_cast<std::size_t>(player);
+    out += fmt::format("player {}:\n", player);
+    for (const Jump& jump : jumps_[p])
+      out +=
+          fmt::format("  jump {} piece {} by {}/{} landing {} slide {} shot {} guards {}\n", cells_text(jump.from_mask),
+                      jump.piece, jump.left, jump.right, jump.landing, jump.slide, jump.shot, jump.guards);
+    for (const std::vector<Guard>& guards : guards_[p]) {
+      out += "  guards";
+      for (const Guard& guard : guards) out += fmt::format(" {}/{}:{}", guard.left, guard.right, guard.allowed);
+      out += '\n';
+    }
+    for (const Hop& hop : hops_[p])
+      out += fmt::format("  hop {} piece {} by {}/{} chain {}\n", cells_text(hop.from_mask), hop.piece, hop.left,
+                         hop.right, hop.chain);
+    for (const Drop& drop : drops_[p])
+      out += fmt::format("  drop {} unsupported {} by {}/{} piece {} after {} flanking {} longest {}\n",
+                         cells_text(drop.region), cells_text(drop.unsupported), drop.left, drop.right, drop.piece,
+                         drop.same_piece_before, drop.flanking.size(), drop.longest_run);
+    for (const Shot& shot : shots_[p]) out += fmt::format("  shot rays {} slide {}\n", shot.rays.size(), shot.slide);
+    for (const TargetSource& source : sources_[p])
+      out += fmt::format("  source delta {} piece {}\n", source.delta, source.piece);
+    for (const EndTest& test : after_move_tests_[p])
+      out +=
+          fmt::format("  after-move test {} {} kind {} plies {} length {}-{} subject {} piece {} winner {} rule {}\n",
+                      cells_text(test.region), cells_text(test.other_region), static_cast<int>(test.kind),
+                      test.ply_limit, test.length, test.longest, test.subject, test.piece, test.winner, test.rule);
+    out += fmt::format("  promotes to {} on {}; repeats {}; wins by elimination {}, certain {}, by drop {}\n",
+                       promotions_[p][0].into, cells_text(promotions_[p][0].region), jumps_may_repeat_[p],
+                       wins_by_elimination_[p], wins_certain_[p], drops_may_win_[p]);
+  }
+  out += fmt::format(
+      "extras {} inline {} listed {} must-capture {} shoots {} flips {} quiet {} pass {} swap {} promotes {}\n",
+      has_extras_, targets_fit_inline_, moves_listed_, must_capture_, shoots_, flips_, counts_quiet_, pass_when_stuck_,
+      swap_rule_, promotes_);
   return out;
 }
 

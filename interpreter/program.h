@@ -196,6 +196,9 @@ class Program {
   ParsedState<Words> parse_position(std::string_view text) const;
   std::string diagram(const StateType& state) const;
   std::string describe() const;  // the compiled rules, readable
+  // Every table and flag compile_moves() and the end rules set, as text: two programs with equal
+  // summaries run the same code (a check that core rules compile as their keyword forms do).
+  std::string compiled_summary() const;
 
  private:
   // Which occupants a landing cell may have, as bits; a jump's landing set is their union.

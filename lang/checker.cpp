@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 
+#include "lang/core.h"
 #include "lang/directions.h"
 #include "lang/rules.h"
 #include "lang/sexpr.h"
@@ -22,9 +23,9 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about", "param",           "variant",   "players",
-                                             "board", "region",          "piece",     "setup",
-                                             "end",   "pass-when-stuck", "swap-rule", "must-capture"};
+const std::vector<std::string> kGameForms = {"about",     "param",        "variant", "players", "board",
+                                             "region",    "piece",        "setup",   "end",     "pass-when-stuck",
+                                             "swap-rule", "must-capture", "moves"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -55,6 +56,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"gravity", "(gravity DIRECTION)"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
+    {"when", "(when (can-move others)) or (when (= ply N))"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
     {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)"},
@@ -86,11 +88,58 @@ const std::vector<std::string> kConditions = {
     "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect", "quiet-moves"};
 const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "jump"};
 // What a piece form may hold after its name and letter: its moves, and at most one promotion.
-const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "promote"};
+const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "moves", "promote"};
+// The largest bound of a (repeat ...): far beyond any board's longest line.
+constexpr int kMaxRepeatBound = 1000;
 // A jump's captured cells are kept in a 64-bit mask (Move::captured).
 constexpr int kMaxJumpCells = 64;
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
+// The usage lines of the core forms (docs/core-design.md §1.2) that take arguments; the other core
+// words are a whole test or action. Apart from kUsage, where `if` and `in` are keyword options.
+const std::map<std::string, std::string, std::less<>> kCoreUsage = {
+    {"moves", "(moves [\"LABEL\"] [fallback] [(when CONDITION)] [(only PLAYER)] EXPR...)"},
+    {"seq", "(seq EXPR...)"},
+    {"or", "(or EXPR...)"},
+    {"opt", "(opt EXPR)"},
+    {"repeat", "(repeat EXPR [(at-least N)] [(at-most N)] [maximal])"},
+    {"while", "(while TEST EXPR)"},
+    {"if", "(if TEST THEN [ELSE])"},
+    {"if-can", "(if-can EXPR)"},
+    {"any-direction", "(any-direction NAME DIRECTIONS EXPR)"},
+    {"each-direction", "(each-direction NAME DIRECTIONS EXPR)"},
+    {"is", "(is PIECE)"},
+    {"in", "(in REGION)"},
+    {"can", "(can EXPR...)"},
+    {"cannot", "(cannot EXPR...)"},
+    {"not", "(not TEST)"},
+    {"and", "(and TEST...)"},
+    {"go", "(go DIRECTIONS), or (go NAME) with a NAME that any-direction or each-direction binds"},
+    {"enter", "(enter REGION)"},
+    {"new", "(new PIECE)"},
+    {"become", "(become PIECE)"},
+    {"swap-pieces", "(swap-pieces mirror)"},
+};
+// A core form that stands where a test is asked for.
+bool is_test(core::Op op) {
+  switch (op) {
+    case core::Op::Empty:
+    case core::Op::Friend:
+    case core::Op::Enemy:
+    case core::Op::NotFriend:
+    case core::Op::Occupied:
+    case core::Op::Any:
+    case core::Op::Captured:
+    case core::Op::Is:
+    case core::Op::In:
+    case core::Op::Can:
+    case core::Op::Cannot:
+    case core::Op::Not:
+    case core::Op::And: return true;
+    default: return false;
+  }
+}
+
 const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
@@ -145,6 +194,28 @@ class Checker {
     read_swap_rule();
     read_must_capture();
     return std::move(rules_);
+  }
+
+  // What core::core_text prints, read for the game `game` (core::read_core).
+  core::Rules read_core_text(const Rules& game, const std::vector<Node>& forms) {
+    rules_ = game;
+    core::Rules core;
+    for (const Node& node : forms) {
+      const Node& form = list_form(node, "in core forms");
+      if (form.head() == "piece") {
+        const int piece = piece_named(argument(form, 1, "NAME"));
+        for (std::size_t i = form.items.size() > 2 && form.items[2].kind == Node::Kind::String ? 3 : 2;
+             i < form.items.size(); ++i)
+          core.moves.push_back(core_rule(list_form(form.items[i], "for a rule"), piece));
+      } else if (form.head() == "moves") {
+        core.moves.push_back(core_rule(form, -1));
+      } else if (form.head() == "prefer" && form.items.size() == 2 && form.items[1].is_symbol("captures")) {
+        core.prefer_captures = true;
+      } else {
+        fail(form, fmt::format("expected (piece ...), (moves ...) or (prefer captures), found {}", describe(form)));
+      }
+    }
+    return core;
   }
 
  private:
@@ -275,7 +346,8 @@ class Checker {
       const std::string keyword(form.head());
       if (std::find(kGameForms.begin(), kGameForms.end(), keyword) == kGameForms.end())
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
-      const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece";
+      const bool repeatable =
+          keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" || keyword == "moves";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -617,8 +689,8 @@ class Checker {
     const auto& piece_forms = forms("piece");
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
       fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
-    int tested_moves = 0;
-    std::vector<const Node*> promotions;  // by piece: its (promote ...) form, if any
+    std::vector<const Node*> promotions;                  // by piece: its (promote ...) form, if any
+    std::vector<std::pair<int, const Node*>> core_rules;  // (moves ...) forms, by piece
     for (const Node* form : piece_forms) {
       PieceType piece;
       piece.pos = form->pos;
@@ -644,23 +716,34 @@ class Checker {
       const Node* promote = nullptr;
       for (std::size_t i = next; i < form->items.size(); ++i) {
         const Node& part = form->items[i];
-        if (part.head() != "promote") {
+        if (part.head() == "moves") {
+          core_rules.emplace_back(static_cast<int>(rules_.pieces.size()), &part);
+        } else if (part.head() != "promote") {
           piece.moves.push_back(move_rule(part));
-          tested_moves += !piece.moves.back().tests.empty();
-          if (tested_moves > kMaxTestedMoves)
-            fail(part, fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
-          continue;
+        } else {
+          if (promote) fail(part, fmt::format("'(promote ...)' is given twice for the piece '{}'", piece.name));
+          promote = &part;
         }
-        if (promote) fail(part, fmt::format("'(promote ...)' is given twice for the piece '{}'", piece.name));
-        promote = &part;
       }
-      check_flanking_drop(piece);
       rules_.pieces.push_back(std::move(piece));
       promotions.push_back(promote);
     }
-    // Read once every piece is known: a piece may promote to one declared after it.
+    // Read once every piece is known: a piece may promote to one declared after it, and a rule may
+    // name it.
     for (std::size_t i = 0; i < promotions.size(); ++i)
       if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
+    for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece);
+    for (const Node* form : forms("moves")) add_core_moves(*form, -1);
+    for (const PieceType& piece : rules_.pieces) check_flanking_drop(piece);
+    check_tested_moves();
+  }
+
+  void check_tested_moves() const {
+    int tested_moves = 0;
+    for (const PieceType& piece : rules_.pieces)
+      for (const MoveRule& move : piece.moves)
+        if (!move.tests.empty() && ++tested_moves > kMaxTestedMoves)
+          fail_at(move.pos, fmt::format("a game may have at most {} moves with cell tests", kMaxTestedMoves));
   }
 
   // (promote PIECE REGION): the piece becomes PIECE on the region, and its move ends there.
@@ -968,19 +1051,28 @@ class Checker {
       if (name == node.text) return add(offset, node);
     for (const auto& [name, offset] : kRelativeDirections)
       if (name == node.text) return add(orient(offset, forward), node);
-    for (const auto& [name, members] : kDirectionGroups)
-      if (name == node.text) {
-        if (name == "diagonal" && rules_.shape == BoardShape::Rhombus)
-          fail(node,
-               "'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch",
-               "the rhombus's diagonal neighbours are nw and se: write (nw se)");
-        // On a rhombus, all-directions is the six neighbours.
-        for (const auto& member : members)
-          for (const auto& [absolute, offset] : kAbsoluteDirections)
-            if (absolute == member && is_neighbour(offset)) add(offset, node);
-        return;
-      }
+    if (const std::optional<std::vector<Offset>> group = group_offsets(node)) {
+      for (const Offset& offset : *group) add(offset, node);
+      return;
+    }
     fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
+  }
+
+  // The board directions of the group `node` names, or nothing when it names no group.
+  std::optional<std::vector<Offset>> group_offsets(const Node& node) const {
+    for (const auto& [name, members] : kDirectionGroups) {
+      if (name != node.text) continue;
+      if (name == "diagonal" && rules_.shape == BoardShape::Rhombus)
+        fail(node, "'diagonal' is not a direction group on a rhombus board: ne and sw lead to cells that do not touch",
+             "the rhombus's diagonal neighbours are nw and se: write (nw se)");
+      // On a rhombus, all-directions is the six neighbours.
+      std::vector<Offset> offsets;
+      for (const auto& member : members)
+        for (const auto& [absolute, offset] : kAbsoluteDirections)
+          if (absolute == member && is_neighbour(offset)) offsets.push_back(offset);
+      return offsets;
+    }
+    return std::nullopt;
   }
 
   // Whether a step by `offset` joins touching cells: on a rhombus, (1, 1) and (-1, -1) do not.
@@ -1022,6 +1114,460 @@ class Checker {
       result.push_back(offset);
     }
     return result;
+  }
+
+  // ---- rules in core forms (docs/core-design.md §1.2) ----
+
+  // A (moves ...) rule of a rule file: read, then compiled as the keyword forms whose shape it has
+  // (lang/recognise.cpp). Other shapes wait for the general back end (docs/core-design.md §6, step 4).
+  void add_core_moves(const Node& form, int piece) {
+    const core::Rule rule = core_rule(form, piece);
+    if (!rule.label.empty() || rule.fallback || rule.when)
+      fail_not_compiled(form, "a rule with a label, 'fallback' or '(when ...)'");
+    const core::Recognition recognition = core::recognise(rules_, rule);
+    if (recognition.unmatched_branch >= 0) {
+      const core::Expr& branch = *core::branches(rule.expr)[static_cast<std::size_t>(recognition.unmatched_branch)];
+      fail_not_compiled(
+          branch_node(form, recognition.unmatched_branch),
+          fmt::format("{} is not the shape of a step, leap, slide or drop", core::expr_text(rules_, branch)));
+    }
+    std::vector<MoveRule>& moves = rules_.pieces[static_cast<std::size_t>(rule.piece)].moves;
+    moves.insert(moves.end(), recognition.moves.begin(), recognition.moves.end());
+  }
+
+  [[noreturn]] void fail_not_compiled(const Node& at, const std::string& what) const {
+    fail(at, "this move is not yet compiled: " + what,
+         "troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for its "
+         "general back end: a missing feature of troyka, not a mistake in the rule");
+  }
+
+  // Where a rule's branch is written: an item of the (or ...) that is its whole body, else the body.
+  const Node& branch_node(const Node& form, int branch) const {
+    const Node& body = form.items[body_start(form)];
+    const bool choice = body_start(form) + 1 == form.items.size() && body.head() == "or";
+    return choice ? body.items[static_cast<std::size_t>(branch) + 1] : body;
+  }
+
+  // The index of a (moves ...) form's first expression, after its label and rule options.
+  static std::size_t body_start(const Node& form) {
+    std::size_t next = 1;
+    while (next < form.items.size() &&
+           (form.items[next].kind == Node::Kind::String || form.items[next].is_symbol("fallback") ||
+            form.items[next].head() == "when" || form.items[next].head() == "only"))
+      ++next;
+    return next;
+  }
+
+  // (moves ["LABEL"] [fallback] [(when CONDITION)] [(only PLAYER)] EXPR...): a piece rule for
+  // `piece`, or a game rule when it is -1.
+  core::Rule core_rule(const Node& form, int piece) {
+    core::Rule rule;
+    rule.scope = piece >= 0 ? core::Rule::Scope::Piece : core::Rule::Scope::Game;
+    rule.piece = piece;
+    rule.origin = to_text(form);
+    rule.pos = form.pos;
+    const std::size_t body = body_start(form);
+    for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
+    if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
+    rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : std::vector<int>{0, 1};
+    rule.expr = core_sequence(form, body);
+    if (rule.scope == core::Rule::Scope::Game) rule.piece = entering_piece(rule.expr);
+    check_core_rule(form, rule);
+    return rule;
+  }
+
+  // A game rule that starts by bringing in a piece, on each of its ways, belongs to that piece (a drop).
+  static int entering_piece(const core::Expr& expr) {
+    if (expr.op == core::Op::Seq) return entering_piece(expr.items.front());
+    if (expr.op == core::Op::New) return expr.piece;
+    if (expr.op != core::Op::Or) return -1;
+    const int piece = entering_piece(expr.items.front());
+    for (const core::Expr& way : expr.items)
+      if (entering_piece(way) != piece) return -1;
+    return piece;
+  }
+
+  // One of the items body_start() skips.
+  void rule_option(const Node& node, core::Rule& rule) const {
+    if (node.kind == Node::Kind::String) {
+      if (!rule.label.empty()) fail(node, "a rule has one label; this is a second");
+      rule.label = node.text;
+    } else if (node.is_symbol("fallback")) {
+      if (rule.fallback) fail(node, "'fallback' is given twice");
+      rule.fallback = true;
+    } else if (node.head() == "only") {
+      if (rule.only_player >= 0) fail(node, "'(only ...)' is given twice");
+      expect_at_most(node, 2);
+      rule.only_player = player_index(argument(node, 1, "PLAYER"));
+    } else {
+      if (rule.when) fail(node, "'(when ...)' is given twice");
+      expect_at_most(node, 2);
+      rule.when = rule_condition(argument(node, 1, "CONDITION"));
+    }
+  }
+
+  core::Condition rule_condition(const Node& node) const {
+    if (node.head() == "can-move" && node.items.size() == 2 && node.items[1].is_symbol("others"))
+      return {core::Condition::Kind::OthersCanMove, 0};
+    if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("ply"))
+      return {core::Condition::Kind::PlyIs, bounded(node.items[2], 0, 1000000, "the ply")};
+    fail(node, fmt::format("unknown condition {}", describe(node)), usage("when"));
+  }
+
+  static std::string core_usage(std::string_view form) {
+    const auto it = kCoreUsage.find(form);
+    return it == kCoreUsage.end() ? std::string() : "usage: " + it->second;
+  }
+
+  // The items of `form` from `first` on, one after the other.
+  core::Expr core_sequence(const Node& form, std::size_t first) {
+    if (first + 1 == form.items.size()) return core_expr(form.items[first]);
+    core::Expr sequence;
+    sequence.op = core::Op::Seq;
+    for (std::size_t i = first; i < form.items.size(); ++i) sequence.items.push_back(core_expr(form.items[i]));
+    return sequence;
+  }
+
+  core::Expr core_expr(const Node& node) {
+    if (node.is_symbol()) return core_word(node);
+    const Node& form = list_form(node, "in a move");
+    core::Expr expr;
+    expr.op = core_op(form.items.front());
+    if (!kCoreUsage.count(form.head()))
+      fail(form, fmt::format("'{}' is a word of its own: write it without parentheses", form.head()));
+    core_arguments(form, expr);
+    return expr;
+  }
+
+  core::Expr core_word(const Node& node) const {
+    core::Expr expr;
+    expr.op = core_op(node);
+    if (kCoreUsage.count(node.text))
+      fail(node, fmt::format("'{}' opens a form: write it in parentheses", node.text), core_usage(node.text));
+    return expr;
+  }
+
+  // The core form or word `node` names.
+  core::Op core_op(const Node& node) const {
+    std::vector<std::string> words;
+    for (int op = 0; op < core::kOps; ++op) {
+      words.emplace_back(core::keyword(static_cast<core::Op>(op)));
+      if (words.back() == node.text) return static_cast<core::Op>(op);
+    }
+    fail(node, fmt::format("unknown core form '{}'", node.text), suggest(node.text, words));
+  }
+
+  // What follows a core form's keyword, by the form.
+  void core_arguments(const Node& form, core::Expr& expr) {
+    using core::Op;
+    switch (expr.op) {
+      case Op::Seq:
+      case Op::Or: core_items(form, form.items.size(), expr); break;
+      case Op::Opt:
+      case Op::IfCan: core_items(form, 1, expr); break;
+      case Op::Not: core_tests(form, 1, expr); break;
+      case Op::And: core_tests(form, form.items.size(), expr); break;
+      case Op::Can:
+      case Op::Cannot:
+        expect_core_items(form, 1, form.items.size());
+        expr.items.push_back(core_sequence(form, 1));
+        break;
+      case Op::Repeat: repeat_form(form, expr); break;
+      case Op::While:
+      case Op::If:
+        expect_core_items(form, 2, expr.op == Op::If ? 3 : 2);
+        expr.items.push_back(core_test(form.items[1]));
+        for (std::size_t i = 2; i < form.items.size(); ++i) expr.items.push_back(core_expr(form.items[i]));
+        if (expr.op == Op::While) check_repetition_ends(form, expr.items[1]);
+        break;
+      case Op::AnyDirection:
+      case Op::EachDirection: over_directions_form(form, expr); break;
+      default: core_argument(form, expr);
+    }
+  }
+
+  // A form of one argument that is not an expression: a direction, a piece, a region, a word.
+  void core_argument(const Node& form, core::Expr& expr) const {
+    using core::Op;
+    expect_core_items(form, 1, 1);
+    const Node& argument = form.items[1];
+    switch (expr.op) {
+      case Op::Is:
+      case Op::New:
+      case Op::Become: expr.piece = piece_named(argument); break;
+      case Op::In:
+      case Op::Enter: expr.region = core_region(argument); break;
+      case Op::Go:
+        if (argument.is_symbol() && std::find(bound_.begin(), bound_.end(), argument.text) != bound_.end())
+          expr.variable = argument.text;
+        else
+          expr.directions = core_directions(argument);
+        break;
+      default:
+        if (!argument.is_symbol("mirror"))
+          fail(argument, fmt::format("expected 'mirror', found {}", describe(argument)), core_usage("swap-pieces"));
+    }
+  }
+
+  // One to `most` expressions after the keyword; with core_tests, tests.
+  void core_items(const Node& form, std::size_t most, core::Expr& expr) {
+    expect_core_items(form, 1, most);
+    for (std::size_t i = 1; i < form.items.size(); ++i) expr.items.push_back(core_expr(form.items[i]));
+  }
+  void core_tests(const Node& form, std::size_t most, core::Expr& expr) {
+    expect_core_items(form, 1, most);
+    for (std::size_t i = 1; i < form.items.size(); ++i) expr.items.push_back(core_test(form.items[i]));
+  }
+
+  core::Expr core_test(const Node& node) {
+    core::Expr test = core_expr(node);
+    if (!is_test(test.op))
+      fail(node, fmt::format("expected a test here, such as empty or (can ...), found {}", describe(node)));
+    return test;
+  }
+
+  void expect_core_items(const Node& form, std::size_t least, std::size_t most) const {
+    const std::size_t count = form.items.size() - 1;
+    const auto parts = [](std::size_t n) { return fmt::format("{} part{}", n, n == 1 ? "" : "s"); };
+    if (count < least)
+      fail(form,
+           fmt::format("'({} ...)' has {} after '{}' but needs {}{}", form.head(), parts(count), form.head(),
+                       least == most ? "" : "at least ", least),
+           core_usage(form.head()));
+    if (count > most)
+      fail(form.items[most + 1],
+           fmt::format("'({} ...)' takes {} after '{}'; {} is one too many", form.head(), parts(most), form.head(),
+                       describe(form.items[most + 1])),
+           core_usage(form.head()));
+  }
+
+  // (repeat EXPR [(at-least N)] [(at-most N)] [maximal])
+  void repeat_form(const Node& form, core::Expr& expr) {
+    expect_core_items(form, 1, 4);
+    expr.items.push_back(core_expr(form.items[1]));
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& option = form.items[i];
+      const bool least = option.head() == "at-least";
+      if (option.is_symbol("maximal")) {
+        if (expr.maximal) fail(option, "'maximal' is given twice");
+        expr.maximal = true;
+      } else if (least || option.head() == "at-most") {
+        int& bound = least ? expr.at_least : expr.at_most;
+        if (bound != (least ? 0 : -1)) fail(option, fmt::format("'({} ...)' is given twice", option.head()));
+        if (option.items.size() != 2)
+          fail(option, fmt::format("expected '({} N)'", option.head()), core_usage("repeat"));
+        bound = bounded(option.items[1], 0, kMaxRepeatBound, "a repetition's bound");
+      } else {
+        fail(option, fmt::format("unexpected {} in '(repeat ...)'", describe(option)), core_usage("repeat"));
+      }
+    }
+    if (expr.at_most >= 0 && expr.at_least > expr.at_most)
+      fail(form,
+           fmt::format("this repetition needs at least {} passes but allows at most {}", expr.at_least, expr.at_most));
+    if (expr.at_most < 0) check_repetition_ends(form, expr.items.front());
+  }
+
+  // §1.5: every pass of a repetition with no upper bound goes on along one direction, so the
+  // board's edge ends it.
+  void check_repetition_ends(const Node& form, const core::Expr& pass) const {
+    std::vector<const core::Expr*> goes;
+    collect_goes(pass, goes);
+    const auto same_way = [&](const core::Expr* go) {
+      return go->variable == goes.front()->variable && go->directions == goes.front()->directions &&
+             (!go->variable.empty() || go->directions.size() == 1);
+    };
+    if (always_goes(pass) && std::all_of(goes.begin(), goes.end(), same_way)) return;
+    fail(form, "this repetition may never end",
+         "every pass of a repetition without (at-most N) must go on along one direction, which the board's edge "
+         "stops; or add (at-most N)");
+  }
+
+  // The goes of a pass that move here for good: not those inside a lookahead or an each-direction,
+  // which restore it.
+  static void collect_goes(const core::Expr& expr, std::vector<const core::Expr*>& goes) {
+    using core::Op;
+    if (expr.op == Op::Go) goes.push_back(&expr);
+    if (expr.op == Op::Can || expr.op == Op::Cannot || expr.op == Op::EachDirection) return;
+    for (const core::Expr& item : expr.items) collect_goes(item, goes);
+  }
+
+  // Whether every complete run of `expr` goes somewhere.
+  static bool always_goes(const core::Expr& expr) {
+    return always(expr, [](core::Op op) { return op == core::Op::Go; });
+  }
+
+  // Whether every complete run of `expr` does an action for which `counts` holds.
+  template <typename Counts>
+  static bool always(const core::Expr& expr, Counts counts) {
+    using core::Op;
+    const auto each = [&](const core::Expr& item) { return always(item, counts); };
+    switch (expr.op) {
+      case Op::Seq: return std::any_of(expr.items.begin(), expr.items.end(), each);
+      case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
+      case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
+      case Op::AnyDirection: return each(expr.items.front());
+      case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
+      default: return counts(expr.op);
+    }
+  }
+
+  // (any-direction NAME DIRECTIONS EXPR) and (each-direction ...): NAME is bound inside EXPR.
+  void over_directions_form(const Node& form, core::Expr& expr) {
+    expect_core_items(form, 3, 3);
+    expr.variable = name_argument(form.items[1], "a name for the direction");
+    expr.directions = core_directions(form.items[2]);
+    bound_.push_back(expr.variable);
+    expr.items.push_back(core_expr(form.items[3]));
+    bound_.pop_back();
+  }
+
+  // A direction, or a list of them: names, groups and leaps (RIGHT FORWARD), as written.
+  std::vector<core::Direction> core_directions(const Node& node) const {
+    std::vector<core::Direction> result;
+    const bool list =
+        node.is_list() && !node.items.empty() &&
+        (node.items.front().is_list() || (node.items.front().is_symbol() && !declared_line(node.items.front().text)));
+    if (node.is_list() && node.items.empty()) fail(node, "the list of directions is empty");
+    if (list)
+      for (const Node& item : node.items) append_core_direction(item, result);
+    else
+      append_core_direction(node, result);
+    return result;
+  }
+
+  void append_core_direction(const Node& node, std::vector<core::Direction>& out) const {
+    const auto add = [&](core::Direction direction) {
+      if (std::find(out.begin(), out.end(), direction) != out.end())
+        fail(node, fmt::format("the direction {} is listed twice", describe(node)));
+      out.push_back(direction);
+    };
+    if (node.is_list()) return add({core::Direction::Frame::Leap, leap(node)});
+    if (!node.is_symbol())
+      fail(node, fmt::format("expected a direction, found {}", describe(node)), "for example forward or ne");
+    for (const auto& [name, offset] : kAbsoluteDirections)
+      if (name == node.text) {
+        if (!is_neighbour(offset)) fail_not_neighbour(node, offset);
+        return add({core::Direction::Frame::Absolute, offset});
+      }
+    for (const auto& [name, offset] : kRelativeDirections)
+      if (name == node.text) {
+        for (const int player : rule_players_)
+          if (!is_neighbour(orient(offset, rules_.players[player].forward)))
+            fail_not_neighbour(node, orient(offset, rules_.players[player].forward));
+        return add({core::Direction::Frame::Relative, offset});
+      }
+    if (const std::optional<std::vector<Offset>> group = group_offsets(node)) {
+      for (const Offset& offset : *group) add({core::Direction::Frame::Absolute, offset});
+      return;
+    }
+    fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
+  }
+
+  // (RIGHT FORWARD) as written, in the mover's frame.
+  Offset leap(const Node& node) const {
+    if (node.items.size() != 2)
+      fail(node, fmt::format("expected a leap '(RIGHT FORWARD)', found {}", describe(node)), core_usage("go"));
+    const Offset offset{bounded(node.items[0], -kMaxBoardSide, kMaxBoardSide, "a leap offset"),
+                        bounded(node.items[1], -kMaxBoardSide, kMaxBoardSide, "a leap offset")};
+    if (offset == Offset{}) fail(node, "a leap of (0 0) does not move");
+    return offset;
+  }
+
+  // A region as the core holds it: home or far rows, else cells that are the same for every player
+  // of the rule.
+  core::Region core_region(const Node& node) const {
+    const bool far = node.is_symbol("far-row") || node.head() == "far-rows";
+    if (node.is_symbol("home-row") || node.is_symbol("far-row"))
+      return {far ? core::Region::Kind::FarRows : core::Region::Kind::HomeRows, 1, {}};
+    if (node.head() == "home-rows" || node.head() == "far-rows") {
+      expect_at_most(node, 2);
+      const int rows = bounded(argument(node, 1, "N"), 1, std::max(rules_.width, rules_.height), "the number of rows");
+      return {far ? core::Region::Kind::FarRows : core::Region::Kind::HomeRows, rows, {}};
+    }
+    PlayerRegion cells = region(node);
+    for (CellList& each : cells) std::sort(each.begin(), each.end());
+    const CellList& lead = cells[static_cast<std::size_t>(rule_players_.front())];
+    for (const int player : rule_players_)
+      if (cells[static_cast<std::size_t>(player)] != lead)
+        fail(node, "this region holds different cells for each player, and a core rule names one region for all",
+             "write it as (home-rows N) or (far-rows N), or give each player a rule of its own with (only PLAYER)");
+    return {core::Region::Kind::Cells, 0, lead};
+  }
+
+  // §1.5: the mistakes a whole rule can make.
+  void check_core_rule(const Node& form, const core::Rule& rule) const {
+    if (most_lands(rule.expr) > 1)
+      fail(form, "this rule can put its piece down twice: 'land' comes twice on one way through it",
+           "a carried piece lands once, with 'land' or at the end of the rule");
+    bool entered = false;
+    if (rule.scope == core::Rule::Scope::Game)
+      if (const core::Expr* first = before_enter(rule.expr, entered))
+        fail(form,
+             fmt::format("a game-level rule starts at no cell, and {} needs one", core::expr_text(rules_, *first)),
+             "choose the cell first with (enter REGION), as a drop does: (moves (new PIECE) (enter all) empty)");
+    const bool moves_piece = rule.scope == core::Rule::Scope::Piece;
+    if (!always(rule.expr, [&](core::Op op) { return changes_position(op, moves_piece); }))
+      fail(form,
+           "this rule can end without changing anything: on some way through it no piece moves, enters or "
+           "is captured",
+           "every move must change the position; look at the rule's (opt ...), (or ...) and (repeat ...) parts");
+  }
+
+  static bool changes_position(core::Op op, bool moves_piece) {
+    using core::Op;
+    switch (op) {
+      case Op::Go: return moves_piece;
+      case Op::New:
+      case Op::Capture:
+      case Op::Block:
+      case Op::Become:
+      case Op::Convert:
+      case Op::Pass:
+      case Op::SwapPiecesMirror: return true;
+      default: return false;
+    }
+  }
+
+  // The most `land`s on one way through `expr`; an unbounded repetition of one counts as two.
+  static int most_lands(const core::Expr& expr) {
+    using core::Op;
+    if (expr.op == Op::Land) return 1;
+    int most = 0, sum = 0;
+    for (const core::Expr& item : expr.items) {
+      const int lands = most_lands(item);
+      most = std::max(most, lands);
+      sum += lands;
+    }
+    if (expr.op == Op::Seq) return sum;
+    if (expr.op == Op::Repeat && most > 0 && expr.at_most != 1) return 2;
+    return most;
+  }
+
+  // In a game rule, the first expression that needs a cell before (enter REGION) chose one, or null;
+  // `entered` says whether one was chosen on every way so far.
+  static const core::Expr* before_enter(const core::Expr& expr, bool& entered) {
+    using core::Op;
+    switch (expr.op) {
+      case Op::Enter: entered = true; return nullptr;
+      case Op::New:
+      case Op::Pass:
+      case Op::SwapPiecesMirror: return nullptr;
+      case Op::Seq:
+        for (const core::Expr& item : expr.items)
+          if (const core::Expr* first = before_enter(item, entered)) return first;
+        return nullptr;
+      case Op::Or: {
+        bool every = true;
+        for (const core::Expr& item : expr.items) {
+          bool each = entered;
+          if (const core::Expr* first = before_enter(item, each)) return first;
+          every = every && each;
+        }
+        entered = every;
+        return nullptr;
+      }
+      default: return entered ? nullptr : &expr;
+    }
   }
 
   // ---- setup ----
@@ -1253,6 +1799,9 @@ class Checker {
   std::vector<std::pair<std::string, std::int64_t>> params_;
   std::map<std::string, PlayerRegion> regions_;
   std::vector<std::pair<std::string, std::uint32_t>> declared_params_;  // name, line; in file order
+  // While a core rule is read: its players, and the direction names bound around the form read.
+  std::vector<int> rule_players_;
+  std::vector<std::string> bound_;
 };
 
 }  // namespace
@@ -1309,6 +1858,16 @@ Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& option
   const std::vector<Node> forms = parse_sexpr(source);
   return Checker(source, options).run(forms);
 }
+
+namespace core {
+
+Rules read_core(const lang::Rules& rules, std::shared_ptr<const SourceFile> text) {
+  const std::vector<Node> forms = parse_sexpr(text);
+  const Options none;
+  return Checker(text, none).read_core_text(rules, forms);
+}
+
+}  // namespace core
 
 Rules load_rules_file(const std::string& path, const Options& options) {
   std::ifstream in(path, std::ios::binary);

@@ -11,11 +11,7 @@
 #include "lang/sexpr.h"
 
 namespace troyka::lang::core {
-namespace {
 
-constexpr std::size_t kLineWidth = 100;
-
-// The word that opens an Op's form, or is the whole form for a test or an action without arguments.
 const char* keyword(Op op) {
   switch (op) {
     case Op::Seq: return "seq";
@@ -54,6 +50,10 @@ const char* keyword(Op op) {
   }
   return "";
 }
+
+namespace {
+
+constexpr std::size_t kLineWidth = 100;
 
 Node symbol(std::string text) {
   Node node;
@@ -178,6 +178,42 @@ class Printer {
     return text;
   }
 
+  // An expression as its form: for a rule, and alone for expr_text.
+  Node expr(const Expr& expr) const {
+    Node form = list({symbol(keyword(expr.op))});
+    switch (expr.op) {
+      case Op::Can:
+      case Op::Cannot: append_body(form, expr.items.front()); return form;
+      case Op::AnyDirection:
+      case Op::EachDirection:
+        form.items.push_back(symbol(expr.variable));
+        form.items.push_back(directions(expr.directions));
+        break;
+      case Op::Go:
+        form.items.push_back(expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable));
+        break;
+      case Op::Is:
+      case Op::New:
+      case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;
+      case Op::In:
+      case Op::Enter: form.items.push_back(region(expr.region)); break;
+      case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
+      case Op::Seq:
+      case Op::Or:
+      case Op::Opt:
+      case Op::Repeat:
+      case Op::While:
+      case Op::If:
+      case Op::IfCan:
+      case Op::Not:
+      case Op::And: break;
+      default: return form.items.front();  // a test or an action without arguments is a word
+    }
+    for (const Expr& item : expr.items) form.items.push_back(this->expr(item));
+    if (expr.op == Op::Repeat) append_bounds(form, expr);
+    return form;
+  }
+
  private:
   std::string piece_text(const Rules& core, int piece) const {
     const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
@@ -216,41 +252,6 @@ class Printer {
     for (const Expr& item : body.items) form.items.push_back(expr(item));
   }
 
-  Node expr(const Expr& expr) const {
-    Node form = list({symbol(keyword(expr.op))});
-    switch (expr.op) {
-      case Op::Can:
-      case Op::Cannot: append_body(form, expr.items.front()); return form;
-      case Op::AnyDirection:
-      case Op::EachDirection:
-        form.items.push_back(symbol(expr.variable));
-        form.items.push_back(directions(expr.directions));
-        break;
-      case Op::Go:
-        form.items.push_back(expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable));
-        break;
-      case Op::Is:
-      case Op::New:
-      case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;
-      case Op::In:
-      case Op::Enter: form.items.push_back(region(expr.region)); break;
-      case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
-      case Op::Seq:
-      case Op::Or:
-      case Op::Opt:
-      case Op::Repeat:
-      case Op::While:
-      case Op::If:
-      case Op::IfCan:
-      case Op::Not:
-      case Op::And: break;
-      default: return form.items.front();  // a test or an action without arguments is a word
-    }
-    for (const Expr& item : expr.items) form.items.push_back(this->expr(item));
-    if (expr.op == Op::Repeat) append_bounds(form, expr);
-    return form;
-  }
-
   static void append_bounds(Node& form, const Expr& repeat) {
     if (repeat.at_least > 0) form.items.push_back(list({symbol("at-least"), integer(repeat.at_least)}));
     if (repeat.at_most >= 0) form.items.push_back(list({symbol("at-most"), integer(repeat.at_most)}));
@@ -278,5 +279,7 @@ class Printer {
 std::string core_text(const lang::Rules& rules, const Rules& core) { return Printer(rules).text(core); }
 
 std::string moves_text(const lang::Rules& rules, const Rule& rule) { return layout(Printer(rules).moves(rule), 0); }
+
+std::string expr_text(const lang::Rules& rules, const Expr& expr) { return to_text(Printer(rules).expr(expr)); }
 
 }  // namespace troyka::lang::core

@@ -1,13 +1,14 @@
 // The core of the rule language (docs/core-design.md §1.2) as plain data: move expressions built
 // from sequences, choices, repetitions and tests over a few actions, and the rules that start them.
 // Every keyword form of lang::Rules lowers onto it (lang/lower.cpp, §1.4), and `troyka show --core`
-// prints it in the surface syntax that the checker will read (step 2 of §6).
+// prints it in the surface syntax that the checker reads back (lang/checker.cpp).
 //
 // Directions and regions are held as written, not per player: the lowering finds, for each one, a
 // form that means the keyword's resolved cells or offsets for every player of the rule, and splits
 // the rule into one per player, each with (only PLAYER), where no such form exists.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,11 @@ enum class Op {
   Pass,              // the move changes nothing but the player to move
   SwapPiecesMirror,  // (swap-pieces mirror): the first player's pieces become the second's, mirrored
 };
+inline constexpr int kOps = static_cast<int>(Op::SwapPiecesMirror) + 1;
+
+// The word that writes `op`: the whole of a test or an action without arguments, else the keyword
+// that opens its form. Shared by the printer and the checker, which reads it back.
+const char* keyword(Op op);
 
 struct Expr {
   Op op = Op::Seq;
@@ -136,5 +142,28 @@ Rules lower(const lang::Rules& rules);
 std::string core_text(const lang::Rules& rules, const Rules& core);
 // One rule's (moves ...) form alone, laid out as core_text lays it out.
 std::string moves_text(const lang::Rules& rules, const Rule& rule);
+// One expression on one line, as core_text writes it: for messages.
+std::string expr_text(const lang::Rules& rules, const Expr& expr);
+
+// What core_text prints, read back for the game of `rules` (its players, board and pieces): the
+// (piece NAME "L" (moves ...)...) forms, the game-level (moves ...) forms and (prefer captures).
+// Throws lang::Error with a diagnostic on a mistake. Defined in lang/checker.cpp, which reads
+// (moves ...) in rule files the same way.
+Rules read_core(const lang::Rules& rules, std::shared_ptr<const SourceFile> text);
+
+// The cells of (home-rows N), or of (far-rows N), for `player`, in increasing order.
+CellList relative_rows(const lang::Rules& rules, int player, int rows, bool far);
+
+// The recogniser, version 1 (docs/core-design.md §5.2): the keyword forms a core rule is, when
+// each of its branches (the items of an (or ...) that is the whole rule, else the rule itself) has
+// the shape that a step or leap with cell tests, a slide or a drop with gravity lowers to. Such a
+// rule compiles to the same tables as those keyword forms.
+struct Recognition {
+  std::vector<MoveRule> moves;  // complete only when every branch matched
+  int unmatched_branch = -1;    // the first branch that has no such shape, or -1
+};
+Recognition recognise(const lang::Rules& rules, const Rule& rule);
+// The branches that recognise() matches one by one.
+std::vector<const Expr*> branches(const Expr& expr);
 
 }  // namespace troyka::lang::core

@@ -23,6 +23,7 @@ struct SourcePos {
   std::uint32_t column = 0;
   std::uint32_t length = 1;
   bool known() const { return line != 0; }
+  bool operator==(const SourcePos&) const = default;
 };
 
 // An error stops loading; a warning is told and loading goes on.

@@ -318,25 +318,11 @@ class Lowerer {
     for (int rows = 1; rows <= std::max(rules_.width, rules_.height); ++rows)
       for (const bool far : {false, true})
         if (all([&](int player) {
-              return sorted[static_cast<std::size_t>(player)] == relative_rows(player, rows, far);
+              return sorted[static_cast<std::size_t>(player)] == relative_rows(rules_, player, rows, far);
             }))
           return {far ? Region::Kind::FarRows : Region::Kind::HomeRows, rows, {}};
     fits_ = false;
     return {Region::Kind::Cells, 0, lead};
-  }
-
-  // (home-rows N) or (far-rows N) for a player, in increasing order: a cell's rank is how far it
-  // lies from the player's own side, along the player's forward.
-  CellList relative_rows(int player, int rows, bool far) const {
-    const Offset forward = rules_.players[static_cast<std::size_t>(player)].forward;
-    const int extent = forward.dy != 0 ? rules_.height : rules_.width;
-    CellList cells;
-    for (int cell = 0; cell < rules_.cells(); ++cell) {
-      const int along = forward.dy != 0 ? cell / rules_.width : cell % rules_.width;
-      const int rank = forward.dy + forward.dx > 0 ? along : extent - 1 - along;
-      if (far ? rank >= extent - rows : rank < rows) cells.push_back(cell);
-    }
-    return cells;
   }
 
   // (pass-when-stuck): a player with no other move passes, if the other player can move.
@@ -366,6 +352,19 @@ class Lowerer {
 };
 
 }  // namespace
+
+// A cell's rank is how far it lies from the player's own side, along the player's forward.
+CellList relative_rows(const lang::Rules& rules, int player, int rows, bool far) {
+  const Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
+  const int extent = forward.dy != 0 ? rules.height : rules.width;
+  CellList cells;
+  for (int cell = 0; cell < rules.cells(); ++cell) {
+    const int along = forward.dy != 0 ? cell / rules.width : cell % rules.width;
+    const int rank = forward.dy + forward.dx > 0 ? along : extent - 1 - along;
+    if (far ? rank >= extent - rows : rank < rows) cells.push_back(cell);
+  }
+  return cells;
+}
 
 Rules lower(const lang::Rules& rules) { return Lowerer(rules).run(); }
 

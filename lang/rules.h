@@ -98,6 +98,9 @@ struct MoveRule {
   bool chain = false;
   SourcePos pos;
   std::string text;  // as written, for summaries
+  // Written as a (moves ...) rule in core forms, which the recogniser found to have this keyword
+  // form's shape (lang/core.h).
+  bool from_core = false;
 };
 
 struct PieceType {
