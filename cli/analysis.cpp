@@ -5,16 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <optional>
-#include <thread>
 #include <unordered_set>
 
 #include "agents/agent.h"
+#include "cli/support.h"
 
 namespace troyka::cli {
 namespace {
@@ -29,19 +26,27 @@ constexpr int kMaxParallel = 256;
 constexpr int kMaxSkillSteps = 16;
 constexpr std::uint32_t kMaxPlies = 1'000'000;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 // ---- statistics ----
+
+template <typename Number>
+double mean_of(const std::vector<Number>& samples) {
+  return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+}
+
+// The sample standard deviation; 0 for fewer than two samples.
+double standard_deviation(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0;
+  const double mean = mean_of(samples);
+  double squares = 0;
+  for (const double sample : samples) squares += (sample - mean) * (sample - mean);
+  return std::sqrt(squares / static_cast<double>(samples.size() - 1));
+}
 
 // The mean of `samples` with a normal 95% interval; unknown without samples.
 Estimate mean_estimate(const std::vector<double>& samples) {
-  const double n = static_cast<double>(samples.size());
   if (samples.empty()) return {kUnknown, kUnknown, kUnknown};
-  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
-  if (samples.size() == 1) return {mean, mean, mean};
-  double squares = 0;
-  for (const double sample : samples) squares += (sample - mean) * (sample - mean);
-  const double half = kZ * std::sqrt(squares / (n - 1) / n);
+  const double mean = mean_of(samples);
+  const double half = kZ * standard_deviation(samples) / std::sqrt(static_cast<double>(samples.size()));
   return {mean, mean - half, mean + half};
 }
 
@@ -60,14 +65,6 @@ Estimate bounded(Estimate estimate, double low, double high) {
   estimate.low = std::clamp(estimate.low, low, high);
   estimate.high = std::clamp(estimate.high, low, high);
   return estimate;
-}
-
-double standard_deviation(const std::vector<double>& samples) {
-  if (samples.size() < 2) return 0;
-  const double mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
-  double squares = 0;
-  for (const double sample : samples) squares += (sample - mean) * (sample - mean);
-  return std::sqrt(squares / static_cast<double>(samples.size() - 1));
 }
 
 // ---- playing ----
@@ -140,48 +137,6 @@ std::optional<GameTrace> play_game(const Program& program, std::array<AgentPoint
   return trace;
 }
 
-// Runs job(i) for every i below `count` on up to `threads` threads while the calling thread calls
-// `report()` about twice a second and after jobs end; rethrows the first error of a job.
-void run_jobs(int count, int threads, const std::function<void(int)>& job, const std::function<void()>& report) {
-  std::mutex mutex;
-  std::condition_variable changed;
-  int done = 0, running = std::min(threads, count);
-  std::exception_ptr failure;
-  std::atomic<int> next{0};
-  const auto work = [&] {
-    for (int index = next++; index < count; index = next++) {
-      try {
-        job(index);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-        next = count;
-      }
-      const std::lock_guard lock(mutex);
-      ++done;
-      changed.notify_all();
-    }
-    const std::lock_guard lock(mutex);
-    --running;
-    changed.notify_all();
-  };
-  {
-    std::vector<std::jthread> workers;
-    for (int t = 0, n = running; t < n; ++t) workers.emplace_back(work);
-    std::unique_lock lock(mutex);
-    for (int reported = -1; running > 0 || reported != done;) {
-      if (reported != done || running > 0) {
-        reported = done;
-        lock.unlock();
-        report();
-        lock.lock();
-      }
-      changed.wait_for(lock, std::chrono::milliseconds(500), [&] { return done != reported || running == 0; });
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
-}
-
 // ---- metrics of one kind of self-play ----
 
 std::vector<double> per_game(const std::vector<GameTrace>& games,
@@ -190,10 +145,6 @@ std::vector<double> per_game(const std::vector<GameTrace>& games,
   for (const GameTrace& game : games)
     if (const auto sample = value(game)) samples.push_back(*sample);
   return samples;
-}
-
-double mean_of(const std::vector<int>& values) {
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 // The player leading where the first player's share is `share`: 0, 1, or -1 for nobody.

@@ -25,8 +25,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 // Plays the space-separated moves in `text` from `state`; a bad move is reported with its number.
 template <typename Program>
 void play_moves(const Program& program, typename Program::StateType& state, const std::string& text) {

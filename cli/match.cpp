@@ -6,16 +6,12 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <ostream>
-#include <thread>
 
 #include "agents/agent.h"
 #include "cli/record.h"
@@ -36,8 +32,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int kAgents = 2;  // A and B
 constexpr int kMaxGames = 1'000'000;
 constexpr int kMaxParallel = 256;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // What every game of the match shares.
 struct MatchSetup {
@@ -143,36 +137,6 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
   return record;
 }
 
-// What the worker threads hand to the thread that reports progress.
-struct Scoreboard {
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::vector<GameOutcome> finished;  // in the order the games ended
-  std::exception_ptr failure;         // the first error of any worker
-  int workers = 0;                    // still running
-};
-
-// One worker: takes the next game to play until none is left, saving each record as it ends.
-template <class Program>
-void play_games(const Program& program, const MatchSetup& setup, std::atomic<int>& next, Scoreboard& board) {
-  try {
-    for (int index = next++; index < setup.games; index = next++) {
-      const GameRecord record = play_game(program, setup, index);
-      if (!setup.records.empty()) save_record(record, record_path(setup.records, index));
-      const std::lock_guard lock(board.mutex);
-      board.finished.push_back({index, record.winner, record.plies, record.reason});
-      board.changed.notify_all();
-    }
-  } catch (...) {
-    const std::lock_guard lock(board.mutex);
-    if (!board.failure) board.failure = std::current_exception();
-    next = setup.games;  // the other workers start no new game
-  }
-  const std::lock_guard lock(board.mutex);
-  --board.workers;
-  board.changed.notify_all();
-}
-
 // Progress on stderr: on a terminal one line redrawn in place (games, score, ETA); otherwise, for
 // logs, one line per finished game.
 class Progress {
@@ -222,33 +186,34 @@ class Progress {
 };
 
 // Plays every game on `parallel` threads while this thread reports progress; returns the outcomes
-// in game order, or rethrows the first error of a worker.
+// in game order, or rethrows the first error of a game. Each record is saved as its game ends.
 template <class Program>
 std::vector<GameOutcome> run_games(const Program& program, const MatchSetup& setup, int parallel, Progress& progress) {
-  // The count is read from a local: board.workers goes down, under the lock, as workers finish,
-  // possibly before the last one is started.
-  const int workers = std::min(parallel, setup.games);
-  Scoreboard board;
-  board.workers = workers;
-  std::atomic<int> next{0};
-  {
-    std::vector<std::jthread> threads;
-    threads.reserve(static_cast<std::size_t>(workers));
-    for (int t = 0; t < workers; ++t) threads.emplace_back([&] { play_games(program, setup, next, board); });
-    std::unique_lock lock(board.mutex);
-    for (std::size_t reported = 0;;) {
-      for (; reported < board.finished.size(); ++reported) progress.game_ended(board.finished[reported]);
-      progress.redraw();
-      if (board.workers == 0) break;
-      board.changed.wait_for(lock, std::chrono::seconds(1),
-                             [&] { return board.finished.size() > reported || board.workers == 0; });
-    }
+  std::mutex mutex;
+  std::vector<GameOutcome> finished;  // in the order the games ended
+  std::size_t reported = 0;
+  try {
+    run_jobs(
+        setup.games, parallel,
+        [&](int index) {
+          const GameRecord record = play_game(program, setup, index);
+          if (!setup.records.empty()) save_record(record, record_path(setup.records, index));
+          const std::lock_guard lock(mutex);
+          finished.push_back({index, record.winner, record.plies, record.reason});
+        },
+        [&] {
+          const std::lock_guard lock(mutex);
+          for (; reported < finished.size(); ++reported) progress.game_ended(finished[reported]);
+          progress.redraw();
+        });
+  } catch (...) {
+    progress.finish();  // the live line ends before the error is printed
+    throw;
   }
   progress.finish();
-  if (board.failure) std::rethrow_exception(board.failure);
-  std::sort(board.finished.begin(), board.finished.end(),
+  std::sort(finished.begin(), finished.end(),
             [](const GameOutcome& a, const GameOutcome& b) { return a.index < b.index; });
-  return std::move(board.finished);
+  return finished;
 }
 
 // Checks the options and the agent specs, before the game is loaded.

@@ -1,7 +1,9 @@
 // Small helpers the troyka subcommands share.
 #pragma once
 
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -30,6 +32,15 @@ void write_text_file(const std::string& path, std::string_view text, std::string
 
 // A time left for people: "42s", "3m05s", "2h10m".
 std::string duration_text(double seconds);
+
+// Seconds since `start` on the steady clock.
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+// Runs job(i) for every i below `count` on up to `threads` threads (each job on its own thread,
+// taken in order) while the calling thread calls `report()` after jobs end and about twice a
+// second, and once more when all have ended. After a job throws no new job starts; the first
+// error is rethrown once the running jobs have ended.
+void run_jobs(int count, int threads, const std::function<void(int)>& job, const std::function<void()>& report);
 
 // JSON has no infinity: an infinite Elo is the string "+inf" or "-inf".
 inline Json elo_json(double elo) {
