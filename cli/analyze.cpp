@@ -41,8 +41,12 @@ class ProgressLine {
   void show(const std::string& subject, const AnalysisProgress& progress) {
     const std::string prefix = subject.empty() ? "" : fmt::format("[{}] ", subject);
     if (!live_) {
-      if (progress.done == progress.total)
-        fmt::print(log_, "analyze: {}{}: {} games\n", prefix, progress.phase, progress.done);
+      // The progress of a finished phase may be told again: its line is printed once.
+      const std::string phase = prefix + progress.phase;
+      if (progress.done == progress.total && phase != last_printed_) {
+        fmt::print(log_, "analyze: {}: {} games\n", phase, progress.done);
+        last_printed_ = phase;
+      }
       return;
     }
     const std::string left = progress.seconds_left < 0 ? "?" : duration_text(progress.seconds_left);
@@ -56,6 +60,7 @@ class ProgressLine {
  private:
   std::ostream& log_;
   bool live_;
+  std::string last_printed_;
 };
 
 // "49.0% (39.4-58.7)" for a share, "61.2 (59.8-62.6)" for a number, "-" when unknown.
@@ -113,8 +118,10 @@ void print_play_table(std::ostream& out, const std::vector<Analysed>& all, std::
   for (const Analysed& one : all) {
     const PlayMetrics& metrics = metrics_of(one);
     std::string fifths;
-    for (const double mean : metrics.branching_by_fifth)
-      fifths += " " + (std::isnan(mean) ? "-" : number_text(mean, false));
+    for (const double mean : metrics.branching_by_fifth) {
+      fifths += ' ';
+      fifths += std::isnan(mean) ? "-" : number_text(mean, false);
+    }
     fmt::print(
         out, "{}length spread {:.1f} plies, shortest {}, longest {}; branching by fifth of the game:{}; leader by {}\n",
         one.subject.label.empty() ? "" : one.subject.label + ": ", metrics.length_spread, metrics.shortest,

@@ -151,7 +151,9 @@ TEST(Analysis, TheSkillTraceDoublesUntilTheStrongerNoLongerWinsClearly) {
     EXPECT_EQ(skill.steps[step].wins + skill.steps[step].losses + skill.steps[step].draws, 16);
     EXPECT_EQ(skill.steps[step].clear, skill.steps[step].elo.low > 0);
     // Only the last step may be unclear: the trace stops there.
-    if (step + 1 < skill.steps.size()) EXPECT_TRUE(skill.steps[step].clear) << "step " << step;
+    if (step + 1 < skill.steps.size()) {
+      EXPECT_TRUE(skill.steps[step].clear) << "step " << step;
+    }
   }
   EXPECT_EQ(skill.levels, static_cast<int>(skill.steps.size()) - (skill.steps.back().clear ? 0 : 1));
   EXPECT_GE(skill.levels, 1) << "80 iterations beat 40 clearly on a 5x5 board";
@@ -208,6 +210,11 @@ TEST(Analysis, EstimatesDifferWhenTheirIntervalsSaySo) {
 TEST(AnalyzeCommand, PrintsEveryMetricAsJson) {
   const auto run = run_troyka("analyze games/tic-tac-toe.game --games 40 --skill-games 4 --skill-steps 1 --json");
   ASSERT_EQ(run.status, 0) << run.err;
+  // stderr is not a terminal here: one line per finished phase, each once.
+  EXPECT_EQ(run.err,
+            "analyze: random games: 40 games\n"
+            "analyze: mcts:iterations=300 games: 40 games\n"
+            "analyze: skill step 1: 50 against 25 iterations: 4 games\n");
   const auto report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["games"].size(), 1U);
   const auto& analysis = report["games"][0];
