@@ -243,7 +243,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   if (bench.clock) throw usage_error("--clock needs --agent", "e.g. --agent mcts:time=200ms --clock");
   if (bench.threads < 1 || bench.threads > 256) throw usage_error("--threads must be between 1 and 256");
   if (bench.seconds < 0) throw usage_error("--seconds must not be negative");
-  if (bench.max_plies < 1) throw usage_error("--max-plies must be at least 1");
+  check_max_plies(bench.max_plies);
   const double seconds = bench.playouts == 0 && bench.seconds == 0 ? 5.0 : bench.seconds;
   const Game game = Game::load(options.file, options.language_options());
   BenchTotals totals;

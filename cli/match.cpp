@@ -238,7 +238,7 @@ MatchSetup make_setup(const GameOptions& game, const MatchOptions& match) {
   setup.records = match.records;
   setup.seed = match.seed;
   setup.games = match.games;
-  if (match.max_plies < 1) throw usage_error("--max-plies must be at least 1");
+  check_max_plies(match.max_plies);
   setup.max_plies = match.max_plies;
   return setup;
 }

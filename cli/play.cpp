@@ -20,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/human.h"
 #include "cli/search_report.h"
+#include "cli/support.h"
 #include "interpreter/game.h"
 #include "lang/diagnostic.h"
 
@@ -313,6 +314,7 @@ int run_play(const GameOptions& options, const PlayOptions& play, std::istream& 
              std::ostream& err) {
   // Sides are checked before the game is loaded, so a mistyped agent is reported first.
   const std::array<Side, kPlayers> sides{parse_side(play.white, "--white"), parse_side(play.black, "--black")};
+  check_max_plies(play.max_plies);
   const Game game = Game::load(options.file, options.language_options());
   // With --json, stdout carries the record alone; a person still needs the board and the
   // prompts, so those go to stderr.

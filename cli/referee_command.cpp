@@ -91,7 +91,7 @@ referee::RefereeOptions referee_options(const RefereeCommandOptions& options) {
   if (options.expect == 1 || options.expect < 0) throw usage_error("--expect: a tournament needs at least two agents");
   referee.expect = options.expect;
   referee.clock = clock_settings(options);
-  if (options.max_plies < 1) throw usage_error("--max-plies must be at least 1");
+  check_max_plies(options.max_plies);
   referee.max_plies = options.max_plies;
   referee.results = options.results;
   if (options.concurrent_per_agent < 1 || options.concurrent_per_agent > kMaxConcurrent)

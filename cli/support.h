@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -32,6 +33,11 @@ void write_text_file(const std::string& path, std::string_view text, std::string
 
 // A time left for people: "42s", "3m05s", "2h10m".
 std::string duration_text(double seconds);
+
+// Checks a --max-plies option: a game stopped before its first move would not be played at all.
+inline void check_max_plies(std::uint32_t max_plies) {
+  if (max_plies < 1) throw usage_error("--max-plies must be at least 1");
+}
 
 // Seconds since `start` on the steady clock.
 double seconds_since(std::chrono::steady_clock::time_point start);

@@ -180,6 +180,13 @@ TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyLimit) {
   EXPECT_EQ(play["winner"], "draw");
   EXPECT_EQ(play["reason"], "stopped at the ply limit (30 plies)");
   EXPECT_EQ(play["plies"], 30);
+  // A limit of 0 would stop every game before its first move.
+  for (const std::string command : {"play", "match", "bench"}) {
+    const Outcome zero =
+        run_troyka(command + " " + path + " --max-plies 0" + (command == "match" ? " --agents random random" : ""));
+    EXPECT_EQ(zero.status, 1) << command;
+    EXPECT_EQ(zero.err, "error: --max-plies must be at least 1\n") << command;
+  }
 }
 
 // A record that stops unfinished without the ply limit's reason is still refused.
