@@ -129,8 +129,8 @@ function showDiagnostic(answer) {
       // The rules load, but nothing in them makes sure a game ends: said, not refused.
       const warning = document.createElement("div");
       warning.className = "warning";
-      warning.textContent = `⚠ line ${answer.warning.line}, column ${answer.warning.column}: ` +
-        `${answer.warning.message}. ${answer.warning.hint}`;
+      warning.append(`⚠ line ${answer.warning.line}, column ${answer.warning.column}: ${answer.warning.message}`,
+        document.createElement("br"), `hint: ${answer.warning.hint}`);
       box.append(warning);
     }
     $("first-player").textContent = game.players[0];
