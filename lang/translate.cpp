@@ -268,6 +268,8 @@ std::string to_troyka_language(const Rules& rules) {
   text += fmt::format("  (board ({} {} {}))\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle",
                       rules.width, rules.height);
   if (rules.swap_rule) text += "  (swap-rule)\n";
+  if (rules.must_capture) text += "  (must-capture)\n";
+  if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
   for (const PieceType& piece : rules.pieces)
     text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
   text += setup_text(rules);

@@ -40,7 +40,8 @@ const std::set<std::string, std::less<>> kDisplayOptions = {
 // "recycle promotions" concerns pieces that change type, and troyka refuses every move that does.
 const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", "recycle promotions"};
 // Options that change the rules, with what they do. Set to false they are Zillions' default, the
-// same as no option, and are read; any other value is a rule troyka cannot play yet.
+// same as no option, and are read; so is "pass turn" forced (check_option); any other value is a
+// rule troyka cannot play yet.
 const std::map<std::string, std::string, std::less<>> kRuleOptions = {
     {"pass turn", "a player may pass instead of moving"},
     {"pass partial", "a move of several parts may stop after any of them"},
@@ -547,9 +548,9 @@ class Lowering {
   }
 
   // (option "NAME" VALUE), or its older form, with the value at `value_at` in `form`: display
-  // options and rule options at Zillions' default are read and ignored; a rule option troyka cannot
-  // play is refused as a missing feature, at `at`.
-  void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) const {
+  // options and rule options at Zillions' default are read and ignored, "pass turn" forced is read;
+  // a rule option troyka cannot play is refused as a missing feature, at `at`.
+  void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) {
     if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
     const auto rule = kRuleOptions.find(name);
     if (rule == kRuleOptions.end()) {
@@ -561,6 +562,13 @@ class Lowering {
     }
     const Node& value = argument(form, value_at, "VALUE");
     if (value.is_symbol("false")) return;
+    // A player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves): troyka's
+    // (pass-when-stuck), except that a position where neither player can move ends the game by the
+    // stalemate goals instead of passing for ever (docs/zrf.md).
+    if (name == "pass turn" && value.is_symbol("forced")) {
+      rules_.pass_when_stuck = true;
+      return;
+    }
     fail(at,
          fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, not "
                      "a mistake in the file)",

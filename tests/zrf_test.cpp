@@ -421,14 +421,28 @@ TEST(ZrfOptions, DisplayOptionsAndRuleOptionsAtTheirDefaultAreRead) {
   }
 }
 
+// "pass turn" forced: a player with no move passes (Polygamo's GameModel.GenerateMoves), which is
+// troyka's (pass-when-stuck); the translation writes it, and the checker's reading of it gives the
+// same counts. At depth 10 a player is first stuck, and the counts part from the game without it.
+TEST(ZrfOptions, PassTurnForcedIsPassWhenStuck) {
+  constexpr int kDepth = 10;
+  const std::vector<std::uint64_t> plain = perfts(tiny_rules(), kDepth);
+  for (const std::string_view option : {"(option \"pass turn\" forced)", "(pass-turn forced)"}) {
+    const Rules forced = load_rules(zrf_source(tiny_with_option(option)), {});
+    EXPECT_TRUE(forced.pass_when_stuck) << option;
+    const std::vector<std::uint64_t> counts = perfts(forced, kDepth);
+    EXPECT_EQ(counts, perfts(translated(forced), kDepth)) << option;
+    EXPECT_EQ(counts[kDepth - 2], plain[kDepth - 2]) << option;
+    EXPECT_EQ(counts[kDepth - 1], 186u) << option;
+    EXPECT_EQ(plain[kDepth - 1], 175u);
+  }
+}
+
 TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
   struct Case {
     std::string_view option, message;
   };
   const Case cases[] = {
-      {"(option \"pass turn\" forced)",
-       "test.zrf:3:26: error: the option \"pass turn\" forced is not supported yet: a player may pass instead of "
-       "moving, which troyka cannot play (a missing feature, not a mistake in the file)"},
       {"(option \"maximal captures\" 2)",
        "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: a player must make the move "
        "that captures the most pieces, which troyka cannot play (a missing feature, not a mistake in the file)"},
