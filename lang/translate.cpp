@@ -1,6 +1,7 @@
 // The printer behind `troyka translate`: every part of Rules in the form of docs/language.md that
 // the checker reads back into the same value. Moves use player-relative directions (or leap
-// offsets) measured from the first player's moves; regions are written cell by cell.
+// offsets) measured from the first player's moves, and core forms where no keyword says them;
+// regions are written cell by cell.
 #include "lang/translate.h"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 #include <map>
 #include <tuple>
 
+#include "lang/core.h"
 #include "lang/directions.h"
 #include "lang/sexpr.h"
 
@@ -98,8 +100,15 @@ std::string relative_name(Offset offset) {
   return {};
 }
 
+// Whether the keyword forms can write `move`: a slide only by named one-cell directions.
+bool has_keyword_form(const MoveRule& move, int player) {
+  const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
+  return move.kind != MoveKind::Slide ||
+         std::all_of(offsets.begin(), offsets.end(), [](Offset offset) { return !relative_name(offset).empty(); });
+}
+
 // A move as the language writes it, from `player`'s offsets measured facing north; with `only`,
-// for that player alone.
+// for that player alone. The move has a keyword form.
 std::string move_text(const Rules& rules, const MoveRule& move, int player, bool only) {
   const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
   std::vector<std::string> names;
@@ -113,13 +122,11 @@ std::string move_text(const Rules& rules, const MoveRule& move, int player, bool
     text = move.kind == MoveKind::Slide ? "(slide (" : "(step (";
     for (std::size_t i = 0; i < names.size(); ++i) text += (i ? " " : "") + names[i];
     text += ")";
-  } else if (move.kind == MoveKind::Step) {
+  } else {
     text = "(leap (";
     for (std::size_t i = 0; i < offsets.size(); ++i)
       text += fmt::format("{}({} {})", i ? " " : "", offsets[i].dx, offsets[i].dy);
     text += ")";
-  } else {
-    cannot_write(rules, fmt::format("the slide {} goes by more than one cell at a time", move.text));
   }
   text += fmt::format(" (to {})", target_name(move.target));
   if (move.capture) text += " capture";
@@ -131,6 +138,20 @@ std::string move_text(const Rules& rules, const MoveRule& move, int player, bool
   return text + ")";
 }
 
+// A move that no keyword writes (a slide by a leap, a ZRF nightrider) in core forms, as `troyka
+// show --core` prints it: the lowering of a game that has this one move, with the players facing
+// as the translation writes them (`alike`: as in `rules`; else both north).
+std::string core_move_text(const Rules& rules, std::size_t piece, const MoveRule& move, bool alike) {
+  Rules alone = rules;
+  for (PieceType& type : alone.pieces) type.moves.clear();
+  alone.pieces[piece].moves = {move};
+  alone.pass_when_stuck = alone.swap_rule = alone.must_capture = false;
+  if (!alike)
+    for (Player& player : alone.players) player.forward = kFacings[0].second;
+  std::string text;
+  for (const core::Rule& rule : core::lower(alone).moves) text += "\n    " + core::moves_text(alone, rule);
+  return text;
+}
 // An absolute offset as seen by a player facing `forward`: the inverse of orient().
 Offset relative_to(Offset absolute, Offset forward) {
   const Offset right{forward.dy, -forward.dx};
@@ -173,12 +194,17 @@ std::string drops_text(const Rules& rules, const MoveRule& move, bool alike) {
 }
 
 // Every move of a piece: once for both players when the second faces some way, else once for
-// each player with (only PLAYER), both facing north so that offsets are written as they are.
-std::string moves_text(const Rules& rules, const PieceType& piece, bool alike) {
+// each player with (only PLAYER), both facing north so that offsets are written as they are; a
+// move without a keyword form in core forms.
+std::string moves_text(const Rules& rules, std::size_t piece, bool alike) {
   std::string text;
-  for (const MoveRule& move : piece.moves) {
+  for (const MoveRule& move : rules.pieces[piece].moves) {
     if (move.kind == MoveKind::Drop) {
       text += drops_text(rules, move, alike);
+      continue;
+    }
+    if (!has_keyword_form(move, 0) || !has_keyword_form(move, 1)) {
+      text += core_move_text(rules, piece, move, alike);
       continue;
     }
     for (int player = 0; player < (alike ? 1 : kPlayers); ++player)
@@ -270,8 +296,9 @@ std::string to_troyka_language(const Rules& rules) {
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
-  for (const PieceType& piece : rules.pieces)
-    text += fmt::format("  (piece {} \"{}\"{})\n", piece.name, piece.letter, moves_text(rules, piece, alike));
+  for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
+    text += fmt::format("  (piece {} \"{}\"{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
+                        moves_text(rules, piece, alike));
   text += setup_text(rules);
   return text + end_text(rules) + ")\n";
 }

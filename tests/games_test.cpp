@@ -606,7 +606,9 @@ TEST(Amazons, ArrowsBlockSlidesOfAmazonsAndArrows) {
               (std::vector<std::string>{"a4", "b2", "b3", "c1", "c3", "d2", "d3", "e2", "f2"}));
     // From c3 no arrow passes c4, and none lands on it.
     for (const std::string& move : move_texts(program, state))
-      if (move.starts_with("c2-c3/")) EXPECT_TRUE(move.substr(6) != "c4" && move.substr(6) != "c5") << move;
+      if (move.starts_with("c2-c3/")) {
+        EXPECT_TRUE(move.substr(6) != "c4" && move.substr(6) != "c5") << move;
+      }
   });
 }
 

@@ -711,6 +711,22 @@ TEST(ZrfSemantics, PlayersWhoDoNotMoveAlikeTranslateMoveByMove) {
   expect_same_games(translated(rules), rules, 50);
 }
 
+// No keyword slides by a leap (a nightrider): the translation writes that move in core forms, as
+// `troyka show --core` does (here once for both players: the leap is the same for both).
+TEST(ZrfSemantics, ASlideByALeapTranslatesInCoreForms) {
+  const Rules rules =
+      load_rules(zrf_source(tiny_with("(e (verify enemy?) add)", "(e (verify enemy?) add) (nne (while empty? add nne))")
+                                .replace(kTiny.find("(w -1 0)"), 8, "(w -1 0) (nne 1 -2)")),
+                 {});
+  const std::string text = to_troyka_language(rules);
+  EXPECT_NE(text.find("    (step (right) (to enemy) capture (only Black))\n"
+                      "    (moves (any-direction d (1 2) (seq (go d) (repeat (seq empty (go d))) empty))))\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(perfts(translated(rules), 5), perfts(rules, 5));
+  expect_same_games(translated(rules), rules, 50);
+}
+
 TEST(ZrfSemantics, APieceWithoutMovesOnlyStands) {
   const Rules rules = tiny_rules("(board-setup (White (Pawn a1 b1))",
                                  "(piece (name Wall) (image White \"wall.bmp\" Black \"wall.bmp\"))\n"
