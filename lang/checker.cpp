@@ -1819,14 +1819,15 @@ class Checker {
             fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
                         rules_.width, rules_.height),
             "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
-      for (const int hole : rules_.holes)
-        if (const int mirrored = rules_.cell(hole / rules_.width, hole % rules_.width);
-            rules_.swap_rule && !rules_.is_hole(mirrored))
+      for (const int hole : rules_.holes) {
+        const int mirrored = rules_.cell(hole / rules_.width, hole % rules_.width);
+        if (rules_.swap_rule && !rules_.is_hole(mirrored))
           fail(*form,
                fmt::format("the swap mirrors the board across its diagonal, which must take every hole onto a hole; "
                            "{} is a hole and {} is not",
                            cell_name(hole, rules_.width), cell_name(mirrored, rules_.width)),
                "make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)");
+      }
     }
   }
 
