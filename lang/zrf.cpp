@@ -1218,7 +1218,8 @@ class Lowering {
 
   // The cell tests of a walked path: a verify of any cell but the landing one, and "on the board"
   // for every cell passed outside the rectangle between the start and the landing cell (those
-  // inside are on the board whenever both corners are).
+  // inside are on the board whenever both corners are, unless the board has holes: a path that
+  // passes a killed position fails there, as every step of a ZRF path must lead to a position).
   void add_cell_tests(const Walk& walk, std::size_t landing, const Node& move, MoveRule& rule) const {
     const auto inside = [&](const PathCell& cell) {
       for (int p = 0; p < kPlayers; ++p) {
@@ -1234,7 +1235,7 @@ class Lowering {
            "this move can never be made: it tests the cell the piece starts on for something other than a friend");
     for (std::size_t i = 1; i < walk.cells.size(); ++i) {
       const PathCell& cell = walk.cells[i];
-      if (i == landing || (cell.allowed == kAnyOccupant && inside(cell))) continue;
+      if (i == landing || (cell.allowed == kAnyOccupant && inside(cell) && rules_.holes.empty())) continue;
       CellTest test;
       test.offset = cell.at;
       test.target = target_of(cell.allowed, move, "a cell it passes");

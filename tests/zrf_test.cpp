@@ -420,6 +420,22 @@ TEST(ZrfBoards, AZoneLeavesOutKilledPositionsAndASetupMayNotNameOne) {
             "hint: (kill-positions ...) in the board removed it\n");
 }
 
+// Every step of a ZRF path must lead to a position: a move whose path passes a killed one fails.
+TEST(ZrfBoards, APathThroughAKilledPositionFails) {
+  const std::string knight = tiny_with("(e (verify enemy?) add)", "(n n e (verify empty?) add)");
+  const auto moves = [](const std::string& text) {
+    std::vector<std::string> texts;
+    troyka::Game(load_rules(zrf_source(text), {})).visit([&](const auto& program) {
+      texts = troyka_tests::move_texts(program, program.initial_state());
+    });
+    return texts;
+  };
+  EXPECT_EQ(moves(knight), (std::vector<std::string>{"a1-a2", "a1-b3", "b1-b2", "b1-c3"}));
+  std::string killed = knight;
+  killed.replace(killed.find("(symmetry"), 0, "(kill-positions b2) ");
+  EXPECT_EQ(moves(killed), (std::vector<std::string>{"a1-a2", "a1-b3"}));  // b1-c3 would pass b2
+}
+
 std::string tiny_with_option(std::string_view option) {
   return tiny_with("(title \"Tiny\")", "(title \"Tiny\") " + std::string(option));
 }
