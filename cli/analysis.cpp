@@ -379,7 +379,8 @@ class Analyser {
 
   void run(Analysis& analysis) {
     time_left_.phase_started(0);
-    analysis.plays.push_back(play_metrics("random", self_play("random games", {}), program_.rules().cells(), false));
+    analysis.plays.push_back(
+        play_metrics("random", self_play("random games", {}), program_.rules().cells_on_board(), false));
     if (!options_.agent.empty() && !stopped()) {
       time_left_.phase_started(1);
       const agents::AgentSpec spec = agents::parse_agent_spec(options_.agent);
@@ -387,7 +388,7 @@ class Analyser {
       const std::vector<GameTrace> games = self_play(agents::spec_text(spec) + " games", spec);
       time_left_.agent_games_done(games, seconds_since(start));
       analysis.plays.push_back(
-          play_metrics(agents::spec_text(spec), games, program_.rules().cells(), spec.name != "random"));
+          play_metrics(agents::spec_text(spec), games, program_.rules().cells_on_board(), spec.name != "random"));
     }
     if (options_.skill_games > 0) skill_trace(analysis.skill);
     analysis.stopped = stopped();

@@ -126,6 +126,7 @@ std::string target_svg(bool occupied, Point at) {
 
 std::string cell_svg(const BoardView& view, const BoardMarks& marks, int cell) {
   const Occupant& occupant = view.cells[static_cast<std::size_t>(cell)];
+  if (occupant.player == Occupant::kHole) return {};  // not a cell: the background shows through
   const bool selected = cell == marks.selected;
   const bool target = std::find(marks.targets.begin(), marks.targets.end(), cell) != marks.targets.end();
   const bool last = cell == view.last_from || cell == view.last_to;

@@ -22,6 +22,7 @@ constexpr std::array<std::string_view, 6> kSecondPlayerGlyphs = {"♟", "♞", "
 std::string symbol(const Occupant& occupant, const BoardStyle& style) {
   if (occupant.player < 0) return style.unicode ? "·" : ".";
   if (occupant.player == Occupant::kBlocked) return "*";  // as in Program::diagram
+  if (occupant.player == Occupant::kHole) return " ";     // a gap in the board, where Program::diagram has '#'
   if (style.unicode) {
     if (const std::string_view glyph = chess_glyph(occupant.letter, occupant.player); !glyph.empty())
       return std::string(glyph);

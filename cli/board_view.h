@@ -22,9 +22,10 @@ struct BoardStyle {
 
 // What stands on one cell.
 struct Occupant {
-  static constexpr int kBlocked = kPlayers;  // `player` of a cell a shot blocked: no one's
-  int player = -1;                           // -1: empty
-  char letter = 0;                           // the piece type's letter, upper case
+  static constexpr int kBlocked = kPlayers;   // `player` of a cell a shot blocked: no one's
+  static constexpr int kHole = kPlayers + 1;  // `player` of a hole: not a cell, drawn as nothing
+  int player = -1;                            // -1: empty
+  char letter = 0;                            // the piece type's letter, upper case
 };
 
 struct BoardView {
@@ -55,6 +56,7 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
   }
   for (auto cells = state.blocked; cells.any();)
     view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, 0};
+  for (const int hole : rules.holes) view.cells[static_cast<std::size_t>(hole)] = Occupant{Occupant::kHole, 0};
   if (last_move) {
     view.last_from = last_move->from;
     view.last_to = last_move->to;

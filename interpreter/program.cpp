@@ -18,7 +18,8 @@ using lang::EndKind;
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height), cells_(rules_->cells()) {
-  for (int cell = 0; cell < rules_->cells(); ++cell) board_.set(cell);
+  for (int cell = 0; cell < rules_->cells(); ++cell)
+    if (!rules_->is_hole(cell)) board_.set(cell);
   for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
   compile_moves();
   const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
@@ -144,13 +145,16 @@ bool Program<Words>::jumps_may_repeat(int player) const {
   return false;
 }
 
-// The cells whose neighbour by `offset` is on the board.
+// The cells of the board whose neighbour by `offset` is on the board too: not off its edge, not a
+// hole. Every move, line and neighbourhood starts from these masks, so none enters a hole.
 template <int Words>
 typename Program<Words>::Board Program<Words>::cells_with_neighbour(lang::Offset offset) const {
   Board cells;
   for (int cell = 0; cell < cells_; ++cell) {
     const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-    if (column >= 0 && column < width_ && row >= 0 && row < height_) cells.set(cell);
+    if (column >= 0 && column < width_ && row >= 0 && row < height_ && board_.test(cell) &&
+        board_.test(row * width_ + column))
+      cells.set(cell);
   }
   return cells;
 }
@@ -1233,6 +1237,14 @@ std::vector<int> Program<Words>::chain_landings(Move move) const {
   return landings;
 }
 
+// Why `name`, read as `cell` (-1 when it is none), names no cell of the board; "" when it names one.
+template <int Words>
+std::string Program<Words>::not_a_cell(std::string_view name, int cell) const {
+  if (cell < 0) return fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_);
+  if (!board_.test(cell)) return fmt::format("'{}' is a hole of the board", name);
+  return {};
+}
+
 // Splits move text into its cells: a cell is a letter and digits; cells are separated by '-', 'x'
 // or nothing. A separator 'x' is told from column x by what follows: a cell's letter is followed
 // by a digit. Returns no cells when some piece of the text is not a cell's shape.
@@ -1280,7 +1292,7 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   std::vector<int> cells;
   for (const std::string_view name : names) {
     cells.push_back(lang::parse_cell(name, width_, height_));
-    if (cells.back() < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", name, width_, height_));
+    if (std::string error = not_a_cell(name, cells.back()); !error.empty()) return fail(std::move(error));
   }
   if (state.over) return fail("the game is over");
   MoveList moves;
@@ -1347,7 +1359,7 @@ ParsedMove Program<Words>::parse_shot(const MoveList& moves, int from, int to, s
   const std::string move = lang::cell_name(from, width_) + "-" + lang::cell_name(to, width_);
   if (!shoots_) return fail(fmt::format("moves shoot nothing in this game; write {} without '/{}'", move, shot));
   const int cell = lang::parse_cell(shot, width_, height_);
-  if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", shot, width_, height_));
+  if (std::string error = not_a_cell(shot, cell); !error.empty()) return fail(std::move(error));
   std::string cells;
   for (const Move& candidate : moves)
     if (candidate.from == from && candidate.to == to) {
@@ -1391,7 +1403,7 @@ template <int Words>
 ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text, char letter) const {
   const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
   const int cell = lang::parse_cell(text, width_, height_);
-  if (cell < 0) return fail(fmt::format("'{}' is not a cell of this {}x{} board", text, width_, height_));
+  if (std::string error = not_a_cell(text, cell); !error.empty()) return fail(std::move(error));
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
@@ -1453,6 +1465,16 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   const std::size_t space = text.find(' ');
   const std::string_view board = text.substr(0, space);
   int row = height_ - 1, column = 0;
+  // A hole is written kHoleSymbol, and only a hole: what stands for the next `count` cells is
+  // refused if it says otherwise.
+  const auto misplaced = [&](int count, bool hole) -> std::string {
+    for (int cell = row * width_ + column; cell < row * width_ + column + count; ++cell)
+      if (board_.test(cell) == hole)
+        return hole ? fmt::format("'{}' marks a hole, and {} is not one", kHoleSymbol, lang::cell_name(cell, width_))
+                    : fmt::format("{} is a hole of the board: write it '{}'", lang::cell_name(cell, width_),
+                                  kHoleSymbol);
+    return {};
+  };
   for (std::size_t i = 0; i < board.size(); ++i) {
     const char c = board[i];
     if (c == '/') {
@@ -1464,18 +1486,23 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       const auto [end, error] = std::from_chars(board.data() + i, board.data() + board.size(), run);
       if (error != std::errc() || run < 1) return fail(fmt::format("bad count of empty cells in row {}", row + 1));
       i = static_cast<std::size_t>(end - board.data()) - 1;
+      if (column + run > width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+      if (std::string error = misplaced(run, false); !error.empty()) return fail(error);
       column += run;
-      if (column > width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
-    } else if (c == kBlockedSymbol) {
-      if (!shoots_) return fail(fmt::format("'{}' is a blocked cell, and no move blocks cells in this game", c));
+    } else if (c == kBlockedSymbol || c == kHoleSymbol) {
+      if (c == kBlockedSymbol && !shoots_)
+        return fail(fmt::format("'{}' is a blocked cell, and no move blocks cells in this game", c));
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
-      state.blocked.set(row * width_ + column++);
+      if (std::string error = misplaced(1, c == kHoleSymbol); !error.empty()) return fail(error);
+      if (c == kBlockedSymbol) state.blocked.set(row * width_ + column);
+      ++column;
     } else {
       const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       const auto piece = std::find_if(rules_->pieces.begin(), rules_->pieces.end(),
                                       [&](const lang::PieceType& type) { return type.letter == upper; });
       if (piece == rules_->pieces.end()) return fail(fmt::format("'{}' is not a piece of this game", c));
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
+      if (std::string error = misplaced(1, false); !error.empty()) return fail(error);
       put(state, c == upper ? 0 : 1, static_cast<int>(piece - rules_->pieces.begin()), row * width_ + column++);
     }
   }
@@ -1508,10 +1535,11 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
 }
 
 // How a cell shows in position text and diagrams: a piece's letter (upper case for the first
-// player), kBlockedSymbol for a blocked cell, '.' for an empty one.
+// player), kBlockedSymbol for a blocked cell, kHoleSymbol for a hole, '.' for an empty cell.
 template <int Words>
 char Program<Words>::symbol_at(const StateType& state, int cell) const {
   if (state.blocked.test(cell)) return kBlockedSymbol;
+  if (!board_.test(cell)) return kHoleSymbol;
   for (int player = 0; player < kPlayers; ++player)
     if (const int piece = piece_at(state, player, cell); piece >= 0) {
       const char letter = rules_->pieces[static_cast<std::size_t>(piece)].letter;
@@ -1567,9 +1595,12 @@ std::string Program<Words>::describe() const {
   std::string params;
   for (const auto& [name, value] : r.params) params += fmt::format(" {}={}", name, value);
   if (!params.empty()) out += fmt::format("parameters:{}\n", params);
-  out += fmt::format("board: {}x{}{}, {} cells, bitboards of {} bits\n", width_, height_,
-                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells(),
-                     Board::kBits);
+  std::string holes;
+  for (const int hole : r.holes)
+    holes += fmt::format("{}{}", holes.empty() ? " (holes " : " ", lang::cell_name(hole, width_));
+  out += fmt::format("board: {}x{}{}, {} cells{}, bitboards of {} bits\n", width_, height_,
+                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells_on_board(),
+                     holes.empty() ? "" : holes + ")", Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {

@@ -435,6 +435,8 @@ class Program {
   int piece_at(const StateType& state, int player, int cell) const;
   char symbol_at(const StateType& state, int cell) const;
   static constexpr char kBlockedSymbol = '*';
+  static constexpr char kHoleSymbol = '#';
+  std::string not_a_cell(std::string_view name, int cell) const;
 
   std::shared_ptr<const lang::Rules> rules_;
   int width_ = 0, height_ = 0, cells_ = 0;

@@ -33,7 +33,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"range", "(range LOW HIGH)"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
-    {"board", "(board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))"},
+    {"board",
+     "(board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])"},
+    {"holes", "(holes REGION...), e.g. (holes d4 e5)"},
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
     {"rhombus", "(rhombus WIDTH HEIGHT)"},
     {"region", "(region NAME REGION)"},
@@ -508,7 +510,7 @@ class Checker {
 
   void read_board() {
     const Node& form = *forms("board").front();
-    expect_at_most(form, 2);
+    expect_at_most(form, 3);
     const Node& shape = argument(form, 1, "SHAPE");
     if (shape.head() != "rectangle" && shape.head() != "rhombus")
       fail(shape, fmt::format("unknown board shape {}", describe(shape)), usage("board"));
@@ -518,6 +520,29 @@ class Checker {
     const Node& height = argument(shape, 2, "HEIGHT");
     rules_.width = board_side(width, "columns");
     rules_.height = board_side(height, "rows");
+    if (form.items.size() > 2) read_holes(form.items[2]);
+  }
+
+  // (holes REGION...): the cells cut out of the board. Read before any hole is known, so the
+  // regions are the full grid's; they must not depend on the player, as the board does not.
+  void read_holes(const Node& node) {
+    if (node.head() != "holes")
+      fail(node, fmt::format("expected '(holes ...)' after the board's shape, found {}", describe(node)),
+           usage("board"));
+    if (node.items.size() < 2) fail(node, "'(holes ...)' needs at least one cell", usage("holes"));
+    CellList holes;
+    for (std::size_t i = 1; i < node.items.size(); ++i) {
+      const PlayerRegion cut = region(node.items[i]);
+      if (cut[0] != cut[1])
+        fail(node.items[i], "holes are the same for both players, and this region is seen from each player's side",
+             "name the cells, e.g. (holes d4 e5), or use (row N), (column N) or (cells ...)");
+      holes.insert(holes.end(), cut[0].begin(), cut[0].end());
+    }
+    std::sort(holes.begin(), holes.end());
+    holes.erase(std::unique(holes.begin(), holes.end()), holes.end());
+    if (static_cast<int>(holes.size()) == rules_.cells())
+      fail(node, "every cell of the board is a hole", "a board needs at least one cell that is not a hole");
+    rules_.holes = std::move(holes);
   }
 
   int board_side(const Node& node, std::string_view what) const {
@@ -624,16 +649,17 @@ class Checker {
   CellList checkered(bool dark) const {
     CellList cells;
     for (int c = 0; c < rules_.cells(); ++c)
-      if (((c % rules_.width + c / rules_.width) % 2 == 0) == dark) cells.push_back(c);
+      if (((c % rules_.width + c / rules_.width) % 2 == 0) == dark && !rules_.is_hole(c)) cells.push_back(c);
     return cells;
   }
 
-  // The cells of rows (or columns) first..last, 0-based, inclusive in either order.
+  // The cells of rows (or columns) first..last, 0-based, inclusive in either order; holes left out.
   CellList lines(int first, int last, bool rows) const {
     CellList cells;
     for (int line = std::min(first, last); line <= std::max(first, last); ++line)
       for (int along = 0; along < (rows ? rules_.width : rules_.height); ++along)
         cells.push_back(rows ? rules_.cell(along, line) : rules_.cell(line, along));
+    std::erase_if(cells, [&](int c) { return rules_.is_hole(c); });
     std::sort(cells.begin(), cells.end());
     return cells;
   }
@@ -680,6 +706,9 @@ class Checker {
     if (found < 0)
       fail(node, fmt::format("the cell {} is outside the {}x{} board", node.text, rules_.width, rules_.height),
            fmt::format("cells run from a1 to {}", cell_name(rules_.cells() - 1, rules_.width)));
+    if (rules_.is_hole(found))
+      fail(node, fmt::format("{} is a hole of the board", node.text),
+           "a hole is not a cell: no piece stands there and no move goes there");
     return found;
   }
 
@@ -1000,8 +1029,9 @@ class Checker {
   }
 
   PlayerRegion whole_board() const {
-    CellList cells(static_cast<std::size_t>(rules_.cells()));
-    for (int c = 0; c < rules_.cells(); ++c) cells[static_cast<std::size_t>(c)] = c;
+    CellList cells;
+    for (int c = 0; c < rules_.cells(); ++c)
+      if (!rules_.is_hole(c)) cells.push_back(c);
     return same_for_both(cells);
   }
 
@@ -1789,6 +1819,15 @@ class Checker {
             fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
                         rules_.width, rules_.height),
             "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
+      for (const int hole : rules_.holes) {
+        const int mirrored = rules_.cell(hole / rules_.width, hole % rules_.width);
+        if (rules_.swap_rule && !rules_.is_hole(mirrored))
+          fail(*form,
+               fmt::format("the swap mirrors the board across its diagonal, which must take every hole onto a hole; "
+                           "{} is a hole and {} is not",
+                           cell_name(hole, rules_.width), cell_name(mirrored, rules_.width)),
+               "make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)");
+      }
     }
   }
 

@@ -264,7 +264,7 @@ class Printer {
       if (region.rows == 1) return symbol(far ? "far-row" : "home-row");
       return list({symbol(far ? "far-rows" : "home-rows"), integer(region.rows)});
     }
-    if (static_cast<int>(region.cells.size()) == rules_.cells()) return symbol("all");
+    if (static_cast<int>(region.cells.size()) == rules_.cells_on_board()) return symbol("all");
     if (region.cells.size() == 1) return symbol(cell_name(region.cells.front(), rules_.width));
     Node cells = list({symbol("cells")});
     for (const int cell : region.cells) cells.items.push_back(symbol(cell_name(cell, rules_.width)));

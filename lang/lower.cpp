@@ -359,6 +359,7 @@ CellList relative_rows(const lang::Rules& rules, int player, int rows, bool far)
   const int extent = forward.dy != 0 ? rules.height : rules.width;
   CellList cells;
   for (int cell = 0; cell < rules.cells(); ++cell) {
+    if (rules.is_hole(cell)) continue;  // as the checker's (home-rows N) leaves them out
     const int along = forward.dy != 0 ? cell / rules.width : cell % rules.width;
     const int rank = forward.dy + forward.dx > 0 ? along : extent - 1 - along;
     if (far ? rank >= extent - rows : rank < rows) cells.push_back(cell);

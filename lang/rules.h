@@ -3,6 +3,7 @@
 // absolute per player, and every name has been looked up. Positions are kept for messages.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -164,6 +165,10 @@ struct Rules {
   int width = 0;
   int height = 0;
   BoardShape shape = BoardShape::Rectangle;
+  // The cells of the width x height grid cut out of the board, sorted: a hole is not a cell, so no
+  // region holds it and nothing stands on it or moves through it. The other cells keep their
+  // indices and names.
+  CellList holes;
   std::array<Player, kPlayers> players;
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
@@ -178,7 +183,9 @@ struct Rules {
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
 
-  int cells() const { return width * height; }
+  int cells() const { return width * height; }  // the grid's, holes included: cell indices run below it
+  int cells_on_board() const { return cells() - static_cast<int>(holes.size()); }
+  bool is_hole(int cell) const { return std::binary_search(holes.begin(), holes.end(), cell); }
   int cell(int column, int row) const { return row * width + column; }
 };
 

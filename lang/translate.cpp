@@ -162,7 +162,7 @@ Offset relative_to(Offset absolute, Offset forward) {
 std::string drop_text(const Rules& rules, const MoveRule& move, int player, Offset forward, bool only) {
   const CellList& region = move.region[static_cast<std::size_t>(player)];
   std::string text = "(drop";
-  if (static_cast<int>(region.size()) != rules.cells()) text += " (in " + cells(region, rules.width) + ")";
+  if (static_cast<int>(region.size()) != rules.cells_on_board()) text += " (in " + cells(region, rules.width) + ")";
   const std::vector<Offset>& gravity = move.offsets[static_cast<std::size_t>(player)];
   if (!gravity.empty()) {
     const std::string name = relative_name(relative_to(gravity.front(), forward));
@@ -291,8 +291,9 @@ std::string to_troyka_language(const Rules& rules) {
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
   text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
                       alike ? rules.players[1].facing : "north");
-  text += fmt::format("  (board ({} {} {}))\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle",
-                      rules.width, rules.height);
+  text +=
+      fmt::format("  (board ({} {} {}){})\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
+                  rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";

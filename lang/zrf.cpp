@@ -74,7 +74,6 @@ const std::vector<std::string> kConditions = {"absolute-config", "relative-confi
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"move-priorities", "'move-priorities' (moves of one type before another) is not supported"},
     {"turn-order", "a turn order other than the two players alternating is not supported"},
-    {"kill-positions", "holes in a board are not supported: troyka boards are full rectangles"},
     {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
     {"count-condition", "'count-condition' is not supported"},
     {"checkmated", "'checkmated' is not supported"},
@@ -631,7 +630,7 @@ class Lowering {
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       const Node& form = board.items[i];
       const std::string head(form.head());
-      if (head == "image") continue;
+      if (head == "image" || head == "kill-positions") continue;
       if (head == "grid") {
         if (grid) fail(form, "troyka boards are one grid; this board has a second '(grid ...)'");
         grid = &form;
@@ -642,7 +641,7 @@ class Lowering {
       } else if (head != "symmetry" && head != "zone") {
         if (kUnsupported.count(head)) unsupported(form, head);
         fail(form, fmt::format("unknown form {} in a board", describe(form)),
-             suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image"}));
+             suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image", "kill-positions"}));
       }
     }
     if (grid && !positions.empty())
@@ -658,6 +657,8 @@ class Lowering {
     else
       read_positions(positions);
     read_links(links);
+    for (std::size_t i = 1; i < board.items.size(); ++i)
+      if (board.items[i].head() == "kill-positions") kill_positions(board.items[i]);
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       if (board.items[i].head() == "symmetry") read_symmetry(board.items[i]);
       if (board.items[i].head() == "zone") read_zone(board.items[i]);
@@ -916,13 +917,32 @@ class Lowering {
     return direction(mapped);
   }
 
-  int position(const Node& node) const {
+  // (kill-positions POSITION...): the positions become holes of the board. Read after the links,
+  // which are checked against the full rectangle, and before the zones, which leave holes out.
+  void kill_positions(const Node& form) {
+    for (std::size_t i = 1; i < form.items.size(); ++i) rules_.holes.push_back(named_position(form.items[i]));
+    std::sort(rules_.holes.begin(), rules_.holes.end());
+    rules_.holes.erase(std::unique(rules_.holes.begin(), rules_.holes.end()), rules_.holes.end());
+    if (rules_.cells_on_board() == 0) fail(form, "every position of the board is killed");
+  }
+
+  // The cell of the position `node` names, a killed one included.
+  int named_position(const Node& node) const {
     const std::string name = symbol(node, "a position");
     const auto it = position_cells_.find(name);
     if (it == position_cells_.end())
       fail(node, fmt::format("unknown position '{}'", name),
            fmt::format("positions run from {} to {}", position_names_.front(), position_names_.back()));
     return it->second;
+  }
+
+  // The cell of the position `node` names, which must be on the board.
+  int position(const Node& node) const {
+    const int cell = named_position(node);
+    if (rules_.is_hole(cell))
+      fail(node, fmt::format("'{}' is a killed position: a hole of the board", node.text),
+           "(kill-positions ...) in the board removed it");
+    return cell;
   }
 
   // (zone (name NAME) (players PLAYER...) (positions POSITION...))
@@ -939,7 +959,8 @@ class Lowering {
         list.items.erase(list.items.begin());
         players = player_set(list);
       } else if (part.head() == "positions") {
-        for (std::size_t j = 1; j < part.items.size(); ++j) cells.push_back(position(part.items[j]));
+        for (std::size_t j = 1; j < part.items.size(); ++j)
+          if (const int cell = named_position(part.items[j]); !rules_.is_hole(cell)) cells.push_back(cell);
       } else {
         fail(part, fmt::format("unexpected {} in a zone", describe(part)),
              "a zone is (zone (name N) (players P...) (positions ...))");
@@ -1205,7 +1226,8 @@ class Lowering {
 
   // The cell tests of a walked path: a verify of any cell but the landing one, and "on the board"
   // for every cell passed outside the rectangle between the start and the landing cell (those
-  // inside are on the board whenever both corners are).
+  // inside are on the board whenever both corners are, unless the board has holes: a path that
+  // passes a killed position fails there, as every step of a ZRF path must lead to a position).
   void add_cell_tests(const Walk& walk, std::size_t landing, const Node& move, MoveRule& rule) const {
     const auto inside = [&](const PathCell& cell) {
       for (int p = 0; p < kPlayers; ++p) {
@@ -1221,7 +1243,7 @@ class Lowering {
            "this move can never be made: it tests the cell the piece starts on for something other than a friend");
     for (std::size_t i = 1; i < walk.cells.size(); ++i) {
       const PathCell& cell = walk.cells[i];
-      if (i == landing || (cell.allowed == kAnyOccupant && inside(cell))) continue;
+      if (i == landing || (cell.allowed == kAnyOccupant && inside(cell) && rules_.holes.empty())) continue;
       CellTest test;
       test.offset = cell.at;
       test.target = target_of(cell.allowed, move, "a cell it passes");
@@ -1366,7 +1388,7 @@ class Lowering {
       }
       CellList& region = rule.region[static_cast<std::size_t>(p)];
       for (std::size_t c = 0; c < allowed.size(); ++c)
-        if (allowed[c]) region.push_back(static_cast<int>(c));
+        if (allowed[c] && !rules_.is_hole(static_cast<int>(c))) region.push_back(static_cast<int>(c));
       if (tests.gravity) rule.offsets[static_cast<std::size_t>(p)] = {direction_for(*tests.gravity, p)};
     }
     return rule;
@@ -1385,7 +1407,9 @@ class Lowering {
           moves = true;
           capture = capture || move.capture;
         }
-    std::vector<bool> empty_at_start(static_cast<std::size_t>(rules_.cells()), true);
+    std::vector<bool> empty_at_start(static_cast<std::size_t>(rules_.cells()));
+    for (int cell = 0; cell < rules_.cells(); ++cell)
+      empty_at_start[static_cast<std::size_t>(cell)] = !rules_.is_hole(cell);
     for (const Placement& placement : rules_.setup) empty_at_start[static_cast<std::size_t>(placement.cell)] = false;
     const int empty_cells = static_cast<int>(std::count(empty_at_start.begin(), empty_at_start.end(), true));
     // How many drops the game can hold at most: every empty cell filled once (once each in the cells

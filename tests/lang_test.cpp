@@ -514,7 +514,7 @@ TEST(LangStructure, MissingBoardForm) {
             R"(test.game:1:1: error: the game has no '(board ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
 )");
 }
 
@@ -606,7 +606,7 @@ TEST(LangStructure, BoardWithoutAShape) {
             R"(test.game:7:3: error: '(board ...)' is missing its SHAPE
  7 |   (board)
    |   ^
-hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
 )");
 }
 
@@ -615,7 +615,7 @@ TEST(LangStructure, UnknownBoardShape) {
             R"(test.game:7:10: error: unknown board shape '(square ...)'
  7 |   (board (square 8))
    |          ^
-hint: usage: (board (rectangle WIDTH HEIGHT)) or (board (rhombus WIDTH HEIGHT))
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
 )");
 }
 
@@ -2820,6 +2820,90 @@ TEST(LangQuietMoves, TwoRulesCountingDifferentPieces) {
  16 |     (lose (quiet-moves 90))))
     |     ^
 hint: name the same piece in every (quiet-moves ...) rule, or none in all of them
+)");
+}
+
+// ---- Holes ---------------------------------------------------------------------------------------
+
+std::string holed_with(std::string_view from, std::string_view to) {
+  return replace_once(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes d4 e5))"),
+                      from, to);
+}
+
+TEST(LangHoles, RegionsLeaveOutTheHolesTheyCover) {
+  const Rules rules = rules_of(game_with("(board (rectangle width height))",
+                                         "(board (rectangle width height) (holes a2 (cells d4 e5) (column h)))"));
+  EXPECT_EQ(cells_text(rules.holes, 8), "h1 a2 h2 h3 d4 h4 e5 h5 h6 h7 h8");
+  EXPECT_EQ(rules.cells_on_board(), 53);
+  EXPECT_EQ(rules.setup.size(), 27u);  // the home rows without a2 and column h
+  for (const Placement& placement : rules.setup) EXPECT_FALSE(rules.is_hole(placement.cell));
+  EXPECT_EQ(cells_text(rules.end.front().region[0], 8), "a8 b8 c8 d8 e8 f8 g8");
+  const Rules middle = rules_of(holed_with("(reach Pawn far-row)", "(reach Pawn (rows 4 5))"));
+  EXPECT_EQ(cells_text(middle.end.front().region[0], 8), "a4 b4 c4 e4 f4 g4 h4 a5 b5 c5 d5 f5 g5 h5");
+}
+
+TEST(LangHoles, ASetupNamingAHole) {
+  EXPECT_EQ(error_of(holed_with("(setup (place Pawn (home-rows 2)))",
+                                "(setup (place Pawn (home-rows 2)) (place White Pawn d4))")),
+            R"(test.game:11:55: error: d4 is a hole of the board
+ 11 |   (setup (place Pawn (home-rows 2)) (place White Pawn d4))
+    |                                                       ^~
+hint: a hole is not a cell: no piece stands there and no move goes there
+)");
+}
+
+TEST(LangHoles, AnEndRegionNamingAHole) {
+  EXPECT_EQ(error_of(holed_with("(reach Pawn far-row)", "(reach Pawn (cells a8 e5))")),
+            R"(test.game:13:32: error: e5 is a hole of the board
+ 13 |     (win (reach Pawn (cells a8 e5)))
+    |                                ^~
+hint: a hole is not a cell: no piece stands there and no move goes there
+)");
+}
+
+TEST(LangHoles, HolesSeenFromEachPlayersSide) {
+  EXPECT_EQ(
+      error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes home-row))")),
+      R"(test.game:7:42: error: holes are the same for both players, and this region is seen from each player's side
+ 7 |   (board (rectangle width height) (holes home-row))
+   |                                          ^~~~~~~~
+hint: name the cells, e.g. (holes d4 e5), or use (row N), (column N) or (cells ...)
+)");
+}
+
+TEST(LangHoles, EveryCellAHole) {
+  EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes all))")),
+            R"(test.game:7:35: error: every cell of the board is a hole
+ 7 |   (board (rectangle width height) (holes all))
+   |                                   ^
+hint: a board needs at least one cell that is not a hole
+)");
+}
+
+TEST(LangHoles, SomethingElseAfterTheShape) {
+  EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (walls d4))")),
+            R"(test.game:7:35: error: expected '(holes ...)' after the board's shape, found '(walls ...)'
+ 7 |   (board (rectangle width height) (walls d4))
+   |                                   ^
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
+)");
+  EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes))")),
+            R"(test.game:7:35: error: '(holes ...)' needs at least one cell
+ 7 |   (board (rectangle width height) (holes))
+   |                                   ^
+hint: usage: (holes REGION...), e.g. (holes d4 e5)
+)");
+}
+
+TEST(LangHoles, TheSwapNeedsHolesSymmetricAcrossTheDiagonal) {
+  EXPECT_EQ(rules_of(hex_with("(board (rhombus size size))", "(board (rhombus size size) (holes a2 b1))")).holes.size(),
+            2u);
+  EXPECT_EQ(
+      error_of(hex_with("(board (rhombus size size))", "(board (rhombus size size) (holes a2))")),
+      R"(test.game:5:3: error: the swap mirrors the board across its diagonal, which must take every hole onto a hole; a2 is a hole and b1 is not
+ 5 |   (swap-rule)
+   |   ^
+hint: make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)
 )");
 }
 

@@ -45,8 +45,13 @@ inline bool lands(lang::Target target, int mover, const Square& square) {
   return false;
 }
 
+// Whether (column, row) is a cell of the board: inside the grid and not a hole. Everything below
+// asks this before it looks at a cell, so a hole is met as the board's edge is: nothing moves,
+// drops, flanks, shoots, lines up or connects through it; a leap only asks it of where it lands,
+// and a drop's gravity rests on it.
 inline bool on_board(const lang::Rules& rules, int column, int row) {
-  return column >= 0 && column < rules.width && row >= 0 && row < rules.height;
+  return column >= 0 && column < rules.width && row >= 0 && row < rules.height &&
+         !rules.is_hole(rules.cell(column, row));
 }
 
 // Whether every cell test of `rule` holds for a piece of `mover` starting on `from`: each tested
@@ -87,7 +92,8 @@ inline std::vector<int> flanked(const lang::Rules& rules, const Board& board, in
 inline void add_drops(const lang::Rules& rules, const Board& board, int mover, int piece, const lang::MoveRule& rule,
                       std::vector<MoveKey>& found) {
   for (const int cell : rule.region[mover]) {
-    if (board[static_cast<std::size_t>(cell)].player >= 0) continue;
+    if (board[static_cast<std::size_t>(cell)].player >= 0 || !on_board(rules, cell % rules.width, cell / rules.width))
+      continue;
     bool supported = true;
     for (const lang::Offset gravity : rule.offsets[mover]) {
       const int column = cell % rules.width + gravity.dx, row = cell / rules.width + gravity.dy;

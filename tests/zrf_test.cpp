@@ -191,6 +191,17 @@ TEST(ZrfOwnGames, HoppersWithCellTestsEqualsItsTroykaTwinAndTheReference) {
   EXPECT_EQ(perfts(translated(rules), 4), expected);
 }
 
+// kill-positions: the killed positions are holes, so the file plays as games/breakthrough-holes.game.
+TEST(ZrfOwnGames, KilledPositionsAreTheHolesOfBreakthroughWithHoles) {
+  const Rules rules = file_rules(kData + "zrf/breakthrough-holes.zrf");
+  const Rules twin = file_rules(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-holes.game");
+  EXPECT_EQ(rules.holes, (CellList{27, 36}));  // d4 and e5
+  const std::vector<std::uint64_t> expected = perfts(twin, 4);
+  EXPECT_EQ(perfts(rules, 4), expected);
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 4), expected);
+}
+
 TEST(ZrfOwnGames, APathBecomesAJumpWithCellTests) {
   const Rules rules = file_rules(kData + "zrf/hoppers.zrf");
   const std::vector<MoveRule>& moves = rules.pieces[0].moves;
@@ -292,8 +303,6 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
       {"(turn-order White Black)", "(turn-order White Black White)",
        "test.zrf:5:3: error: unsupported ZRF form 'turn-order'"},
       {"(grid", "(positions (a1 0 0 1 1)) (grid", "test.zrf:7:5: error: unsupported ZRF form 'positions'"},
-      {"(symmetry Black (n s) (s n))", "(kill-positions a1)",
-       "test.zrf:10:5: error: unsupported ZRF form 'kill-positions'"},
       {"(absolute-config Pawn (a4 d1))", "(checkmated Pawn)",
        "test.zrf:13:33: error: unsupported ZRF form 'checkmated'"},
       {"(absolute-config Pawn (a4 d1))", "(captured Pawn)", "test.zrf:13:33: error: unsupported ZRF form 'captured'"},
@@ -395,6 +404,37 @@ TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
 }
 
 // ---- Options -------------------------------------------------------------------------------------
+
+TEST(ZrfBoards, AZoneLeavesOutKilledPositionsAndASetupMayNotNameOne) {
+  std::string text = tiny_with("(symmetry Black (n s) (s n))",
+                               "(kill-positions b2 b2) (zone (name goal) (players White Black) (positions a4 b2 d1)) "
+                               "(symmetry Black (n s) (s n))");
+  text.replace(text.find("(a4 d1)"), 7, "(goal)");
+  const Rules rules = load_rules(zrf_source(text), {});
+  EXPECT_EQ(rules.holes, (CellList{5}));                      // b2, once
+  EXPECT_EQ(rules.end.front().region[0], (CellList{3, 12}));  // d1 and a4
+  EXPECT_EQ(error_of(tiny_with("(symmetry Black (n s) (s n))", "(kill-positions a1) (symmetry Black (n s) (s n))")),
+            "test.zrf:12:29: error: 'a1' is a killed position: a hole of the board\n"
+            " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
+            "    |                             ^~\n"
+            "hint: (kill-positions ...) in the board removed it\n");
+}
+
+// Every step of a ZRF path must lead to a position: a move whose path passes a killed one fails.
+TEST(ZrfBoards, APathThroughAKilledPositionFails) {
+  const std::string knight = tiny_with("(e (verify enemy?) add)", "(n n e (verify empty?) add)");
+  const auto moves = [](const std::string& text) {
+    std::vector<std::string> texts;
+    troyka::Game(load_rules(zrf_source(text), {})).visit([&](const auto& program) {
+      texts = troyka_tests::move_texts(program, program.initial_state());
+    });
+    return texts;
+  };
+  EXPECT_EQ(moves(knight), (std::vector<std::string>{"a1-a2", "a1-b3", "b1-b2", "b1-c3"}));
+  std::string killed = knight;
+  killed.replace(killed.find("(symmetry"), 0, "(kill-positions b2) ");
+  EXPECT_EQ(moves(killed), (std::vector<std::string>{"a1-a2", "a1-b3"}));  // b1-c3 would pass b2
+}
 
 std::string tiny_with_option(std::string_view option) {
   return tiny_with("(title \"Tiny\")", "(title \"Tiny\") " + std::string(option));
@@ -1194,9 +1234,6 @@ TEST(ZrfBoards, WhatIsNotARectangleIsRefused) {
       {tiny_with("(grid", "(positions (a1 0 0 1 1)) (grid"),
        "test.zrf:7:5: error: unsupported ZRF form 'positions': a board of a grid and more positions is "
        "not a rectangle, and troyka boards are rectangles"},
-      {tiny_with("(symmetry Black (n s) (s n))", "(kill-positions a1) (symmetry Black (n s) (s n))"),
-       "test.zrf:10:5: error: unsupported ZRF form 'kill-positions': holes in a board are not "
-       "supported: troyka boards are full rectangles"},
       {tiny_with("(symmetry Black (n s) (s n))", "(unlink a1) (symmetry Black (n s) (s n))"),
        "test.zrf:10:5: error: unsupported ZRF form 'unlink': removing links from a grid is not "
        "supported: troyka boards are full rectangles"},
