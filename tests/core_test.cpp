@@ -635,6 +635,11 @@ TEST(CoreErrors, FormsAndTestsAreChecked) {
             " 3 | (piece Man \"M\" (moves (go) empty))\n"
             "   |                       ^\n"
             "hint: usage: (go DIRECTIONS), or (go NAME) with a NAME that any-direction or each-direction binds\n");
+  EXPECT_EQ(error_of("(step forward)", "(prefer moves)"),
+            "test.game:2:9: error: expected 'captures', found 'moves'\n"
+            " 2 | (prefer moves)\n"
+            "   |         ^~~~~\n"
+            "hint: usage: (prefer captures), the core's (must-capture)\n");
   EXPECT_EQ(error_of("(moves (go (0 0)) empty)"),
             "test.game:3:27: error: a leap of (0 0) does not move\n"
             " 3 | (piece Man \"M\" (moves (go (0 0)) empty))\n"
