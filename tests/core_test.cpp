@@ -477,6 +477,23 @@ TEST(CoreForms, BreakthroughCompilesLikeKeywords) {
   });
 }
 
+// Step 3: English draughts, every move in core forms (chains, the crowning, (prefer captures)),
+// runs the code of the keyword file.
+TEST(CoreForms, EnglishDraughtsCompilesLikeKeywords) {
+  const Game keywords = Game::load(kSourceDir + "/games/english-draughts.game");
+  const Game core = Game::load(kSourceDir + "/tests/data/games/english-draughts-core.game");
+  EXPECT_EQ(summary(core.rules()), summary(keywords.rules()));
+  core.visit([](const auto& program) {
+    const std::vector<std::uint64_t> published = {7, 49, 302, 1469, 7361, 36768};
+    for (int depth = 1; depth <= 6; ++depth)
+      EXPECT_EQ(perft(program, program.initial_state(), depth), published[static_cast<std::size_t>(depth - 1)])
+          << "depth " << depth;
+    EXPECT_NE(program.describe().find("    compiled: fast path (a core rule recognised as a jump)\n"),
+              std::string::npos)
+        << program.describe();
+  });
+}
+
 // ---- Errors in core rules ----------------------------------------------------------------------
 
 // The rendered error of game(piece_forms, game_forms); "loads" when there is none.
