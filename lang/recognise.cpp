@@ -57,7 +57,7 @@ const Direction* single_go(const Expr& expr) {
   return expr.op == Op::Go && expr.variable.empty() && expr.directions.size() == 1 ? &expr.directions.front() : nullptr;
 }
 
-// (not TEST) for a test without arguments.
+// (not TEST) for a test of the kind `test`.
 bool is_not(const Expr& expr, Op test) { return expr.op == Op::Not && expr.items.front().op == test; }
 
 // The target word a test is, if it is one.
@@ -354,7 +354,7 @@ class Recogniser {
       return std::nullopt;
     Items pass = linear(repeat.items.front());
     Chain chain;
-    if (pass.size() == 2 && pass[0]->op == Op::Not && pass[0]->items.front().op == Op::In) {
+    if (pass.size() == 2 && is_not(*pass[0], Op::In)) {
       chain.stop = cells(pass[0]->items.front().region);
       pass.erase(pass.begin());
     }
