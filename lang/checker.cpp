@@ -25,7 +25,7 @@ namespace {
 
 const std::vector<std::string> kGameForms = {"about",     "param",        "variant", "players", "board",
                                              "region",    "piece",        "setup",   "end",     "pass-when-stuck",
-                                             "swap-rule", "must-capture", "moves"};
+                                             "swap-rule", "must-capture", "moves",   "prefer"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -51,6 +51,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"over", "(over enemy)"},
     {"promote", "(promote PIECE REGION)"},
     {"must-capture", "(must-capture)"},
+    {"prefer", "(prefer captures), the core's (must-capture)"},
     {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
@@ -93,8 +94,6 @@ const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "j
 const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "moves", "promote"};
 // The largest bound of a (repeat ...): far beyond any board's longest line.
 constexpr int kMaxRepeatBound = 1000;
-// A jump's captured cells are kept in a 64-bit mask (Move::captured).
-constexpr int kMaxJumpCells = 64;
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
                                                "home-rows", "far-rows", "union",  "except"};
 // The usage lines of the core forms (docs/core-design.md §1.2) that take arguments; the other core
@@ -172,10 +171,36 @@ std::vector<std::string> direction_names() {
 
 // ---- The checker ------------------------------------------------------------------------------
 
+// A keyword form whose lowering the recogniser does not match: a bug in troyka, as every keyword
+// form lowers to a shape that the recogniser compiles.
+[[noreturn]] void fail_lowering(const Rules& rules, const core::Rule& rule, const core::Unmatched& unmatched) {
+  throw Error(Diagnostic{rules.source, rule.pos,
+                         fmt::format("internal error: {} is lowered to core forms that troyka does not compile: {}",
+                                     rule.origin, unmatched.why),
+                         "a bug in troyka, not a mistake in the rule file: please report it with the file"});
+}
+
+// Every move rule through the core (docs/core-design.md §6, step 3): the keyword forms of `rules`
+// lowered, then the rules `written` in core forms, compiled back by the recogniser onto the tables
+// of the fast back end. Returns the written rule that has no compiled shape yet, if any (its index
+// in `written`).
+std::optional<core::Unmatched> compile_through_core(Rules& rules, const std::vector<core::Rule>& written) {
+  core::Rules core = core::lower(rules);
+  const std::size_t lowered = core.moves.size();
+  core.moves.insert(core.moves.end(), written.begin(), written.end());
+  std::optional<core::Unmatched> unmatched = core::recognise(rules, core);
+  if (!unmatched) return std::nullopt;
+  if (unmatched->rule < lowered) fail_lowering(rules, core.moves[unmatched->rule], *unmatched);
+  unmatched->rule -= lowered;
+  return unmatched;
+}
+
 class Checker {
  public:
-  Checker(std::shared_ptr<const SourceFile> source, const Options& options)
-      : source_(std::move(source)), options_(options) {}
+  // `through_core` false reads the keyword forms straight into lang::MoveRules, as before step 3 (for
+  // load_rules_without_core).
+  Checker(std::shared_ptr<const SourceFile> source, const Options& options, bool through_core = true)
+      : source_(std::move(source)), options_(options), through_core_(through_core) {}
 
   Rules run(const std::vector<Node>& forms) {
     const Node& game = find_game(forms);
@@ -195,6 +220,12 @@ class Checker {
     read_pass();
     read_swap_rule();
     read_must_capture();
+    if (through_core_)
+      compile_written_rules();
+    else if (!written_.empty())
+      fail(*written_forms_.front(), "(moves ...) rules are compiled through the core, which this reading skips");
+    for (const PieceType& piece : rules_.pieces) check_flanking_drop(piece);
+    check_tested_moves();
     return std::move(rules_);
   }
 
@@ -763,8 +794,6 @@ class Checker {
       if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
     for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece);
     for (const Node* form : forms("moves")) add_core_moves(*form, -1);
-    for (const PieceType& piece : rules_.pieces) check_flanking_drop(piece);
-    check_tested_moves();
   }
 
   void check_tested_moves() const {
@@ -1148,21 +1177,24 @@ class Checker {
 
   // ---- rules in core forms (docs/core-design.md §1.2) ----
 
-  // A (moves ...) rule of a rule file: read, then compiled as the keyword forms whose shape it has
-  // (lang/recognise.cpp). Other shapes wait for the general back end (docs/core-design.md §6, step 4).
+  // A (moves ...) rule of a rule file: read now, and compiled with the keyword forms once the whole
+  // file is read (compile_written_rules).
   void add_core_moves(const Node& form, int piece) {
-    const core::Rule rule = core_rule(form, piece);
-    if (!rule.label.empty() || rule.fallback || rule.when)
-      fail_not_compiled(form, "a rule with a label, 'fallback' or '(when ...)'");
-    const core::Recognition recognition = core::recognise(rules_, rule);
-    if (recognition.unmatched_branch >= 0) {
-      const core::Expr& branch = *core::branches(rule.expr)[static_cast<std::size_t>(recognition.unmatched_branch)];
-      fail_not_compiled(
-          branch_node(form, recognition.unmatched_branch),
-          fmt::format("{} is not the shape of a step, leap, slide or drop", core::expr_text(rules_, branch)));
+    written_.push_back(core_rule(form, piece));
+    written_forms_.push_back(&form);
+  }
+
+  // Every rule through the core, the file's (moves ...) rules after its keyword forms: each must have
+  // a shape the recogniser compiles (lang/recognise.cpp). Other shapes wait for the general back end
+  // (docs/core-design.md §6, step 4).
+  void compile_written_rules() {
+    if (const std::optional<core::Unmatched> unmatched = compile_through_core(rules_, written_)) {
+      const Node& form = *written_forms_[unmatched->rule];
+      fail_not_compiled(unmatched->branch < 0 ? form : branch_node(form, unmatched->branch), unmatched->why);
     }
-    std::vector<MoveRule>& moves = rules_.pieces[static_cast<std::size_t>(rule.piece)].moves;
-    moves.insert(moves.end(), recognition.moves.begin(), recognition.moves.end());
+    // A swap written in core forms needs what (swap-rule) needs.
+    for (std::size_t i = 0; i < written_.size(); ++i)
+      if (written_[i].label == "swap") check_swap(*written_forms_[i]);
   }
 
   [[noreturn]] void fail_not_compiled(const Node& at, const std::string& what) const {
@@ -1171,11 +1203,9 @@ class Checker {
          "general back end: a missing feature of troyka, not a mistake in the rule");
   }
 
-  // Where a rule's branch is written: an item of the (or ...) that is its whole body, else the body.
-  const Node& branch_node(const Node& form, int branch) const {
-    const Node& body = form.items[body_start(form)];
-    const bool choice = body_start(form) + 1 == form.items.size() && body.head() == "or";
-    return choice ? body.items[static_cast<std::size_t>(branch) + 1] : body;
+  // Where a branch of a rule with several is written: an item of the (or ...) that is its whole body.
+  static const Node& branch_node(const Node& form, int branch) {
+    return form.items[body_start(form)].items[static_cast<std::size_t>(branch) + 1];
   }
 
   // The index of a (moves ...) form's first expression, after its label and rule options.
@@ -1196,6 +1226,7 @@ class Checker {
     rule.piece = piece;
     rule.origin = to_text(form);
     rule.pos = form.pos;
+    rule.written = true;
     const std::size_t body = body_start(form);
     for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
     if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
@@ -1662,9 +1693,16 @@ class Checker {
     }
   }
 
+  // (must-capture), or (prefer captures) as the core writes it.
   void read_must_capture() {
     for (const Node* form : forms("must-capture")) {
       expect_at_most(*form, 1);
+      rules_.must_capture = true;
+    }
+    for (const Node* form : forms("prefer")) {
+      expect_at_most(*form, 2);
+      if (!argument(*form, 1, "captures").is_symbol("captures"))
+        fail(form->items[1], fmt::format("expected 'captures', found {}", describe(form->items[1])), usage("prefer"));
       rules_.must_capture = true;
     }
   }
@@ -1808,26 +1846,29 @@ class Checker {
     for (const Node* form : forms("swap-rule")) {
       expect_at_most(*form, 2);
       rules_.swap_rule = form->items.size() < 2 || bounded(form->items[1], 0, 1, "the swap rule's switch") != 0;
-      if (rules_.swap_rule && !rules_.setup.empty())
-        fail(*form,
-             "the swap turns the first player's opening pieces into the second player's, so the game must start "
-             "with an empty board",
-             "remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)");
-      if (rules_.swap_rule && rules_.width != rules_.height)
-        fail(
-            *form,
-            fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
-                        rules_.width, rules_.height),
-            "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
-      for (const int hole : rules_.holes) {
-        const int mirrored = rules_.cell(hole / rules_.width, hole % rules_.width);
-        if (rules_.swap_rule && !rules_.is_hole(mirrored))
-          fail(*form,
-               fmt::format("the swap mirrors the board across its diagonal, which must take every hole onto a hole; "
-                           "{} is a hole and {} is not",
-                           cell_name(hole, rules_.width), cell_name(mirrored, rules_.width)),
-               "make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)");
-      }
+      if (rules_.swap_rule) check_swap(*form);
+    }
+  }
+
+  void check_swap(const Node& form) const {
+    if (!rules_.setup.empty())
+      fail(form,
+           "the swap turns the first player's opening pieces into the second player's, so the game must start "
+           "with an empty board",
+           "remove the pieces from (setup ...), or switch the swap off with (swap-rule 0)");
+    if (rules_.width != rules_.height)
+      fail(form,
+           fmt::format("the swap mirrors the board across its diagonal, which needs a square board; this one is {}x{}",
+                       rules_.width, rules_.height),
+           "give the board as many columns as rows, or switch the swap off with (swap-rule 0)");
+    for (const int hole : rules_.holes) {
+      const int mirrored = rules_.cell(hole / rules_.width, hole % rules_.width);
+      if (!rules_.is_hole(mirrored))
+        fail(form,
+             fmt::format("the swap mirrors the board across its diagonal, which must take every hole onto a hole; "
+                         "{} is a hole and {} is not",
+                         cell_name(hole, rules_.width), cell_name(mirrored, rules_.width)),
+             "make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)");
     }
   }
 
@@ -1841,6 +1882,10 @@ class Checker {
   // While a core rule is read: its players, and the direction names bound around the form read.
   std::vector<int> rule_players_;
   std::vector<std::string> bound_;
+  // The (moves ...) rules of the file, and their forms for messages.
+  std::vector<core::Rule> written_;
+  std::vector<const Node*> written_forms_;
+  bool through_core_ = true;
 };
 
 }  // namespace
@@ -1893,9 +1938,19 @@ std::string cell_name(int cell, int width) {
 }
 
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options) {
-  if (is_zrf_file(source->name)) return load_zrf(std::move(source), options);
+  if (is_zrf_file(source->name)) {
+    Rules rules = load_zrf(std::move(source), options);
+    compile_through_core(rules, {});  // holds no rule in core forms, so anything unmatched throws
+    return rules;
+  }
   const std::vector<Node> forms = parse_sexpr(source);
   return Checker(source, options).run(forms);
+}
+
+Rules load_rules_without_core(std::shared_ptr<const SourceFile> source, const Options& options) {
+  if (is_zrf_file(source->name)) return load_zrf(std::move(source), options);
+  const std::vector<Node> forms = parse_sexpr(source);
+  return Checker(source, options, false).run(forms);
 }
 
 namespace core {

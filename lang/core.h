@@ -122,14 +122,18 @@ struct Rule {
   bool fallback = false;  // contributes only when no other rule gives a move
   Expr expr;
   // The keyword form lowered here, as written, and where; a game option such as (must-capture)
-  // has no position in lang::Rules.
+  // has no position in lang::Rules. A rule read from a (moves ...) form has that form instead.
   std::string origin;
   SourcePos pos;
+  bool written = false;  // read from a (moves ...) form, not lowered from a keyword form
   bool operator==(const Rule&) const = default;
 };
 
 struct Rules {
-  std::vector<Rule> moves;       // piece rules by piece, then game rules, in file order
+  // As lang::Rules holds them: each piece's move rules and drops in turn, then the pass and the swap.
+  // A keyword form with no one written form for both players gives a rule for each, one after the
+  // other, with the form's text and position.
+  std::vector<Rule> moves;
   bool prefer_captures = false;  // (prefer captures): when some move captures, only those
   bool operator==(const Rules&) const = default;
 };
@@ -154,15 +158,19 @@ Rules read_core(const lang::Rules& rules, std::shared_ptr<const SourceFile> text
 // The cells of (home-rows N), or of (far-rows N), for `player`, in increasing order.
 CellList relative_rows(const lang::Rules& rules, int player, int rows, bool far);
 
-// The recogniser, version 1 (docs/core-design.md §5.2): the keyword forms a core rule is, when
-// each of its branches (the items of an (or ...) that is the whole rule, else the rule itself) has
-// the shape that a step or leap with cell tests, a slide or a drop with gravity lowers to. Such a
-// rule compiles to the same tables as those keyword forms.
-struct Recognition {
-  std::vector<MoveRule> moves;  // complete only when every branch matched
-  int unmatched_branch = -1;    // the first branch that has no such shape, or -1
+// The recogniser, version 2 (docs/core-design.md §5.2, "Step 3 as built"): every rule of `core`
+// compiled onto the tables of the fast back end, as the keyword forms whose shapes its branches
+// have (the items of an (or ...) that is the whole rule, else the rule itself). `rules` is the game
+// (its board, players and pieces); its pieces' move rules and promotions, and its pass, swap and
+// must-capture, are replaced by what `core` is recognised as. Every keyword form lowers to a
+// recognised shape; a rule with none, or whose piece's rules promote or chain otherwise than a
+// compiled piece can, is returned, the first of them, with why.
+struct Unmatched {
+  std::size_t rule = 0;  // its index in core.moves
+  int branch = -1;       // the branch at fault when the rule has several, else -1: the rule as a whole
+  std::string why;
 };
-Recognition recognise(const lang::Rules& rules, const Rule& rule);
+std::optional<Unmatched> recognise(lang::Rules& rules, const Rules& core);
 // The branches that recognise() matches one by one.
 std::vector<const Expr*> branches(const Expr& expr);
 

@@ -115,12 +115,7 @@ class Lowerer {
   Rules run() {
     Rules core;
     for (std::size_t piece = 0; piece < rules_.pieces.size(); ++piece)
-      for (const MoveRule& move : rules_.pieces[piece].moves)
-        if (move.kind != MoveKind::Drop) add(core, static_cast<int>(piece), move);
-    // A drop starts at no piece of the board: it is a game rule.
-    for (std::size_t piece = 0; piece < rules_.pieces.size(); ++piece)
-      for (const MoveRule& move : rules_.pieces[piece].moves)
-        if (move.kind == MoveKind::Drop) add(core, static_cast<int>(piece), move);
+      for (const MoveRule& move : rules_.pieces[piece].moves) add(core, static_cast<int>(piece), move);
     if (rules_.pass_when_stuck) core.moves.push_back(pass_rule());
     if (rules_.swap_rule) core.moves.push_back(swap_rule());
     core.prefer_captures = rules_.must_capture;
@@ -159,6 +154,7 @@ class Lowerer {
     fits_ = true;
     const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
     Rule rule;
+    // A drop starts at no piece of the board: it is a game rule.
     rule.scope = move.kind == MoveKind::Drop ? Rule::Scope::Game : Rule::Scope::Piece;
     rule.piece = piece;
     rule.origin = move.text;

@@ -19,6 +19,7 @@ inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
 inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
+inline constexpr int kMaxJumpCells = 64;     // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -102,6 +103,7 @@ struct MoveRule {
   // Written as a (moves ...) rule in core forms, which the recogniser found to have this keyword
   // form's shape (lang/core.h).
   bool from_core = false;
+  bool operator==(const MoveRule&) const = default;
 };
 
 struct PieceType {
@@ -216,5 +218,9 @@ std::vector<std::string> player_names(const Rules& rules);
 // Reads, parses and checks a rule file. Throws lang::Error with a diagnostic on any problem.
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options);
 Rules load_rules_file(const std::string& path, const Options& options);
+// load_rules as it was before every keyword form went through the core (docs/core-design.md §6, step
+// 3): the keyword forms straight into MoveRules. Kept for the test that both ways compile alike; a
+// file with (moves ...) rules is refused.
+Rules load_rules_without_core(std::shared_ptr<const SourceFile> source, const Options& options);
 
 }  // namespace troyka::lang

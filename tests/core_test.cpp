@@ -1,18 +1,21 @@
 // Tests of the core (lang/core.h): each keyword form lowered to its exact core text
 // (docs/core-design.md §1.4), the golden `troyka show --core` output of every game in games/, the
 // lowering of every ZRF file of tests/data/zrf that loads, that text read back, the recogniser
-// (§5.2) compiling core rules as their keyword forms, and the exact errors of core rules (§1.5).
+// (§5.2) compiling core rules as their keyword forms, every file compiling through the core as it
+// did without it, and the exact errors of core rules (§1.5).
 //
 // TROYKA_UPDATE_GOLDEN=1 rewrites tests/data/core/ from the current output instead of comparing.
 #include "lang/core.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -267,6 +270,7 @@ Rules without_provenance(Rules core) {
   for (Rule& rule : core.moves) {
     rule.origin.clear();
     rule.pos = {};
+    rule.written = false;
   }
   return core;
 }
@@ -302,9 +306,10 @@ std::string summary(const lang::Rules& rules) {
 }
 
 struct SameCompilation {
-  std::string keyword_pieces;        // the piece Man's keyword forms
-  std::string core_pieces;           // its core forms
-  std::string core_game_forms = "";  // game-level core forms
+  std::string keyword_pieces;           // the piece Man's keyword forms
+  std::string core_pieces;              // its core forms
+  std::string core_game_forms = "";     // game-level core forms
+  std::string keyword_game_forms = "";  // game-level keyword forms
 };
 
 TEST(CoreRecogniser, EachShapeCompilesAsItsKeywordForm) {
@@ -326,10 +331,130 @@ TEST(CoreRecogniser, EachShapeCompilesAsItsKeywordForm) {
       {"(drop (in (cells a1 c3)))", "", "(moves (new Man) (enter (cells c3 a1)) empty)"},
       {"(drop (in a1)) (drop (in c3))", "",
        "(moves (or (seq (new Man) (enter a1) empty) (seq (new Man) (enter c3) empty)))"},
+      // Version 2: jumps, chains, promotion, shots, flanking, the pass and the swap.
+      {"(jump orthogonal (over enemy))",
+       "(moves (any-direction d orthogonal (seq (go d) enemy capture (go d) empty waypoint)))"},
+      {"(step forward) (jump (forward-left forward-right) chain) (jump backward chain) (promote King far-row)",
+       "(moves (go forward) empty (if (in far-row) (become King)))"
+       "(moves (any-direction d (forward-left forward-right) (seq (go d) enemy capture (go d) empty waypoint))"
+       "  (repeat (seq (not (in far-row))"
+       "               (any-direction d (backward forward-right forward-left)"
+       "                 (seq (go d) enemy (not captured) capture (go d) empty waypoint)))"
+       "          maximal)"
+       "  (if (in far-row) (become King)))"
+       "(moves (any-direction e backward (seq (go e) enemy (not captured) capture (go e) empty waypoint))"
+       "  (repeat (seq (not (in far-row))"
+       "               (any-direction d (forward-left forward-right backward)"
+       "                 (seq (go d) enemy (not captured) capture (go d) empty waypoint)))"
+       "          maximal)"
+       "  (if (in far-row) (become King)))"},
+      {"(slide all-directions (then (shoot (slide all-directions))))",
+       "(moves (any-direction d all-directions (seq (go d) (repeat (seq empty (go d))) empty)) land"
+       "  (any-direction e all-directions (seq (go e) empty (repeat (seq (go e) empty)))) block)"},
+      {"(step forward (to not-friend) capture (then (shoot (leap ((1 2) (-1 2)))))) (promote King (far-rows 2))",
+       "(moves (go forward) (or empty (seq enemy capture)) (if (in (far-rows 2)) (become King))"
+       "  land (go ((1 2) (-1 2))) empty block)"},
+      {"(drop (flanking all-directions))", "",
+       "(moves (new Man) (enter all) empty"
+       "  (can (any-direction d all-directions"
+       "    (seq (go d) enemy convert (repeat (seq (go d) enemy convert)) (go d) friend)))"
+       "  (each-direction e all-directions"
+       "    (if-can (seq (go e) enemy convert (repeat (seq (go e) enemy convert)) (go e) friend))))"},
+      {"(drop)", "", "(moves (new Man) (enter all) empty) (moves \"pass\" fallback (when (can-move others)) pass)",
+       "(pass-when-stuck)"},
+      {"(drop)", "", "(moves (new Man) (enter all) empty) (moves \"swap\" (when (= ply 1)) (swap-pieces mirror))",
+       "(swap-rule)"},
+      {"(step forward) (step forward-left (to enemy) capture)",
+       "(moves (go forward) empty) (moves (go forward-left) enemy capture)", "(prefer captures)", "(must-capture)"},
   };
   for (const SameCompilation& test : cases)
-    EXPECT_EQ(summary(game(test.core_pieces, test.core_game_forms)), summary(game(test.keyword_pieces)))
+    EXPECT_EQ(summary(game(test.core_pieces, test.core_game_forms)),
+              summary(game(test.keyword_pieces, test.keyword_game_forms)))
         << test.core_pieces << test.core_game_forms;
+}
+
+// ---- Every keyword form through the core ------------------------------------------------------
+
+// A file and the variant to load.
+struct Variant {
+  std::string path;
+  Options options;
+};
+
+// Every variant of every file of games/ and tests/data/zrf (and of the shared ZRF samples when there
+// are some): by name for a rule file, by number for a ZRF file.
+std::vector<Variant> every_variant() {
+  std::vector<Variant> variants;
+  const std::regex named("\\(variant \"([^\"]+)\"");
+  for (const std::string& directory :
+       {kSourceDir + "/games", kSourceDir + "/tests/data/zrf", kSourceDir + "/../shared/samples/zrf"}) {
+    if (!std::filesystem::is_directory(directory)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+      const std::string path = entry.path().string();
+      if (entry.path().extension() == ".game") {
+        variants.push_back({path, {}});
+        const std::string text = read_file(path);
+        for (std::sregex_iterator it(text.begin(), text.end(), named); it != std::sregex_iterator(); ++it)
+          variants.push_back({path, {(*it)[1].str(), {}}});
+      } else if (entry.path().extension() == ".zrf") {
+        for (int number = 0; number <= 12; ++number) variants.push_back({path, {std::to_string(number), {}}});
+      }
+    }
+  }
+  return variants;
+}
+
+std::shared_ptr<const SourceFile> source_of(const std::string& path) {
+  return std::make_shared<SourceFile>(SourceFile{path, read_file(path)});
+}
+
+// What the keyword path gives that the core cannot know: regions in the order they were written
+// (the core holds cells in increasing order).
+lang::Rules with_sorted_regions(lang::Rules rules) {
+  for (PieceType& piece : rules.pieces) {
+    for (CellList& cells : piece.promote_region) std::sort(cells.begin(), cells.end());
+    for (MoveRule& move : piece.moves)
+      for (CellList& cells : move.region) std::sort(cells.begin(), cells.end());
+  }
+  return rules;
+}
+
+std::uint64_t perft_of(const lang::Rules& rules, int depth) {
+  return Game(rules).visit([&](const auto& program) { return perft(program, program.initial_state(), depth); });
+}
+
+// docs/core-design.md §6, step 3: every file compiles through the core to what its keyword forms
+// compiled to straight: the same MoveRules, promotions and flags, the same tables, the same perft.
+TEST(CoreCompilation, EveryFileCompilesAsWithoutTheCore) {
+  int loaded = 0;
+  for (const Variant& variant : every_variant()) {
+    lang::Rules direct;
+    try {
+      direct = load_rules_without_core(source_of(variant.path), variant.options);
+    } catch (const Error&) {
+      continue;  // a ZRF variant that does not exist, or that troyka does not read yet
+    }
+    const std::string name = variant.path + " variant " + variant.options.variant;
+    const lang::Rules core = load_rules(source_of(variant.path), variant.options);
+    const lang::Rules expected = with_sorted_regions(direct);
+    ASSERT_EQ(core.pieces.size(), expected.pieces.size()) << name;
+    for (std::size_t piece = 0; piece < core.pieces.size(); ++piece) {
+      const PieceType& got = core.pieces[piece];
+      const PieceType& want = expected.pieces[piece];
+      EXPECT_TRUE(got.moves == want.moves) << name << ": the moves of " << want.name;
+      EXPECT_EQ(got.promote_to, want.promote_to) << name << ": " << want.name;
+      EXPECT_EQ(got.promote_region, want.promote_region) << name << ": " << want.name;
+    }
+    EXPECT_EQ(core.pass_when_stuck, direct.pass_when_stuck) << name;
+    EXPECT_EQ(core.swap_rule, direct.swap_rule) << name;
+    EXPECT_EQ(core.must_capture, direct.must_capture) << name;
+    EXPECT_EQ(summary(core), summary(direct)) << name;
+    // Three plies where the first has few moves, two where it has many (Amazons has 2,176).
+    const int depth = perft_of(direct, 1) <= 100 ? 3 : 2;
+    EXPECT_EQ(perft_of(core, depth), perft_of(direct, depth)) << name;
+    ++loaded;
+  }
+  EXPECT_GE(loaded, 36);  // 16 of games/ and 20 of tests/data/zrf, without the shared samples
 }
 
 // docs/core-design.md §5.5: Breakthrough's pawn written as one core rule runs the code of the
@@ -352,6 +477,23 @@ TEST(CoreForms, BreakthroughCompilesLikeKeywords) {
   });
 }
 
+// Step 3: English draughts, every move in core forms (chains, the crowning, (prefer captures)),
+// runs the code of the keyword file.
+TEST(CoreForms, EnglishDraughtsCompilesLikeKeywords) {
+  const Game keywords = Game::load(kSourceDir + "/games/english-draughts.game");
+  const Game core = Game::load(kSourceDir + "/tests/data/games/english-draughts-core.game");
+  EXPECT_EQ(summary(core.rules()), summary(keywords.rules()));
+  core.visit([](const auto& program) {
+    const std::vector<std::uint64_t> published = {7, 49, 302, 1469, 7361, 36768};
+    for (int depth = 1; depth <= 6; ++depth)
+      EXPECT_EQ(perft(program, program.initial_state(), depth), published[static_cast<std::size_t>(depth - 1)])
+          << "depth " << depth;
+    EXPECT_NE(program.describe().find("    compiled: fast path (a core rule recognised as a jump)\n"),
+              std::string::npos)
+        << program.describe();
+  });
+}
+
 // ---- Errors in core rules ----------------------------------------------------------------------
 
 // The rendered error of game(piece_forms, game_forms); "loads" when there is none.
@@ -364,20 +506,77 @@ std::string error_of(const std::string& piece_forms, const std::string& game_for
   return "loads";
 }
 
+const std::string kNotYetHint =
+    "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for its "
+    "general back end: a missing feature of troyka, not a mistake in the rule\n";
+
 TEST(CoreErrors, ShapesWithoutCompiledCodeAreAMissingFeature) {
   EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"),
             "test.game:3:46: error: this move is not yet compiled: (seq (go s) capture) is not the shape of a step, "
-            "leap, slide or drop\n"
+            "leap, slide, jump or drop\n"
             " 3 | (piece Man \"M\" (moves (or (seq (go n) empty) (seq (go s) capture))))\n"
-            "   |                                              ^\n"
-            "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for "
-            "its general back end: a missing feature of troyka, not a mistake in the rule\n");
-  EXPECT_EQ(error_of("", "(moves \"pass\" fallback (when (can-move others)) pass)"),
+            "   |                                              ^\n" +
+                kNotYetHint);
+  // Only the pass and the swap have compiled options.
+  EXPECT_EQ(error_of("", "(moves \"pass\" fallback pass)"),
             "test.game:2:1: error: this move is not yet compiled: a rule with a label, 'fallback' or '(when ...)'\n"
-            " 2 | (moves \"pass\" fallback (when (can-move others)) pass)\n"
-            "   | ^\n"
-            "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for "
-            "its general back end: a missing feature of troyka, not a mistake in the rule\n");
+            " 2 | (moves \"pass\" fallback pass)\n"
+            "   | ^\n" +
+                kNotYetHint);
+  EXPECT_EQ(error_of("", "(moves \"swap\" (when (= ply 2)) (swap-pieces mirror))"),
+            "test.game:2:1: error: this move is not yet compiled: a rule with a label, 'fallback' or '(when ...)'\n"
+            " 2 | (moves \"swap\" (when (= ply 2)) (swap-pieces mirror))\n"
+            "   | ^\n" +
+                kNotYetHint);
+}
+
+// The fast back end promotes a piece after each of its moves, and a chain goes on with every chain
+// jump of its piece and stops where it promotes: the rules of a piece that do otherwise wait too.
+TEST(CoreErrors, APiecesRulesMustPromoteAndChainAlike) {
+  EXPECT_EQ(error_of("(moves (go n) empty (if (in far-row) (become King))) (moves (go s) empty)"),
+            "test.game:3:69: error: this move is not yet compiled: the rules of the piece 'Man' do not all end with "
+            "the same promotion (if (in REGION) (become PIECE)), and a compiled piece promotes after each move\n"
+            " 3 | (piece Man \"M\" (moves (go n) empty (if (in far-row) (become King))) (moves (go s) empty))\n"
+            "   |                                                                     ^\n" +
+                kNotYetHint);
+  EXPECT_EQ(error_of("(moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint))"
+                     " (repeat (any-direction d (n s) (seq (go d) enemy (not captured) capture (go d) empty waypoint))"
+                     " maximal))"),
+            "test.game:3:16: error: this move is not yet compiled: this chain goes on with other jumps than the chain "
+            "jumps of the piece 'Man', and a compiled chain goes on with every one of them\n"
+            " 3 | (piece Man \"M\" (moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint)) (repeat "
+            "(...\n"
+            "   |                ^\n" +
+                kNotYetHint);
+  EXPECT_EQ(error_of("(moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint))"
+                     " (repeat (seq (not (in far-row)) (any-direction d n"
+                     " (seq (go d) enemy (not captured) capture (go d) empty waypoint))) maximal))"),
+            "test.game:3:16: error: this move is not yet compiled: this chain does not stop where the piece 'Man' "
+            "promotes, and a compiled chain stops there: (not (in REGION)) before each further jump, REGION the "
+            "promotion's\n"
+            " 3 | (piece Man \"M\" (moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint)) (repeat "
+            "(...\n"
+            "   |                ^\n" +
+                kNotYetHint);
+}
+
+// A swap written in core forms needs what (swap-rule) needs.
+TEST(CoreErrors, ASwapNeedsAnEmptySquareBoard) {
+  const std::string text =
+      "(game \"Test\" (players (White north) (Black south)) (board (rectangle 8 6))\n"
+      "(moves \"swap\" (when (= ply 1)) (swap-pieces mirror))\n"
+      "(piece Man \"M\" (drop)) (setup) (end (lose no-legal-moves)))";
+  try {
+    load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {});
+    ADD_FAILURE() << "loads";
+  } catch (const Error& error) {
+    EXPECT_EQ(render(error.diagnostic()),
+              "test.game:2:1: error: the swap mirrors the board across its diagonal, which needs a square board; this "
+              "one is 8x6\n"
+              " 2 | (moves \"swap\" (when (= ply 1)) (swap-pieces mirror))\n"
+              "   | ^\n"
+              "hint: give the board as many columns as rows, or switch the swap off with (swap-rule 0)\n");
+  }
 }
 
 TEST(CoreErrors, ARepetitionMustGoOnAlongOneDirection) {
@@ -453,6 +652,11 @@ TEST(CoreErrors, FormsAndTestsAreChecked) {
             " 3 | (piece Man \"M\" (moves (go) empty))\n"
             "   |                       ^\n"
             "hint: usage: (go DIRECTIONS), or (go NAME) with a NAME that any-direction or each-direction binds\n");
+  EXPECT_EQ(error_of("(step forward)", "(prefer moves)"),
+            "test.game:2:9: error: expected 'captures', found 'moves'\n"
+            " 2 | (prefer moves)\n"
+            "   |         ^~~~~\n"
+            "hint: usage: (prefer captures), the core's (must-capture)\n");
   EXPECT_EQ(error_of("(moves (go (0 0)) empty)"),
             "test.game:3:27: error: a leap of (0 0) does not move\n"
             " 3 | (piece Man \"M\" (moves (go (0 0)) empty))\n"
