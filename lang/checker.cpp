@@ -732,8 +732,10 @@ class Checker {
     // name it.
     for (std::size_t i = 0; i < promotions.size(); ++i)
       if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
-    for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece);
-    for (const Node* form : forms("moves")) add_core_moves(*form, -1);
+    core::Rules general;
+    for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece, general);
+    for (const Node* form : forms("moves")) add_core_moves(*form, -1, general);
+    if (!general.moves.empty()) rules_.general = std::make_shared<const core::Rules>(std::move(general));
     for (const PieceType& piece : rules_.pieces) check_flanking_drop(piece);
     check_tested_moves();
   }
@@ -1119,33 +1121,27 @@ class Checker {
   // ---- rules in core forms (docs/core-design.md §1.2) ----
 
   // A (moves ...) rule of a rule file: read, then compiled as the keyword forms whose shape it has
-  // (lang/recognise.cpp). Other shapes wait for the general back end (docs/core-design.md §6, step 4).
-  void add_core_moves(const Node& form, int piece) {
+  // (lang/recognise.cpp); any other rule goes to `general`, for the general back end.
+  void add_core_moves(const Node& form, int piece, core::Rules& general) {
     const core::Rule rule = core_rule(form, piece);
-    if (!rule.label.empty() || rule.fallback || rule.when)
-      fail_not_compiled(form, "a rule with a label, 'fallback' or '(when ...)'");
-    const core::Recognition recognition = core::recognise(rules_, rule);
-    if (recognition.unmatched_branch >= 0) {
-      const core::Expr& branch = *core::branches(rule.expr)[static_cast<std::size_t>(recognition.unmatched_branch)];
-      fail_not_compiled(
-          branch_node(form, recognition.unmatched_branch),
-          fmt::format("{} is not the shape of a step, leap, slide or drop", core::expr_text(rules_, branch)));
+    if (rule.label.empty() && !rule.fallback && !rule.when) {
+      const core::Recognition recognition = core::recognise(rules_, rule);
+      if (recognition.unmatched_branch < 0) {
+        std::vector<MoveRule>& moves = rules_.pieces[static_cast<std::size_t>(rule.piece)].moves;
+        moves.insert(moves.end(), recognition.moves.begin(), recognition.moves.end());
+        return;
+      }
     }
-    std::vector<MoveRule>& moves = rules_.pieces[static_cast<std::size_t>(rule.piece)].moves;
-    moves.insert(moves.end(), recognition.moves.begin(), recognition.moves.end());
+    if (nested_each_direction(rule.expr) > core::kMaxNestedEachDirection)
+      fail(form, fmt::format("each-direction is nested more than {} deep in this rule", core::kMaxNestedEachDirection),
+           "the general back end keeps one mark per level of each-direction");
+    general.moves.push_back(rule);
   }
 
-  [[noreturn]] void fail_not_compiled(const Node& at, const std::string& what) const {
-    fail(at, "this move is not yet compiled: " + what,
-         "troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for its "
-         "general back end: a missing feature of troyka, not a mistake in the rule");
-  }
-
-  // Where a rule's branch is written: an item of the (or ...) that is its whole body, else the body.
-  const Node& branch_node(const Node& form, int branch) const {
-    const Node& body = form.items[body_start(form)];
-    const bool choice = body_start(form) + 1 == form.items.size() && body.head() == "or";
-    return choice ? body.items[static_cast<std::size_t>(branch) + 1] : body;
+  static int nested_each_direction(const core::Expr& expr) {
+    int deepest = 0;
+    for (const core::Expr& item : expr.items) deepest = std::max(deepest, nested_each_direction(item));
+    return deepest + (expr.op == core::Op::EachDirection ? 1 : 0);
   }
 
   // The index of a (moves ...) form's first expression, after its label and rule options.

@@ -128,6 +128,9 @@ struct Rule {
   bool operator==(const Rule&) const = default;
 };
 
+// each-direction nested deeper than this is refused: the general back end keeps one mark per level.
+inline constexpr int kMaxNestedEachDirection = 4;
+
 struct Rules {
   std::vector<Rule> moves;       // piece rules by piece, then game rules, in file order
   bool prefer_captures = false;  // (prefer captures): when some move captures, only those
