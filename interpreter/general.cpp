@@ -276,6 +276,7 @@ template <int Words>
 GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
                                   std::shared_ptr<const lang::core::Rules> core)
     : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
+  for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
     const lang::core::Rule& rule = core_->moves[index];
@@ -579,9 +580,7 @@ template <int Words>
 template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
                                           bool game_rules, OnRecord&& on_record) const {
-  Board board;
-  for (int cell = 0; cell < cells_; ++cell) board.set(cell);
-  Search s(state, board);
+  Search s(state, board_);
   std::vector<GeneralRecord> seen;  // the moves of this origin so far
   const auto accept = [&](const Thread& t) {
     GeneralRecord found = record(s, t);

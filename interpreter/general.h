@@ -144,6 +144,7 @@ class GeneralMoves {
   std::shared_ptr<const lang::Rules> rules_;
   std::shared_ptr<const lang::core::Rules> core_;
   int cells_ = 0, width_ = 0;
+  Board board_;  // every cell
   std::vector<CompiledRule> compiled_;
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1

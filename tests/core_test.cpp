@@ -364,20 +364,18 @@ std::string error_of(const std::string& piece_forms, const std::string& game_for
   return "loads";
 }
 
-TEST(CoreErrors, ShapesWithoutCompiledCodeAreAMissingFeature) {
-  EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"),
-            "test.game:3:46: error: this move is not yet compiled: (seq (go s) capture) is not the shape of a step, "
-            "leap, slide or drop\n"
-            " 3 | (piece Man \"M\" (moves (or (seq (go n) empty) (seq (go s) capture))))\n"
-            "   |                                              ^\n"
-            "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for "
-            "its general back end: a missing feature of troyka, not a mistake in the rule\n");
-  EXPECT_EQ(error_of("", "(moves \"pass\" fallback (when (can-move others)) pass)"),
-            "test.game:2:1: error: this move is not yet compiled: a rule with a label, 'fallback' or '(when ...)'\n"
-            " 2 | (moves \"pass\" fallback (when (can-move others)) pass)\n"
-            "   | ^\n"
-            "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for "
-            "its general back end: a missing feature of troyka, not a mistake in the rule\n");
+// Shapes the recogniser does not match, and rule options, run on the general back end; what it
+// cannot hold is refused.
+TEST(CoreErrors, OnlyWhatTheGeneralBackEndCannotHoldIsRefused) {
+  EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"), "loads");
+  EXPECT_EQ(error_of("", "(moves \"pass\" fallback (when (can-move others)) pass)"), "loads");
+  EXPECT_EQ(error_of("(moves (each-direction a (n) (each-direction b (n) (each-direction c (n) (each-direction d (n) "
+                     "(each-direction e (n) (go n)))))) (go n) enemy capture)"),
+            "test.game:3:16: error: each-direction is nested more than 4 deep in this rule\n"
+            " 3 | (piece Man \"M\" (moves (each-direction a (n) (each-direction b (n) (each-direction c (n) "
+            "(each-direct...\n"
+            "   |                ^\n"
+            "hint: the general back end keeps one mark per level of each-direction\n");
 }
 
 TEST(CoreErrors, ARepetitionMustGoOnAlongOneDirection) {
