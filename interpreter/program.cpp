@@ -83,11 +83,7 @@ template <int Words>
 std::shared_ptr<const lang::Rules> Program<Words>::with_forced_general(std::shared_ptr<const lang::Rules> rules) {
   const char* forced = std::getenv("TROYKA_FORCE_GENERAL");
   if (!forced || std::string_view(forced) != "1") return rules;
-  auto core = std::make_shared<lang::core::Rules>(lang::core::lower(*rules));
-  if (rules->general) {
-    core->moves.insert(core->moves.end(), rules->general->moves.begin(), rules->general->moves.end());
-    core->prefer_captures = core->prefer_captures || rules->general->prefer_captures;
-  }
+  auto core = std::make_shared<lang::core::Rules>(lang::core::lower(*rules));  // the general rules included
   auto general = std::make_shared<lang::Rules>(*rules);
   for (lang::PieceType& piece : general->pieces) {
     piece.moves.clear();

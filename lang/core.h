@@ -137,7 +137,8 @@ struct Rules {
   bool operator==(const Rules&) const = default;
 };
 
-// Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them.
+// Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them,
+// then the rules of rules.general as they are.
 Rules lower(const lang::Rules& rules);
 
 // The game's rules in core forms, as S-expressions with a comment naming each rule's keyword form:
