@@ -29,10 +29,10 @@ using troyka_tests::position;
 const std::string kSourceDir = TROYKA_SOURCE_DIR;
 
 // The game of `path` loaded with TROYKA_FORCE_GENERAL=1: every rule on the general back end.
-Game forced_general(const std::string& path) {
+Game forced_general(const std::string& path, const lang::Options& options) {
   setenv("TROYKA_FORCE_GENERAL", "1", 1);
   try {
-    Game game = Game::load(path);
+    Game game = Game::load(path, options);
     unsetenv("TROYKA_FORCE_GENERAL");
     return game;
   } catch (...) {
@@ -60,9 +60,9 @@ std::vector<std::string> every_game() {
 
 // Calls check(fast, general) with the two programs of `path`, which have the same width.
 template <typename Check>
-void with_both(const std::string& path, Check&& check) {
-  const Game fast = Game::load(path);
-  const Game general = forced_general(path);
+void with_both(const std::string& path, const lang::Options& options, Check&& check) {
+  const Game fast = Game::load(path, options);
+  const Game general = forced_general(path, options);
   fast.visit([&](const auto& fast_program) {
     general.visit([&](const auto& general_program) {
       if constexpr (std::is_same_v<decltype(fast_program), decltype(general_program)>)
@@ -75,55 +75,81 @@ void with_both(const std::string& path, Check&& check) {
 
 // Perft up to the last depth whose leaves, estimated from the branching so far, stay within
 // kLeaves (at most kDepth): a few seconds for every file together in Release.
-TEST(ForcedGeneral, PerftOfEveryGameEqualsTheFastPath) {
+void expect_same_perft(const std::string& path, const lang::Options& options = {}) {
   constexpr std::uint64_t kLeaves = troyka_tests::kSlowBuild ? 30'000 : 300'000;
   constexpr int kDepth = 6;
-  for (const std::string& path : every_game())
-    with_both(path, [&](const auto& fast, const auto& general) {
-      const auto start = fast.initial_state();
-      EXPECT_EQ(general.position_text(general.initial_state()), fast.position_text(start)) << path;
-      std::uint64_t previous = 1;
-      for (int depth = 1; depth <= kDepth; ++depth) {
-        const std::uint64_t expected = perft(fast, start, depth);
-        EXPECT_EQ(perft(general, general.initial_state(), depth), expected) << path << " depth " << depth;
-        if (expected == 0 || expected * expected / previous > kLeaves) break;
-        previous = expected;
-      }
-    });
+  with_both(path, options, [&](const auto& fast, const auto& general) {
+    const auto start = fast.initial_state();
+    EXPECT_EQ(general.position_text(general.initial_state()), fast.position_text(start)) << path;
+    std::uint64_t previous = 1;
+    for (int depth = 1; depth <= kDepth; ++depth) {
+      const std::uint64_t expected = perft(fast, start, depth);
+      EXPECT_EQ(perft(general, general.initial_state(), depth), expected) << path << " depth " << depth;
+      if (expected == 0 || expected * expected / previous > kLeaves) break;
+      previous = expected;
+    }
+  });
+}
+
+TEST(ForcedGeneral, PerftOfEveryGameEqualsTheFastPath) {
+  for (const std::string& path : every_game()) expect_same_perft(path);
 }
 
 // Random games played on both, position by position: the same legal moves (as texts), the same
 // positions and the same results; general moves' texts read back as those moves.
-TEST(ForcedGeneral, RandomGamesMatchTheFastPathMoveByMove) {
+void expect_same_games(const std::string& path, const lang::Options& options = {}) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 2;
   constexpr int kMaxPlies = 60;
   constexpr std::size_t kReadBack = 4;  // moves of each position whose text is read back, spread over the list
-  for (const std::string& path : every_game())
-    with_both(path, [&](const auto& fast, const auto& general) {
-      Rng rng(7);
-      for (int game = 0; game < kGames; ++game) {
-        auto fast_state = fast.initial_state();
-        auto general_state = general.initial_state();
-        for (int ply = 0; ply < kMaxPlies && !fast_state.over; ++ply) {
-          const std::string where = path + " at " + fast.position_text(fast_state);
-          ASSERT_EQ(general.position_text(general_state), fast.position_text(fast_state)) << where;
-          ASSERT_EQ(move_texts(general, general_state), move_texts(fast, fast_state)) << where;
-          MoveList moves;
-          general.legal_moves(general_state, moves);
-          for (std::size_t i = 0; i < moves.size(); i += moves.size() / kReadBack + 1) {
-            const ParsedMove read = general.parse_move(general_state, general.move_text(moves[i]));
-            EXPECT_TRUE(read.ok() && read.move == moves[i]) << where << ": " << general.move_text(moves[i]);
-          }
-          const Move move = fast.random_move(fast_state, rng);
-          const std::string text = fast.move_text(move);
-          fast.apply(fast_state, move);
-          general_state = after(general, general_state, text);
+  with_both(path, options, [&](const auto& fast, const auto& general) {
+    Rng rng(7);
+    for (int game = 0; game < kGames; ++game) {
+      auto fast_state = fast.initial_state();
+      auto general_state = general.initial_state();
+      for (int ply = 0; ply < kMaxPlies && !fast_state.over; ++ply) {
+        const std::string where = path + " at " + fast.position_text(fast_state);
+        ASSERT_EQ(general.position_text(general_state), fast.position_text(fast_state)) << where;
+        ASSERT_EQ(move_texts(general, general_state), move_texts(fast, fast_state)) << where;
+        MoveList moves;
+        general.legal_moves(general_state, moves);
+        for (std::size_t i = 0; i < moves.size(); i += moves.size() / kReadBack + 1) {
+          const ParsedMove read = general.parse_move(general_state, general.move_text(moves[i]));
+          EXPECT_TRUE(read.ok() && read.move == moves[i]) << where << ": " << general.move_text(moves[i]);
         }
-        EXPECT_EQ(general_state.over, fast_state.over) << path;
-        EXPECT_EQ(general_state.winner, fast_state.winner) << path;
-        EXPECT_EQ(general.end_reason(general_state), fast.end_reason(fast_state)) << path;
+        const Move move = fast.random_move(fast_state, rng);
+        const std::string text = fast.move_text(move);
+        fast.apply(fast_state, move);
+        general_state = after(general, general_state, text);
       }
-    });
+      EXPECT_EQ(general_state.over, fast_state.over) << path;
+      EXPECT_EQ(general_state.winner, fast_state.winner) << path;
+      EXPECT_EQ(general.end_reason(general_state), fast.end_reason(fast_state)) << path;
+    }
+  });
+}
+
+TEST(ForcedGeneral, RandomGamesMatchTheFastPathMoveByMove) {
+  for (const std::string& path : every_game()) expect_same_games(path);
+}
+
+// Variants with forms the default sizes leave out (the swap, a longest line), the smallest board
+// and the widest bitboard.
+TEST(ForcedGeneral, VariantsAndSizesMatchTheFastPath) {
+  const auto variant = [](const std::string& name, std::vector<std::pair<std::string, std::string>> params = {}) {
+    return lang::Options{name, std::move(params)};
+  };
+  const std::vector<std::pair<std::string, lang::Options>> cases = {
+      {"breakthrough.game", variant("zillions-7x7")},
+      {"breakthrough.game", variant("", {{"width", "3"}, {"height", "4"}})},
+      {"breakthrough.game", variant("", {{"width", "26"}, {"height", "26"}})},
+      {"amazons.game", variant("6x6")},
+      {"hex.game", variant("swap", {{"size", "5"}})},
+      {"gomoku.game", variant("standard", {{"size", "7"}})},
+  };
+  for (const auto& [file, options] : cases) {
+    expect_same_perft(kSourceDir + "/games/" + file, options);
+    expect_same_games(kSourceDir + "/games/" + file, options);
+  }
 }
 
 // The moves of a piece of a 5x5 game with this one rule, and the position after one of them.
