@@ -718,20 +718,19 @@ void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<Ge
   for (std::size_t i = 0; i < moves.size(); ++i)
     if (moves[i].general) general.push_back(i);
   const std::lock_guard<std::mutex> lock(texts_->mutex);
-  std::vector<std::pair<std::string, bool>> texts;
+  std::vector<std::string> texts;
   for (std::size_t k = 0; k < general.size(); ++k) {
     const auto known = texts_->by_move.find(moves[general[k]]);
-    texts.push_back(known != texts_->by_move.end() ? known->second
-                                                   : std::pair{shown_text(records[k], false, name_piece), false});
+    texts.push_back(known != texts_->by_move.end() ? known->second : shown_text(records[k], false, name_piece));
   }
   // Texts that two moves share become explicit; what is still shared gets the fingerprint.
   for (const bool last_resort : {false, true}) {
     std::unordered_map<std::string, int> uses;
-    for (const auto& text : texts) ++uses[text.first];
+    for (const std::string& text : texts) ++uses[text];
     for (std::size_t k = 0; k < general.size(); ++k) {
-      if (uses[texts[k].first] < 2) continue;
-      texts[k] = {shown_text(records[k], true, name_piece), true};
-      if (last_resort) texts[k].first += fmt::format("#{:016x}", moves[general[k]].jumped);
+      if (uses[texts[k]] < 2) continue;
+      texts[k] = shown_text(records[k], true, name_piece);
+      if (last_resort) texts[k] += fmt::format("#{:016x}", moves[general[k]].jumped);
     }
   }
   for (std::size_t k = 0; k < general.size(); ++k) texts_->by_move[moves[general[k]]] = texts[k];
@@ -741,7 +740,7 @@ template <int Words>
 std::string GeneralMoves<Words>::text(Move move) const {
   const std::lock_guard<std::mutex> lock(texts_->mutex);
   const auto known = texts_->by_move.find(move);
-  return known == texts_->by_move.end() ? std::string() : known->second.first;
+  return known == texts_->by_move.end() ? std::string() : known->second;
 }
 
 template <int Words>

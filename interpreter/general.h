@@ -160,7 +160,7 @@ class GeneralMoves {
   };
   struct Texts {
     std::mutex mutex;
-    std::unordered_map<Move, std::pair<std::string, bool>, MoveHash> by_move;  // text, explicit
+    std::unordered_map<Move, std::string, MoveHash> by_move;
   };
   std::shared_ptr<Texts> texts_ = std::make_shared<Texts>();
 };

@@ -220,6 +220,18 @@ TEST(GeneralRules, RunsWithEqualRecordsAreOneMove) {
   });
 }
 
+// Two moves that would print alike print in the explicit form, which writes their captures, and
+// read back.
+TEST(GeneralRules, MovesThatPrintAlikeTakeTheExplicitForm) {
+  const Game game =
+      rook_game("(moves (go n) empty (or (seq (go e) enemy capture (go w)) (seq (go w) enemy capture (go e))))");
+  game.visit([](const auto& program) {
+    const auto start = position(program, "5/5/5/r1r2/1R3 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"b1xb2xa2", "b1xb2xc2"}));
+    EXPECT_EQ(program.position_text(after(program, start, "b1xb2xa2")), "5/5/5/1Rr2/5 Black 1");
+  });
+}
+
 // A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.
 TEST(GeneralRules, RunawayGenerationFailsLoudly) {
   const std::string text =
