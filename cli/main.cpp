@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 #include "cli/analyze.h"
 #include "cli/commands.h"
@@ -161,6 +162,9 @@ int main(int argc, char** argv) {
                                             isatty(STDOUT_FILENO) != 0, std::cout);
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
+    return 1;
+  } catch (const std::runtime_error& error) {  // a general rule that ran past its step budget
+    std::cerr << "error: " << error.what() << '\n';
     return 1;
   }
   return 0;

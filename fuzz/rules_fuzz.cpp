@@ -135,8 +135,8 @@ void check_state(const Program& program, const typename Program::StateType& stat
       if (std::adjacent_find(listed.begin(), listed.end()) != listed.end()) detail += " a move is listed twice;";
       const auto text_of = [&](const MoveKey& key) {
         const auto [from, to, piece, capture, jumped, shot] = key;
-        Move move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture,
-                  shot < 0 ? troyka::kNoShot : std::uint16_t(shot)};
+        Move move{std::uint16_t(from), std::uint16_t(to), std::uint8_t(piece), capture};
+        move.shot = shot < 0 ? troyka::kNoShot : std::uint16_t(shot);
         move.jumped = jumped;
         return program.move_text(move);
       };

@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdlib>
 #include <limits>
 #include <tuple>
 #include <type_traits>
+
+#include "interpreter/general.h"
+#include "lang/core.h"
 
 namespace troyka {
 
@@ -17,11 +21,15 @@ using lang::EndKind;
 
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
-    : rules_(std::move(rules)), width_(rules_->width), height_(rules_->height), cells_(rules_->cells()) {
+    : rules_(with_forced_general(std::move(rules))),
+      width_(rules_->width),
+      height_(rules_->height),
+      cells_(rules_->cells()) {
   for (int cell = 0; cell < rules_->cells(); ++cell)
     if (!rules_->is_hole(cell)) board_.set(cell);
   for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
   compile_moves();
+  if (rules_->general) general_ = std::make_shared<const GeneralMoves<Words>>(rules_, rules_->general);
   const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
   line_count_ = static_cast<int>(lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -37,25 +45,23 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   compile_end_rules();
   compile_win_prefilters();
   piece_types_ = static_cast<int>(rules_->pieces.size());
-  int first_dropped = -1;
+  unsigned entering = general_ ? general_->entering_pieces() : 0;  // as bits, by piece
   for (const auto& drops : drops_)
-    for (const Drop& drop : drops) {
-      if (first_dropped < 0) first_dropped = drop.piece;
-      drops_name_piece_ = drops_name_piece_ || drop.piece != first_dropped;
-    }
+    for (const Drop& drop : drops) entering |= 1u << drop.piece;
+  drops_name_piece_ = std::popcount(entering) > 1;
   pass_when_stuck_ = rules_->pass_when_stuck;
   swap_rule_ = rules_->swap_rule;
-  must_capture_ = rules_->must_capture;
+  must_capture_ = rules_->must_capture || (general_ && general_->prefers_captures());
   for (const lang::EndRule& rule : rules_->end)
     if (rule.kind == EndKind::QuietMoves) {
       counts_quiet_ = true;
       quiet_piece_ = static_cast<std::int8_t>(rule.piece);
     }
   const bool hops = !hops_[0].empty() || !hops_[1].empty();
-  moves_listed_ = hops || must_capture_;
-  shoots_ = !shots_[0].empty() || !shots_[1].empty();
-  has_extras_ = !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ || !guards_[0].empty() ||
-                !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
+  moves_listed_ = hops || must_capture_ || general_;
+  shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
+  has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
+                !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
                 });
@@ -72,6 +78,21 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   side_key_ = keys.next();
   blocked_keys_.resize(static_cast<std::size_t>(cells_));  // drawn last: the other keys stay as they were
   for (auto& key : blocked_keys_) key = keys.next();
+}
+
+template <int Words>
+std::shared_ptr<const lang::Rules> Program<Words>::with_forced_general(std::shared_ptr<const lang::Rules> rules) {
+  const char* forced = std::getenv("TROYKA_FORCE_GENERAL");
+  if (!forced || std::string_view(forced) != "1") return rules;
+  auto core = std::make_shared<lang::core::Rules>(lang::core::lower(*rules));  // the general rules included
+  auto general = std::make_shared<lang::Rules>(*rules);
+  for (lang::PieceType& piece : general->pieces) {
+    piece.moves.clear();
+    piece.promote_to = -1;  // lowered into the rules of the piece
+  }
+  general->pass_when_stuck = general->swap_rule = general->must_capture = false;
+  general->general = std::move(core);
+  return general;
 }
 
 template <int Words>
@@ -361,6 +382,12 @@ void Program<Words>::compile_win_prefilters() {
     // A chain of hops may end anywhere: a piece that hops may win from any cell.
     for (const Hop& hop : hops_[player])
       if (win_cells_[player][hop.piece].any() || wins_by_elimination_[player]) win_from_[player] |= board_;
+    // A general rule may win from anywhere, and by bringing a piece in: every move is tried.
+    if (general_ && (wins_anticipated || wins_by_elimination_[player])) {
+      win_from_[player] = board_;
+      drops_may_win_[player] = true;
+      wins_certain_[player] = false;
+    }
     for (const Jump& jump : jumps_[player]) {
       if (jump.slide) {  // any cell of the ray may be the last one: no cheap bound
         win_from_[player] |= jump.from_mask;
@@ -473,8 +500,49 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
 
 template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
-  move_pieces(state, move);
+  if (move.general)
+    apply_general(state, move);
+  else
+    move_pieces(state, move);
   decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+}
+
+// A general move: its record, found by running its origin's rules again, is played. Captures
+// first, so that the mover can land where a captured piece stood.
+template <int Words>
+void Program<Words>::apply_general(StateType& state, Move move) const {
+  const bool asks = general_->asks_others(false) || general_->asks_others(true);
+  const GeneralRecord record = general_->record_of(state, move, asks && others_can_move(state));
+  const int mover = state.to_move;
+  if (record.origin >= 0) take(state, mover, record.piece, record.origin);
+  for (const CellChange& change : record.changes) {
+    const int cell = change.cell;
+    if (change.what & CellChange::kBlock) block(state, cell);
+    const int owner = state.by_player[mover].test(cell)       ? mover
+                      : state.by_player[1 - mover].test(cell) ? 1 - mover
+                                                              : -1;
+    if (owner < 0) continue;
+    const int piece = piece_at(state, owner, cell);
+    take(state, owner, piece, cell);
+    if (change.what & CellChange::kCapture) continue;
+    put(state, change.what & CellChange::kConvert ? mover : owner, change.become >= 0 ? change.become : piece, cell);
+  }
+  if (record.swap) swap_sides(state);
+  if (record.landing >= 0) {
+    put(state, mover, record.final_piece, record.landing);
+    if (const Promotion& promotion = promotions_[mover][record.final_piece];
+        promotion.into >= 0 && promotion.region.test(record.landing)) {
+      take(state, mover, record.final_piece, record.landing);
+      put(state, mover, promotion.into, record.landing);
+    }
+  }
+  if (counts_quiet_) {
+    const bool quiet = !move.capture && move.piece != quiet_piece_;
+    state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
+  }
+  state.hash ^= side_key_;
+  state.to_move = static_cast<std::uint8_t>(1 - mover);
+  ++state.ply;
 }
 
 // The swap: every piece of the first player becomes the second player's, on the cell with its
@@ -655,8 +723,17 @@ void Program<Words>::remove_repeats(MoveList& moves) {
   moves.erase(std::unique(moves.begin(), moves.end()), moves.end());
 }
 
+// A game with general rules names their moves as it lists them (move_text reads the names).
 template <int Words>
 void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const {
+  if (!general_) return list_moves(state, moves, nullptr);
+  std::vector<GeneralRecord> records;
+  list_moves(state, moves, &records);
+  general_->name_moves(moves, records, drops_name_piece_);
+}
+
+template <int Words>
+void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
   moves.clear();
   if (state.over) return;
   for_each_target_set(state, [&](const TargetSet& set) {
@@ -667,12 +744,32 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
   if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
-  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; }))
+  if (general_) general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records);
+  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
     moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
                 moves.end());
+    if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
+  }
   if (swap_available(state)) moves.push_back(swap_move());
+  if (moves.empty() && general_ && general_->has_fallback())
+    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
+}
+
+template <int Words>
+bool Program<Words>::others_can_move(const StateType& state) const {
+  StateType turned = state;
+  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
+  return has_targets(turned) || general_->any(turned, false, false);
+}
+
+template <int Words>
+bool Program<Words>::has_general_move(const StateType& state) const {
+  const auto any = [&](bool fallback) {
+    return general_->any(state, fallback, general_->asks_others(fallback) && others_can_move(state));
+  };
+  return any(false) || (general_->has_fallback() && any(true));
 }
 
 // Appends every hop and chain of hops of the player to move, found depth first from each piece
@@ -745,7 +842,7 @@ int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
   if (jumps_may_repeat_[state.to_move] || moves_listed_ || shoots_) {  // repeats to remove, or shots to count
     MoveList moves;
-    legal_moves(state, moves);
+    list_moves(state, moves, nullptr);
     return static_cast<int>(moves.size());
   }
   int total = swap_available(state) ? 1 : 0;
@@ -885,7 +982,7 @@ template <typename Choose, typename KeepGoing>
   std::uint32_t plies = 0;
   MoveList moves;
   for (; !state.over && keep_going(plies); ++plies) {
-    legal_moves(state, moves);
+    list_moves(state, moves, nullptr);
     apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
   }
   return plies;
@@ -964,7 +1061,7 @@ void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const 
   };
   if (moves_listed_) {  // a chain may win wherever it ends, and not every target is legal: each move is tried
     MoveList moves;
-    legal_moves(state, moves);
+    list_moves(state, moves, nullptr);
     for (const Move& move : moves)
       if (wins(move) && !on_win(move)) return;
     return;
@@ -988,7 +1085,12 @@ bool Program<Words>::find_win(const StateType& state, Move& win) const {
 
 template <int Words>
 bool Program<Words>::winning_move(const StateType& state, Move& move) const {
-  return !state.over && could_win(state, state.to_move) && find_win(state, move);
+  if (state.over || !could_win(state, state.to_move) || !find_win(state, move)) return false;
+  if (move.general) {  // named, for its caller to print
+    MoveList named;
+    legal_moves(state, named);
+  }
+  return true;
 }
 
 // The cells of the opponent's immediate wins, were it to move: where its winning moves start and
@@ -1000,8 +1102,8 @@ typename Program<Words>::Board Program<Words>::threat_cells(const StateType& sta
   Board cells;
   if (!passed.over && could_win(passed, passed.to_move))
     for_each_win(passed, [&](Move move) {
-      cells.set(move.from);
-      cells.set(move.to);
+      if (move.from < cells_) cells.set(move.from);  // a general game rule's move may have no cell
+      if (move.to < cells_) cells.set(move.to);
       return true;
     });
   return cells;
@@ -1027,7 +1129,7 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   const Board candidates = local ? threat : board_;
   MoveList tried;
   if (moves_listed_) {
-    legal_moves(state, tried);
+    list_moves(state, tried, nullptr);
   } else {
     for_each_target_set(state, [&](const TargetSet& set) {
       return for_each_move(state, set, set.targets & candidates, [&](const Move& move) {
@@ -1040,7 +1142,10 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   MoveList safe_moves;
   for (const Move& move : tried) {
     StateType after = state;  // the opponent is to move in it
-    move_pieces(after, move);
+    if (move.general)
+      apply_general(after, move);
+    else
+      move_pieces(after, move);
     Move reply;
     if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
   }
@@ -1075,7 +1180,8 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
-  return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state));
+  return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
+         (general_ && has_general_move(state));
 }
 
 // ---- end of the game ------------------------------------------------------------------------------
@@ -1200,6 +1306,11 @@ std::string Program<Words>::end_reason(const StateType& state) const {
 
 template <int Words>
 std::string Program<Words>::move_text(Move move) const {
+  if (move.general) {
+    const std::string text = general_->text(move);
+    // A move no listing gave (none of the public calls): its cells and fingerprint, unambiguous.
+    return text.empty() ? fmt::format("{}-{}#{:016x}", move.from, move.to, move.jumped) : text;
+  }
   if (is_pass(move)) return "pass";
   if (is_swap(move)) return "swap";
   if (move.is_drop())
@@ -1270,6 +1381,12 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (general_ && !state.over) {  // a general move's text as listed; abbreviations are read below
+    MoveList moves;
+    legal_moves(state, moves);
+    for (const Move& move : moves)
+      if (move.general && general_->text(move) == text) return ParsedMove{move, {}};
+  }
   if (text == "pass") return parse_pass(state);
   if (text == "swap") return parse_swap(state);
   // A shot follows the move after a '/': d1-d7/g7.
@@ -1608,7 +1725,8 @@ std::string Program<Words>::describe() const {
     for (const lang::Offset& o : list) text += fmt::format(" ({:+},{:+})", o.dx, o.dy);
     return text;
   };
-  for (const lang::PieceType& piece : r.pieces) {
+  for (std::size_t index = 0; index < r.pieces.size(); ++index) {
+    const lang::PieceType& piece = r.pieces[index];
     out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
     for (const lang::MoveRule& move : piece.moves) {
       const auto where = [&](int player) {
@@ -1627,11 +1745,14 @@ std::string Program<Words>::describe() const {
       out += fmt::format("  {}\n    {}:{}  {}:{}\n    {}\n", move.text, r.players[0].name, where(0), r.players[1].name,
                          where(1), compiled_path(move));
     }
+    if (general_) out += general_->describe(static_cast<int>(index));
     if (piece.promote_to >= 0)
       out += fmt::format("  becomes a {} on {} cells for {}, {} for {}, and its move ends there\n",
                          r.pieces[static_cast<std::size_t>(piece.promote_to)].name, piece.promote_region[0].size(),
                          r.players[0].name, piece.promote_region[1].size(), r.players[1].name);
   }
+  if (const std::string game_rules = general_ ? general_->describe(-1) : ""; !game_rules.empty())
+    out += "game rules:\n" + game_rules;
   std::array<int, kPlayers> placed{};
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
   out +=

@@ -39,21 +39,31 @@ inline constexpr std::uint16_t kNoShot = 0xffff;
 // at most 64 cells): two chains from one cell to another are two moves when they capture different
 // pieces, one when they capture the same. A move with a second part, (then (shoot ...)), also names
 // the cell its shot blocks.
+// A move of the general back end (interpreter/general.h) is marked `general`: its identity is its
+// mover's origin (a game rule's: its landing, or cells when none), landing and type, and in
+// `jumped` the 64-bit fingerprint of its canonical record; apply() runs its origin's rules again
+// and plays the record with that fingerprint.
 struct Move {
   std::uint16_t from = 0;
   std::uint16_t to = 0;
   std::uint8_t piece = 0;
-  bool capture = false;  // a piece stood on `to`, or in `jumped`, and is removed
+  bool capture : 1 = false;  // a piece stood on `to`, or in `jumped`, and is removed
+  bool general : 1 = false;
   std::uint16_t shot = kNoShot;
   std::uint64_t jumped = 0;
   bool is_drop() const { return from == to; }
   bool has_shot() const { return shot != kNoShot; }
   bool operator==(const Move&) const = default;
 };
+static_assert(sizeof(Move) == 16, "agents keep millions of moves");
 
 // Callers own the buffer and reuse it; the inline capacity covers every game so far, so filling
 // it allocates nothing.
 using MoveList = boost::container::small_vector<Move, 256>;
+
+template <int Words>
+class GeneralMoves;
+struct GeneralRecord;
 
 template <int Words>
 struct State {
@@ -329,6 +339,9 @@ class Program {
   // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
   static constexpr std::int8_t kWinnerByCount = 3;
 
+  // With TROYKA_FORCE_GENERAL=1 in the environment, `rules` with every move rule and game option
+  // moved to the general back end in core forms (core::lower); else `rules` as they are.
+  static std::shared_ptr<const lang::Rules> with_forced_general(std::shared_ptr<const lang::Rules> rules);
   void compile_moves();
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
@@ -369,6 +382,12 @@ class Program {
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
   bool has_legal_move(const StateType& state) const;
+  // legal_moves, with the records of the general moves (in their order) when `records` is given.
+  void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // (when (can-move others)): the player not to move has a move, fallback rules aside.
+  bool others_can_move(const StateType& state) const;
+  bool has_general_move(const StateType& state) const;
+  void apply_general(StateType& state, Move move) const;
   [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
                .shifted(jump.left, jump.right) &
@@ -440,7 +459,8 @@ class Program {
 
   std::shared_ptr<const lang::Rules> rules_;
   int width_ = 0, height_ = 0, cells_ = 0;
-  Board board_;  // every cell of the board
+  std::shared_ptr<const GeneralMoves<Words>> general_;  // the rules of lang::Rules::general, or null
+  Board board_;                                         // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;
   std::array<std::vector<Drop>, kPlayers> drops_;
   std::array<std::vector<Shot>, kPlayers> shots_;

@@ -180,19 +180,31 @@ std::vector<std::string> direction_names() {
                          "a bug in troyka, not a mistake in the rule file: please report it with the file"});
 }
 
-// Every move rule through the core (docs/core-design.md §6, step 3): the keyword forms of `rules`
-// lowered, then the rules `written` in core forms, compiled back by the recogniser onto the tables
-// of the fast back end. Returns the written rule that has no compiled shape yet, if any (its index
-// in `written`).
-std::optional<core::Unmatched> compile_through_core(Rules& rules, const std::vector<core::Rule>& written) {
-  core::Rules core = core::lower(rules);
-  const std::size_t lowered = core.moves.size();
-  core.moves.insert(core.moves.end(), written.begin(), written.end());
-  std::optional<core::Unmatched> unmatched = core::recognise(rules, core);
-  if (!unmatched) return std::nullopt;
-  if (unmatched->rule < lowered) fail_lowering(rules, core.moves[unmatched->rule], *unmatched);
-  unmatched->rule -= lowered;
-  return unmatched;
+// Every move rule through the core (docs/core-design.md §6, steps 3 and 4): the keyword forms of
+// `rules` lowered, then the rules `written` in core forms. The recogniser compiles them back onto
+// the tables of the fast back end; a written rule it does not compile goes to the general back end
+// (rules.general), and so does every other rule of its piece (or every game rule of no piece), so
+// that no move is listed by both back ends and a piece's promotion stays with its moves. A keyword
+// form whose lowering does not compile is an internal error.
+void compile_through_core(Rules& rules, const std::vector<core::Rule>& written) {
+  core::Rules fast = core::lower(rules);
+  fast.moves.insert(fast.moves.end(), written.begin(), written.end());
+  core::Rules general = rules.general ? *rules.general : core::Rules{};
+  const Rules before = rules;  // the recogniser rebuilds the tables of `rules` on every try
+  for (;;) {
+    rules = before;
+    const std::optional<core::Unmatched> unmatched = core::recognise(rules, fast);
+    if (!unmatched) break;
+    const core::Rule failed = fast.moves[unmatched->rule];
+    if (!failed.written) fail_lowering(rules, failed, *unmatched);
+    const auto same_owner = [&](const core::Rule& rule) {
+      return rule.scope == failed.scope && rule.piece == failed.piece;
+    };
+    std::copy_if(fast.moves.begin(), fast.moves.end(), std::back_inserter(general.moves), same_owner);
+    std::erase_if(fast.moves, same_owner);
+  }
+  general.prefer_captures = fast.prefer_captures;
+  if (!general.moves.empty()) rules.general = std::make_shared<const core::Rules>(std::move(general));
 }
 
 class Checker {
@@ -1182,30 +1194,25 @@ class Checker {
   void add_core_moves(const Node& form, int piece) {
     written_.push_back(core_rule(form, piece));
     written_forms_.push_back(&form);
+    if (nested_each_direction(written_.back().expr) > core::kMaxNestedEachDirection)
+      fail(form, fmt::format("each-direction is nested more than {} deep in this rule", core::kMaxNestedEachDirection),
+           "the general back end keeps one mark per level of each-direction");
   }
 
-  // Every rule through the core, the file's (moves ...) rules after its keyword forms: each must have
-  // a shape the recogniser compiles (lang/recognise.cpp). Other shapes wait for the general back end
-  // (docs/core-design.md §6, step 4).
+  static int nested_each_direction(const core::Expr& expr) {
+    int deepest = 0;
+    for (const core::Expr& item : expr.items) deepest = std::max(deepest, nested_each_direction(item));
+    return deepest + (expr.op == core::Op::EachDirection ? 1 : 0);
+  }
+
+  // Every rule through the core, the file's (moves ...) rules after its keyword forms: those of a
+  // shape the recogniser compiles (lang/recognise.cpp) run on the fast tables, the others on the
+  // general back end (compile_through_core).
   void compile_written_rules() {
-    if (const std::optional<core::Unmatched> unmatched = compile_through_core(rules_, written_)) {
-      const Node& form = *written_forms_[unmatched->rule];
-      fail_not_compiled(unmatched->branch < 0 ? form : branch_node(form, unmatched->branch), unmatched->why);
-    }
+    compile_through_core(rules_, written_);
     // A swap written in core forms needs what (swap-rule) needs.
     for (std::size_t i = 0; i < written_.size(); ++i)
       if (written_[i].label == "swap") check_swap(*written_forms_[i]);
-  }
-
-  [[noreturn]] void fail_not_compiled(const Node& at, const std::string& what) const {
-    fail(at, "this move is not yet compiled: " + what,
-         "troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for its "
-         "general back end: a missing feature of troyka, not a mistake in the rule");
-  }
-
-  // Where a branch of a rule with several is written: an item of the (or ...) that is its whole body.
-  static const Node& branch_node(const Node& form, int branch) {
-    return form.items[body_start(form)].items[static_cast<std::size_t>(branch) + 1];
   }
 
   // The index of a (moves ...) form's first expression, after its label and rule options.
@@ -1940,7 +1947,7 @@ std::string cell_name(int cell, int width) {
 Rules load_rules(std::shared_ptr<const SourceFile> source, const Options& options) {
   if (is_zrf_file(source->name)) {
     Rules rules = load_zrf(std::move(source), options);
-    compile_through_core(rules, {});  // holds no rule in core forms, so anything unmatched throws
+    compile_through_core(rules, {});
     return rules;
   }
   const std::vector<Node> forms = parse_sexpr(source);

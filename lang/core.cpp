@@ -219,7 +219,10 @@ class Printer {
     const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
     std::string text = fmt::format("(piece {} \"{}\"", type.name, type.letter);
     for (const Rule& rule : core.moves)
-      if (rule.scope == Rule::Scope::Piece && rule.piece == piece) text += "\n" + rule_text(rule, 2);
+      if (rule.scope == Rule::Scope::Piece && rule.piece == piece) {
+        text += '\n';  // appended alone: GCC 12 warns (-Wrestrict) about "\n" + a string here
+        text += rule_text(rule, 2);
+      }
     return text + ")\n";
   }
 

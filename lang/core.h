@@ -129,6 +129,9 @@ struct Rule {
   bool operator==(const Rule&) const = default;
 };
 
+// each-direction nested deeper than this is refused: the general back end keeps one mark per level.
+inline constexpr int kMaxNestedEachDirection = 4;
+
 struct Rules {
   // As lang::Rules holds them: each piece's move rules and drops in turn, then the pass and the swap.
   // A keyword form with no one written form for both players gives a rule for each, one after the
@@ -138,7 +141,8 @@ struct Rules {
   bool operator==(const Rules&) const = default;
 };
 
-// Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them.
+// Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them,
+// then the rules of rules.general as they are.
 Rules lower(const lang::Rules& rules);
 
 // The game's rules in core forms, as S-expressions with a comment naming each rule's keyword form:

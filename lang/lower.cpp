@@ -119,6 +119,11 @@ class Lowerer {
     if (rules_.pass_when_stuck) core.moves.push_back(pass_rule());
     if (rules_.swap_rule) core.moves.push_back(swap_rule());
     core.prefer_captures = rules_.must_capture;
+    // The core rules that run on the general back end are core forms already.
+    if (rules_.general) {
+      core.moves.insert(core.moves.end(), rules_.general->moves.begin(), rules_.general->moves.end());
+      core.prefer_captures = core.prefer_captures || rules_.general->prefer_captures;
+    }
     return core;
   }
 

@@ -506,58 +506,38 @@ std::string error_of(const std::string& piece_forms, const std::string& game_for
   return "loads";
 }
 
-const std::string kNotYetHint =
-    "hint: troyka compiles core rules of those shapes for now (docs/language.md); other core rules wait for its "
-    "general back end: a missing feature of troyka, not a mistake in the rule\n";
-
-TEST(CoreErrors, ShapesWithoutCompiledCodeAreAMissingFeature) {
-  EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"),
-            "test.game:3:46: error: this move is not yet compiled: (seq (go s) capture) is not the shape of a step, "
-            "leap, slide, jump or drop\n"
-            " 3 | (piece Man \"M\" (moves (or (seq (go n) empty) (seq (go s) capture))))\n"
-            "   |                                              ^\n" +
-                kNotYetHint);
-  // Only the pass and the swap have compiled options.
-  EXPECT_EQ(error_of("", "(moves \"pass\" fallback pass)"),
-            "test.game:2:1: error: this move is not yet compiled: a rule with a label, 'fallback' or '(when ...)'\n"
-            " 2 | (moves \"pass\" fallback pass)\n"
-            "   | ^\n" +
-                kNotYetHint);
-  EXPECT_EQ(error_of("", "(moves \"swap\" (when (= ply 2)) (swap-pieces mirror))"),
-            "test.game:2:1: error: this move is not yet compiled: a rule with a label, 'fallback' or '(when ...)'\n"
-            " 2 | (moves \"swap\" (when (= ply 2)) (swap-pieces mirror))\n"
-            "   | ^\n" +
-                kNotYetHint);
+// Shapes the recogniser does not match, and rule options, run on the general back end; what it
+// cannot hold is refused.
+TEST(CoreErrors, OnlyWhatTheGeneralBackEndCannotHoldIsRefused) {
+  EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"), "loads");
+  EXPECT_EQ(error_of("", "(moves \"pass\" fallback (when (can-move others)) pass)"), "loads");
+  EXPECT_EQ(error_of("(moves (each-direction a (n) (each-direction b (n) (each-direction c (n) (each-direction d (n) "
+                     "(each-direction e (n) (go n)))))) (go n) enemy capture)"),
+            "test.game:3:16: error: each-direction is nested more than 4 deep in this rule\n"
+            " 3 | (piece Man \"M\" (moves (each-direction a (n) (each-direction b (n) (each-direction c (n) "
+            "(each-direct...\n"
+            "   |                ^\n"
+            "hint: the general back end keeps one mark per level of each-direction\n");
 }
 
-// The fast back end promotes a piece after each of its moves, and a chain goes on with every chain
-// jump of its piece and stops where it promotes: the rules of a piece that do otherwise wait too.
-TEST(CoreErrors, APiecesRulesMustPromoteAndChainAlike) {
-  EXPECT_EQ(error_of("(moves (go n) empty (if (in far-row) (become King))) (moves (go s) empty)"),
-            "test.game:3:69: error: this move is not yet compiled: the rules of the piece 'Man' do not all end with "
-            "the same promotion (if (in REGION) (become PIECE)), and a compiled piece promotes after each move\n"
-            " 3 | (piece Man \"M\" (moves (go n) empty (if (in far-row) (become King))) (moves (go s) empty))\n"
-            "   |                                                                     ^\n" +
-                kNotYetHint);
-  EXPECT_EQ(error_of("(moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint))"
-                     " (repeat (any-direction d (n s) (seq (go d) enemy (not captured) capture (go d) empty waypoint))"
-                     " maximal))"),
-            "test.game:3:16: error: this move is not yet compiled: this chain goes on with other jumps than the chain "
-            "jumps of the piece 'Man', and a compiled chain goes on with every one of them\n"
-            " 3 | (piece Man \"M\" (moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint)) (repeat "
-            "(...\n"
-            "   |                ^\n" +
-                kNotYetHint);
-  EXPECT_EQ(error_of("(moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint))"
-                     " (repeat (seq (not (in far-row)) (any-direction d n"
-                     " (seq (go d) enemy (not captured) capture (go d) empty waypoint))) maximal))"),
-            "test.game:3:16: error: this move is not yet compiled: this chain does not stop where the piece 'Man' "
-            "promotes, and a compiled chain stops there: (not (in REGION)) before each further jump, REGION the "
-            "promotion's\n"
-            " 3 | (piece Man \"M\" (moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint)) (repeat "
-            "(...\n"
-            "   |                ^\n" +
-                kNotYetHint);
+// A rule the recogniser does not compile takes every rule of its piece to the general back end,
+// keyword forms included, so that no move is listed by both back ends and the piece's promotion
+// stays with its moves; the other pieces stay on the fast tables.
+TEST(CoreRouting, ARuleTheRecogniserDoesNotCompileTakesItsPieceToTheGeneralBackEnd) {
+  for (const std::string& piece_forms : {
+           // rules of one piece that promote differently
+           std::string("(step (forward)) (moves (go n) empty (if (in far-row) (become King))) (moves (go s) empty)"),
+           // a chain that goes on with other jumps than the piece's chain jumps
+           std::string("(step (forward)) (moves (any-direction d n (seq (go d) enemy capture (go d) empty waypoint))"
+                       " (repeat (any-direction d (n s) (seq (go d) enemy (not captured) capture (go d) empty "
+                       "waypoint)) maximal))"),
+       }) {
+    const lang::Rules rules = game(piece_forms, "(piece Rook \"R\" (slide orthogonal))");
+    EXPECT_TRUE(rules.pieces[1].moves.empty()) << piece_forms;  // the Man, after the Rook
+    ASSERT_TRUE(rules.general) << piece_forms;
+    for (const Rule& rule : rules.general->moves) EXPECT_EQ(rule.piece, 1) << piece_forms;
+    EXPECT_EQ(rules.pieces[0].moves.size(), 1u) << piece_forms;  // the Rook's slide stays fast
+  }
 }
 
 // A swap written in core forms needs what (swap-rule) needs.

@@ -133,8 +133,9 @@ TEST(BreakthroughHoles, PerftAgreesWithTheReference) {
     for (std::size_t depth = 1; depth <= kBreakthroughHolesPerft.size(); ++depth) {
       const auto d = static_cast<int>(depth);
       EXPECT_EQ(perft(program, program.initial_state(), d), kBreakthroughHolesPerft[depth - 1]) << d;
-      if (d <= (kSlowBuild ? 2 : 3))
+      if (d <= (kSlowBuild ? 2 : 3)) {
         EXPECT_EQ(reference::perft(loaded.rules(), start, d), kBreakthroughHolesPerft[depth - 1]) << d;
+      }
     }
   });
 }

@@ -1,0 +1,771 @@
+#include "interpreter/general.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+
+#include "lang/directions.h"
+
+namespace troyka {
+
+using lang::core::Expr;
+using lang::core::Op;
+
+namespace {
+
+// The masks a TEST reads, built once per position; a piece type's (any owner) follow kPieceMasks.
+enum Mask : std::uint16_t { kEmpty, kFriend, kEnemy, kNotFriend, kOccupied, kAny, kPieceMasks };
+constexpr int kMasks = kPieceMasks + kMaxPieceTypes;
+
+std::uint64_t mixed(std::uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+bool GeneralRecord::captures() const {
+  return std::any_of(changes.begin(), changes.end(),
+                     [](const CellChange& change) { return change.what & CellChange::kCapture; });
+}
+
+std::uint64_t GeneralRecord::fingerprint() const {
+  std::uint64_t hash =
+      mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
+            static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
+            static_cast<std::uint64_t>(labelled + 1) << 2 ^ std::uint64_t{pass} << 1 ^ swap);
+  for (const CellChange& change : changes)
+    hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
+                         static_cast<std::uint8_t>(change.become)));
+  return hash | 1;  // never 0, the jumped mask of a move without captures
+}
+
+bool GeneralRecord::same_move(const GeneralRecord& other) const {
+  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap) ==
+             std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
+                      other.swap) &&
+         changes == other.changes;
+}
+
+// ---- compiling ------------------------------------------------------------------------------------
+
+// One rule for one player into instructions. Tests compile as conditions that fall through when
+// they hold as wanted and otherwise jump (to an else branch) or end the run.
+template <int Words>
+class GeneralMoves<Words>::Compiler {
+ public:
+  Compiler(GeneralMoves& owner, int player, std::vector<Instruction>& code)
+      : owner_(owner), player_(player), code_(code) {}
+
+  void rule(const Expr& body) {
+    expr(body);
+    emit(Code::Accept);
+  }
+
+ private:
+  int emit(Code code, int arg = 0, bool negate = false) {
+    code_.push_back({code, negate, static_cast<std::uint16_t>(arg), -1});
+    return static_cast<int>(code_.size()) - 1;
+  }
+  int next() const { return static_cast<int>(code_.size()); }
+  void patch(const std::vector<int>& at, int target) {
+    for (const int i : at) code_[static_cast<std::size_t>(i)].alt = target;
+  }
+
+  // Alternatives: each but the last is a SPLIT whose alt is the next one.
+  void choice(std::size_t count, const std::function<void(std::size_t)>& body) {
+    std::vector<int> ends;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + 1 == count) {
+        body(i);
+        break;
+      }
+      const int split = emit(Code::Split);
+      body(i);
+      ends.push_back(emit(Code::Jump));
+      code_[static_cast<std::size_t>(split)].alt = next();
+    }
+    patch(ends, next());
+  }
+
+  void items(const std::vector<Expr>& list) {
+    for (const Expr& item : list) expr(item);
+  }
+
+  void expr(const Expr& e) {
+    switch (e.op) {
+      case Op::Seq: return items(e.items);
+      case Op::Or: return choice(e.items.size(), [&](std::size_t i) { expr(e.items[i]); });
+      case Op::Opt: {
+        const int split = emit(Code::Split);
+        items(e.items);
+        code_[static_cast<std::size_t>(split)].alt = next();
+        return;
+      }
+      case Op::Repeat: return repeat(e);
+      case Op::While: {
+        const int top = next();
+        std::vector<int> fails;
+        cond(e.items[0], true, &fails);
+        expr(e.items[1]);
+        code_[static_cast<std::size_t>(emit(Code::Jump))].alt = top;
+        return patch(fails, next());
+      }
+      case Op::If: {
+        std::vector<int> fails;
+        cond(e.items[0], true, &fails);
+        expr(e.items[1]);
+        if (e.items.size() < 3) return patch(fails, next());
+        const int end = emit(Code::Jump);
+        patch(fails, next());
+        expr(e.items[2]);
+        code_[static_cast<std::size_t>(end)].alt = next();
+        return;
+      }
+      case Op::IfCan: {
+        std::vector<int> fails;
+        look([&] { items(e.items); }, false, &fails);
+        items(e.items);
+        return patch(fails, next());
+      }
+      case Op::AnyDirection:
+        return choice(e.directions.size(), [&](std::size_t i) { bound(e, i, [&] { items(e.items); }); });
+      case Op::EachDirection: {
+        if (marks_ == kMarks)
+          throw std::runtime_error(
+              fmt::format("each-direction is nested more than {} deep, more than the general back end holds", kMarks));
+        const int mark = marks_++;
+        emit(Code::Mark, mark);
+        for (std::size_t i = 0; i < e.directions.size(); ++i) {
+          emit(Code::Back, mark);
+          bound(e, i, [&] { items(e.items); });
+        }
+        emit(Code::Back, mark);
+        --marks_;
+        return;
+      }
+      case Op::Go: {
+        if (!e.variable.empty()) {
+          emit(Code::Go, bound_direction(e.variable));
+          return;
+        }
+        return choice(e.directions.size(), [&](std::size_t i) { emit(Code::Go, direction(e.directions[i])); });
+      }
+      case Op::Enter: emit(Code::Enter, region(e.region)); return;
+      case Op::Capture: emit(Code::Capture); return;
+      case Op::New: emit(Code::New, e.piece); return;
+      case Op::Land: emit(Code::Land); return;
+      case Op::Block: emit(Code::Block); return;
+      case Op::Become: emit(Code::Become, e.piece); return;
+      case Op::Convert: emit(Code::Convert); return;
+      case Op::Waypoint: emit(Code::Waypoint); return;
+      case Op::Pass: emit(Code::Pass); return;
+      case Op::SwapPiecesMirror: emit(Code::Swap); return;
+      default: return cond(e, true, nullptr);
+    }
+  }
+
+  // (repeat B (at-least K) (at-most M) [maximal]): K passes, then up to M - K more (or any number),
+  // each optional; with maximal, stopping early needs (cannot B).
+  void repeat(const Expr& e) {
+    const Expr& body = e.items.front();
+    for (int i = 0; i < e.at_least; ++i) expr(body);
+    std::vector<int> stops;
+    if (e.at_most < 0) {
+      const int top = next();
+      stops.push_back(emit(Code::Split));
+      expr(body);
+      code_[static_cast<std::size_t>(emit(Code::Jump))].alt = top;
+    } else {
+      for (int i = e.at_least; i < e.at_most; ++i) {
+        stops.push_back(emit(Code::Split));
+        expr(body);
+      }
+    }
+    if (!e.maximal || stops.empty()) return patch(stops, next());
+    const int done = e.at_most < 0 ? -1 : emit(Code::Jump);  // after at_most passes, no check
+    patch(stops, next());
+    look([&] { expr(body); }, true, nullptr);
+    if (done >= 0) code_[static_cast<std::size_t>(done)].alt = next();
+  }
+
+  // A lookahead: LOOK, the body, SUBACCEPT; the run goes on past them when the body has a complete
+  // run (or, negated, has none).
+  void look(const std::function<void()>& body, bool negate, std::vector<int>* fails) {
+    const int at = emit(Code::Look, 0, negate);
+    body();
+    emit(Code::SubAccept);
+    code_[static_cast<std::size_t>(at)].arg = static_cast<std::uint16_t>(next());
+    if (fails) fails->push_back(at);
+  }
+
+  void test(Code code, int arg, bool want, std::vector<int>* fails) {
+    const int at = emit(code, arg, !want);
+    if (fails) fails->push_back(at);
+  }
+
+  // Falls through when `e` holds as `want` says; otherwise jumps to a patched alt in `fails`, or
+  // ends the run when there are none.
+  void cond(const Expr& e, bool want, std::vector<int>* fails) {
+    switch (e.op) {
+      case Op::Empty: return test(Code::Test, kEmpty, want, fails);
+      case Op::Friend: return test(Code::Test, kFriend, want, fails);
+      case Op::Enemy: return test(Code::Test, kEnemy, want, fails);
+      case Op::NotFriend: return test(Code::Test, kNotFriend, want, fails);
+      case Op::Occupied: return test(Code::Test, kOccupied, want, fails);
+      case Op::Any: return test(Code::Test, kAny, want, fails);
+      case Op::Is: return test(Code::Test, kPieceMasks + e.piece, want, fails);
+      case Op::In: return test(Code::TestRegion, region(e.region), want, fails);
+      case Op::Captured: return test(Code::Captured, 0, want, fails);
+      case Op::Not: return cond(e.items.front(), !want, fails);
+      case Op::And:
+        if (want) {
+          for (const Expr& item : e.items) cond(item, true, fails);
+          return;
+        }
+        return look([&] { cond(e, true, nullptr); }, true, fails);
+      case Op::Can: return look([&] { items(e.items); }, !want, fails);
+      case Op::Cannot: return look([&] { items(e.items); }, want, fails);
+      default: throw std::runtime_error(fmt::format("'{}' is not a test", lang::core::keyword(e.op)));
+    }
+  }
+
+  // The body of an any-direction or each-direction with its name bound to its i-th direction.
+  void bound(const Expr& e, std::size_t i, const std::function<void()>& body) {
+    bound_.emplace_back(e.variable, direction(e.directions[i]));
+    body();
+    bound_.pop_back();
+  }
+
+  int bound_direction(const std::string& name) const {
+    for (auto it = bound_.rbegin(); it != bound_.rend(); ++it)
+      if (it->first == name) return it->second;
+    throw std::runtime_error(fmt::format("the direction '{}' is not bound here", name));
+  }
+
+  int direction(const lang::core::Direction& d) {
+    const lang::Offset forward = owner_.rules_->players[static_cast<std::size_t>(player_)].forward;
+    return owner_.direction_index(d.frame == lang::core::Direction::Frame::Absolute ? d.offset
+                                                                                    : lang::orient(d.offset, forward));
+  }
+
+  int region(const lang::core::Region& r) {
+    const bool rows = r.kind != lang::core::Region::Kind::Cells;
+    const lang::CellList cells =
+        rows ? lang::core::relative_rows(*owner_.rules_, player_, r.rows, r.kind == lang::core::Region::Kind::FarRows)
+             : r.cells;
+    Board mask;
+    for (const int cell : cells) mask.set(cell);
+    owner_.regions_.push_back(mask);
+    return static_cast<int>(owner_.regions_.size()) - 1;
+  }
+
+  GeneralMoves& owner_;
+  int player_;
+  std::vector<Instruction>& code_;
+  std::vector<std::pair<std::string, int>> bound_;
+  int marks_ = 0;
+};
+
+template <int Words>
+GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
+                                  std::shared_ptr<const lang::core::Rules> core)
+    : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
+  for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
+  prefer_captures_ = core_->prefer_captures;
+  for (std::size_t index = 0; index < core_->moves.size(); ++index) {
+    const lang::core::Rule& rule = core_->moves[index];
+    CompiledRule compiled;
+    compiled.rule = &rule;
+    compiled.index = static_cast<int>(index);
+    for (int player = 0; player < kPlayers; ++player)
+      if (rule.only_player < 0 || rule.only_player == player)
+        Compiler(*this, player, compiled.code[static_cast<std::size_t>(player)]).rule(rule.expr);
+    has_fallback_ = has_fallback_ || rule.fallback;
+    if (rule.when && rule.when->kind == lang::core::Condition::Kind::OthersCanMove) asks_others_[rule.fallback] = true;
+    for (const auto& code : compiled.code)
+      for (const Instruction& instruction : code) {
+        blocks_ = blocks_ || instruction.code == Code::Block;
+        if (instruction.code == Code::New) entering_pieces_ |= 1u << instruction.arg;
+      }
+    compiled_.push_back(std::move(compiled));
+  }
+}
+
+template <int Words>
+int GeneralMoves<Words>::direction_index(lang::Offset offset) {
+  const auto found = std::find(directions_.begin(), directions_.end(), offset);
+  if (found != directions_.end()) return static_cast<int>(found - directions_.begin());
+  directions_.push_back(offset);
+  for (int cell = 0; cell < cells_; ++cell) {
+    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
+    const bool on_board = column >= 0 && column < width_ && row >= 0 && row < rules_->height &&
+                          !rules_->is_hole(row * width_ + column);  // a hole is off the board
+    next_.push_back(static_cast<std::int16_t>(on_board ? row * width_ + column : -1));
+  }
+  return static_cast<int>(directions_.size()) - 1;
+}
+
+// ---- the VM ---------------------------------------------------------------------------------------
+
+// A run's registers; a choice point is a copy. The record and the waypoints are stacks that a
+// choice point cuts back to its lengths.
+namespace {
+enum Mover : std::uint8_t { kNoMover, kCarried, kLanded };
+// A lookahead's body ends at SUBACCEPT, never at ACCEPT; one type, so that run() is instantiated
+// once for every lookahead, however deep.
+constexpr auto first_found = [](const auto&) { return true; };
+}  // namespace
+
+template <int Words>
+struct GeneralMoves<Words>::Thread {
+  std::int32_t pc = 0;
+  std::int16_t here = -1;
+  std::int16_t land = -1;
+  std::uint16_t effects = 0, waypoints = 0;
+  std::int8_t piece = -1;    // the mover's type now
+  std::int8_t entered = -1;  // the type of a mover that entered by (new P)
+  std::uint8_t mover = kNoMover;
+  std::array<std::int16_t, kMarks> marks{};
+};
+
+template <int Words>
+struct GeneralMoves<Words>::Search {
+  struct Effect {
+    std::int16_t cell = -1;
+    Code code = Code::Capture;
+    std::int8_t arg = -1;
+  };
+
+  const StateType& state;
+  int player = 0;
+  std::array<Board, kMasks> masks{};
+  int origin = -1, start_piece = -1, labelled = -1;
+  const std::vector<Instruction>* code = nullptr;
+  boost::container::small_vector<Thread, 64> choices;
+  boost::container::small_vector<Effect, 32> effects;
+  boost::container::small_vector<std::uint16_t, 16> waypoints;
+  std::uint64_t steps = 0;
+
+  Search(const StateType& at, const Board& board) : state(at), player(at.to_move) {
+    const Board& own = at.by_player[player];
+    const Board& enemy = at.by_player[1 - player];
+    const Board open = board - at.blocked;
+    const Board empty = open - (own | enemy);
+    masks[kEmpty] = empty;
+    masks[kFriend] = own;
+    masks[kEnemy] = enemy;
+    masks[kNotFriend] = empty | enemy;
+    masks[kOccupied] = own | enemy;
+    masks[kAny] = open;
+    for (int piece = 0; piece < kMaxPieceTypes; ++piece) masks[kPieceMasks + piece] = at.by_piece[piece];
+  }
+
+  // The frozen board at here: the carried mover is off its origin, a landed mover is where it landed.
+  bool holds(const Thread& t, int mask) const {
+    if (t.mover == kLanded && t.here == t.land)
+      return mask == kFriend || mask == kOccupied || mask == kAny || mask == kPieceMasks + t.piece;
+    if (t.here == origin) return mask == kEmpty || mask == kNotFriend || mask == kAny;
+    return masks[static_cast<std::size_t>(mask)].test(t.here);
+  }
+  bool captured(const Thread& t) const {
+    for (std::size_t i = 0; i < t.effects; ++i)
+      if (effects[i].code == Code::Capture && effects[i].cell == t.here) return true;
+    return false;
+  }
+  // Whether a carried mover may be put down at here.
+  bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
+  void effect(Thread& t, Code code, int arg = -1) {
+    effects.resize(t.effects);
+    effects.push_back({t.here, code, static_cast<std::int8_t>(arg)});
+    ++t.effects;
+  }
+};
+
+// Runs from `t` until a run completes: at SUBACCEPT (a lookahead's body) returns true; at ACCEPT
+// calls on_accept(thread), which returns true to stop. Returns false when every run has died.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
+  const std::size_t base = s.choices.size();
+  const std::vector<Instruction>& code = *s.code;
+  const auto stop = [&](bool found) {
+    s.choices.resize(base);
+    return found;
+  };
+  for (;;) {
+    if (++s.steps > kStepBudget)
+      throw std::runtime_error(fmt::format(
+          "the general move generator ran {} steps in one position of {}: a rule may repeat without end; bound it with "
+          "(at-most N)",
+          kStepBudget, rules_->name));
+    const Instruction& in = code[static_cast<std::size_t>(t.pc)];
+    bool alive = true;
+    switch (in.code) {
+      case Code::Go: {
+        const int to = t.here < 0 ? -1 : next_[static_cast<std::size_t>(in.arg) * cells_ + t.here];
+        alive = to >= 0;
+        t.here = static_cast<std::int16_t>(to);
+        ++t.pc;
+        break;
+      }
+      case Code::Test:
+      case Code::TestRegion:
+      case Code::Captured: {
+        bool holds = false;
+        if (t.here >= 0)
+          holds = in.code == Code::Test         ? s.holds(t, in.arg)
+                  : in.code == Code::TestRegion ? regions_[in.arg].test(t.here)
+                                                : s.captured(t);
+        if (holds != in.negate) {
+          ++t.pc;
+        } else {
+          alive = in.alt >= 0;
+          t.pc = in.alt;
+        }
+        break;
+      }
+      case Code::Split: {
+        Thread later = t;
+        later.pc = in.alt;
+        s.choices.push_back(later);
+        ++t.pc;
+        break;
+      }
+      case Code::Jump: t.pc = in.alt; break;
+      case Code::Look: {
+        Thread sub = t;
+        ++sub.pc;
+        const bool found = run(s, sub, first_found);
+        s.effects.resize(t.effects);
+        s.waypoints.resize(t.waypoints);
+        if (found != in.negate) {
+          t.pc = in.arg;
+        } else {
+          alive = in.alt >= 0;
+          t.pc = in.alt;
+        }
+        break;
+      }
+      case Code::SubAccept: return stop(true);
+      case Code::Enter: {
+        Board cells = regions_[in.arg];
+        alive = cells.any();
+        if (!alive) break;
+        ++t.pc;
+        t.here = static_cast<std::int16_t>(cells.pop_lowest());
+        // The other cells are later choices, the highest pushed first so that they come in order.
+        boost::container::small_vector<std::int16_t, 64> rest;
+        while (cells.any()) rest.push_back(static_cast<std::int16_t>(cells.pop_lowest()));
+        for (auto cell = rest.rbegin(); cell != rest.rend(); ++cell) {
+          Thread later = t;
+          later.here = *cell;
+          s.choices.push_back(later);
+        }
+        break;
+      }
+      case Code::Mark:
+        t.marks[in.arg] = t.here;
+        ++t.pc;
+        break;
+      case Code::Back:
+        t.here = t.marks[in.arg];
+        ++t.pc;
+        break;
+      case Code::Become:
+        if (t.mover == kCarried || (t.mover == kLanded && t.here == t.land))
+          t.piece = static_cast<std::int8_t>(in.arg);
+        else
+          s.effect(t, Code::Become, in.arg);
+        ++t.pc;
+        break;
+      case Code::Convert:
+        if (t.mover != kLanded || t.here != t.land) s.effect(t, Code::Convert);
+        ++t.pc;
+        break;
+      case Code::Capture:
+      case Code::Block:
+      case Code::Pass:
+      case Code::Swap:
+        alive = t.here >= 0 || in.code == Code::Pass || in.code == Code::Swap;
+        if (alive) s.effect(t, in.code);
+        ++t.pc;
+        break;
+      case Code::New:
+        alive = t.mover == kNoMover;
+        t.mover = kCarried;
+        t.piece = t.entered = static_cast<std::int8_t>(in.arg);
+        ++t.pc;
+        break;
+      case Code::Land:
+        alive = t.mover == kCarried && s.landable(t);
+        t.mover = kLanded;
+        t.land = t.here;
+        ++t.pc;
+        break;
+      case Code::Waypoint:
+        s.waypoints.resize(t.waypoints);
+        s.waypoints.push_back(static_cast<std::uint16_t>(t.here));
+        ++t.waypoints;
+        ++t.pc;
+        break;
+      case Code::Accept:
+        if (t.mover == kCarried) {
+          alive = s.landable(t);
+          t.mover = kLanded;
+          t.land = t.here;
+        }
+        if (alive && on_accept(t)) return stop(true);
+        alive = false;
+        break;
+    }
+    if (alive) continue;
+    if (s.choices.size() == base) return stop(false);
+    t = s.choices.back();
+    s.choices.pop_back();
+  }
+}
+
+template <int Words>
+GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) const {
+  GeneralRecord record;
+  record.origin = static_cast<std::int16_t>(s.origin);
+  record.piece = static_cast<std::int8_t>(s.origin >= 0 ? s.start_piece : t.entered);
+  if (t.mover == kLanded) {
+    record.landing = t.land;
+    record.final_piece = t.piece;
+  }
+  record.labelled = static_cast<std::int16_t>(s.labelled);
+  for (std::size_t i = 0; i < t.effects; ++i) {
+    const typename Search::Effect& effect = s.effects[i];
+    if (effect.code == Code::Pass || effect.code == Code::Swap) {
+      (effect.code == Code::Pass ? record.pass : record.swap) = true;
+      continue;
+    }
+    auto change = std::find_if(record.changes.begin(), record.changes.end(),
+                               [&](const CellChange& c) { return c.cell == effect.cell; });
+    if (change == record.changes.end())
+      change = record.changes.insert(record.changes.end(), CellChange{static_cast<std::uint16_t>(effect.cell)});
+    switch (effect.code) {
+      case Code::Capture: change->what |= CellChange::kCapture; break;
+      case Code::Convert: change->what |= CellChange::kConvert; break;
+      case Code::Block: change->what |= CellChange::kBlock; break;
+      default: change->become = effect.arg; break;
+    }
+  }
+  std::sort(record.changes.begin(), record.changes.end(),
+            [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
+  record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
+  return record;
+}
+
+template <int Words>
+bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType& state, bool fallback,
+                                  bool others_can_move) const {
+  const lang::core::Rule& rule = *compiled.rule;
+  if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
+  if (!rule.when) return true;
+  return rule.when->kind == lang::core::Condition::Kind::PlyIs ? state.ply == static_cast<std::uint32_t>(rule.when->ply)
+                                                               : others_can_move;
+}
+
+// Calls on_record(record) for each move of the rules that apply, once per move (runs whose records
+// are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules from that
+// cell; `game_rules` says whether the game rules run too.
+template <int Words>
+template <typename OnRecord>
+bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
+                                          bool game_rules, OnRecord&& on_record) const {
+  Search s(state, board_);
+  std::vector<GeneralRecord> seen;  // the moves of this origin so far
+  const auto accept = [&](const Thread& t) {
+    GeneralRecord found = record(s, t);
+    const std::uint64_t fingerprint = found.fingerprint();
+    for (const GeneralRecord& earlier : seen) {
+      if (earlier.same_move(found)) return false;
+      if (earlier.fingerprint() == fingerprint)
+        throw std::logic_error("two general moves of one origin have the same fingerprint");
+    }
+    seen.push_back(found);
+    return on_record(seen.back());
+  };
+  const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
+    for (const CompiledRule& compiled : compiled_) {
+      if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece) ||
+          !applies(compiled, state, fallback, others_can_move))
+        continue;
+      Thread start;
+      start.here = static_cast<std::int16_t>(s.origin);
+      if (piece >= 0) {
+        start.mover = kCarried;
+        start.piece = static_cast<std::int8_t>(piece);
+      }
+      s.code = &compiled.code[state.to_move];
+      s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
+      if (run(s, start, accept)) return true;
+    }
+    return false;
+  };
+  Board origins = state.by_player[state.to_move];
+  if (origin >= 0) origins &= Board::single(origin);
+  while (origin != -2 && origins.any()) {
+    s.origin = origins.pop_lowest();
+    s.start_piece = -1;
+    for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
+      if (state.by_piece[piece].test(s.origin)) s.start_piece = piece;
+    seen.clear();
+    if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
+  }
+  if (!game_rules) return false;
+  s.origin = -1;
+  s.start_piece = -1;
+  seen.clear();
+  return run_rules(lang::core::Rule::Scope::Game, -1);
+}
+
+template <int Words>
+Move GeneralMoves<Words>::move_of(const GeneralRecord& record) const {
+  Move move;
+  move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
+                                         : record.landing >= 0 ? record.landing
+                                                               : cells_);
+  move.to = static_cast<std::uint16_t>(record.landing >= 0 ? record.landing : move.from);
+  move.piece = static_cast<std::uint8_t>(std::max<int>(record.piece, 0));
+  move.capture = record.captures();
+  move.general = true;
+  move.jumped = record.fingerprint();
+  return move;
+}
+
+template <int Words>
+void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
+                               std::vector<GeneralRecord>* records) const {
+  for_each_record(state, fallback, others_can_move, -1, true, [&](const GeneralRecord& record) {
+    moves.push_back(move_of(record));
+    if (records) records->push_back(record);
+    return false;
+  });
+}
+
+template <int Words>
+bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move) const {
+  return for_each_record(state, fallback, others_can_move, -1, true, [](const GeneralRecord&) { return true; });
+}
+
+template <int Words>
+GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, bool others_can_move) const {
+  GeneralRecord found;
+  const bool piece_rules = move.from < cells_ && state.by_player[state.to_move].test(move.from);
+  const bool game_rules = move.from == move.to || move.from == cells_;
+  for (const bool fallback : {false, true})
+    if (for_each_record(state, fallback, others_can_move, piece_rules ? move.from : -2, game_rules,
+                        [&](const GeneralRecord& record) {
+                          if (!(move_of(record) == move)) return false;
+                          found = record;
+                          return true;
+                        }))
+      return found;
+  throw std::logic_error(
+      fmt::format("no rule of {} makes the general move from {} to {} here", rules_->name, move.from, move.to));
+}
+
+// ---- text -------------------------------------------------------------------------------------------
+
+// §1.3: the origin, the waypoints and the landing, joined by 'x' when the move captures, else '-';
+// an entering piece's cell, with its letter when several types enter; blocks after '/'. The
+// explicit form also writes the mover's new type, the captures away from the landing, and the
+// cells that change owner or type.
+template <int Words>
+std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const {
+  const auto cell = [&](int c) { return lang::cell_name(c, width_); };
+  const auto letter = [&](int piece) { return rules_->pieces[static_cast<std::size_t>(piece)].letter; };
+  std::string text;
+  if (record.labelled >= 0) {
+    text = core_->moves[static_cast<std::size_t>(record.labelled)].label;
+  } else if (record.origin < 0) {
+    if (record.landing >= 0)
+      text = name_piece ? fmt::format("{}@{}", letter(record.piece), cell(record.landing)) : cell(record.landing);
+  } else {
+    const char separator = record.captures() ? 'x' : '-';
+    text = cell(record.origin);
+    std::vector<int> path(record.waypoints.begin(), record.waypoints.end());
+    if (record.landing >= 0 && (path.empty() || path.back() != record.landing)) path.push_back(record.landing);
+    for (const int c : path) text += separator + cell(c);
+  }
+  if (explicit_form) {
+    if (record.final_piece >= 0 && record.final_piece != record.piece)
+      text += fmt::format("={}", letter(record.final_piece));
+    for (const CellChange& change : record.changes) {
+      if ((change.what & CellChange::kCapture) && change.cell != record.landing) text += "x" + cell(change.cell);
+      if (change.what & CellChange::kConvert) text += "~" + cell(change.cell);
+      if (change.become >= 0) text += fmt::format("{}={}", cell(change.cell), letter(change.become));
+    }
+  }
+  for (const CellChange& change : record.changes)
+    if (change.what & CellChange::kBlock) text += "/" + cell(change.cell);
+  if (text.empty()) text = record.swap ? "swap" : "pass";
+  return text;
+}
+
+template <int Words>
+void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<GeneralRecord>& records,
+                                     bool name_piece) const {
+  std::vector<std::size_t> general;
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (moves[i].general) general.push_back(i);
+  const std::lock_guard<std::mutex> lock(texts_->mutex);
+  std::vector<std::string> texts;
+  for (std::size_t k = 0; k < general.size(); ++k) {
+    const auto known = texts_->by_move.find(moves[general[k]]);
+    texts.push_back(known != texts_->by_move.end() ? known->second : shown_text(records[k], false, name_piece));
+  }
+  // Texts that two moves share become explicit; what is still shared gets the fingerprint.
+  for (const bool last_resort : {false, true}) {
+    std::unordered_map<std::string, int> uses;
+    for (const std::string& text : texts) ++uses[text];
+    for (std::size_t k = 0; k < general.size(); ++k) {
+      if (uses[texts[k]] < 2) continue;
+      texts[k] = shown_text(records[k], true, name_piece);
+      if (last_resort) texts[k] += fmt::format("#{:016x}", moves[general[k]].jumped);
+    }
+  }
+  for (std::size_t k = 0; k < general.size(); ++k) texts_->by_move[moves[general[k]]] = texts[k];
+}
+
+template <int Words>
+std::string GeneralMoves<Words>::text(Move move) const {
+  const std::lock_guard<std::mutex> lock(texts_->mutex);
+  const auto known = texts_->by_move.find(move);
+  return known == texts_->by_move.end() ? std::string() : known->second;
+}
+
+template <int Words>
+std::string GeneralMoves<Words>::describe(int piece) const {
+  std::string out;
+  for (const CompiledRule& compiled : compiled_) {
+    const lang::core::Rule& rule = *compiled.rule;
+    if (rule.scope == lang::core::Rule::Scope::Piece ? rule.piece != piece : piece != -1) continue;
+    const std::string first_line = rule.origin.substr(0, rule.origin.find('\n'));
+    std::string counts;
+    for (int player = 0; player < kPlayers; ++player)
+      if (const auto& code = compiled.code[static_cast<std::size_t>(player)]; !code.empty())
+        counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ",
+                              rules_->players[static_cast<std::size_t>(player)].name, code.size());
+    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({})\n", first_line,
+                       rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "",
+                       compiled.code[rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player)].size(),
+                       counts);
+  }
+  return out;
+}
+
+#define TROYKA_DEFINE_GENERAL(W) template class GeneralMoves<W>;
+TROYKA_FOR_EACH_WIDTH(TROYKA_DEFINE_GENERAL)
+#undef TROYKA_DEFINE_GENERAL
+
+}  // namespace troyka

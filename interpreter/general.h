@@ -1,0 +1,172 @@
+// The general back end (docs/core-design.md §5.3): core rules that the recogniser does not map
+// onto the fast tables run here. Each rule is compiled, once per player, into a flat array of small
+// instructions (Thompson-style: GO, TEST, SPLIT, JUMP, LOOK for can/cannot, effects, ACCEPT), and
+// a backtracking VM with an explicit choice-point stack runs them from every origin. No core::Expr
+// is walked while playing.
+//
+// Semantics as §1.1 and §1.3: tests read the frozen board (the position before the move, with the
+// carried mover off its origin and a landed mover where it landed); effects are pending in the
+// run's record; at completion a carried mover lands at here, which must be empty unless a capture
+// of it is pending; two runs with equal canonical records are one move.
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interpreter/program.h"
+#include "lang/core.h"
+
+namespace troyka {
+
+// What a general move does to one cell besides moving its mover, merged over the run.
+struct CellChange {
+  static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4;
+  std::uint16_t cell = 0;
+  std::uint8_t what = 0;    // kCapture | kConvert | kBlock
+  std::int8_t become = -1;  // the type the piece there becomes, or -1
+  bool operator==(const CellChange&) const = default;
+};
+
+// A complete run, canonical: the mover (origin, landing, types), each changed cell once in cell
+// order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
+// only in them are one move (two paths of a chain over the same pieces).
+struct GeneralRecord {
+  std::int16_t origin = -1;      // the mover's cell when the rule started at a piece, else -1
+  std::int16_t landing = -1;     // where the mover ends; -1 without a mover
+  std::int8_t piece = -1;        // the mover's type at the start
+  std::int8_t final_piece = -1;  // and at the end
+  std::int16_t labelled = -1;    // the index of the labelled rule that made it, or -1
+  bool pass = false, swap = false;
+  boost::container::small_vector<CellChange, 8> changes;
+  boost::container::small_vector<std::uint16_t, 8> waypoints;
+
+  bool captures() const;
+  std::uint64_t fingerprint() const;
+  bool same_move(const GeneralRecord& other) const;
+};
+
+template <int Words>
+class GeneralMoves {
+ public:
+  using Board = Bitboard<Words>;
+  using StateType = State<Words>;
+
+  // Compiles every rule of `core` for each of its players. Throws std::runtime_error when a rule
+  // needs more than the VM has (each-direction nested deeper than kMarks), which the checker refuses.
+  GeneralMoves(std::shared_ptr<const lang::Rules> rules, std::shared_ptr<const lang::core::Rules> core);
+
+  // Appends the moves of the rules for the player to move, the fallback rules or the others, with
+  // their records when `records` is given. `others_can_move` answers (when (can-move others)).
+  void list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
+            std::vector<GeneralRecord>* records) const;
+  // Whether list() would give a move; stops at the first complete run.
+  bool any(const StateType& state, bool fallback, bool others_can_move) const;
+  // The record of `move`, a move that list() gave in `state`: its origin's rules are run again.
+  // Throws std::logic_error when no run of them makes it.
+  GeneralRecord record_of(const StateType& state, Move move, bool others_can_move) const;
+
+  bool has_fallback() const { return has_fallback_; }
+  bool asks_others(bool fallback) const { return asks_others_[fallback]; }
+  bool prefers_captures() const { return prefer_captures_; }
+  bool blocks() const { return blocks_; }
+  // The piece types that rules bring onto the board (new P), as bits.
+  unsigned entering_pieces() const { return entering_pieces_; }
+  // For `troyka show`: the rules of `piece` (-1: the game rules), each with its instruction count.
+  std::string describe(int piece) const;
+
+  // ---- text (docs/core-design.md §1.3) ----
+  // Remembers the text of each general move of `moves` (records alongside, in order): the shown
+  // form, or the explicit form when two of them would print alike.
+  void name_moves(const MoveList& moves, const std::vector<GeneralRecord>& records, bool name_piece) const;
+  // The remembered text of a general move that a listing gave; empty if none did.
+  std::string text(Move move) const;
+
+  // The step budget of one generation: a rule that runs longer fails loudly.
+  static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
+  static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
+
+  enum class Code : std::uint8_t {
+    Go,          // here := next along direction `arg`; off the board: the run dies
+    Test,        // the mask `arg` holds at here (xor negate), else go to alt or die
+    TestRegion,  // here is in region `arg` (xor negate), else alt or die
+    Captured,    // a capture of here is pending (xor negate), else alt or die
+    Split,       // a choice: go on, and later try alt
+    Jump,        // go to alt
+    Look,        // run pc+1.. until SubAccept; found xor negate: go to arg, else alt or die
+    SubAccept,   // the end of a lookahead
+    Enter,       // here := each cell of region `arg`, a choice
+    Mark,        // marks[arg] := here
+    Back,        // here := marks[arg]
+    Capture,
+    Become,  // to piece `arg`
+    Convert,
+    New,  // piece `arg` enters as the mover
+    Land,
+    Block,
+    Waypoint,
+    Pass,
+    Swap,
+    Accept,
+  };
+  struct Instruction {
+    Code code = Code::Accept;
+    bool negate = false;
+    std::uint16_t arg = 0;
+    std::int32_t alt = -1;  // -1: the run dies
+  };
+
+ private:
+  struct CompiledRule {
+    const lang::core::Rule* rule = nullptr;
+    int index = 0;
+    std::array<std::vector<Instruction>, kPlayers> code;  // empty for a player the rule is not for
+  };
+  class Compiler;
+  struct Thread;
+  struct Search;
+
+  int direction_index(lang::Offset offset);
+  bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move) const;
+  template <typename OnAccept>
+  bool run(Search& s, Thread t, OnAccept&& on_accept) const;
+  GeneralRecord record(const Search& s, const Thread& t) const;
+  template <typename OnRecord>
+  bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
+                       OnRecord&& on_record) const;
+  Move move_of(const GeneralRecord& record) const;
+  std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
+
+  std::shared_ptr<const lang::Rules> rules_;
+  std::shared_ptr<const lang::core::Rules> core_;
+  int cells_ = 0, width_ = 0;
+  Board board_;  // every cell
+  std::vector<CompiledRule> compiled_;
+  std::vector<lang::Offset> directions_;
+  std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
+  std::vector<Board> regions_;
+  bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false;
+  std::array<bool, 2> asks_others_{};
+  unsigned entering_pieces_ = 0;
+
+  struct MoveHash {
+    std::size_t operator()(const Move& move) const {
+      return move.jumped ^ (std::size_t{move.from} << 20 ^ std::size_t{move.to} << 4 ^ move.piece);
+    }
+  };
+  struct Texts {
+    std::mutex mutex;
+    std::unordered_map<Move, std::string, MoveHash> by_move;
+  };
+  std::shared_ptr<Texts> texts_ = std::make_shared<Texts>();
+};
+
+#define TROYKA_DECLARE_GENERAL(W) extern template class GeneralMoves<W>;
+TROYKA_FOR_EACH_WIDTH(TROYKA_DECLARE_GENERAL)
+#undef TROYKA_DECLARE_GENERAL
+
+}  // namespace troyka

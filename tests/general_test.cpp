@@ -1,0 +1,256 @@
+// Tests of the general back end (interpreter/general.h, docs/core-design.md §5.3 and step 4 of §6):
+// with TROYKA_FORCE_GENERAL=1 every rule of every game runs on the VM, whose perft, move texts,
+// positions and results must be those of the fast back end; core rules that only the VM can run
+// (a capture away from the landing cell, if/else, while, a maximal chain) give the moves counted by
+// hand; a rule that would run without end fails loudly.
+#include "interpreter/general.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "games.h"
+#include "interpreter/game.h"
+#include "interpreter/perft.h"
+#include "interpreter/random.h"
+
+namespace troyka {
+namespace {
+
+using troyka_tests::after;
+using troyka_tests::move_texts;
+using troyka_tests::position;
+
+const std::string kSourceDir = TROYKA_SOURCE_DIR;
+
+// The game of `path` loaded with TROYKA_FORCE_GENERAL=1: every rule on the general back end.
+Game forced_general(const std::string& path, const lang::Options& options) {
+  setenv("TROYKA_FORCE_GENERAL", "1", 1);
+  try {
+    Game game = Game::load(path, options);
+    unsetenv("TROYKA_FORCE_GENERAL");
+    return game;
+  } catch (...) {
+    unsetenv("TROYKA_FORCE_GENERAL");
+    throw;
+  }
+}
+
+// Every game of games/ and tests/data/games/, and every file of tests/data/zrf/ that loads.
+std::vector<std::string> every_game() {
+  std::vector<std::string> paths;
+  for (const std::string directory : {"/games", "/tests/data/games", "/tests/data/zrf"})
+    for (const auto& entry : std::filesystem::directory_iterator(kSourceDir + directory)) {
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".game" && extension != ".zrf") continue;
+      try {
+        Game::load(entry.path().string());
+        paths.push_back(entry.path().string());
+      } catch (const std::exception&) {  // a ZRF file troyka does not read yet
+      }
+    }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// Calls check(fast, general) with the two programs of `path`, which have the same width.
+template <typename Check>
+void with_both(const std::string& path, const lang::Options& options, Check&& check) {
+  const Game fast = Game::load(path, options);
+  const Game general = forced_general(path, options);
+  fast.visit([&](const auto& fast_program) {
+    general.visit([&](const auto& general_program) {
+      if constexpr (std::is_same_v<decltype(fast_program), decltype(general_program)>)
+        check(fast_program, general_program);
+      else
+        FAIL() << path << ": the two programs differ in width";
+    });
+  });
+}
+
+// Perft up to the last depth whose leaves, estimated from the branching so far, stay within
+// kLeaves (at most kDepth): a few seconds for every file together in Release.
+void expect_same_perft(const std::string& path, const lang::Options& options = {}) {
+  constexpr std::uint64_t kLeaves = troyka_tests::kSlowBuild ? 30'000 : 300'000;
+  constexpr int kDepth = 6;
+  with_both(path, options, [&](const auto& fast, const auto& general) {
+    const auto start = fast.initial_state();
+    EXPECT_EQ(general.position_text(general.initial_state()), fast.position_text(start)) << path;
+    std::uint64_t previous = 1;
+    for (int depth = 1; depth <= kDepth; ++depth) {
+      const std::uint64_t expected = perft(fast, start, depth);
+      EXPECT_EQ(perft(general, general.initial_state(), depth), expected) << path << " depth " << depth;
+      if (expected == 0 || expected * expected / previous > kLeaves) break;
+      previous = expected;
+    }
+  });
+}
+
+TEST(ForcedGeneral, PerftOfEveryGameEqualsTheFastPath) {
+  for (const std::string& path : every_game()) expect_same_perft(path);
+}
+
+// Random games played on both, position by position: the same legal moves (as texts), the same
+// positions and the same results; general moves' texts read back as those moves.
+void expect_same_games(const std::string& path, const lang::Options& options = {}) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 2;
+  constexpr int kMaxPlies = 60;
+  constexpr std::size_t kReadBack = 4;  // moves of each position whose text is read back, spread over the list
+  with_both(path, options, [&](const auto& fast, const auto& general) {
+    Rng rng(7);
+    for (int game = 0; game < kGames; ++game) {
+      auto fast_state = fast.initial_state();
+      auto general_state = general.initial_state();
+      for (int ply = 0; ply < kMaxPlies && !fast_state.over; ++ply) {
+        const std::string where = path + " at " + fast.position_text(fast_state);
+        ASSERT_EQ(general.position_text(general_state), fast.position_text(fast_state)) << where;
+        ASSERT_EQ(move_texts(general, general_state), move_texts(fast, fast_state)) << where;
+        MoveList moves;
+        general.legal_moves(general_state, moves);
+        for (std::size_t i = 0; i < moves.size(); i += moves.size() / kReadBack + 1) {
+          const ParsedMove read = general.parse_move(general_state, general.move_text(moves[i]));
+          EXPECT_TRUE(read.ok() && read.move == moves[i]) << where << ": " << general.move_text(moves[i]);
+        }
+        const Move move = fast.random_move(fast_state, rng);
+        const std::string text = fast.move_text(move);
+        fast.apply(fast_state, move);
+        general_state = after(general, general_state, text);
+      }
+      EXPECT_EQ(general_state.over, fast_state.over) << path;
+      EXPECT_EQ(general_state.winner, fast_state.winner) << path;
+      EXPECT_EQ(general.end_reason(general_state), fast.end_reason(fast_state)) << path;
+    }
+  });
+}
+
+TEST(ForcedGeneral, RandomGamesMatchTheFastPathMoveByMove) {
+  for (const std::string& path : every_game()) expect_same_games(path);
+}
+
+// Variants with forms the default sizes leave out (the swap, a longest line), the smallest board
+// and the widest bitboard.
+TEST(ForcedGeneral, VariantsAndSizesMatchTheFastPath) {
+  const auto variant = [](const std::string& name, std::vector<std::pair<std::string, std::string>> params = {}) {
+    return lang::Options{name, std::move(params)};
+  };
+  const std::vector<std::pair<std::string, lang::Options>> cases = {
+      {"breakthrough.game", variant("zillions-7x7")},
+      {"breakthrough.game", variant("", {{"width", "3"}, {"height", "4"}})},
+      {"breakthrough.game", variant("", {{"width", "26"}, {"height", "26"}})},
+      {"amazons.game", variant("6x6")},
+      {"hex.game", variant("swap", {{"size", "5"}})},
+      {"gomoku.game", variant("standard", {{"size", "7"}})},
+  };
+  for (const auto& [file, options] : cases) {
+    expect_same_perft(kSourceDir + "/games/" + file, options);
+    expect_same_games(kSourceDir + "/games/" + file, options);
+  }
+}
+
+// The moves of a piece of a 5x5 game with this one rule, and the position after one of them.
+Game rook_game(const std::string& rule) {
+  const std::string text =
+      "(game \"Test\" (players (White north) (Black south)) (board (rectangle 5 5))\n(piece Rook \"R\" " + rule +
+      ")\n(setup) (end (lose no-legal-moves)))";
+  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
+}
+
+using Texts = std::vector<std::string>;
+
+TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
+  const Game game = Game::load(kSourceDir + "/tests/data/games/sweeping-breakthrough.game");
+  game.visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("    compiled: general: 42 instructions (White 42, Black 42)\n"),
+              std::string::npos)
+        << program.describe();
+    // c3 can take b4, with a5 behind it, or d4, with nothing behind.
+    const auto start = position(program, "p4/1p1p1/2P2/5/5 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"c3-c4", "c3xb4", "c3xd4"}));
+    EXPECT_EQ(program.position_text(after(program, start, "c3xb4")), "5/1P1p1/5/5/5 Black 1");
+    EXPECT_EQ(program.position_text(after(program, start, "c3xd4")), "p4/1p1P1/5/5/5 Black 1");
+    // Perft as Breakthrough's until a sweep can happen (ply 3), then fewer replies.
+    const std::vector<std::uint64_t> expected = {13, 156, 1924, 22956};
+    for (int depth = 1; depth <= 4; ++depth)
+      EXPECT_EQ(perft(program, program.initial_state(), depth), expected[static_cast<std::size_t>(depth - 1)]);
+  });
+}
+
+TEST(GeneralRules, IfElseChoosesByTheTest) {
+  const Game game = rook_game("(moves (go n) (if empty waypoint (seq enemy capture)))");
+  game.visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/5/R4 White 0")), (Texts{"a1-a2"}));
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/r4/R4 White 0")), (Texts{"a1xa2"}));
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/R4/R4 White 0")), (Texts{"a2-a3"}));
+  });
+}
+
+TEST(GeneralRules, WhileStopsOnlyWhereItsTestFails) {
+  const Game game = rook_game("(moves (go e) (while empty (go e)) enemy capture)");
+  game.visit([](const auto& program) {
+    const auto start = position(program, "5/5/5/5/R1r1r White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xc1"}));
+    EXPECT_EQ(program.position_text(after(program, start, "a1xc1")), "5/5/5/5/2R1r Black 1");
+  });
+}
+
+TEST(GeneralRules, MaximalChainEndsOnlyWhereItCannotGoOn) {
+  const std::string jump = "(seq (go e) enemy (not captured) capture (go e) empty waypoint)";
+  const Game maximal = rook_game("(moves (repeat " + jump + " (at-least 1) maximal))");
+  const Game any_length = rook_game("(moves (repeat " + jump + " (at-least 1)))");
+  maximal.visit([](const auto& program) {
+    const auto start = position(program, "5/5/5/5/Rr1r1 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xc1xe1"}));
+    EXPECT_EQ(program.position_text(after(program, start, "a1xc1xe1")), "5/5/5/5/4R Black 1");
+  });
+  any_length.visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/5/Rr1r1 White 0")), (Texts{"a1xc1", "a1xc1xe1"}));
+  });
+}
+
+// Two runs with one record are one move: two ways to the same cell.
+TEST(GeneralRules, RunsWithEqualRecordsAreOneMove) {
+  const Game game = rook_game("(moves (or (seq (go n) (go e)) (seq (go e) (go n))))");
+  game.visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/5/R4 White 0")), (Texts{"a1-b2"}));
+  });
+}
+
+// Two moves that would print alike print in the explicit form, which writes their captures, and
+// read back.
+TEST(GeneralRules, MovesThatPrintAlikeTakeTheExplicitForm) {
+  const Game game =
+      rook_game("(moves (go n) empty (or (seq (go e) enemy capture (go w)) (seq (go w) enemy capture (go e))))");
+  game.visit([](const auto& program) {
+    const auto start = position(program, "5/5/5/r1r2/1R3 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"b1xb2xa2", "b1xb2xc2"}));
+    EXPECT_EQ(program.position_text(after(program, start, "b1xb2xa2")), "5/5/5/1Rr2/5 Black 1");
+  });
+}
+
+// A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.
+TEST(GeneralRules, RunawayGenerationFailsLoudly) {
+  const std::string text =
+      "(game \"Runaway\" (players (White north) (Black south)) (board (rectangle 26 2))\n(piece Rook \"R\" "
+      "(moves (repeat (seq (or empty (not friend)) (go e)) (at-least 1))))\n"
+      "(setup (place White Rook a1)) (end (lose no-legal-moves)))";
+  const Game game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"runaway.game", text}), {}));
+  game.visit([](const auto& program) {
+    MoveList moves;
+    try {
+      program.legal_moves(program.initial_state(), moves);
+      ADD_FAILURE() << "listed " << moves.size() << " moves";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()),
+                "the general move generator ran 16777216 steps in one position of Runaway: a rule may repeat "
+                "without end; bound it with (at-most N)");
+    }
+  });
+}
+
+}  // namespace
+}  // namespace troyka
