@@ -14,6 +14,10 @@
 
 namespace troyka::lang {
 
+namespace core {
+struct Rules;  // lang/core.h, which includes this file
+}
+
 inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
@@ -177,6 +181,9 @@ struct Rules {
   bool swap_rule = false;
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
+  // The (moves ...) rules in core forms that the recogniser did not map onto MoveRules: they run on
+  // the general back end (interpreter/general.h). Null when there are none.
+  std::shared_ptr<const core::Rules> general;
 
   int cells() const { return width * height; }
   int cell(int column, int row) const { return row * width + column; }

@@ -12,7 +12,11 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
+#include <tuple>
 
+#include "lang/core.h"
+#include "lang/directions.h"
 #include "lang/sexpr.h"
 #include "lang/translate.h"
 
@@ -470,6 +474,7 @@ class Lowering {
     check_drop_supplies();
     read_goals();
     assign_facings(rules_);
+    lower_core_pieces();
   }
 
  private:
@@ -990,15 +995,13 @@ class Lowering {
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.letter = letter_for(piece.name, notation);
+    std::vector<const Node*> bodies;
     for (const Node* list : moves)
-      for (std::size_t i = 1; i < list->items.size(); ++i) {
-        if (list->items[i].head() == "move-type") continue;  // matters only with move-priorities, refused
-        piece.moves.push_back(lower_move(list->items[i]));
-        tested_moves_ += !piece.moves.back().tests.empty();
-        if (tested_moves_ > kMaxTestedMoves)
-          fail(list->items[i],
-               fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
-      }
+      for (std::size_t i = 1; i < list->items.size(); ++i)
+        if (list->items[i].head() != "move-type")
+          bodies.push_back(&list->items[i]);  // matters only with move-priorities, refused
+    if (!lower_keyword_moves(bodies, piece.moves))
+      core_pieces_.emplace_back(static_cast<int>(rules_.pieces.size()), std::move(bodies));
     for (const Node* list : drops) {
       drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
       for (std::size_t i = 1; i < list->items.size(); ++i) {
@@ -1007,6 +1010,29 @@ class Lowering {
       }
     }
     rules_.pieces.push_back(std::move(piece));
+  }
+
+  // Lowers a piece's move bodies to keyword moves, as lower_move reads them; false, with `moves`
+  // untouched, when one of them is beyond that reading (an add in the middle of a move, an if with
+  // an else, a capture away from the landing cell ...): the piece's moves then all go to the core
+  // (lower_core_pieces), so that no move is listed by both back ends.
+  bool lower_keyword_moves(const std::vector<const Node*>& bodies, std::vector<MoveRule>& moves) {
+    std::vector<MoveRule> lowered;
+    int tested = 0;
+    try {
+      for (const Node* body : bodies) {
+        lowered.push_back(lower_move(*body));
+        tested += !lowered.back().tests.empty();
+      }
+    } catch (const Error&) {
+      return false;
+    }
+    tested_moves_ += tested;
+    if (tested_moves_ > kMaxTestedMoves)
+      fail(*bodies.back(),
+           fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
+    moves.insert(moves.end(), lowered.begin(), lowered.end());
+    return true;
   }
 
   // A diagram letter: the notation's, else the first letter of the name not taken by another piece.
@@ -1126,7 +1152,7 @@ class Lowering {
   // and back, 'to' choosing the landing cell, ending in add or (if C add); or a slide. The path
   // becomes one jump to the landing cell with a cell test for every other cell it tests, and for
   // every cell it passes that is not sure to be on the board (ZRF moves fail when they leave it).
-  MoveRule lower_move(const Node& move) {
+  MoveRule lower_move(const Node& move) const {
     if (!move.is_list() || move.items.empty())
       fail(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
     MoveRule rule;
@@ -1240,7 +1266,7 @@ class Lowering {
 
   // DIR (while empty? add DIR) [conditions add]: every empty cell along DIR, then the first
   // occupied one if the conditions allow it. Without 'add' in the loop only the occupied one.
-  MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) {
+  MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) const {
     const Node& loop = move.items[loop_at];
     const Node& dir = move.items[0];
     if (loop_at != 1) fail(move.items[1], "a slide starts with exactly one direction before its '(while ...)'");
@@ -1262,6 +1288,276 @@ class Lowering {
     rule.capture = rule.target != Target::Empty;
     for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {direction_for(dir, p)};
     return rule;
+  }
+
+  // ---- moves in core forms (docs/zrf.md, "Moves in core forms") ----
+  //
+  // A move body is a program: directions step, (verify C) tests, if, while and the effects act in
+  // turn, and each `add` makes a move of what it has done so far and carries on. So the moves of a
+  // body are its runs that stop at an add: stopping(items) is the core expression of those runs,
+  // and passing(items) that of the runs that go through the items, their adds doing nothing. A run
+  // that leaves the board, or fails a test, makes no more moves. Directions, zones and symmetries
+  // differ per player, so each player gets a rule of its own, and the two are one rule when equal.
+
+  void lower_core_pieces() {
+    if (core_pieces_.empty()) return;
+    auto general = std::make_shared<core::Rules>();
+    for (const auto& [piece, bodies] : core_pieces_)
+      for (const Node* body : bodies) {
+        std::array<core::Rule, kPlayers> rules;
+        for (int p = 0; p < kPlayers; ++p) rules[static_cast<std::size_t>(p)] = core_rule_or_fail(*body, piece, p);
+        if (rules[0].expr == rules[1].expr) {
+          rules[0].only_player = -1;
+          general->moves.push_back(std::move(rules[0]));
+        } else {
+          general->moves.insert(general->moves.end(), rules.begin(), rules.end());
+        }
+      }
+    rules_.general = std::move(general);
+  }
+
+  // The body's rule for `player`. When the core cannot read it, the error is the one of the two
+  // readings that got further into the body (the keyword reading's on a tie): where both fail, that
+  // one knows more, a missing 'mark' before 'back' as well as an unknown zone.
+  core::Rule core_rule_or_fail(const Node& body, int piece, int player) const {
+    try {
+      return core_rule(body, piece, player);
+    } catch (const Error& core_error) {
+      try {
+        (void)lower_move(body);
+      } catch (const Error& keyword_error) {
+        const SourcePos at = keyword_error.diagnostic().pos, core_at = core_error.diagnostic().pos;
+        if (std::tie(at.line, at.column) >= std::tie(core_at.line, core_at.column)) throw;
+      }
+      throw;
+    }
+  }
+
+  core::Rule core_rule(const Node& body, int piece, int player) const {
+    if (!body.is_list() || body.items.empty())
+      fail(body, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(body)));
+    core::Rule rule;
+    rule.scope = core::Rule::Scope::Piece;
+    rule.piece = piece;
+    rule.only_player = player;
+    rule.origin = to_text(body);
+    rule.pos = body.pos;
+    const std::span<const Node> items(body.items);
+    const std::size_t first = items.front().is_symbol("from") ? 1 : 0;  // where the piece stands: it starts there
+    std::optional<core::Expr> moves = stopping(items.subspan(first), player);
+    if (!moves)
+      fail(body, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+    rule.expr = std::move(*moves);
+    return rule;
+  }
+
+  // The runs of `items` that stop at one of their adds, or none when no add is among them.
+  std::optional<core::Expr> stopping(std::span<const Node> items, int player) const {
+    if (items.empty()) return std::nullopt;
+    std::vector<core::Expr> ways;
+    if (auto here = stopping(items.front(), player)) ways.push_back(std::move(*here));
+    if (auto later = stopping(items.subspan(1), player))
+      ways.push_back(core_seq({passing(items.front(), player), std::move(*later)}));
+    return core_or(std::move(ways));
+  }
+
+  std::optional<core::Expr> stopping(const Node& item, int player) const {
+    if (item.is_symbol("add")) return landing();
+    if (item.head() == "add") {  // (add PIECE...): the mover lands as one of these
+      std::vector<core::Expr> types;
+      for (std::size_t i = 1; i < item.items.size(); ++i)
+        types.push_back(core_piece(core::Op::Become, piece_named(item.items[i])));
+      if (types.empty()) fail(item, "'(add ...)' names no piece", "write add alone to keep the piece as it is");
+      return core_seq({landing(), *core_or(std::move(types))});
+    }
+    if (item.head() == "if") {
+      const auto [test, then, otherwise] = if_parts(item);
+      std::vector<core::Expr> ways;
+      if (auto yes = stopping(then, player)) ways.push_back(core_seq({condition(*test, player), std::move(*yes)}));
+      if (auto no = stopping(otherwise, player))
+        ways.push_back(core_seq({core_node(core::Op::Not, {condition(*test, player)}), std::move(*no)}));
+      return core_or(std::move(ways));
+    }
+    if (item.head() == "while") {
+      const Node& test = argument(item, 1, "CONDITION");
+      const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
+      auto inside = stopping(body, player);
+      if (!inside) return std::nullopt;
+      // Some passes through the loop, then one that stops at an add inside it.
+      core::Expr loop = core_node(core::Op::Repeat, {core_seq({condition(test, player), passing(body, player)})});
+      return core_seq({std::move(loop), condition(test, player), std::move(*inside)});
+    }
+    return std::nullopt;
+  }
+
+  core::Expr passing(std::span<const Node> items, int player) const {
+    std::vector<core::Expr> parts;
+    for (const Node& item : items) parts.push_back(passing(item, player));
+    return core_seq(std::move(parts));
+  }
+
+  core::Expr passing(const Node& item, int player) const {
+    if (is_direction(item)) return core_go(direction_for(item, player), player);
+    if (item.head() == "opposite") {
+      const Offset along = direction_for(argument(item, 1, "DIRECTION"), player);
+      return core_go({-along.dx, -along.dy}, player);
+    }
+    if (item.head() == "verify") return condition(argument(item, 1, "CONDITION"), player);
+    if (item.is_symbol("add") || item.head() == "add") return core_seq({});
+    if (item.is_symbol("capture")) return core_node(core::Op::Capture);
+    if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core_node(core::Op::Convert);
+    if (item.head() == "if") {
+      const auto [test, then, otherwise] = if_parts(item);
+      std::vector<core::Expr> items = {condition(*test, player), passing(then, player)};
+      if (!otherwise.empty()) items.push_back(passing(otherwise, player));
+      return core_node(core::Op::If, std::move(items));
+    }
+    if (item.head() == "while") {
+      const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
+      return core_node(core::Op::While, {condition(argument(item, 1, "CONDITION"), player), passing(body, player)});
+    }
+    const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
+    if (kUnsupported.count(keyword)) unsupported(item, keyword);
+    if (keyword == "mark" || keyword == "back" || keyword == "to")
+      fail(item,
+           fmt::format("'{}' is read only in moves that are one step, leap or slide; a piece with a move of several "
+                       "adds, branches or effects has its moves read another way, which has no '{}' yet",
+                       keyword, keyword),
+           "docs/zrf.md lists what each way reads");
+    if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
+    fail(item, fmt::format("unsupported in a move: {}", describe(item)),
+         "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, flip, "
+         "change-owner, add and (add PIECE)");
+  }
+
+  // (if C A... [else B...]): the test, the items before else and those after it.
+  std::tuple<const Node*, std::span<const Node>, std::span<const Node>> if_parts(const Node& form) const {
+    const Node& test = argument(form, 1, "CONDITION");
+    const std::span<const Node> rest = std::span<const Node>(form.items).subspan(2);
+    const auto otherwise =
+        std::find_if(rest.begin(), rest.end(), [](const Node& item) { return item.is_symbol("else"); });
+    const auto split = static_cast<std::size_t>(otherwise - rest.begin());
+    if (otherwise == rest.end()) return {&test, rest, {}};
+    return {&test, rest.first(split), rest.subspan(split + 1)};
+  }
+
+  // A ZRF condition as a core test, read at the current cell for `player`.
+  core::Expr condition(const Node& node, int player) const {
+    if (node.is_symbol()) {
+      if (node.text == "empty?") return core_node(core::Op::Empty);
+      if (node.text == "enemy?") return core_node(core::Op::Enemy);
+      if (node.text == "friend?") return core_node(core::Op::Friend);
+      if (node.text == "not-empty?") return core_node(core::Op::Occupied);
+      if (node.text == "not-enemy?") return core_node(core::Op::Not, {core_node(core::Op::Enemy)});
+      if (node.text == "not-friend?") return core_node(core::Op::NotFriend);
+      occupancy(node);  // the message for an unknown condition
+    }
+    if (node.is_list() && node.items.size() == 1) return condition(node.items[0], player);
+    const std::string head(node.head());
+    const auto arguments = [&] { return std::span<const Node>(node.items).subspan(1); };
+    if (head == "not") return core_node(core::Op::Not, {condition(argument(node, 1, "CONDITION"), player)});
+    if (head == "and" || head == "or") {
+      std::vector<core::Expr> tests;
+      for (const Node& each : arguments()) {
+        core::Expr test = condition(each, player);
+        tests.push_back(head == "and" ? std::move(test) : core_node(core::Op::Not, {std::move(test)}));
+      }
+      if (tests.empty()) fail(node, fmt::format("'({} ...)' holds no condition", head));
+      core::Expr all = core_node(core::Op::And, std::move(tests));
+      return head == "and" ? all
+                           : core_node(core::Op::Not, {std::move(all)});  // (or a b) is (not (and (not a) (not b)))
+    }
+    // Conditions that may name a direction last: they test the cell that way, which must be on the board.
+    const std::map<std::string, core::Op, std::less<>> occupants = {
+        {"empty?", core::Op::Empty},        {"enemy?", core::Op::Enemy},          {"friend?", core::Op::Friend},
+        {"not-empty?", core::Op::Occupied}, {"not-friend?", core::Op::NotFriend}, {"piece?", core::Op::Is},
+        {"in-zone?", core::Op::In},         {"position?", core::Op::In},          {"on-board?", core::Op::Any}};
+    const bool negated =
+        head.starts_with("not-") && occupants.count(head.substr(4)) && head != "not-empty?" && head != "not-friend?";
+    const std::string positive = negated ? head.substr(4) : head;
+    const auto known = occupants.find(positive);
+    if (known == occupants.end())
+      fail(node, fmt::format("the condition {} cannot be expressed in troyka's core yet", describe(node)),
+           "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, not, "
+           "and, or");
+    std::size_t next = 1;
+    core::Expr test = core_node(known->second);
+    if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
+    if (positive == "in-zone?") test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
+    if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
+    if (positive == "on-board?" && next == node.items.size()) fail(node, "'(on-board? ...)' needs a direction");
+    if (next < node.items.size()) {
+      const Node& way = node.items[next++];
+      test = core_node(core::Op::Can, {core_seq({core_go(direction_for(way, player), player), std::move(test)})});
+    }
+    if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
+    return negated ? core_node(core::Op::Not, {std::move(test)}) : test;
+  }
+
+  core::Region zone_cells(const PlayerRegion& zone, int player) const {
+    core::Region region;
+    region.cells = zone[static_cast<std::size_t>(player)];
+    return region;
+  }
+
+  // Where a run stops at an add: the mover lands here, taking whatever stands there (Zillions moves
+  // onto a friend's piece too, when the file lets them).
+  static core::Expr landing() {
+    return core_or(
+               {core_node(core::Op::Empty), core_seq({core_node(core::Op::Occupied), core_node(core::Op::Capture)})})
+        .value();
+  }
+
+  // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps are.
+  core::Expr core_go(Offset absolute, int player) const {
+    core::Direction direction;
+    direction.frame = core::Direction::Frame::Leap;
+    direction.offset = relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward);
+    core::Expr go = core_node(core::Op::Go);
+    go.directions = {direction};
+    return go;
+  }
+
+  static core::Expr core_node(core::Op op, std::vector<core::Expr> items = {}) {
+    core::Expr expr;
+    expr.op = op;
+    expr.items = std::move(items);
+    return expr;
+  }
+
+  static core::Expr core_piece(core::Op op, int piece) {
+    core::Expr expr = core_node(op);
+    expr.piece = piece;
+    return expr;
+  }
+
+  // A sequence, with nested sequences spliced in; one item is itself.
+  static core::Expr core_seq(std::vector<core::Expr> parts) {
+    std::vector<core::Expr> items;
+    for (core::Expr& part : parts) {
+      if (part.op != core::Op::Seq) {
+        items.push_back(std::move(part));
+        continue;
+      }
+      for (core::Expr& item : part.items) items.push_back(std::move(item));
+    }
+    if (items.size() == 1) return std::move(items.front());
+    return core_node(core::Op::Seq, std::move(items));
+  }
+
+  // A choice between ways, with nested choices spliced in; one way is itself, none is nothing.
+  static std::optional<core::Expr> core_or(std::vector<core::Expr> ways) {
+    std::vector<core::Expr> flat;
+    for (core::Expr& way : ways) {
+      if (way.op != core::Op::Or) {
+        flat.push_back(std::move(way));
+        continue;
+      }
+      for (core::Expr& item : way.items) flat.push_back(std::move(item));
+    }
+    if (flat.empty()) return std::nullopt;
+    if (flat.size() == 1) return std::move(flat.front());
+    return core_node(core::Op::Or, std::move(flat));
   }
 
   // ---- drops ----
@@ -1377,8 +1673,8 @@ class Lowering {
   // the player can ever make, which is bounded when no piece ever leaves the board: every drop then
   // fills a cell for good. Anything else is refused.
   void check_drop_supplies() const {
-    bool moves = false;
-    bool capture = false;
+    bool moves = !core_pieces_.empty();
+    bool capture = !core_pieces_.empty();  // a move in core forms may capture anywhere
     for (const PieceType& piece : rules_.pieces)
       for (const MoveRule& move : piece.moves)
         if (move.kind != MoveKind::Drop) {
@@ -1672,7 +1968,9 @@ class Lowering {
   };
   std::array<std::map<int, Supply>, kPlayers> supplies_;
   std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
-  int tested_moves_ = 0;                 // moves lowered with cell tests, at most kMaxTestedMoves
+  // The pieces whose moves go to the core, with their move bodies (lower_keyword_moves).
+  std::vector<std::pair<int, std::vector<const Node*>>> core_pieces_;
+  int tested_moves_ = 0;  // moves lowered with cell tests, at most kMaxTestedMoves
 };
 
 }  // namespace
