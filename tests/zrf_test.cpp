@@ -426,9 +426,6 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
       {"(option \"recycle captures\" true)",
        "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
        "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
-      {"(option \"pass partial\" true)",
-       "test.zrf:3:26: error: the option \"pass partial\" true is not supported yet: a move of several parts may "
-       "stop after any of them, which troyka cannot play (a missing feature, not a mistake in the file)"},
       {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
       {"(recycle-captures true)",
        "test.zrf:3:19: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
@@ -1222,8 +1219,6 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
        "test.zrf:11:32: error: unsupported ZRF form 'set-position-flag': position flags cannot be "
        "expressed"},
       {"(n (go last-from) add)", "test.zrf:11:32: error: unsupported ZRF form 'go': 'go' cannot be expressed"},
-      {"(n (verify empty?) add-partial)",
-       "test.zrf:11:48: error: unsupported ZRF form 'add-partial': partial moves cannot be expressed"},
       {"(n (verify empty?) add-copy)",
        "test.zrf:11:48: error: unsupported ZRF form 'add-copy': 'add-copy' (leaving a copy behind) "
        "cannot be expressed"},
@@ -1313,6 +1308,42 @@ TEST(ZrfCoreMoves, AddsInTheMiddleBranchesAndLoopsBecomeChoicesAndRepetitions) {
     const std::string text = general_moves(load_rules(zrf_source(file), {}));
     EXPECT_EQ(text.substr(0, text.find("(moves (only Black)")), c.white) << c.move;
   }
+}
+
+// add-partial: a move of several parts is one move, each part's landing a waypoint. After a part
+// the piece goes on with its moves of the named type while one can follow ("pass partial" false,
+// Zillions' default), and a part's captures have left the board for the parts after it.
+TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
+  const std::string jump = "(n (verify enemy?) capture n (verify empty?) (add-partial jumps))";
+  const std::string moves = "(move-type jumps) " + jump + " (move-type steps) (e (verify empty?) add)";
+  std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", "(moves " + moves + ")");
+  const std::string continued =
+      "(moves (only White)\n"
+      "  (go (0 1))\n"
+      "  (and enemy (not captured))\n"
+      "  capture\n"
+      "  (go (0 1))\n"
+      "  (not (and occupied (not captured)))\n"
+      "  (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "  waypoint\n"
+      "  (repeat\n"
+      "    (seq\n"
+      "      (go (0 1))\n"
+      "      (and enemy (not captured))\n"
+      "      capture\n"
+      "      (go (0 1))\n"
+      "      (not (and occupied (not captured)))\n"
+      "      (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "      waypoint))\n";
+  const std::string text = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_EQ(text.substr(0, continued.size()), continued) << text;
+  // Must go on: the move ends only where no part can follow.
+  EXPECT_NE(text.find("  (cannot\n"), std::string::npos) << text;
+  // With "pass partial" true it may end after any part.
+  file.insert(file.find("(players"), "(option \"pass partial\" true) ");
+  const std::string optional = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_EQ(optional.find("(cannot"), std::string::npos) << optional;
+  EXPECT_NE(optional.find("      waypoint)))\n(moves (only Black)"), std::string::npos) << optional;
 }
 
 }  // namespace
