@@ -68,7 +68,7 @@ const std::map<std::string, std::string, std::less<>> kOptionForms = {
 };
 const std::vector<std::string> kGameForms = {
     "title",       "description",   "players",        "turn-order",     "board",  "piece",
-    "board-setup", "win-condition", "loss-condition", "draw-condition", "option",
+    "board-setup", "win-condition", "loss-condition", "draw-condition", "option", "move-priorities",
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
 const std::vector<std::string> kConditions = {"absolute-config", "relative-config", "pieces-remaining", "stalemated",
@@ -76,7 +76,6 @@ const std::vector<std::string> kConditions = {"absolute-config", "relative-confi
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
-    {"move-priorities", "'move-priorities' (moves of one type before another) is not supported"},
     {"turn-order", "a turn order other than the two players alternating is not supported"},
     {"kill-positions", "holes in a board are not supported: troyka boards are full rectangles"},
     {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
@@ -469,6 +468,7 @@ class Lowering {
     read_title();
     read_players();
     read_board();
+    read_move_priorities();
     read_pieces();
     read_setup();
     check_drop_supplies();
@@ -982,6 +982,17 @@ class Lowering {
 
   // ---- pieces ----
 
+  // (move-priorities TYPE...): when a move of an earlier type can be made, no move of a later one.
+  // The priorities apply to every piece's moves, so they all go to the core, which keeps them.
+  void read_move_priorities() {
+    const auto& found = forms("move-priorities");
+    if (found.empty()) return;
+    const Node& form = single("move-priorities");
+    for (std::size_t i = 1; i < form.items.size(); ++i)
+      move_priorities_.push_back(symbol(form.items[i], "a move type"));
+    if (move_priorities_.empty()) fail(form, "'(move-priorities ...)' names no move type");
+  }
+
   void read_pieces() {
     const auto& piece_forms = forms("piece");
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
@@ -1029,8 +1040,12 @@ class Lowering {
     }
     std::vector<const Node*> bodies;
     for (const CoreBody& body : core_piece.bodies) bodies.push_back(body.node);
-    if (!lower_keyword_moves(bodies, piece.moves)) core_pieces_.push_back(std::move(core_piece));
+    if (!move_priorities_.empty() || !lower_keyword_moves(bodies, piece.moves))
+      core_pieces_.push_back(std::move(core_piece));
     for (const Node* list : drops) {
+      if (!move_priorities_.empty())
+        fail(*list, "drops in a game with move-priorities are not supported yet",
+             "troyka keeps move priorities among the moves of pieces on the board");
       drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
       for (std::size_t i = 1; i < list->items.size(); ++i) {
         if (list->items[i].head() == "move-type") continue;
@@ -1372,6 +1387,7 @@ class Lowering {
     rule.only_player = player;
     rule.origin = to_text(node);
     rule.pos = node.pos;
+    rule.priority = priority_of(body);
     const Run run{player, continues(piece)};
     std::vector<core::Expr> ways;
     if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
@@ -1381,6 +1397,18 @@ class Lowering {
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
     rule.expr = *core_or(std::move(ways));
     return rule;
+  }
+
+  // The body's place in (move-priorities ...), 0 without them.
+  int priority_of(const CoreBody& body) const {
+    if (move_priorities_.empty()) return 0;
+    const auto at = std::find(move_priorities_.begin(), move_priorities_.end(), body.type);
+    if (at == move_priorities_.end())
+      fail(*body.node,
+           body.type.empty() ? std::string("this move has no (move-type ...), and the game has move-priorities")
+                             : fmt::format("the move type '{}' is not among the move-priorities", body.type),
+           "troyka plays move-priorities when every move has one of the types they list");
+    return static_cast<int>(at - move_priorities_.begin());
   }
 
   // The items of a move body that act: all but a first 'from', which names where the piece stands.
@@ -2097,6 +2125,7 @@ class Lowering {
   std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
+  std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
   bool pass_partial_ = false;  // (option "pass partial" true): a move of several parts may stop after any
   int tested_moves_ = 0;       // moves lowered with cell tests, at most kMaxTestedMoves
 };

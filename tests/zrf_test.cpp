@@ -287,7 +287,6 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
       {"(step n)", "(n (verify empty?) (capture e) add)", "test.zrf:11:48: error: unsupported ZRF form 'capture'"},
       {"(step n)", "(n (create Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'create'"},
       {"(step n)", "(n (change-type Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'change-type'"},
-      {"(title \"Tiny\")", "(move-priorities a b)", "test.zrf:3:4: error: unsupported ZRF form 'move-priorities'"},
       {"(title \"Tiny\")", "(count-condition (total-piece-count 2))",
        "test.zrf:3:4: error: unsupported ZRF form 'count-condition'"},
       {"(turn-order White Black)", "(turn-order White Black White)",
@@ -1344,6 +1343,27 @@ TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
   const std::string optional = general_moves(load_rules(zrf_source(file), {}));
   EXPECT_EQ(optional.find("(cannot"), std::string::npos) << optional;
   EXPECT_NE(optional.find("      waypoint)))\n(moves (only Black)"), std::string::npos) << optional;
+}
+
+// move-priorities: every rule gets its type's place in the list, and every piece's moves go to the
+// core, which keeps the moves of the first type that has any. A move whose type is not listed, and
+// drops beside priorities, are refused.
+TEST(ZrfCoreMoves, MovePrioritiesRankTheRulesByTheirTypes) {
+  const std::string moves =
+      "(moves (move-type jumps) (n (verify enemy?) capture n (verify empty?) add) "
+      "(move-type steps) (step n) (e (verify enemy?) add))";
+  std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", moves);
+  file.replace(file.find("(title \"Tiny\")"), 14, "(title \"Tiny\") (move-priorities jumps steps)");
+  const Rules rules = load_rules(zrf_source(file), {});
+  ASSERT_TRUE(rules.general);
+  std::vector<int> priorities;
+  for (const core::Rule& rule : rules.general->moves) priorities.push_back(rule.priority);
+  EXPECT_EQ(priorities, (std::vector<int>{0, 0, 1, 1, 1}));  // the jump and the step for each player, then e
+  EXPECT_TRUE(rules.pieces[0].moves.empty());
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities jumps steps)"))),
+            "test.zrf:11:29: error: this move has no (move-type ...), and the game has move-priorities");
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities)"))),
+            "test.zrf:3:18: error: '(move-priorities ...)' names no move type");
 }
 
 }  // namespace
