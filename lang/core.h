@@ -120,6 +120,9 @@ struct Rule {
   std::string label;     // "pass", "swap": the move's text
   std::optional<Condition> when;
   bool fallback = false;  // contributes only when no other rule gives a move
+  // Rules of a lower priority come first: a position's moves are those of the lowest priority
+  // that gives any (ZRF's move-priorities). Every rule has 0 unless priorities are given.
+  int priority = 0;
   Expr expr;
   // The keyword form lowered here, as written, and where; a game option such as (must-capture)
   // has no position in lang::Rules. A rule read from a (moves ...) form has that form instead.

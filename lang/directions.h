@@ -22,4 +22,7 @@ inline Offset orient(Offset relative, Offset forward) {
   return {relative.dx * right.dx + relative.dy * forward.dx, relative.dx * right.dy + relative.dy * forward.dy};
 }
 
+// An absolute offset as a player facing `forward` sees it, in (right, forward): orient()'s inverse.
+inline Offset relative_to(Offset absolute, Offset forward) { return orient(absolute, {-forward.dx, forward.dy}); }
+
 }  // namespace troyka::lang

@@ -103,9 +103,6 @@ Expr landing(Target target) {
   return captures(target_test(target));
 }
 
-// An absolute offset as a player facing `forward` sees it: orient() by the inverse turn.
-Offset relative_to(Offset absolute, Offset forward) { return orient(absolute, {-forward.dx, forward.dy}); }
-
 bool is_unit(Offset offset) { return std::abs(offset.dx) <= 1 && std::abs(offset.dy) <= 1; }
 
 class Lowerer {

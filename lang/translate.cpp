@@ -152,11 +152,6 @@ std::string core_move_text(const Rules& rules, std::size_t piece, const MoveRule
   for (const core::Rule& rule : core::lower(alone).moves) text += "\n    " + core::moves_text(alone, rule);
   return text;
 }
-// An absolute offset as seen by a player facing `forward`: the inverse of orient().
-Offset relative_to(Offset absolute, Offset forward) {
-  const Offset right{forward.dy, -forward.dx};
-  return {absolute.dx * right.dx + absolute.dy * right.dy, absolute.dx * forward.dx + absolute.dy * forward.dy};
-}
 
 // A drop as the language writes it, for `player` facing `forward`; with `only`, for that player alone.
 std::string drop_text(const Rules& rules, const MoveRule& move, int player, Offset forward, bool only) {

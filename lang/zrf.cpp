@@ -12,7 +12,11 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
+#include <tuple>
 
+#include "lang/core.h"
+#include "lang/directions.h"
 #include "lang/sexpr.h"
 #include "lang/translate.h"
 
@@ -40,8 +44,8 @@ const std::set<std::string, std::less<>> kDisplayOptions = {
 // "recycle promotions" concerns pieces that change type, and troyka refuses every move that does.
 const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", "recycle promotions"};
 // Options that change the rules, with what they do. Set to false they are Zillions' default, the
-// same as no option, and are read; so is "pass turn" forced (check_option); any other value is a
-// rule troyka cannot play yet.
+// same as no option, and are read; so are "pass turn" forced and "pass partial" true
+// (check_option); any other value is a rule troyka cannot play yet.
 const std::map<std::string, std::string, std::less<>> kRuleOptions = {
     {"pass turn", "a player may pass instead of moving"},
     {"pass partial", "a move of several parts may stop after any of them"},
@@ -64,7 +68,7 @@ const std::map<std::string, std::string, std::less<>> kOptionForms = {
 };
 const std::vector<std::string> kGameForms = {
     "title",       "description",   "players",        "turn-order",     "board",  "piece",
-    "board-setup", "win-condition", "loss-condition", "draw-condition", "option",
+    "board-setup", "win-condition", "loss-condition", "draw-condition", "option", "move-priorities",
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
 const std::vector<std::string> kConditions = {"absolute-config", "relative-config", "pieces-remaining", "stalemated",
@@ -72,7 +76,6 @@ const std::vector<std::string> kConditions = {"absolute-config", "relative-confi
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
-    {"move-priorities", "'move-priorities' (moves of one type before another) is not supported"},
     {"turn-order", "a turn order other than the two players alternating is not supported"},
     {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
     {"count-condition", "'count-condition' is not supported"},
@@ -464,14 +467,33 @@ class Lowering {
     read_title();
     read_players();
     read_board();
+    read_move_priorities();
     read_pieces();
     read_setup();
     check_drop_supplies();
     read_goals();
     assign_facings(rules_);
+    lower_core_pieces();
   }
 
  private:
+  // A move body of a piece whose moves go to the core, with its (move-type ...), or "".
+  struct CoreBody {
+    const Node* node = nullptr;
+    std::string type;
+  };
+  struct CorePiece {
+    int piece = 0;
+    std::vector<CoreBody> bodies;
+  };
+  // How a body is read into the core: for which player, and whether a capture earlier in the move
+  // empties its cell for what follows (in a piece whose moves have several parts).
+  struct Run {
+    int player = 0;
+    bool captures_empty = false;
+  };
+  enum class End { Add, AddPartial };  // which kind of add ends the runs wanted
+
   // ---- helpers ----
 
   [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
@@ -566,6 +588,11 @@ class Lowering {
     // stalemate goals instead of passing for ever (docs/zrf.md).
     if (name == "pass turn" && value.is_symbol("forced")) {
       rules_.pass_when_stuck = true;
+      return;
+    }
+    // A move of several parts (add-partial) may stop after any part, not only where none can follow.
+    if (name == "pass partial" && value.is_symbol("true")) {
+      pass_partial_ = true;
       return;
     }
     fail(at,
@@ -976,6 +1003,17 @@ class Lowering {
 
   // ---- pieces ----
 
+  // (move-priorities TYPE...): when a move of an earlier type can be made, no move of a later one.
+  // The priorities apply to every piece's moves, so they all go to the core, which keeps them.
+  void read_move_priorities() {
+    const auto& found = forms("move-priorities");
+    if (found.empty()) return;
+    const Node& form = single("move-priorities");
+    for (std::size_t i = 1; i < form.items.size(); ++i)
+      move_priorities_.push_back(symbol(form.items[i], "a move type"));
+    if (move_priorities_.empty()) fail(form, "'(move-priorities ...)' names no move type");
+  }
+
   void read_pieces() {
     const auto& piece_forms = forms("piece");
     if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
@@ -1011,16 +1049,24 @@ class Lowering {
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.letter = letter_for(piece.name, notation);
-    for (const Node* list : moves)
+    CorePiece core_piece{static_cast<int>(rules_.pieces.size()), {}};
+    for (const Node* list : moves) {
+      std::string type;  // (move-type T) types the bodies after it, in its (moves ...) list
       for (std::size_t i = 1; i < list->items.size(); ++i) {
-        if (list->items[i].head() == "move-type") continue;  // matters only with move-priorities, refused
-        piece.moves.push_back(lower_move(list->items[i]));
-        tested_moves_ += !piece.moves.back().tests.empty();
-        if (tested_moves_ > kMaxTestedMoves)
-          fail(list->items[i],
-               fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
+        if (list->items[i].head() == "move-type")
+          type = symbol(argument(list->items[i], 1, "TYPE"), "a move type");
+        else
+          core_piece.bodies.push_back({&list->items[i], type});
       }
+    }
+    std::vector<const Node*> bodies;
+    for (const CoreBody& body : core_piece.bodies) bodies.push_back(body.node);
+    if (!move_priorities_.empty() || !lower_keyword_moves(bodies, piece.moves))
+      core_pieces_.push_back(std::move(core_piece));
     for (const Node* list : drops) {
+      if (!move_priorities_.empty())
+        fail(*list, "drops in a game with move-priorities are not supported yet",
+             "troyka keeps move priorities among the moves of pieces on the board");
       drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
       for (std::size_t i = 1; i < list->items.size(); ++i) {
         if (list->items[i].head() == "move-type") continue;
@@ -1028,6 +1074,29 @@ class Lowering {
       }
     }
     rules_.pieces.push_back(std::move(piece));
+  }
+
+  // Lowers a piece's move bodies to keyword moves, as lower_move reads them; false, with `moves`
+  // untouched, when one of them is beyond that reading (an add in the middle of a move, an if with
+  // an else, a capture away from the landing cell ...): the piece's moves then all go to the core
+  // (lower_core_pieces), so that no move is listed by both back ends.
+  bool lower_keyword_moves(const std::vector<const Node*>& bodies, std::vector<MoveRule>& moves) {
+    std::vector<MoveRule> lowered;
+    int tested = 0;
+    try {
+      for (const Node* body : bodies) {
+        lowered.push_back(lower_move(*body));
+        tested += !lowered.back().tests.empty();
+      }
+    } catch (const Error&) {
+      return false;
+    }
+    tested_moves_ += tested;
+    if (tested_moves_ > kMaxTestedMoves)
+      fail(*bodies.back(),
+           fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
+    moves.insert(moves.end(), lowered.begin(), lowered.end());
+    return true;
   }
 
   // A diagram letter: the notation's, else the first letter of the name not taken by another piece.
@@ -1147,7 +1216,7 @@ class Lowering {
   // and back, 'to' choosing the landing cell, ending in add or (if C add); or a slide. The path
   // becomes one jump to the landing cell with a cell test for every other cell it tests, and for
   // every cell it passes that is not sure to be on the board (ZRF moves fail when they leave it).
-  MoveRule lower_move(const Node& move) {
+  MoveRule lower_move(const Node& move) const {
     if (!move.is_list() || move.items.empty())
       fail(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
     MoveRule rule;
@@ -1262,7 +1331,7 @@ class Lowering {
 
   // DIR (while empty? add DIR) [conditions add]: every empty cell along DIR, then the first
   // occupied one if the conditions allow it. Without 'add' in the loop only the occupied one.
-  MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) {
+  MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) const {
     const Node& loop = move.items[loop_at];
     const Node& dir = move.items[0];
     if (loop_at != 1) fail(move.items[1], "a slide starts with exactly one direction before its '(while ...)'");
@@ -1284,6 +1353,388 @@ class Lowering {
     rule.capture = rule.target != Target::Empty;
     for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {direction_for(dir, p)};
     return rule;
+  }
+
+  // ---- moves in core forms (docs/zrf.md, "Moves in core forms") ----
+  //
+  // A move body is a program: directions step, (verify C) tests, if, while and the effects act in
+  // turn, and each `add` makes a move of what it has done so far and carries on. So the moves of a
+  // body are its runs that stop at an add: stopping(items) is the core expression of those runs,
+  // and passing(items) that of the runs that go through the items, their adds doing nothing. A run
+  // that leaves the board, or fails a test, makes no more moves. Directions, zones and symmetries
+  // differ per player, so each player gets a rule of its own, and the two are one rule when equal.
+
+  void lower_core_pieces() {
+    if (core_pieces_.empty()) return;
+    auto general = std::make_shared<core::Rules>();
+    for (const CorePiece& piece : core_pieces_)
+      for (const CoreBody& body : piece.bodies) {
+        std::array<core::Rule, kPlayers> rules;
+        for (int p = 0; p < kPlayers; ++p) rules[static_cast<std::size_t>(p)] = core_rule_or_fail(body, piece, p);
+        if (rules[0].expr == rules[1].expr) {
+          rules[0].only_player = -1;
+          general->moves.push_back(std::move(rules[0]));
+        } else {
+          general->moves.insert(general->moves.end(), rules.begin(), rules.end());
+        }
+      }
+    rules_.general = std::move(general);
+  }
+
+  // The body's rule for `player`. When the core cannot read it, the error is the one of the two
+  // readings that got further into the body (the keyword reading's on a tie): where both fail, that
+  // one knows more, a missing 'mark' before 'back' as well as an unknown zone.
+  core::Rule core_rule_or_fail(const CoreBody& body, const CorePiece& piece, int player) const {
+    try {
+      return core_rule(body, piece, player);
+    } catch (const Error& core_error) {
+      try {
+        (void)lower_move(*body.node);
+      } catch (const Error& keyword_error) {
+        const SourcePos at = keyword_error.diagnostic().pos, core_at = core_error.diagnostic().pos;
+        if (std::tie(at.line, at.column) >= std::tie(core_at.line, core_at.column)) throw;
+      }
+      throw;
+    }
+  }
+
+  // A body's moves: its runs that stop at an add, and those that stop at an add-partial and go on
+  // with the piece's moves of the type it names, part after part, as one move (the parts' landings
+  // shown as waypoints). A player must go on while a part can follow, unless "pass partial" is true.
+  core::Rule core_rule(const CoreBody& body, const CorePiece& piece, int player) const {
+    const Node& node = *body.node;
+    core::Rule rule;
+    rule.scope = core::Rule::Scope::Piece;
+    rule.piece = piece.piece;
+    rule.only_player = player;
+    rule.origin = to_text(node);
+    rule.pos = node.pos;
+    rule.priority = priority_of(body);
+    const Run run{player, continues(piece)};
+    std::vector<core::Expr> ways;
+    if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
+    if (auto part = stopping(items_of(node), run, End::AddPartial))
+      ways.push_back(core_seq({std::move(*part), continuation(piece, partial_type(node), run)}));
+    if (ways.empty())
+      fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+    rule.expr = *core_or(std::move(ways));
+    return rule;
+  }
+
+  // The body's place in (move-priorities ...), 0 without them.
+  int priority_of(const CoreBody& body) const {
+    if (move_priorities_.empty()) return 0;
+    const auto at = std::find(move_priorities_.begin(), move_priorities_.end(), body.type);
+    if (at == move_priorities_.end())
+      fail(*body.node,
+           body.type.empty() ? std::string("this move has no (move-type ...), and the game has move-priorities")
+                             : fmt::format("the move type '{}' is not among the move-priorities", body.type),
+           "troyka plays move-priorities when every move has one of the types they list");
+    return static_cast<int>(at - move_priorities_.begin());
+  }
+
+  // The items of a move body that act: all but a first 'from', which names where the piece stands.
+  std::span<const Node> items_of(const Node& body) const {
+    if (!body.is_list() || body.items.empty())
+      fail(body, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(body)));
+    const std::span<const Node> items(body.items);
+    return items.subspan(items.front().is_symbol("from") ? 1 : 0);
+  }
+
+  // After a part: more parts of the piece's moves of `type` ("" for any), then a last one that
+  // adds, or none when no part can follow (or, with "pass partial", whenever the player likes).
+  core::Expr continuation(const CorePiece& piece, const std::string& type, const Run& run) const {
+    std::vector<core::Expr> parts, lasts;
+    for (const CoreBody& body : piece.bodies) {
+      if (!type.empty() && body.type != type) continue;
+      if (partial_type(*body.node) != type && contains_partial(*body.node))
+        fail(*body.node, "troyka reads moves of several parts only when every part goes on with moves of one type",
+             fmt::format("this move's add-partial names another type than '{}'", type));
+      if (auto part = stopping(items_of(*body.node), run, End::AddPartial)) parts.push_back(std::move(*part));
+      if (auto last = stopping(items_of(*body.node), run, End::Add)) lasts.push_back(std::move(*last));
+    }
+    std::optional<core::Expr> part = core_or(std::move(parts)), last = core_or(std::move(lasts));
+    std::vector<core::Expr> items;
+    if (part) items.push_back(core_node(core::Op::Repeat, {*part}));
+    std::vector<core::Expr> endings;
+    if (last) endings.push_back(*last);
+    if (pass_partial_) {
+      endings.push_back(core_seq({}));
+    } else {
+      std::vector<core::Expr> stuck;
+      if (part) stuck.push_back(core_node(core::Op::Cannot, {*part}));
+      if (last) stuck.push_back(core_node(core::Op::Cannot, {*last}));
+      endings.push_back(core_seq(std::move(stuck)));
+    }
+    items.push_back(*core_or(std::move(endings)));
+    return core_seq(std::move(items));
+  }
+
+  // The move type the add-partials of a body name ("" for a bare add-partial); a body whose
+  // add-partials name different types is refused, as is one naming pieces to become.
+  std::string partial_type(const Node& body) const {
+    std::optional<std::string> type;
+    const auto visit = [&](const auto& self, const Node& node) -> void {
+      if (node.is_symbol("add-partial") || node.head() == "add-partial") {
+        if (node.items.size() > 2)
+          fail(node, "'(add-partial PIECE... TYPE)' is not supported: a part that changes the piece's type",
+               "write (add-partial TYPE) or add-partial");
+        const std::string named = node.items.size() == 2 ? symbol(node.items[1], "a move type") : "";
+        if (type && *type != named)
+          fail(node, "troyka reads moves of several parts only when every part goes on with moves of one type");
+        type = named;
+        return;
+      }
+      for (const Node& item : node.items) self(self, item);
+    };
+    visit(visit, body);
+    return type.value_or("");
+  }
+
+  static bool contains_partial(const Node& node) {
+    if (node.is_symbol("add-partial") || node.head() == "add-partial") return true;
+    return std::any_of(node.items.begin(), node.items.end(), contains_partial);
+  }
+
+  // Whether a piece's moves have several parts: then a part's captures are gone for the next part,
+  // as Zillions plays each part on the board the last one left (conditions() reads them so).
+  static bool continues(const CorePiece& piece) {
+    return std::any_of(piece.bodies.begin(), piece.bodies.end(),
+                       [](const CoreBody& body) { return contains_partial(*body.node); });
+  }
+
+  // The runs of `items` that stop at one of their adds of kind `end`, or none when none is among them.
+  std::optional<core::Expr> stopping(std::span<const Node> items, const Run& run, End end) const {
+    if (items.empty()) return std::nullopt;
+    std::vector<core::Expr> ways;
+    if (auto here = stopping(items.front(), run, end)) ways.push_back(std::move(*here));
+    if (auto later = stopping(items.subspan(1), run, end))
+      ways.push_back(core_seq({passing(items.front(), run), std::move(*later)}));
+    return core_or(std::move(ways));
+  }
+
+  std::optional<core::Expr> stopping(const Node& item, const Run& run, End end) const {
+    if (item.is_symbol("add") || item.head() == "add") {
+      if (end != End::Add) return std::nullopt;
+      if (item.is_symbol()) return landing(run);
+      std::vector<core::Expr> types;  // (add PIECE...): the mover lands as one of these
+      for (std::size_t i = 1; i < item.items.size(); ++i)
+        types.push_back(core_piece(core::Op::Become, piece_named(item.items[i])));
+      if (types.empty()) fail(item, "'(add ...)' names no piece", "write add alone to keep the piece as it is");
+      return core_seq({landing(run), *core_or(std::move(types))});
+    }
+    if (item.is_symbol("add-partial") || item.head() == "add-partial") {
+      if (end != End::AddPartial) return std::nullopt;
+      return core_seq({landing(run), core_node(core::Op::Waypoint)});
+    }
+    if (item.head() == "if") {
+      const auto [test, then, otherwise] = if_parts(item);
+      std::vector<core::Expr> ways;
+      if (auto yes = stopping(then, run, end)) ways.push_back(core_seq({condition(*test, run), std::move(*yes)}));
+      if (auto no = stopping(otherwise, run, end))
+        ways.push_back(core_seq({core_node(core::Op::Not, {condition(*test, run)}), std::move(*no)}));
+      return core_or(std::move(ways));
+    }
+    if (item.head() == "while") {
+      const Node& test = argument(item, 1, "CONDITION");
+      const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
+      auto inside = stopping(body, run, end);
+      if (!inside) return std::nullopt;
+      // Some passes through the loop, then one that stops at an add inside it.
+      core::Expr loop = core_node(core::Op::Repeat, {core_seq({condition(test, run), passing(body, run)})});
+      return core_seq({std::move(loop), condition(test, run), std::move(*inside)});
+    }
+    return std::nullopt;
+  }
+
+  core::Expr passing(std::span<const Node> items, const Run& run) const {
+    std::vector<core::Expr> parts;
+    for (const Node& item : items) parts.push_back(passing(item, run));
+    return core_seq(std::move(parts));
+  }
+
+  core::Expr passing(const Node& item, const Run& run) const {
+    if (is_direction(item)) return core_go(direction_for(item, run.player), run.player);
+    if (item.head() == "opposite") {
+      const Offset along = direction_for(argument(item, 1, "DIRECTION"), run.player);
+      return core_go({-along.dx, -along.dy}, run.player);
+    }
+    if (item.head() == "verify") return condition(argument(item, 1, "CONDITION"), run);
+    if (item.is_symbol("add") || item.head() == "add" || item.is_symbol("add-partial") || item.head() == "add-partial")
+      return core_seq({});
+    if (item.is_symbol("capture")) return core_node(core::Op::Capture);
+    if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core_node(core::Op::Convert);
+    if (item.head() == "if") {
+      const auto [test, then, otherwise] = if_parts(item);
+      std::vector<core::Expr> items = {condition(*test, run), passing(then, run)};
+      if (!otherwise.empty()) items.push_back(passing(otherwise, run));
+      return core_node(core::Op::If, std::move(items));
+    }
+    if (item.head() == "while") {
+      const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
+      return core_node(core::Op::While, {condition(argument(item, 1, "CONDITION"), run), passing(body, run)});
+    }
+    const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
+    if (kUnsupported.count(keyword)) unsupported(item, keyword);
+    if (keyword == "mark" || keyword == "back" || keyword == "to")
+      fail(item,
+           fmt::format("'{}' is read only in moves that are one step, leap or slide; a piece with a move of several "
+                       "adds, branches or effects has its moves read another way, which has no '{}' yet",
+                       keyword, keyword),
+           "docs/zrf.md lists what each way reads");
+    if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
+    fail(item, fmt::format("unsupported in a move: {}", describe(item)),
+         "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, flip, "
+         "change-owner, add and (add PIECE)");
+  }
+
+  // (if C A... [else B...]): the test, the items before else and those after it.
+  std::tuple<const Node*, std::span<const Node>, std::span<const Node>> if_parts(const Node& form) const {
+    const Node& test = argument(form, 1, "CONDITION");
+    const std::span<const Node> rest = std::span<const Node>(form.items).subspan(2);
+    const auto otherwise =
+        std::find_if(rest.begin(), rest.end(), [](const Node& item) { return item.is_symbol("else"); });
+    const auto split = static_cast<std::size_t>(otherwise - rest.begin());
+    if (otherwise == rest.end()) return {&test, rest, {}};
+    return {&test, rest.first(split), rest.subspan(split + 1)};
+  }
+
+  // A ZRF condition as a core test, read at the current cell for the run's player.
+  core::Expr condition(const Node& node, const Run& run) const {
+    const int player = run.player;
+    if (node.is_symbol()) {
+      const auto it = kOccupancyTests.find(node.text);
+      if (it == kOccupancyTests.end()) occupancy(node);  // the message for an unknown condition
+      return occupants(it->second, run);
+    }
+    if (node.is_list() && node.items.size() == 1) return condition(node.items[0], run);
+    const std::string head(node.head());
+    const auto arguments = [&] { return std::span<const Node>(node.items).subspan(1); };
+    if (head == "not") return core_node(core::Op::Not, {condition(argument(node, 1, "CONDITION"), run)});
+    if (head == "and" || head == "or") {
+      std::vector<core::Expr> tests;
+      for (const Node& each : arguments()) {
+        core::Expr test = condition(each, run);
+        tests.push_back(head == "and" ? std::move(test) : core_node(core::Op::Not, {std::move(test)}));
+      }
+      if (tests.empty()) fail(node, fmt::format("'({} ...)' holds no condition", head));
+      core::Expr all = core_node(core::Op::And, std::move(tests));
+      return head == "and" ? all
+                           : core_node(core::Op::Not, {std::move(all)});  // (or a b) is (not (and (not a) (not b)))
+    }
+    // Conditions that may name a direction last: they test the cell that way, which must be on the board.
+    // The conditions of a cell, which may name a direction last: then the cell that way, which
+    // must be on the board. A not- form is the condition's negation, (not-in-zone? Z) of (in-zone? Z).
+    const std::map<std::string, core::Op, std::less<>> places = {{"piece?", core::Op::Is},
+                                                                 {"in-zone?", core::Op::In},
+                                                                 {"position?", core::Op::In},
+                                                                 {"on-board?", core::Op::Any}};
+    const bool occupancy_test = kOccupancyTests.count(head) > 0;
+    const bool negated = !occupancy_test && head.starts_with("not-") && places.count(head.substr(4));
+    const std::string positive = negated ? head.substr(4) : head;
+    if (!occupancy_test && !places.count(positive))
+      fail(node, fmt::format("the condition {} cannot be expressed in troyka's core yet", describe(node)),
+           "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, not, "
+           "and, or");
+    std::size_t next = 1;
+    core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core_node(places.at(positive));
+    if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
+    if (positive == "in-zone?") test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
+    if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
+    if (positive == "on-board?" && next == node.items.size()) fail(node, "'(on-board? ...)' needs a direction");
+    if (next < node.items.size()) {
+      const Node& way = node.items[next++];
+      test = core_node(core::Op::Can, {core_seq({core_go(direction_for(way, player), player), std::move(test)})});
+    }
+    if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
+    return negated ? core_node(core::Op::Not, {std::move(test)}) : test;
+  }
+
+  // The test that a cell holds one of `allowed` (Occupant bits). When earlier captures empty their
+  // cells, a captured cell counts as empty and its piece as gone.
+  static core::Expr occupants(unsigned allowed, const Run& run) {
+    const auto standing = [&](core::Op op) {
+      if (!run.captures_empty) return core_node(op);
+      return core_node(core::Op::And, {core_node(op), core_node(core::Op::Not, {core_node(core::Op::Captured)})});
+    };
+    switch (allowed) {
+      case kEmpty:
+        return run.captures_empty ? core_node(core::Op::Not, {standing(core::Op::Occupied)})
+                                  : core_node(core::Op::Empty);
+      case kEnemy: return standing(core::Op::Enemy);
+      case kFriend: return standing(core::Op::Friend);
+      case kEnemy | kFriend: return standing(core::Op::Occupied);
+      case kEmpty | kEnemy:
+        return run.captures_empty ? core_node(core::Op::Not, {standing(core::Op::Friend)})
+                                  : core_node(core::Op::NotFriend);
+      case kEmpty | kFriend: return core_node(core::Op::Not, {standing(core::Op::Enemy)});
+      default: return core_node(core::Op::Any);
+    }
+  }
+
+  core::Region zone_cells(const PlayerRegion& zone, int player) const {
+    core::Region region;
+    region.cells = zone[static_cast<std::size_t>(player)];
+    return region;
+  }
+
+  // Where a run stops at an add: the mover lands here, taking whatever stands there (Zillions moves
+  // onto a friend's piece too, when the file lets them).
+  static core::Expr landing(const Run& run) {
+    return *core_or(
+        {occupants(kEmpty, run), core_seq({occupants(kEnemy | kFriend, run), core_node(core::Op::Capture)})});
+  }
+
+  // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps are.
+  core::Expr core_go(Offset absolute, int player) const {
+    core::Direction direction;
+    direction.frame = core::Direction::Frame::Leap;
+    direction.offset = relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward);
+    core::Expr go = core_node(core::Op::Go);
+    go.directions = {direction};
+    return go;
+  }
+
+  static core::Expr core_node(core::Op op, std::vector<core::Expr> items = {}) {
+    core::Expr expr;
+    expr.op = op;
+    expr.items = std::move(items);
+    return expr;
+  }
+
+  static core::Expr core_piece(core::Op op, int piece) {
+    core::Expr expr = core_node(op);
+    expr.piece = piece;
+    return expr;
+  }
+
+  // A sequence, with nested sequences spliced in; one item is itself.
+  static core::Expr core_seq(std::vector<core::Expr> parts) {
+    std::vector<core::Expr> items;
+    for (core::Expr& part : parts) {
+      if (part.op != core::Op::Seq) {
+        items.push_back(std::move(part));
+        continue;
+      }
+      for (core::Expr& item : part.items) items.push_back(std::move(item));
+    }
+    if (items.size() == 1) return std::move(items.front());
+    return core_node(core::Op::Seq, std::move(items));
+  }
+
+  // A choice between ways, with nested choices spliced in; one way is itself, none is nothing.
+  static std::optional<core::Expr> core_or(std::vector<core::Expr> ways) {
+    std::vector<core::Expr> flat;
+    for (core::Expr& way : ways) {
+      if (way.op != core::Op::Or) {
+        flat.push_back(std::move(way));
+        continue;
+      }
+      for (core::Expr& item : way.items) flat.push_back(std::move(item));
+    }
+    if (flat.empty()) return std::nullopt;
+    if (flat.size() == 1) return std::move(flat.front());
+    return core_node(core::Op::Or, std::move(flat));
   }
 
   // ---- drops ----
@@ -1399,8 +1850,8 @@ class Lowering {
   // the player can ever make, which is bounded when no piece ever leaves the board: every drop then
   // fills a cell for good. Anything else is refused.
   void check_drop_supplies() const {
-    bool moves = false;
-    bool capture = false;
+    bool moves = !core_pieces_.empty();
+    bool capture = !core_pieces_.empty();  // a move in core forms may capture anywhere
     for (const PieceType& piece : rules_.pieces)
       for (const MoveRule& move : piece.moves)
         if (move.kind != MoveKind::Drop) {
@@ -1696,7 +2147,11 @@ class Lowering {
   };
   std::array<std::map<int, Supply>, kPlayers> supplies_;
   std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
-  int tested_moves_ = 0;                 // moves lowered with cell tests, at most kMaxTestedMoves
+  // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
+  std::vector<CorePiece> core_pieces_;
+  std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
+  bool pass_partial_ = false;  // (option "pass partial" true): a move of several parts may stop after any
+  int tested_moves_ = 0;       // moves lowered with cell tests, at most kMaxTestedMoves
 };
 
 }  // namespace

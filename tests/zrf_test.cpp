@@ -18,6 +18,7 @@
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "lang/core.h"
 #include "lang/rules.h"
 #include "lang/translate.h"
 #include "tests/games.h"
@@ -297,7 +298,6 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
       {"(step n)", "(n (verify empty?) (capture e) add)", "test.zrf:11:48: error: unsupported ZRF form 'capture'"},
       {"(step n)", "(n (create Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'create'"},
       {"(step n)", "(n (change-type Pawn) add)", "test.zrf:11:32: error: unsupported ZRF form 'change-type'"},
-      {"(title \"Tiny\")", "(move-priorities a b)", "test.zrf:3:4: error: unsupported ZRF form 'move-priorities'"},
       {"(title \"Tiny\")", "(count-condition (total-piece-count 2))",
        "test.zrf:3:4: error: unsupported ZRF form 'count-condition'"},
       {"(turn-order White Black)", "(turn-order White Black White)",
@@ -330,30 +330,6 @@ TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
             " 11 |   (piece (name Pawn) (moves (n (verify attacked?) add) (e (verify enemy?) add)))\n"
             "    |                                        ^~~~~~~~~\n"
             "hint: expected one of 'empty?', 'enemy?', 'friend?', 'not-empty?', 'not-enemy?', 'not-friend?'\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (while empty? add e))")),
-            "test.zrf:11:32: error: troyka reads a slide loop as (while empty? add n) or (while empty? n)\n"
-            " 11 |   (piece (name Pawn) (moves (n (while empty? add e)) (e (verify enemy?) add)))\n"
-            "    |                                ^\n"
-            "hint: the loop must step in the slide's own direction\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n add e)")),
-            "test.zrf:11:36: error: troyka moves end at their first 'add'; this continues after it\n"
-            " 11 |   (piece (name Pawn) (moves (n add e) (e (verify enemy?) add)))\n"
-            "    |                                    ^\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-enemy?) add)")),
-            "test.zrf:11:29: error: troyka cannot test the landing cell for empty or friendly only\n"
-            " 11 |   (piece (name Pawn) (moves (n (verify not-enemy?) add) (e (verify enemy?) add)))\n"
-            "    |                             ^\n"
-            "hint: a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify not-enemy?) n add)")),
-            "test.zrf:11:29: error: troyka cannot test a cell it passes for empty or friendly only\n"
-            " 11 |   (piece (name Pawn) (moves (n (verify not-enemy?) n add) (e (verify enemy?) add)))\n"
-            "    |                             ^\n"
-            "hint: a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any\n");
-  EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify (and empty? enemy?)) add)")),
-            "test.zrf:11:29: error: this move can never be made: its conditions allow no occupant of the landing "
-            "cell\n"
-            " 11 |   (piece (name Pawn) (moves (n (verify (and empty? enemy?)) add) (e (verify enemy?) add)))\n"
-            "    |                             ^\n");
 }
 
 TEST(ZrfErrors, CommonMistakes) {
@@ -489,9 +465,6 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
       {"(option \"recycle captures\" true)",
        "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
        "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
-      {"(option \"pass partial\" true)",
-       "test.zrf:3:26: error: the option \"pass partial\" true is not supported yet: a move of several parts may "
-       "stop after any of them, which troyka cannot play (a missing feature, not a mistake in the file)"},
       {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
       {"(recycle-captures true)",
        "test.zrf:3:19: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
@@ -1251,7 +1224,9 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
       {"(n from add)",
        "test.zrf:11:32: error: unsupported ZRF form 'from': 'from' is read only as the first item of a "
        "move (where the piece stands): a troyka move cannot move a piece from elsewhere"},
-      {"(mark n (verify enemy?) back mark add)", "test.zrf:11:29: error: this move's steps add up to no movement"},
+      {"(mark n (verify enemy?) back mark add)",
+       "test.zrf:11:58: error: 'mark' is read only in moves that are one step, leap or slide; a piece with a move of "
+       "several adds, branches or effects has its moves read another way, which has no 'mark' yet"},
       {"(n (verify empty?) (capture e) add)",
        "test.zrf:11:48: error: unsupported ZRF form 'capture': 'capture' of a position other than the "
        "landing one cannot be expressed"},
@@ -1280,41 +1255,152 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
        "test.zrf:11:32: error: unsupported ZRF form 'set-position-flag': position flags cannot be "
        "expressed"},
       {"(n (go last-from) add)", "test.zrf:11:32: error: unsupported ZRF form 'go': 'go' cannot be expressed"},
-      {"((opposite n) add)",
-       "test.zrf:11:30: error: unsupported ZRF form 'opposite': 'opposite' directions cannot be "
-       "expressed"},
-      {"(n (verify empty?) add-partial)",
-       "test.zrf:11:48: error: unsupported ZRF form 'add-partial': partial moves cannot be expressed"},
       {"(n (verify empty?) add-copy)",
        "test.zrf:11:48: error: unsupported ZRF form 'add-copy': 'add-copy' (leaving a copy behind) "
        "cannot be expressed"},
-      {"(n (if empty? add) n add)",
-       "test.zrf:11:32: error: troyka reads '(if C add)' only as the last form of a move, without "
-       "'else': a move with branches or several landings cannot be expressed"},
-      {"(n (if empty? add else e add))",
-       "test.zrf:11:32: error: troyka reads '(if C add)' only as the last form of a move, without "
-       "'else': a move with branches or several landings cannot be expressed"},
-      {"(n (while not-friend? add n))",
-       "test.zrf:11:39: error: troyka slides only through empty cells: the loop must be (while empty? "
-       "...)"},
-      {"((verify (in-zone? goal)) n add)",
-       "test.zrf:11:30: error: a '(verify ...)' before the first step tests the cell the piece starts "
-       "on, which holds the piece itself"},
+      {"((verify (in-zone? goal)) n add)", "test.zrf:11:48: error: unknown zone 'goal'"},
       {"(n e back (verify friend?) add)",
        "test.zrf:11:34: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
       {"(mark n back (verify empty?) n add)",
-       "test.zrf:11:29: error: this move can never be made: it tests the cell the piece starts on for something "
-       "other than a friend"},
-      {"(n (verify (in-zone? goal)) add)",
-       "test.zrf:11:40: error: '(in-zone? ...)' cannot be expressed in a move: troyka moves land on a "
-       "cell by what stands on it, not by where it is"},
-      {"(n (verify empty?) (while empty? add n))",
-       "test.zrf:11:48: error: unsupported in a move: a slide's '(while ...)' comes right after its one direction"},
+       "test.zrf:11:37: error: 'back' is read only in moves that are one step, leap or slide; a piece with a move of "
+       "several adds, branches or effects has its moves read another way, which has no 'back' yet"},
+      {"(n (verify (in-zone? goal)) add)", "test.zrf:11:50: error: unknown zone 'goal'"},
   };
   for (const Case& c : cases) {
     const std::string error = error_of(tiny_with("(step n)", c.move));
     EXPECT_EQ(error.substr(0, error.find('\n')), c.message) << c.move;
   }
+}
+
+// ---- Moves in core forms ------------------------------------------------------------------------
+
+// Each rule of the game's general back end as `troyka show --core` prints it, one a line.
+std::string general_moves(const Rules& rules) {
+  std::string text;
+  if (rules.general)
+    for (const core::Rule& rule : rules.general->moves) text += core::moves_text(rules, rule) + "\n";
+  return text;
+}
+
+// A move beyond the keyword forms (here a capture of the cell jumped over) sends every move of its
+// piece to the core; each `add` ends a move there, and a rule per player where they differ.
+TEST(ZrfCoreMoves, APieceWithAMoveBeyondKeywordsHasAllItsMovesInCoreForms) {
+  const Rules rules = tiny_rules("(step n)", "(step n) (n (verify enemy?) capture n (verify empty?) add)");
+  EXPECT_TRUE(rules.pieces[0].moves.empty());
+  // kTiny's symmetry turns Black's n into s, so each player has its own rule for the moves along n.
+  EXPECT_EQ(general_moves(rules),
+            "(moves (only White) (go (0 1)) empty (or empty (seq occupied capture)))\n"
+            "(moves (only Black) (go (0 -1)) empty (or empty (seq occupied capture)))\n"
+            "(moves (only White) (go (0 1)) enemy capture (go (0 1)) empty (or empty (seq occupied capture)))\n"
+            "(moves (only Black) (go (0 -1)) enemy capture (go (0 -1)) empty (or empty (seq occupied capture)))\n"
+            "(moves (go (1 0)) enemy (or empty (seq occupied capture)))\n");
+}
+
+// What keyword moves cannot say, each as the core reads it: the moves of a body are its runs that
+// stop at an add, which carries on; (if C A else B) and while are the core's if and while.
+TEST(ZrfCoreMoves, AddsInTheMiddleBranchesAndLoopsBecomeChoicesAndRepetitions) {
+  struct Case {
+    std::string_view move, white;
+  };
+  const Case cases[] = {
+      // a move that adds and goes on: one step, or two
+      {"(n (verify empty?) add n (verify empty?) add)",
+       "(moves (only White)\n"
+       "  (go (0 1))\n"
+       "  empty\n"
+       "  (or empty (seq occupied capture) (seq (go (0 1)) empty (or empty (seq occupied capture)))))\n"},
+      {"(n (if empty? add else (verify enemy?) capture n add))",
+       "(moves (only White)\n"
+       "  (go (0 1))\n"
+       "  (or\n"
+       "    (seq empty (or empty (seq occupied capture)))\n"
+       "    (seq (not empty) enemy capture (go (0 1)) (or empty (seq occupied capture)))))\n"},
+      // a slide that takes every enemy it passes: some passes of the loop, then one that stops at its add
+      {"(n (while not-friend? (if enemy? capture) add n))",
+       "(moves (only White)\n"
+       "  (go (0 1))\n"
+       "  (repeat (seq not-friend (if enemy capture) (go (0 1))))\n"
+       "  not-friend\n"
+       "  (if enemy capture)\n"
+       "  (or empty (seq occupied capture)))\n"},
+      {"((opposite s) (verify not-enemy?) add)",
+       "(moves (only White) (go (0 1)) (not enemy) (or empty (seq occupied capture)))\n"},
+      // zones are the player's own; (or a b) is (not (and (not a) (not b)))
+      {"(n (verify (and (not-in-zone? far) (or (piece? Pawn e) (position? d4)))) add)",
+       "(moves (only White)\n"
+       "  (go (0 1))\n"
+       "  (and (not (in (cells a4 b4 c4 d4))) (not (and (not (can (go (1 0)) (is Pawn))) (not (in d4)))))\n"
+       "  (or empty (seq occupied capture)))\n"},
+      {"(n (verify empty?) (add Pawn Pawn))",
+       "(moves (only White)\n"
+       "  (go (0 1))\n"
+       "  empty\n"
+       "  (or empty (seq occupied capture))\n"
+       "  (or (become Pawn) (become Pawn)))\n"},
+  };
+  for (const Case& c : cases) {
+    std::string file = tiny_with("(step n)", c.move);
+    file.insert(file.find("    (symmetry"), "    (zone (name far) (players White) (positions a4 b4 c4 d4))\n");
+    const std::string text = general_moves(load_rules(zrf_source(file), {}));
+    EXPECT_EQ(text.substr(0, text.find("(moves (only Black)")), c.white) << c.move;
+  }
+}
+
+// add-partial: a move of several parts is one move, each part's landing a waypoint. After a part
+// the piece goes on with its moves of the named type while one can follow ("pass partial" false,
+// Zillions' default), and a part's captures have left the board for the parts after it.
+TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
+  const std::string jump = "(n (verify enemy?) capture n (verify empty?) (add-partial jumps))";
+  const std::string moves = "(move-type jumps) " + jump + " (move-type steps) (e (verify empty?) add)";
+  std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", "(moves " + moves + ")");
+  const std::string continued =
+      "(moves (only White)\n"
+      "  (go (0 1))\n"
+      "  (and enemy (not captured))\n"
+      "  capture\n"
+      "  (go (0 1))\n"
+      "  (not (and occupied (not captured)))\n"
+      "  (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "  waypoint\n"
+      "  (repeat\n"
+      "    (seq\n"
+      "      (go (0 1))\n"
+      "      (and enemy (not captured))\n"
+      "      capture\n"
+      "      (go (0 1))\n"
+      "      (not (and occupied (not captured)))\n"
+      "      (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "      waypoint))\n";
+  const std::string text = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_EQ(text.substr(0, continued.size()), continued) << text;
+  // Must go on: the move ends only where no part can follow.
+  EXPECT_NE(text.find("  (cannot\n"), std::string::npos) << text;
+  // With "pass partial" true it may end after any part.
+  file.insert(file.find("(players"), "(option \"pass partial\" true) ");
+  const std::string optional = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_EQ(optional.find("(cannot"), std::string::npos) << optional;
+  EXPECT_NE(optional.find("      waypoint)))\n(moves (only Black)"), std::string::npos) << optional;
+}
+
+// move-priorities: every rule gets its type's place in the list, and every piece's moves go to the
+// core, which keeps the moves of the first type that has any. A move whose type is not listed, and
+// drops beside priorities, are refused.
+TEST(ZrfCoreMoves, MovePrioritiesRankTheRulesByTheirTypes) {
+  const std::string moves =
+      "(moves (move-type jumps) (n (verify enemy?) capture n (verify empty?) add) "
+      "(move-type steps) (step n) (e (verify enemy?) add))";
+  std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", moves);
+  file.replace(file.find("(title \"Tiny\")"), 14, "(title \"Tiny\") (move-priorities jumps steps)");
+  const Rules rules = load_rules(zrf_source(file), {});
+  ASSERT_TRUE(rules.general);
+  std::vector<int> priorities;
+  for (const core::Rule& rule : rules.general->moves) priorities.push_back(rule.priority);
+  EXPECT_EQ(priorities, (std::vector<int>{0, 0, 1, 1, 1}));  // the jump and the step for each player, then e
+  EXPECT_TRUE(rules.pieces[0].moves.empty());
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities jumps steps)"))),
+            "test.zrf:11:29: error: this move has no (move-type ...), and the game has move-priorities");
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities)"))),
+            "test.zrf:3:18: error: '(move-priorities ...)' names no move type");
 }
 
 }  // namespace
