@@ -287,6 +287,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       if (rule.only_player < 0 || rule.only_player == player)
         Compiler(*this, player, compiled.code[static_cast<std::size_t>(player)]).rule(rule.expr);
     has_fallback_ = has_fallback_ || rule.fallback;
+    if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
+      priorities_.insert(std::upper_bound(priorities_.begin(), priorities_.end(), rule.priority), rule.priority);
     if (rule.when && rule.when->kind == lang::core::Condition::Kind::OthersCanMove) asks_others_[rule.fallback] = true;
     for (const auto& code : compiled.code)
       for (const Instruction& instruction : code) {
@@ -566,9 +568,10 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
 
 template <int Words>
 bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType& state, bool fallback,
-                                  bool others_can_move) const {
+                                  bool others_can_move, int priority) const {
   const lang::core::Rule& rule = *compiled.rule;
   if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
+  if (priority >= 0 && rule.priority != priority) return false;
   if (!rule.when) return true;
   return rule.when->kind == lang::core::Condition::Kind::PlyIs ? state.ply == static_cast<std::uint32_t>(rule.when->ply)
                                                                : others_can_move;
@@ -576,11 +579,12 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
 
 // Calls on_record(record) for each move of the rules that apply, once per move (runs whose records
 // are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules from that
-// cell; `game_rules` says whether the game rules run too.
+// cell; `game_rules` says whether the game rules run too; `priority` >= 0 only the rules of that
+// priority.
 template <int Words>
 template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
-                                          bool game_rules, OnRecord&& on_record) const {
+                                          bool game_rules, OnRecord&& on_record, int priority) const {
   Search s(state, board_);
   std::vector<GeneralRecord> seen;  // the moves of this origin so far
   const auto accept = [&](const Thread& t) {
@@ -597,7 +601,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
     for (const CompiledRule& compiled : compiled_) {
       if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece) ||
-          !applies(compiled, state, fallback, others_can_move))
+          !applies(compiled, state, fallback, others_can_move, priority))
         continue;
       Thread start;
       start.here = static_cast<std::int16_t>(s.origin);
@@ -645,11 +649,21 @@ Move GeneralMoves<Words>::move_of(const GeneralRecord& record) const {
 template <int Words>
 void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
                                std::vector<GeneralRecord>* records) const {
-  for_each_record(state, fallback, others_can_move, -1, true, [&](const GeneralRecord& record) {
+  const auto add = [&](const GeneralRecord& record) {
     moves.push_back(move_of(record));
     if (records) records->push_back(record);
     return false;
-  });
+  };
+  if (priorities_.size() < 2) {
+    for_each_record(state, fallback, others_can_move, -1, true, add);
+    return;
+  }
+  // The rules of each priority in turn, until some move is found: the moves already listed, the
+  // fast path's, are of priority 0, as every compiled rule is.
+  for (const int priority : priorities_) {
+    if (!moves.empty()) return;
+    for_each_record(state, fallback, others_can_move, -1, true, add, priority);
+  }
 }
 
 template <int Words>

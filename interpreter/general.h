@@ -61,7 +61,9 @@ class GeneralMoves {
   GeneralMoves(std::shared_ptr<const lang::Rules> rules, std::shared_ptr<const lang::core::Rules> core);
 
   // Appends the moves of the rules for the player to move, the fallback rules or the others, with
-  // their records when `records` is given. `others_can_move` answers (when (can-move others)).
+  // their records when `records` is given. `others_can_move` answers (when (can-move others)). Of
+  // rules with priorities, only those of the lowest priority that gives a move run; `moves` on
+  // entry are the fast path's, of priority 0.
   void list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
             std::vector<GeneralRecord>* records) const;
   // Whether list() would give a move; stops at the first complete run.
@@ -131,13 +133,14 @@ class GeneralMoves {
   struct Search;
 
   int direction_index(lang::Offset offset);
-  bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move) const;
+  bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move,
+               int priority) const;
   template <typename OnAccept>
   bool run(Search& s, Thread t, OnAccept&& on_accept) const;
   GeneralRecord record(const Search& s, const Thread& t) const;
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
-                       OnRecord&& on_record) const;
+                       OnRecord&& on_record, int priority = -1) const;
   Move move_of(const GeneralRecord& record) const;
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
 
@@ -150,6 +153,7 @@ class GeneralMoves {
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
   std::vector<Board> regions_;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false;
+  std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
   unsigned entering_pieces_ = 0;
 

@@ -187,9 +187,10 @@ std::vector<std::string> direction_names() {
 // that no move is listed by both back ends and a piece's promotion stays with its moves. A keyword
 // form whose lowering does not compile is an internal error.
 void compile_through_core(Rules& rules, const std::vector<core::Rule>& written) {
+  core::Rules general = rules.general ? *rules.general : core::Rules{};  // a ZRF file's, already general
+  rules.general.reset();  // core::lower appends the general rules: these are not to be recognised
   core::Rules fast = core::lower(rules);
   fast.moves.insert(fast.moves.end(), written.begin(), written.end());
-  core::Rules general = rules.general ? *rules.general : core::Rules{};
   const Rules before = rules;  // the recogniser rebuilds the tables of `rules` on every try
   for (;;) {
     rules = before;
@@ -1218,10 +1219,7 @@ class Checker {
   // The index of a (moves ...) form's first expression, after its label and rule options.
   static std::size_t body_start(const Node& form) {
     std::size_t next = 1;
-    while (next < form.items.size() &&
-           (form.items[next].kind == Node::Kind::String || form.items[next].is_symbol("fallback") ||
-            form.items[next].head() == "when" || form.items[next].head() == "only"))
-      ++next;
+    while (next < form.items.size() && core::is_rule_option(form.items[next])) ++next;
     return next;
   }
 
@@ -1267,6 +1265,10 @@ class Checker {
       if (rule.only_player >= 0) fail(node, "'(only ...)' is given twice");
       expect_at_most(node, 2);
       rule.only_player = player_index(argument(node, 1, "PLAYER"));
+    } else if (node.head() == "priority") {
+      if (rule.priority != 0) fail(node, "'(priority ...)' is given twice");
+      expect_at_most(node, 2);
+      rule.priority = bounded(argument(node, 1, "PRIORITY"), 0, 255, "the priority");
     } else {
       if (rule.when) fail(node, "'(when ...)' is given twice");
       expect_at_most(node, 2);
@@ -1436,7 +1438,7 @@ class Checker {
   }
 
   // §1.5: every pass of a repetition with no upper bound goes on along one direction, so the
-  // board's edge ends it.
+  // board's edge ends it, or captures a piece not captured yet, so the pieces on the board do.
   void check_repetition_ends(const Node& form, const core::Expr& pass) const {
     std::vector<const core::Expr*> goes;
     collect_goes(pass, goes);
@@ -1445,9 +1447,40 @@ class Checker {
              (!go->variable.empty() || go->directions.size() == 1);
     };
     if (always_goes(pass) && std::all_of(goes.begin(), goes.end(), same_way)) return;
+    if (always_captures_afresh(pass)) return;
     fail(form, "this repetition may never end",
          "every pass of a repetition without (at-most N) must go on along one direction, which the board's edge "
-         "stops; or add (at-most N)");
+         "stops, or capture a piece right after testing (not captured); or add (at-most N)");
+  }
+
+  // Whether every complete run of `expr` captures a piece that it has just tested is not captured
+  // yet (a test with (not captured), then capture, with only tests between): each such run takes a
+  // piece no earlier one took.
+  static bool always_captures_afresh(const core::Expr& expr) {
+    using core::Op;
+    const auto each = [](const core::Expr& item) { return always_captures_afresh(item); };
+    switch (expr.op) {
+      case Op::Seq: {
+        bool tested = false;  // here was just tested not captured
+        for (const core::Expr& item : expr.items) {
+          if (item.op == Op::Capture && tested) return true;
+          if (each(item)) return true;
+          tested = tests_not_captured(item) || (tested && is_test(item.op));
+        }
+        return false;
+      }
+      case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
+      case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
+      case Op::AnyDirection: return each(expr.items.front());
+      case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
+      default: return false;
+    }
+  }
+
+  static bool tests_not_captured(const core::Expr& test) {
+    using core::Op;
+    if (test.op == Op::Not) return test.items.front().op == Op::Captured;
+    return test.op == Op::And && std::any_of(test.items.begin(), test.items.end(), tests_not_captured);
   }
 
   // The goes of a pass that move here for good: not those inside a lookahead or an each-direction,

@@ -51,6 +51,11 @@ const char* keyword(Op op) {
   return "";
 }
 
+bool is_rule_option(const Node& item) {
+  return item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" ||
+         item.head() == "only" || item.head() == "priority";
+}
+
 namespace {
 
 constexpr std::size_t kLineWidth = 100;
@@ -119,9 +124,7 @@ std::size_t leading_items(const Node& form) {
   std::size_t options = 0;  // the label and the rule options
   for (std::size_t i = 1; i < form.items.size(); ++i) {
     const Node& item = form.items[i];
-    const bool option =
-        item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" || item.head() == "only";
-    if (!option) break;
+    if (!is_rule_option(item)) break;
     ++options;
   }
   return options;
@@ -159,6 +162,7 @@ class Printer {
     if (rule.only_player >= 0)
       form.items.push_back(
           list({symbol("only"), symbol(rules_.players[static_cast<std::size_t>(rule.only_player)].name)}));
+    if (rule.priority != 0) form.items.push_back(list({symbol("priority"), integer(rule.priority)}));
     append_body(form, rule.expr);
     return form;
   }

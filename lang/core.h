@@ -15,6 +15,10 @@
 
 #include "lang/rules.h"
 
+namespace troyka::lang {
+struct Node;  // lang/sexpr.h
+}
+
 namespace troyka::lang::core {
 
 // A direction as the core writes it.
@@ -85,6 +89,10 @@ inline constexpr int kOps = static_cast<int>(Op::SwapPiecesMirror) + 1;
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
 const char* keyword(Op op);
+
+// Whether an item of a (moves ...) form is one of the rule's options, written before its body: a
+// label, fallback, (when ...), (only ...) or (priority N). Shared by the printer and the checker.
+bool is_rule_option(const Node& item);
 
 struct Expr {
   Op op = Op::Seq;

@@ -559,19 +559,30 @@ TEST(CoreErrors, ASwapNeedsAnEmptySquareBoard) {
   }
 }
 
-TEST(CoreErrors, ARepetitionMustGoOnAlongOneDirection) {
+const std::string kRepetitionHint =
+    "hint: every pass of a repetition without (at-most N) must go on along one direction, which the board's edge "
+    "stops, or capture a piece right after testing (not captured); or add (at-most N)\n";
+
+TEST(CoreErrors, ARepetitionMustGoOnAlongOneDirectionOrCaptureAfresh) {
   EXPECT_EQ(error_of("(moves (repeat (go (n s))) empty)"),
             "test.game:3:23: error: this repetition may never end\n"
             " 3 | (piece Man \"M\" (moves (repeat (go (n s))) empty))\n"
-            "   |                       ^\n"
-            "hint: every pass of a repetition without (at-most N) must go on along one direction, which the board's "
-            "edge stops; or add (at-most N)\n");
+            "   |                       ^\n" +
+                kRepetitionHint);
   EXPECT_EQ(error_of("(moves (any-direction d (n e) (seq (go d) (repeat empty) empty)))"),
             "test.game:3:58: error: this repetition may never end\n"
             " 3 | (piece Man \"M\" (moves (any-direction d (n e) (seq (go d) (repeat empty) empty))))\n"
-            "   |                                                          ^\n"
-            "hint: every pass of a repetition without (at-most N) must go on along one direction, which the board's "
-            "edge stops; or add (at-most N)\n");
+            "   |                                                          ^\n" +
+                kRepetitionHint);
+  // Jumps in several written directions: every pass takes a piece not taken yet, as a ZRF chain of
+  // add-partial lowers; a capture that does not test (not captured) first could take one again.
+  EXPECT_EQ(error_of("(moves (go n) enemy capture (go n) empty (repeat (or (seq (go n) (and enemy (not captured)) "
+                     "capture (go n) empty) (seq (go e) enemy (not captured) capture (go e) empty))))"),
+            "loads");
+  const std::string error = error_of(
+      "(moves (go n) enemy capture (go n) empty (repeat (or (seq (go n) enemy capture (go n) empty) (seq (go e) enemy "
+      "(not captured) capture (go e) empty))))");
+  EXPECT_EQ(error.substr(0, error.find('\n')), "test.game:3:57: error: this repetition may never end");
 }
 
 TEST(CoreErrors, APieceLandsOnce) {

@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -219,6 +221,41 @@ TEST(ZrfOwnGames, APathBecomesAJumpWithCellTests) {
   EXPECT_EQ(tests_text(moves[4], 1), "(0,-2) empty: (-1,0) friend");  // Black's e is w
   EXPECT_EQ(tests_text(moves[5], 0), "(0,1) empty: (0,2) enemy");     // from n (verify empty?) to n (verify enemy?)
   EXPECT_EQ(tests_text(moves[6], 0), "(-1,1) empty: (-2,1) any");     // nw (verify empty?) to w: on the board
+}
+
+// Our English checkers in ZRF: men and kings jump on with add-partial, jumps come first by
+// move-priorities, and a man crowned ends its move; the general back end plays it. Its perft is
+// Aart Bik's published count (docs/games.md), as games/english-draughts.game's, and its moves
+// print as that file's do.
+TEST(ZrfOwnGames, EnglishCheckersInPartsAndPrioritiesPlaysTheRealRules) {
+  const Rules rules = file_rules(kData + "zrf/english-checkers.zrf");
+  const Rules twin = file_rules(std::string(TROYKA_SOURCE_DIR) + "/games/english-draughts.game");
+  ASSERT_TRUE(rules.general);
+  const int depth = troyka_tests::kSlowBuild ? 5 : 7;
+  const std::vector<std::uint64_t> published = {7, 49, 302, 1469, 7361, 36768, 179740};
+  EXPECT_EQ(perfts(rules, depth), std::vector<std::uint64_t>(published.begin(), published.begin() + depth));
+  const auto texts = [](const Rules& game_rules, const std::string& moves) {
+    std::vector<std::string> result;
+    Game(game_rules).visit([&](const auto& program) {
+      auto state = program.initial_state();
+      std::istringstream played(moves);
+      for (std::string move; played >> move;) program.apply(state, program.parse_move(state, move).move);
+      MoveList legal;
+      program.legal_moves(state, legal);
+      for (const Move& move : legal) result.push_back(program.move_text(move));
+    });
+    std::sort(result.begin(), result.end());
+    return result;
+  };
+  EXPECT_EQ(texts(rules, ""), texts(twin, ""));
+  // A position of a random game where Black has the double jump c5xe3xg1: one move, its first
+  // landing a waypoint, as the chain of english-draughts.game prints it.
+  const std::string moves =
+      "f6-e5 a3-b4 d6-c5 b4xd6 e7xc5 c3-b4 c5xa3 g3-f4 e5xg3 h2xf4 b6-c5 b2-c3 a3-b2 c1xa3 a7-b6 g1-h2 d8-e7 "
+      "c3-d4 e7-d6 d4-e5 f8-e7 e3-d4";
+  const std::vector<std::string> jumps = texts(rules, moves);
+  EXPECT_NE(std::find(jumps.begin(), jumps.end(), "c5xe3xg1"), jumps.end());
+  EXPECT_EQ(jumps, texts(twin, moves));
 }
 
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
