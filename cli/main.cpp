@@ -13,6 +13,7 @@
 #include "cli/referee_command.h"
 #include "cli/replay.h"
 #include "cli/watch.h"
+#include "interpreter/general.h"
 #include "lang/diagnostic.h"
 
 namespace {
@@ -163,7 +164,7 @@ int main(int argc, char** argv) {
   } catch (const troyka::lang::Error& error) {
     std::cerr << troyka::lang::render(error.diagnostic());
     return 1;
-  } catch (const std::runtime_error& error) {  // a general rule that ran past its step budget
+  } catch (const troyka::RunawayRule& error) {  // a general rule that ran past its step budget
     std::cerr << "error: " << error.what() << '\n';
     return 1;
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "interpreter/general.h"
 #include "interpreter/program.h"
 #include "interpreter/random.h"
 #include "lang/diagnostic.h"
@@ -112,10 +113,13 @@ void check_state(const Program& program, const typename Program::StateType& stat
   const std::string text = program.position_text(state);
   const std::vector<Square> board = squares(rules, state);
 
+  // The reference knows the rules of the fast back end only: a game with general rules (core forms
+  // the recogniser does not compile) is checked for the invariants below, not against it.
+  const bool general = rules.general != nullptr;
   const troyka::reference::Decision verdict =
       troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies);
-  FUZZ_CHECK(state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
-  if (state.over) {
+  FUZZ_CHECK(general || state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
+  if (state.over && !general) {
     FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
                text + ": the reference says winner " + std::to_string(verdict.winner) + " by rule " +
                    std::to_string(verdict.ended_by) + ", not " + std::to_string(state.winner) + " by rule " +
@@ -125,7 +129,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
   program.legal_moves(state, moves);
   FUZZ_CHECK(program.count_moves(state) == static_cast<int>(moves.size()), text);
   FUZZ_CHECK(state.over == moves.empty(), text);
-  if (!state.over) {
+  if (!state.over && !general) {
     std::vector<MoveKey> listed;
     for (const Move& move : moves) listed.push_back(troyka::reference::key_of(move));
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
@@ -207,6 +211,7 @@ void play(const Program& program) {
     state = program.initial_state();
     const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
+    if (program.rules().general) continue;  // see check_state
     const troyka::reference::Decision verdict = troyka::reference::decision(
         program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies);
     FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
@@ -234,6 +239,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const lang::Error& error) {
     // The expected way to refuse a file; its message must render without trouble.
     (void)lang::render(error.diagnostic());
+  } catch (const troyka::RunawayRule&) {
+    // A rule in core forms that repeats without end, found while playing (troyka says so and exits).
   } catch (const std::exception& error) {
     std::fprintf(stderr, "rules_fuzz: unexpected exception: %s\n", error.what());
     std::abort();

@@ -402,7 +402,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
   };
   for (;;) {
     if (++s.steps > kStepBudget)
-      throw std::runtime_error(fmt::format(
+      throw RunawayRule(fmt::format(
           "the general move generator ran {} steps in one position of {}: a rule may repeat without end; bound it with "
           "(at-most N)",
           kStepBudget, rules_->name));

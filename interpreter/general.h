@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,6 +49,12 @@ struct GeneralRecord {
   bool captures() const;
   std::uint64_t fingerprint() const;
   bool same_move(const GeneralRecord& other) const;
+};
+
+// Thrown when a rule's runs in one position take more than GeneralMoves::kStepBudget steps: a rule
+// that may repeat without end, a mistake in the rule file found while playing.
+struct RunawayRule : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 template <int Words>
