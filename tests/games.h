@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "interpreter/random.h"
+#include "tests/reference.h"
 
 namespace troyka_tests {
 
@@ -28,6 +30,40 @@ inline troyka::Game game(const std::string& file, std::vector<std::pair<std::str
   troyka::lang::Options options;
   options.params = std::move(params);
   return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
+}
+
+// Plays `rounds` random games of `loaded` from a generator seeded with `seed`: every position must
+// have the moves and the end decision of the slow reference (tests/reference.h). `label` names the
+// game in failures.
+inline void expect_random_games_agree_with_reference(const troyka::Game& loaded, const std::string& label, int rounds,
+                                                     std::uint64_t seed) {
+  namespace reference = troyka::reference;
+  const troyka::lang::Rules& rules = loaded.rules();
+  loaded.visit([&](const auto& program) {
+    troyka::Rng rng(seed);
+    troyka::MoveList moves;
+    for (int round = 0; round < rounds; ++round) {
+      auto state = program.initial_state();
+      reference::Position expected = reference::start(rules);
+      while (true) {
+        const std::string text = label + ": " + program.position_text(state);
+        ASSERT_EQ(state.over, expected.end.over) << text;
+        if (state.over) {
+          EXPECT_EQ(state.winner, expected.end.winner) << text;
+          EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
+          break;
+        }
+        program.legal_moves(state, moves);
+        std::vector<reference::MoveKey> listed;
+        for (const troyka::Move& move : moves) listed.push_back(reference::key_of(move));
+        std::sort(listed.begin(), listed.end());
+        ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
+        const troyka::Move move = program.random_move(state, rng);
+        program.apply(state, move);
+        expected = reference::play(rules, expected, reference::key_of(move));
+      }
+    }
+  });
 }
 
 // Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.

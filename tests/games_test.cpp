@@ -107,35 +107,9 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/hoppers.game", lang::Options{});  // cell tests
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});  // shots
   ASSERT_GE(games.size(), 14u);
-  for (const auto& [file, options] : games) {
-    const Game loaded = Game::load(file, options);
-    const lang::Rules& rules = loaded.rules();
-    loaded.visit([&](const auto& program) {
-      Rng rng(7);
-      MoveList moves;
-      for (int round = 0; round < 20 / (1 + 3 * kDepthCut); ++round) {
-        auto state = program.initial_state();
-        reference::Position expected = reference::start(rules);
-        while (true) {
-          const std::string text = file + ": " + program.position_text(state);
-          ASSERT_EQ(state.over, expected.end.over) << text;
-          if (state.over) {
-            EXPECT_EQ(state.winner, expected.end.winner) << text;
-            EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
-            break;
-          }
-          program.legal_moves(state, moves);
-          std::vector<reference::MoveKey> listed;
-          for (const Move& move : moves) listed.push_back(reference::key_of(move));
-          std::sort(listed.begin(), listed.end());
-          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
-          const Move move = program.random_move(state, rng);
-          program.apply(state, move);
-          expected = reference::play(rules, expected, reference::key_of(move));
-        }
-      }
-    });
-  }
+  for (const auto& [file, options] : games)
+    troyka_tests::expect_random_games_agree_with_reference(Game::load(file, options), file, 20 / (1 + 3 * kDepthCut),
+                                                           7);
 }
 
 // ---- Misère Breakthrough ------------------------------------------------------------------------

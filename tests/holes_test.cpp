@@ -90,34 +90,9 @@ TEST(HolesPerft, EveryMoveKindAndEndTestAgreesWithTheReference) {
 
 // Whole random games, each position's moves and end decision compared with the reference's.
 TEST(HolesRandomPlay, EveryPositionAgreesWithTheReference) {
-  for (const HoledGame& test : kHoledGames) {
-    const Game loaded = with_holes(test.path, test.holes, test.params);
-    const lang::Rules& rules = loaded.rules();
-    loaded.visit([&](const auto& program) {
-      Rng rng(11);
-      MoveList moves;
-      for (int round = 0; round < (kSlowBuild ? 3 : 12); ++round) {
-        auto state = program.initial_state();
-        reference::Position expected = reference::start(rules);
-        while (true) {
-          const std::string text = test.path + ": " + program.position_text(state);
-          ASSERT_EQ(state.over, expected.end.over) << text;
-          if (state.over) {
-            EXPECT_EQ(state.winner, expected.end.winner) << text;
-            break;
-          }
-          program.legal_moves(state, moves);
-          std::vector<reference::MoveKey> listed;
-          for (const Move& move : moves) listed.push_back(reference::key_of(move));
-          std::sort(listed.begin(), listed.end());
-          ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
-          const Move move = program.random_move(state, rng);
-          program.apply(state, move);
-          expected = reference::play(rules, expected, reference::key_of(move));
-        }
-      }
-    });
-  }
+  for (const HoledGame& test : kHoledGames)
+    troyka_tests::expect_random_games_agree_with_reference(with_holes(test.path, test.holes, test.params), test.path,
+                                                           kSlowBuild ? 3 : 12, 11);
 }
 
 // ---- Breakthrough with holes ---------------------------------------------------------------------
