@@ -51,6 +51,45 @@ const char* keyword(Op op) {
   return "";
 }
 
+Expr node(Op op, std::vector<Expr> items) {
+  Expr expr;
+  expr.op = op;
+  expr.items = std::move(items);
+  return expr;
+}
+
+Expr with_piece(Op op, int piece) {
+  Expr expr = node(op);
+  expr.piece = piece;
+  return expr;
+}
+
+void append(std::vector<Expr>& items, Expr expr) {
+  if (expr.op != Op::Seq) return items.push_back(std::move(expr));
+  for (Expr& item : expr.items) items.push_back(std::move(item));
+}
+
+Expr seq(std::vector<Expr> parts) {
+  std::vector<Expr> items;
+  for (Expr& part : parts) append(items, std::move(part));
+  if (items.size() == 1) return std::move(items.front());
+  return node(Op::Seq, std::move(items));
+}
+
+std::optional<Expr> choice(std::vector<Expr> ways) {
+  std::vector<Expr> flat;
+  for (Expr& way : ways) {
+    if (way.op != Op::Or) {
+      flat.push_back(std::move(way));
+      continue;
+    }
+    for (Expr& item : way.items) flat.push_back(std::move(item));
+  }
+  if (flat.empty()) return std::nullopt;
+  if (flat.size() == 1) return std::move(flat.front());
+  return node(Op::Or, std::move(flat));
+}
+
 bool is_rule_option(const Node& item) {
   return item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" ||
          item.head() == "only" || item.head() == "priority";

@@ -107,6 +107,18 @@ struct Expr {
   bool operator==(const Expr&) const = default;
 };
 
+// Building expressions, for the lowerings of keyword forms (lang/lower.cpp) and of ZRF moves
+// (lang/zrf.cpp).
+Expr node(Op op, std::vector<Expr> items = {});
+Expr with_piece(Op op, int piece);  // Is, New, Become
+// Appends `expr` to a sequence's items; a sequence's own items are spliced in, since (seq a (seq b
+// c)) is (seq a b c).
+void append(std::vector<Expr>& items, Expr expr);
+// A sequence of `parts`, nested sequences spliced in; a sequence of one item is that item.
+Expr seq(std::vector<Expr> parts);
+// A choice between `ways`, nested choices spliced in; one way is itself, none is nothing.
+std::optional<Expr> choice(std::vector<Expr> ways);
+
 // A condition on the whole state that decides whether a rule applies (rule option `when`).
 struct Condition {
   enum class Kind {

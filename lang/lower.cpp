@@ -17,33 +17,6 @@
 namespace troyka::lang::core {
 namespace {
 
-Expr node(Op op, std::vector<Expr> items = {}) {
-  Expr expr;
-  expr.op = op;
-  expr.items = std::move(items);
-  return expr;
-}
-
-// Appends `expr` to a sequence's items; a sequence's own items are spliced in, since (seq a (seq b c))
-// is (seq a b c).
-void append(std::vector<Expr>& items, Expr expr) {
-  if (expr.op != Op::Seq) return items.push_back(std::move(expr));
-  for (Expr& item : expr.items) items.push_back(std::move(item));
-}
-
-Expr seq(std::vector<Expr> parts) {
-  std::vector<Expr> items;
-  for (Expr& part : parts) append(items, std::move(part));
-  if (items.size() == 1) return std::move(items.front());
-  return node(Op::Seq, std::move(items));
-}
-
-Expr with_piece(Op op, int piece) {
-  Expr expr = node(op);
-  expr.piece = piece;
-  return expr;
-}
-
 Expr with_region(Op op, Region region) {
   Expr expr = node(op);
   expr.region = std::move(region);

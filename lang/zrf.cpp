@@ -1414,10 +1414,10 @@ class Lowering {
     std::vector<core::Expr> ways;
     if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
     if (auto part = stopping(items_of(node), run, End::AddPartial))
-      ways.push_back(core_seq({std::move(*part), continuation(piece, partial_type(node), run)}));
+      ways.push_back(core::seq({std::move(*part), continuation(piece, partial_type(node), run)}));
     if (ways.empty())
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
-    rule.expr = *core_or(std::move(ways));
+    rule.expr = *core::choice(std::move(ways));
     return rule;
   }
 
@@ -1453,21 +1453,21 @@ class Lowering {
       if (auto part = stopping(items_of(*body.node), run, End::AddPartial)) parts.push_back(std::move(*part));
       if (auto last = stopping(items_of(*body.node), run, End::Add)) lasts.push_back(std::move(*last));
     }
-    std::optional<core::Expr> part = core_or(std::move(parts)), last = core_or(std::move(lasts));
+    std::optional<core::Expr> part = core::choice(std::move(parts)), last = core::choice(std::move(lasts));
     std::vector<core::Expr> items;
-    if (part) items.push_back(core_node(core::Op::Repeat, {*part}));
+    if (part) items.push_back(core::node(core::Op::Repeat, {*part}));
     std::vector<core::Expr> endings;
     if (last) endings.push_back(*last);
     if (pass_partial_) {
-      endings.push_back(core_seq({}));
+      endings.push_back(core::seq({}));
     } else {
       std::vector<core::Expr> stuck;
-      if (part) stuck.push_back(core_node(core::Op::Cannot, {*part}));
-      if (last) stuck.push_back(core_node(core::Op::Cannot, {*last}));
-      endings.push_back(core_seq(std::move(stuck)));
+      if (part) stuck.push_back(core::node(core::Op::Cannot, {*part}));
+      if (last) stuck.push_back(core::node(core::Op::Cannot, {*last}));
+      endings.push_back(core::seq(std::move(stuck)));
     }
-    items.push_back(*core_or(std::move(endings)));
-    return core_seq(std::move(items));
+    items.push_back(*core::choice(std::move(endings)));
+    return core::seq(std::move(items));
   }
 
   // The move type the add-partials of a body name ("" for a bare add-partial); a body whose
@@ -1509,8 +1509,8 @@ class Lowering {
     std::vector<core::Expr> ways;
     if (auto here = stopping(items.front(), run, end)) ways.push_back(std::move(*here));
     if (auto later = stopping(items.subspan(1), run, end))
-      ways.push_back(core_seq({passing(items.front(), run), std::move(*later)}));
-    return core_or(std::move(ways));
+      ways.push_back(core::seq({passing(items.front(), run), std::move(*later)}));
+    return core::choice(std::move(ways));
   }
 
   std::optional<core::Expr> stopping(const Node& item, const Run& run, End end) const {
@@ -1519,21 +1519,21 @@ class Lowering {
       if (item.is_symbol()) return landing(run);
       std::vector<core::Expr> types;  // (add PIECE...): the mover lands as one of these
       for (std::size_t i = 1; i < item.items.size(); ++i)
-        types.push_back(core_piece(core::Op::Become, piece_named(item.items[i])));
+        types.push_back(core::with_piece(core::Op::Become, piece_named(item.items[i])));
       if (types.empty()) fail(item, "'(add ...)' names no piece", "write add alone to keep the piece as it is");
-      return core_seq({landing(run), *core_or(std::move(types))});
+      return core::seq({landing(run), *core::choice(std::move(types))});
     }
     if (item.is_symbol("add-partial") || item.head() == "add-partial") {
       if (end != End::AddPartial) return std::nullopt;
-      return core_seq({landing(run), core_node(core::Op::Waypoint)});
+      return core::seq({landing(run), core::node(core::Op::Waypoint)});
     }
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
       std::vector<core::Expr> ways;
-      if (auto yes = stopping(then, run, end)) ways.push_back(core_seq({condition(*test, run), std::move(*yes)}));
+      if (auto yes = stopping(then, run, end)) ways.push_back(core::seq({condition(*test, run), std::move(*yes)}));
       if (auto no = stopping(otherwise, run, end))
-        ways.push_back(core_seq({core_node(core::Op::Not, {condition(*test, run)}), std::move(*no)}));
-      return core_or(std::move(ways));
+        ways.push_back(core::seq({core::node(core::Op::Not, {condition(*test, run)}), std::move(*no)}));
+      return core::choice(std::move(ways));
     }
     if (item.head() == "while") {
       const Node& test = argument(item, 1, "CONDITION");
@@ -1541,8 +1541,8 @@ class Lowering {
       auto inside = stopping(body, run, end);
       if (!inside) return std::nullopt;
       // Some passes through the loop, then one that stops at an add inside it.
-      core::Expr loop = core_node(core::Op::Repeat, {core_seq({condition(test, run), passing(body, run)})});
-      return core_seq({std::move(loop), condition(test, run), std::move(*inside)});
+      core::Expr loop = core::node(core::Op::Repeat, {core::seq({condition(test, run), passing(body, run)})});
+      return core::seq({std::move(loop), condition(test, run), std::move(*inside)});
     }
     return std::nullopt;
   }
@@ -1550,7 +1550,7 @@ class Lowering {
   core::Expr passing(std::span<const Node> items, const Run& run) const {
     std::vector<core::Expr> parts;
     for (const Node& item : items) parts.push_back(passing(item, run));
-    return core_seq(std::move(parts));
+    return core::seq(std::move(parts));
   }
 
   core::Expr passing(const Node& item, const Run& run) const {
@@ -1561,18 +1561,18 @@ class Lowering {
     }
     if (item.head() == "verify") return condition(argument(item, 1, "CONDITION"), run);
     if (item.is_symbol("add") || item.head() == "add" || item.is_symbol("add-partial") || item.head() == "add-partial")
-      return core_seq({});
-    if (item.is_symbol("capture")) return core_node(core::Op::Capture);
-    if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core_node(core::Op::Convert);
+      return core::seq({});
+    if (item.is_symbol("capture")) return core::node(core::Op::Capture);
+    if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core::node(core::Op::Convert);
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
       std::vector<core::Expr> items = {condition(*test, run), passing(then, run)};
       if (!otherwise.empty()) items.push_back(passing(otherwise, run));
-      return core_node(core::Op::If, std::move(items));
+      return core::node(core::Op::If, std::move(items));
     }
     if (item.head() == "while") {
       const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
-      return core_node(core::Op::While, {condition(argument(item, 1, "CONDITION"), run), passing(body, run)});
+      return core::node(core::Op::While, {condition(argument(item, 1, "CONDITION"), run), passing(body, run)});
     }
     const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
@@ -1610,17 +1610,17 @@ class Lowering {
     if (node.is_list() && node.items.size() == 1) return condition(node.items[0], run);
     const std::string head(node.head());
     const auto arguments = [&] { return std::span<const Node>(node.items).subspan(1); };
-    if (head == "not") return core_node(core::Op::Not, {condition(argument(node, 1, "CONDITION"), run)});
+    if (head == "not") return core::node(core::Op::Not, {condition(argument(node, 1, "CONDITION"), run)});
     if (head == "and" || head == "or") {
       std::vector<core::Expr> tests;
       for (const Node& each : arguments()) {
         core::Expr test = condition(each, run);
-        tests.push_back(head == "and" ? std::move(test) : core_node(core::Op::Not, {std::move(test)}));
+        tests.push_back(head == "and" ? std::move(test) : core::node(core::Op::Not, {std::move(test)}));
       }
       if (tests.empty()) fail(node, fmt::format("'({} ...)' holds no condition", head));
-      core::Expr all = core_node(core::Op::And, std::move(tests));
+      core::Expr all = core::node(core::Op::And, std::move(tests));
       return head == "and" ? all
-                           : core_node(core::Op::Not, {std::move(all)});  // (or a b) is (not (and (not a) (not b)))
+                           : core::node(core::Op::Not, {std::move(all)});  // (or a b) is (not (and (not a) (not b)))
     }
     // Conditions that may name a direction last: they test the cell that way, which must be on the board.
     // The conditions of a cell, which may name a direction last: then the cell that way, which
@@ -1637,38 +1637,38 @@ class Lowering {
            "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, not, "
            "and, or");
     std::size_t next = 1;
-    core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core_node(places.at(positive));
+    core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core::node(places.at(positive));
     if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
     if (positive == "in-zone?") test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
     if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
     if (positive == "on-board?" && next == node.items.size()) fail(node, "'(on-board? ...)' needs a direction");
     if (next < node.items.size()) {
       const Node& way = node.items[next++];
-      test = core_node(core::Op::Can, {core_seq({core_go(direction_for(way, player), player), std::move(test)})});
+      test = core::node(core::Op::Can, {core::seq({core_go(direction_for(way, player), player), std::move(test)})});
     }
     if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
-    return negated ? core_node(core::Op::Not, {std::move(test)}) : test;
+    return negated ? core::node(core::Op::Not, {std::move(test)}) : test;
   }
 
   // The test that a cell holds one of `allowed` (Occupant bits). When earlier captures empty their
   // cells, a captured cell counts as empty and its piece as gone.
   static core::Expr occupants(unsigned allowed, const Run& run) {
     const auto standing = [&](core::Op op) {
-      if (!run.captures_empty) return core_node(op);
-      return core_node(core::Op::And, {core_node(op), core_node(core::Op::Not, {core_node(core::Op::Captured)})});
+      if (!run.captures_empty) return core::node(op);
+      return core::node(core::Op::And, {core::node(op), core::node(core::Op::Not, {core::node(core::Op::Captured)})});
     };
     switch (allowed) {
       case kEmpty:
-        return run.captures_empty ? core_node(core::Op::Not, {standing(core::Op::Occupied)})
-                                  : core_node(core::Op::Empty);
+        return run.captures_empty ? core::node(core::Op::Not, {standing(core::Op::Occupied)})
+                                  : core::node(core::Op::Empty);
       case kEnemy: return standing(core::Op::Enemy);
       case kFriend: return standing(core::Op::Friend);
       case kEnemy | kFriend: return standing(core::Op::Occupied);
       case kEmpty | kEnemy:
-        return run.captures_empty ? core_node(core::Op::Not, {standing(core::Op::Friend)})
-                                  : core_node(core::Op::NotFriend);
-      case kEmpty | kFriend: return core_node(core::Op::Not, {standing(core::Op::Enemy)});
-      default: return core_node(core::Op::Any);
+        return run.captures_empty ? core::node(core::Op::Not, {standing(core::Op::Friend)})
+                                  : core::node(core::Op::NotFriend);
+      case kEmpty | kFriend: return core::node(core::Op::Not, {standing(core::Op::Enemy)});
+      default: return core::node(core::Op::Any);
     }
   }
 
@@ -1681,8 +1681,8 @@ class Lowering {
   // Where a run stops at an add: the mover lands here, taking whatever stands there (Zillions moves
   // onto a friend's piece too, when the file lets them).
   static core::Expr landing(const Run& run) {
-    return *core_or(
-        {occupants(kEmpty, run), core_seq({occupants(kEnemy | kFriend, run), core_node(core::Op::Capture)})});
+    return *core::choice(
+        {occupants(kEmpty, run), core::seq({occupants(kEnemy | kFriend, run), core::node(core::Op::Capture)})});
   }
 
   // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps are.
@@ -1690,51 +1690,9 @@ class Lowering {
     core::Direction direction;
     direction.frame = core::Direction::Frame::Leap;
     direction.offset = relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward);
-    core::Expr go = core_node(core::Op::Go);
+    core::Expr go = core::node(core::Op::Go);
     go.directions = {direction};
     return go;
-  }
-
-  static core::Expr core_node(core::Op op, std::vector<core::Expr> items = {}) {
-    core::Expr expr;
-    expr.op = op;
-    expr.items = std::move(items);
-    return expr;
-  }
-
-  static core::Expr core_piece(core::Op op, int piece) {
-    core::Expr expr = core_node(op);
-    expr.piece = piece;
-    return expr;
-  }
-
-  // A sequence, with nested sequences spliced in; one item is itself.
-  static core::Expr core_seq(std::vector<core::Expr> parts) {
-    std::vector<core::Expr> items;
-    for (core::Expr& part : parts) {
-      if (part.op != core::Op::Seq) {
-        items.push_back(std::move(part));
-        continue;
-      }
-      for (core::Expr& item : part.items) items.push_back(std::move(item));
-    }
-    if (items.size() == 1) return std::move(items.front());
-    return core_node(core::Op::Seq, std::move(items));
-  }
-
-  // A choice between ways, with nested choices spliced in; one way is itself, none is nothing.
-  static std::optional<core::Expr> core_or(std::vector<core::Expr> ways) {
-    std::vector<core::Expr> flat;
-    for (core::Expr& way : ways) {
-      if (way.op != core::Op::Or) {
-        flat.push_back(std::move(way));
-        continue;
-      }
-      for (core::Expr& item : way.items) flat.push_back(std::move(item));
-    }
-    if (flat.empty()) return std::nullopt;
-    if (flat.size() == 1) return std::move(flat.front());
-    return core_node(core::Op::Or, std::move(flat));
   }
 
   // ---- drops ----
