@@ -1457,24 +1457,15 @@ class Checker {
   // yet (a test with (not captured), then capture, with only tests between): each such run takes a
   // piece no earlier one took.
   static bool always_captures_afresh(const core::Expr& expr) {
-    using core::Op;
-    const auto each = [](const core::Expr& item) { return always_captures_afresh(item); };
-    switch (expr.op) {
-      case Op::Seq: {
-        bool tested = false;  // here was just tested not captured
-        for (const core::Expr& item : expr.items) {
-          if (item.op == Op::Capture && tested) return true;
-          if (each(item)) return true;
-          tested = tests_not_captured(item) || (tested && is_test(item.op));
-        }
-        return false;
+    return always(expr, [](const core::Expr& part) {
+      if (part.op != core::Op::Seq) return false;
+      bool tested = false;  // here was just tested not captured
+      for (const core::Expr& item : part.items) {
+        if (item.op == core::Op::Capture && tested) return true;
+        tested = tests_not_captured(item) || (tested && is_test(item.op));
       }
-      case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
-      case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
-      case Op::AnyDirection: return each(expr.items.front());
-      case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
-      default: return false;
-    }
+      return false;
+    });
   }
 
   static bool tests_not_captured(const core::Expr& test) {
@@ -1494,21 +1485,22 @@ class Checker {
 
   // Whether every complete run of `expr` goes somewhere.
   static bool always_goes(const core::Expr& expr) {
-    return always(expr, [](core::Op op) { return op == core::Op::Go; });
+    return always(expr, [](const core::Expr& part) { return part.op == core::Op::Go; });
   }
 
-  // Whether every complete run of `expr` does an action for which `counts` holds.
+  // Whether every complete run of `expr` goes through a part for which `counts` holds: an action,
+  // or a sequence as a whole.
   template <typename Counts>
   static bool always(const core::Expr& expr, Counts counts) {
     using core::Op;
     const auto each = [&](const core::Expr& item) { return always(item, counts); };
     switch (expr.op) {
-      case Op::Seq: return std::any_of(expr.items.begin(), expr.items.end(), each);
+      case Op::Seq: return counts(expr) || std::any_of(expr.items.begin(), expr.items.end(), each);
       case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
       case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
       case Op::AnyDirection: return each(expr.items.front());
       case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
-      default: return counts(expr.op);
+      default: return counts(expr);
     }
   }
 
@@ -1607,7 +1599,7 @@ class Checker {
              fmt::format("a game-level rule starts at no cell, and {} needs one", core::expr_text(rules_, *first)),
              "choose the cell first with (enter REGION), as a drop does: (moves (new PIECE) (enter all) empty)");
     const bool moves_piece = rule.scope == core::Rule::Scope::Piece;
-    if (!always(rule.expr, [&](core::Op op) { return changes_position(op, moves_piece); }))
+    if (!always(rule.expr, [&](const core::Expr& part) { return changes_position(part.op, moves_piece); }))
       fail(form,
            "this rule can end without changing anything: on some way through it no piece moves, enters or "
            "is captured",
