@@ -124,9 +124,15 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     record.agents[p] = agents::spec_text(spec);
   }
   auto state = program.initial_state();
+  int last_mover = -1;
   while (!state.over && state.ply < setup.max_plies) {
-    const Move move = players[state.to_move]->choose(state, 0);
-    record.moves.push_back(program.move_text(move));
+    const int mover = state.to_move;
+    const Move move = players[mover]->choose(state, 0);
+    if (mover == last_mover)  // the same turn goes on
+      (record.moves.back() += ',') += program.move_text(move);
+    else
+      record.moves.push_back(program.move_text(move));
+    last_mover = mover;
     program.apply(state, move);
     for (auto& player : players) player->observe(move);
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "agents/agent.h"
@@ -108,6 +109,9 @@ class PlaySession {
   bool try_move(const std::string& text);
   void play(Move move, const std::optional<agents::SearchReport>& report);
   void undo();
+  // The move number and text of the turn of the last ply played: "2" and "c3,d4" when its player
+  // made two decisions in it.
+  std::pair<std::size_t, std::string> last_turn() const;
   void show_board() const;
   std::vector<std::string> sorted_legal_moves() const;
   const std::string& player_name(int player) const {
@@ -173,7 +177,11 @@ template <class Program>
 std::optional<Stop> PlaySession<Program>::human_turn() {
   const int mover = state_.to_move;
   for (;;) {
-    const HumanInput input = console_.ask(fmt::format("{} to move (ply {}): ", player_name(mover), state_.ply + 1));
+    // In a turn of several decisions, how many are left, this one included.
+    const std::string left =
+        program_.rules().alternates() ? "" : fmt::format(", {} of this turn's moves left", state_.actions_left);
+    const HumanInput input =
+        console_.ask(fmt::format("{} to move (ply {}{}): ", player_name(mover), state_.ply + 1, left));
     switch (input.kind) {
       case HumanInput::Kind::Move:
         if (try_move(input.text)) return std::nullopt;
@@ -216,12 +224,12 @@ void PlaySession<Program>::agent_turn() {
 template <class Program>
 void PlaySession<Program>::play(Move move, const std::optional<agents::SearchReport>& report) {
   const int mover = state_.to_move;
-  const std::uint32_t number = state_.ply / 2 + 1;
   history_.push_back(Ply{state_, move, report});
   program_.apply(state_, move);
   for (const auto& agent : agents_)
     if (agent) agent->observe(move);
-  fmt::print(screen_, "{}. {} {}", number, player_name(mover), program_.move_text(move));
+  const auto [number, turn] = last_turn();
+  fmt::print(screen_, "{}. {} {}", number, player_name(mover), turn);
   if (!report) {
     fmt::print(screen_, "\n");
   } else {
@@ -232,6 +240,18 @@ void PlaySession<Program>::play(Move move, const std::optional<agents::SearchRep
       fmt::print(screen_, "{}{}\n", kReportIndent, report_summary(agent_name, *report));
   }
   show_board();
+}
+
+template <class Program>
+std::pair<std::size_t, std::string> PlaySession<Program>::last_turn() const {
+  std::size_t turns = 0;  // the turns begun before the last one
+  std::string text;
+  for (std::size_t ply = 0; ply < history_.size(); ++ply) {
+    const bool turn_goes_on = ply > 0 && history_[ply].before.to_move == history_[ply - 1].before.to_move;
+    if (!turn_goes_on && ply > 0) ++turns;
+    text = (turn_goes_on ? text + "," : std::string()) + program_.move_text(history_[ply].move);
+  }
+  return {turns / 2 + 1, text};
 }
 
 // Goes back to the last position before this one where a person was to move: against an agent

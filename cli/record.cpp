@@ -31,12 +31,12 @@ std::string quoted(std::string_view value) {
   return out + '"';
 }
 
-// "1. a2-a3 e4-e3 2. b2-b3" and the result, as lines of at most kLineWidth columns. A move number
-// stays on the line of the move it numbers.
+// "1. a2-a3 e4-e3 2. b2-b3" (or "1. c3,d4 e5,f5" with turns of several decisions) and the result, as
+// lines of at most kLineWidth columns. A move number stays on the line of the move it numbers.
 std::string move_lines(const GameRecord& record) {
   std::vector<std::string> units;
-  for (std::size_t ply = 0; ply < record.moves.size(); ++ply)
-    units.push_back(ply % 2 == 0 ? fmt::format("{}. {}", ply / 2 + 1, record.moves[ply]) : record.moves[ply]);
+  for (std::size_t turn = 0; turn < record.moves.size(); ++turn)
+    units.push_back(turn % 2 == 0 ? fmt::format("{}. {}", turn / 2 + 1, record.moves[turn]) : record.moves[turn]);
   units.push_back(result_token(record.winner));
   std::string text, line;
   for (const std::string& unit : units) {
@@ -167,18 +167,23 @@ class RecordParser {
       if (digits + 1 < token.size()) parse_token(token.substr(digits + 1), column + digits + 1);
       return;
     }
-    RecordToken parsed{std::string(token), pos(column, token.size())};
     for (const std::string_view result : referee::kResultTokens)
       if (token == result) {
-        record_.result = std::move(parsed);
+        record_.result = RecordToken{std::string(token), pos(column, token.size())};
         return;
       }
-    record_.moves.push_back(std::move(parsed));
+    // A turn of several decisions: "c3,d4", each its own move.
+    for (std::size_t start = 0, end = 0; start <= token.size(); start = end + 1) {
+      end = std::min(token.find(',', start), token.size());
+      record_.moves.push_back(
+          RecordToken{std::string(token.substr(start, end - start)), pos(column + start, end - start)});
+    }
+    ++turns_;
   }
 
   // Numbers are optional, but one that is there must be right: a wrong one means a move is missing.
   void check_move_number(std::string_view number, std::size_t column) const {
-    const std::size_t moves = record_.moves.size();
+    const std::size_t moves = turns_;
     if (moves % 2 != 0)
       throw error(pos(column, number.size()),
                   fmt::format("move number {} comes before the second move of move {}", number, moves / 2 + 1),
@@ -190,6 +195,7 @@ class RecordParser {
   }
 
   ParsedRecord record_;
+  std::size_t turns_ = 0;  // the moves read, a turn of several decisions counting once
   std::uint32_t line_number_ = 0;
   std::size_t last_line_size_ = 0;
 };

@@ -37,9 +37,9 @@ struct GameRecord {
   int winner = 0;                                   // a player or kDraw
   std::string reason;                               // Program::end_reason of the final position
   std::uint32_t plies = 0;
-  std::uint64_t seed = 0;  // the first player's agent got this seed, the second's seed + 1
-  std::string date;        // when the game started, UTC, ISO 8601: 2024-05-01T12:34:56Z
-  std::vector<std::string> moves;
+  std::uint64_t seed = 0;          // the first player's agent got this seed, the second's seed + 1
+  std::string date;                // when the game started, UTC, ISO 8601: 2024-05-01T12:34:56Z
+  std::vector<std::string> moves;  // by turn: a turn of several decisions is their texts joined by ','
 };
 
 // The result token of a game: "1-0" (first player wins), "0-1", "1/2-1/2".
@@ -71,7 +71,7 @@ struct RecordToken {
 struct ParsedRecord {
   std::shared_ptr<const lang::SourceFile> source;
   std::vector<RecordHeader> headers;  // in file order; no key twice
-  std::vector<RecordToken> moves;     // move numbers left out
+  std::vector<RecordToken> moves;     // move numbers left out; each decision of a turn "c3,d4" its own
   RecordToken result;                 // the result token that ends the moves
 
   // The header named `key`, or null.

@@ -113,7 +113,8 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
     if (prints) fmt::print(out, "{}\n", rules.name);
     const auto state = replay_record(record, program, [&](const auto& position, std::optional<Move> last, int mover) {
       if (prints && last)
-        fmt::print(out, "{}. {} {}\n", (position.ply - 1) / 2 + 1, rules.players[mover].name, program.move_text(*last));
+        fmt::print(out, "{}. {} {}\n", rules.turn_of(position.ply - 1) / 2 + 1, rules.players[mover].name,
+                   program.move_text(*last));
       if (prints) fmt::print(out, "{}\n", program.diagram(position));
       if (!options.svg_dir.empty())
         write_text_file(fmt::format("{}/ply-{:03}.svg", options.svg_dir, position.ply),

@@ -71,9 +71,9 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
     const std::string& player = rules.players[mover].name;
     const ParsedMove parsed = program.parse_move(state, move.text);
     if (!parsed.ok())
-      throw record_error(
-          record, move.pos,
-          fmt::format("cannot play {} as {}'s move {}: {}", move.text, player, state.ply / 2 + 1, parsed.error));
+      throw record_error(record, move.pos,
+                         fmt::format("cannot play {} as {}'s move {}: {}", move.text, player,
+                                     rules.turn_of(state.ply) / 2 + 1, parsed.error));
     program.apply(state, parsed.move);
     on_position(state, std::optional<Move>(parsed.move), mover);
   }

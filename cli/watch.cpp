@@ -89,7 +89,9 @@ void Watcher::on_move(const Json& event) {
   LiveMatch& match = found->second;
   match.moves = event.at("moves").get<std::vector<std::string>>();
   const std::size_t ply = match.moves.size() - 1;
-  print(fmt::format("game {} ply {}: {} {}", match.number, ply + 1, match.players[ply % kPlayers], match.moves.back()));
+  const std::uint32_t turn = match.game->rules().turn_of(static_cast<std::uint32_t>(ply));  // turns alternate
+  print(
+      fmt::format("game {} ply {}: {} {}", match.number, ply + 1, match.players[turn % kPlayers], match.moves.back()));
 }
 
 void Watcher::on_match_end(const Json& event) {

@@ -78,6 +78,12 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   side_key_ = keys.next();
   blocked_keys_.resize(static_cast<std::size_t>(cells_));  // drawn last: the other keys stay as they were
   for (auto& key : blocked_keys_) key = keys.next();
+  if (!rules_->alternates()) {
+    turn_actions_ = static_cast<std::uint8_t>(rules_->turn_actions);
+    has_extras_ = true;  // the playout loop without extras passes the turn after every move
+    actions_keys_.resize(lang::kMaxTurnActions + 1);
+    for (auto& key : actions_keys_) key = keys.next();
+  }
 }
 
 template <int Words>
@@ -314,34 +320,55 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
 }
 
 // For each player who may have just moved, lists the tests of every end rule in file order: the
-// mover is tested first, then the player to move; "no legal moves" concerns only the player to move.
+// mover is tested first, then the other player; "no legal moves" concerns only the player to move,
+// who is the other player unless the mover keeps the turn (a turn of several decisions).
 template <int Words>
 void Program<Words>::compile_end_rules() {
   for (int mover = 0; mover < kPlayers; ++mover) {
-    for (std::size_t index = 0; index < rules_->end.size(); ++index) {
-      const lang::EndRule& rule = rules_->end[index];
-      for (const int subject : {mover, 1 - mover}) {
-        if (rule.only_player >= 0 && rule.only_player != subject) continue;
-        if (rule.kind == EndKind::NoLegalMoves && subject == mover) continue;
-        EndTest test;
-        test.region = mask_of(rule.region[subject]);
-        test.other_region = mask_of(rule.other_region[subject]);
-        test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
-        test.length = static_cast<std::uint8_t>(rule.length);
-        test.longest = static_cast<std::uint8_t>(rule.longest);
-        test.kind = rule.kind;
-        test.subject = static_cast<std::int8_t>(subject);
-        test.piece = static_cast<std::int8_t>(rule.piece);
-        test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
-                                               : rule.outcome == lang::Outcome::Loss       ? 1 - subject
-                                               : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
-                                                                                           : kDraw);
-        test.rule = static_cast<std::int8_t>(index);
-        all_end_tests_[mover].push_back(test);
-        if (can_become_true_by_move(rule, subject == mover)) after_move_tests_[mover].push_back(test);
-      }
+    for (const bool keeps_turn : {false, true}) {
+      const int to_move = keeps_turn ? mover : 1 - mover;
+      auto& all_tests = keeps_turn ? all_mid_turn_tests_[mover] : all_end_tests_[mover];
+      auto& after_move_tests = keeps_turn ? mid_turn_tests_[mover] : after_move_tests_[mover];
+      compile_end_tests(mover, to_move, all_tests, after_move_tests);
     }
   }
+}
+
+template <int Words>
+void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTest>& all_tests,
+                                       std::vector<EndTest>& after_move_tests) const {
+  for (std::size_t index = 0; index < rules_->end.size(); ++index) {
+    const lang::EndRule& rule = rules_->end[index];
+    for (const int subject : {mover, 1 - mover}) {
+      if (rule.only_player >= 0 && rule.only_player != subject) continue;
+      if (rule.kind == EndKind::NoLegalMoves && subject != to_move) continue;
+      EndTest test;
+      test.region = mask_of(rule.region[subject]);
+      test.other_region = mask_of(rule.other_region[subject]);
+      test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
+      test.length = static_cast<std::uint8_t>(rule.length);
+      test.longest = static_cast<std::uint8_t>(rule.longest);
+      test.kind = rule.kind;
+      test.subject = static_cast<std::int8_t>(subject);
+      test.piece = static_cast<std::int8_t>(rule.piece);
+      test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
+                                             : rule.outcome == lang::Outcome::Loss       ? 1 - subject
+                                             : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
+                                                                                         : kDraw);
+      test.rule = static_cast<std::int8_t>(index);
+      all_tests.push_back(test);
+      if (can_become_true_by_move(rule, subject == mover)) after_move_tests.push_back(test);
+    }
+  }
+}
+
+// A position of unknown history is in the middle of a turn when its player to move has fewer
+// decisions left than the turn gives (the first turn is underway while fewer plies were played).
+template <int Words>
+auto Program<Words>::all_tests(const StateType& state) const -> const std::vector<EndTest>& {
+  const int first = rules_->first_turn_actions;
+  const int turn = state.ply < static_cast<std::uint32_t>(first) ? first : turn_actions_;
+  return state.actions_left < turn ? all_mid_turn_tests_[state.to_move] : all_end_tests_[1 - state.to_move];
 }
 
 template <int Words>
@@ -439,7 +466,8 @@ void Program<Words>::block(StateType& state, int cell) const {
 
 template <int Words>
 std::uint64_t Program<Words>::full_hash(const StateType& state) const {
-  std::uint64_t hash = state.to_move ? side_key_ : 0;
+  std::uint64_t hash =
+      (state.to_move ? side_key_ : 0) ^ (actions_keys_.empty() ? 0 : actions_keys_[state.actions_left]);
   for (Board blocked = state.blocked; blocked.any();)
     hash ^= blocked_keys_[static_cast<std::size_t>(blocked.pop_lowest())];
   for (int player = 0; player < kPlayers; ++player)
@@ -451,8 +479,10 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
 template <int Words>
 typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
+  state.actions_left = static_cast<std::uint8_t>(rules_->first_turn_actions);
+  if (!actions_keys_.empty()) state.hash = actions_keys_[state.actions_left];
   for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
-  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+  decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
   return state;
 }
 
@@ -464,9 +494,7 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
     if (move.from >= cells_) {  // a pass or a swap
       if (is_swap(move)) swap_sides(state);
       state.hash ^= side_key_;
-      state.to_move = static_cast<std::uint8_t>(1 - mover);
-      ++state.ply;
-      return;
+      return end_decision(state, mover);
     }
     if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
       flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
@@ -493,18 +521,37 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
       const bool quiet = !move.capture && move.piece != quiet_piece_;
       state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
     }
+    return end_decision(state, mover);
   }
   state.to_move = static_cast<std::uint8_t>(1 - mover);
   ++state.ply;
 }
 
 template <int Words>
+void Program<Words>::end_decision(StateType& state, int mover) const {
+  ++state.ply;
+  if (actions_keys_.empty()) {  // the players alternate
+    state.to_move = static_cast<std::uint8_t>(1 - mover);
+    return;
+  }
+  const int left = state.actions_left - 1;
+  const int next = left > 0 ? left : turn_actions_;
+  state.hash ^= actions_keys_[state.actions_left] ^ actions_keys_[static_cast<std::size_t>(next)];
+  state.actions_left = static_cast<std::uint8_t>(next);
+  if (left > 0)
+    state.hash ^= side_key_;  // the mover keeps the turn
+  else
+    state.to_move = static_cast<std::uint8_t>(1 - mover);
+}
+
+template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
+  const int mover = state.to_move;
   if (move.general)
     apply_general(state, move);
   else
     move_pieces(state, move);
-  decide_end(state, after_move_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+  decide_end(state, tests_after(state, mover), [&] { return has_legal_move(state); });
 }
 
 // A general move: its record, found by running its origin's rules again, is played. Captures
@@ -541,8 +588,7 @@ void Program<Words>::apply_general(StateType& state, Move move) const {
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
   }
   state.hash ^= side_key_;
-  state.to_move = static_cast<std::uint8_t>(1 - mover);
-  ++state.ply;
+  end_decision(state, mover);
 }
 
 // The swap: every piece of the first player becomes the second player's, on the cell with its
@@ -1007,9 +1053,11 @@ template <bool Extras, typename Choose, typename KeepGoing>
     return pick_target<Extras>(state, targets, i);
   };
   for (; !state.over && keep_going(plies); ++plies) {
+    const int mover = state.to_move;
     move_pieces<Extras>(state, choose(Extras && targets.total == 0 ? 1 : targets.total, nth));
     bool generated = false;
-    decide_end<Extras>(state, after_move_tests_[1 - state.to_move], [&] {
+    // Without extras the turn always passes on, and the mover is the player not to move.
+    decide_end<Extras>(state, Extras ? tests_after(state, mover) : after_move_tests_[1 - state.to_move], [&] {
       collect_targets<Extras>(state, targets);
       generated = true;
       return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
@@ -1026,7 +1074,7 @@ template <typename NthMove>
                                                                        Rng& rng, const PlayoutPolicy& policy) const {
   Move chosen;
   if (policy.decisive && could_win(state, state.to_move) && find_win(state, chosen)) return chosen;
-  if (policy.anti_decisive && could_win(state, 1 - state.to_move)) {
+  if (policy.anti_decisive && turn_ends(state) && could_win(state, 1 - state.to_move)) {
     const Board threat = threat_cells(state);
     if (threat.any() && find_safe_move(state, threat, rng, chosen)) return chosen;
   }
@@ -1565,10 +1613,12 @@ std::string Program<Words>::position_text(const StateType& state) const {
     if (empties) text += std::to_string(empties);
     if (row) text += '/';
   }
+  // A game of turns of several decisions shows those left to the player to move: "Black:2".
+  std::string side = rules_->players[state.to_move].name;
+  if (!actions_keys_.empty()) side += fmt::format(":{}", state.actions_left);
   // A game that counts quiet plies shows the count: the draw depends on it.
-  if (counts_quiet_)
-    return fmt::format("{} {} {} {}", text, rules_->players[state.to_move].name, state.ply, state.quiet_plies);
-  return fmt::format("{} {} {}", text, rules_->players[state.to_move].name, state.ply);
+  if (counts_quiet_) return fmt::format("{} {} {} {}", text, side, state.ply, state.quiet_plies);
+  return fmt::format("{} {} {}", text, side, state.ply);
 }
 
 template <int Words>
@@ -1626,7 +1676,19 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   if (row != 0) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
   if (column != width_) return fail(fmt::format("row 1 has {} cells, not {}", column, width_));
   std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
-  const std::string_view side = rest.substr(0, rest.find(' '));
+  std::string_view side = rest.substr(0, rest.find(' '));
+  if (const std::size_t colon = side.find(':'); colon != std::string_view::npos) {
+    const std::string_view left = side.substr(colon + 1);
+    side = side.substr(0, colon);
+    const auto [end, error] = std::from_chars(left.data(), left.data() + left.size(), state.actions_left);
+    if (actions_keys_.empty() || error != std::errc() || end != left.data() + left.size() || state.actions_left < 1 ||
+        state.actions_left > std::max(rules_->turn_actions, rules_->first_turn_actions))
+      return fail(fmt::format("'{}' after the player to move is not a count of the decisions left in its turn{}", left,
+                              actions_keys_.empty() ? " (every turn of this game is one move)" : ""));
+  } else if (!actions_keys_.empty()) {
+    return fail(fmt::format("expected the player to move and the decisions left in its turn, e.g. '{}:{}'",
+                            rules_->players[0].name, rules_->turn_actions));
+  }
   if (side == rules_->players[1].name)
     state.to_move = 1;
   else if (side != rules_->players[0].name)
@@ -1647,7 +1709,7 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
-  decide_end(state, all_end_tests_[1 - state.to_move], [&] { return has_legal_move(state); });
+  decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
   return parsed;
 }
 

@@ -81,6 +81,11 @@ struct State {
   // kept only in games with that rule.
   std::uint16_t quiet_plies = 0;
 
+  // ---- turns of several decisions, (turn (actions N) [(first M)]) (docs/core-design.md §3.3) ----
+  // The decisions the player to move still has in this turn, the next one included: always 1 in a
+  // game where the players alternate.
+  std::uint8_t actions_left = 1;
+
   Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
 
@@ -195,6 +200,8 @@ class Program {
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
+  // Whether a decision of the player to move ends its turn (the last of its turn's actions).
+  bool turn_ends(const StateType& state) const { return state.actions_left == 1; }
   // +1 for a win, -1 for a loss, 0 for a draw or an unfinished game.
   int result(const StateType& state, int player) const;
   std::string end_reason(const StateType& state) const;
@@ -355,6 +362,8 @@ class Program {
     return {static_cast<std::uint16_t>(std::max(delta, 0)), static_cast<std::uint16_t>(std::max(-delta, 0))};
   }
   void compile_end_rules();
+  void compile_end_tests(int mover, int to_move, std::vector<EndTest>& all_tests,
+                         std::vector<EndTest>& after_move_tests) const;
   void compile_win_prefilters();
   template <typename Choose, typename KeepGoing>
   std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
@@ -441,6 +450,14 @@ class Program {
   [[gnu::always_inline]] Move pick_target(const StateType& state, const InlineTargets& targets, int chosen) const;
   template <bool Extras = true>
   [[gnu::always_inline]] void move_pieces(StateType& state, Move move) const;
+  // The turn goes on after a decision of `mover`; the hash already counts it as passed on.
+  void end_decision(StateType& state, int mover) const;
+  // The end tests to run after a decision of `mover`: whether the turn passed on tells.
+  const std::vector<EndTest>& tests_after(const StateType& state, int mover) const {
+    return state.to_move == mover ? mid_turn_tests_[mover] : after_move_tests_[mover];
+  }
+  // The end tests of a position of unknown history.
+  const std::vector<EndTest>& all_tests(const StateType& state) const;
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
@@ -482,6 +499,8 @@ class Program {
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
+  // The same after a decision that leaves its player the turn, of which "no legal moves" then asks.
+  std::array<std::vector<EndTest>, kPlayers> all_mid_turn_tests_, mid_turn_tests_;
   // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
   // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
   // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless
@@ -493,6 +512,10 @@ class Program {
   std::array<bool, kPlayers> drops_may_win_{};  // a drop can land on a winning cell
   std::vector<std::uint64_t> zobrist_;          // [player][piece][cell]
   std::uint64_t side_key_ = 0;
+  // Turns of several decisions: the decisions of a turn (1 when the players alternate), and by the
+  // decisions left in a turn the key hashed in (empty when the players alternate).
+  std::uint8_t turn_actions_ = 1;
+  std::vector<std::uint64_t> actions_keys_;
   std::vector<std::uint64_t> blocked_keys_;  // [cell]
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one

@@ -25,7 +25,7 @@ namespace {
 
 const std::vector<std::string> kGameForms = {"about",     "param",        "variant", "players", "board",
                                              "region",    "piece",        "setup",   "end",     "pass-when-stuck",
-                                             "swap-rule", "must-capture", "moves",   "prefer"};
+                                             "swap-rule", "must-capture", "moves",   "prefer",  "turn"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -68,6 +68,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"draw", "(draw [PLAYER] CONDITION)"},
     {"most-pieces", "(most-pieces [PLAYER] CONDITION)"},
     {"pass-when-stuck", "(pass-when-stuck)"},
+    {"turn", "(turn (actions N) [(first M)]): N decisions a turn, M on the game's first"},
+    {"actions", "(actions N), inside (turn ...)"},
+    {"first", "(first M), inside (turn ...)"},
     {"swap-rule", "(swap-rule [ENABLED])"},
     {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
@@ -233,6 +236,7 @@ class Checker {
     read_pass();
     read_swap_rule();
     read_must_capture();
+    for (const Node* form : this->forms("turn")) read_turn(*form, rules_.turn_actions, rules_.first_turn_actions);
     if (through_core_)
       compile_written_rules();
     else if (!written_.empty())
@@ -257,8 +261,11 @@ class Checker {
         core.moves.push_back(core_rule(form, -1));
       } else if (form.head() == "prefer" && form.items.size() == 2 && form.items[1].is_symbol("captures")) {
         core.prefer_captures = true;
+      } else if (form.head() == "turn") {
+        read_turn(form, core.turn_actions, core.first_turn_actions);
       } else {
-        fail(form, fmt::format("expected (piece ...), (moves ...) or (prefer captures), found {}", describe(form)));
+        fail(form, fmt::format("expected (piece ...), (moves ...), (prefer captures) or (turn ...), found {}",
+                               describe(form)));
       }
     }
     return core;
@@ -1871,6 +1878,29 @@ class Checker {
         fail(node.items[rule.region[p].empty() ? first : first + 1],
              fmt::format("this region has no cells for {}, so nothing can connect to it", rules_.players[p].name),
              "to connect two sides, name them, e.g. (connect home-row far-row)");
+  }
+
+  // (turn (actions N) [(first M)]): N decisions a turn, M on the game's first (N unless given).
+  void read_turn(const Node& form, int& actions, int& first) const {
+    expect_at_most(form, 3);
+    actions = turn_count(argument(form, 1, "(actions N)"), "actions", "the decisions of a turn");
+    first = form.items.size() == 3 ? turn_count(form.items[2], "first", "the decisions of the first turn") : actions;
+    if (rules_.swap_rule && (actions != 1 || first != 1))
+      fail(form, "the swap rule is the second player's first move, which a turn of several decisions does not have",
+           "play one decision a turn, or switch the swap off with (swap-rule 0)");
+  }
+
+  // The N of (actions N) or (first N) inside (turn ...).
+  int turn_count(const Node& node, std::string_view keyword, std::string_view what) const {
+    if (!node.is_list() || node.head() != keyword)
+      fail(node, fmt::format("expected '({} N)' here, found {}", keyword, describe(node)), usage("turn"));
+    expect_at_most(node, 2);
+    const Node& count = argument(node, 1, "N");
+    const std::int64_t value = integer(count);
+    if (value < 1 || value > kMaxTurnActions)
+      fail(count, fmt::format("{} must be between 1 and {}, but it is {}", what, kMaxTurnActions, value),
+           "a turn is one decision or more, e.g. (turn (actions 2) (first 1)) for Connect6");
+    return static_cast<int>(value);
   }
 
   // (swap-rule [ENABLED]): on unless ENABLED is 0, so that a parameter can switch it.

@@ -161,6 +161,9 @@ struct Rules {
   // other, with the form's text and position.
   std::vector<Rule> moves;
   bool prefer_captures = false;  // (prefer captures): when some move captures, only those
+  // (turn (actions N) (first M)), as lang::Rules holds them; 1 and 1 print nothing.
+  int turn_actions = 1;
+  int first_turn_actions = 1;
   bool operator==(const Rules&) const = default;
 };
 
@@ -177,7 +180,7 @@ std::string moves_text(const lang::Rules& rules, const Rule& rule);
 std::string expr_text(const lang::Rules& rules, const Expr& expr);
 
 // What core_text prints, read back for the game of `rules` (its players, board and pieces): the
-// (piece NAME "L" (moves ...)...) forms, the game-level (moves ...) forms and (prefer captures).
+// (piece NAME "L" (moves ...)...) forms, the game-level (moves ...) forms, (prefer captures) and (turn ...).
 // Throws lang::Error with a diagnostic on a mistake. Defined in lang/checker.cpp, which reads
 // (moves ...) in rule files the same way.
 Rules read_core(const lang::Rules& rules, std::shared_ptr<const SourceFile> text);

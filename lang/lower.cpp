@@ -89,6 +89,8 @@ class Lowerer {
     if (rules_.pass_when_stuck) core.moves.push_back(pass_rule());
     if (rules_.swap_rule) core.moves.push_back(swap_rule());
     core.prefer_captures = rules_.must_capture;
+    core.turn_actions = rules_.turn_actions;
+    core.first_turn_actions = rules_.first_turn_actions;
     // The core rules that run on the general back end are core forms already.
     if (rules_.general) {
       core.moves.insert(core.moves.end(), rules_.general->moves.begin(), rules_.general->moves.end());

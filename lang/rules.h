@@ -24,6 +24,8 @@ inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
 inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
 inline constexpr int kMaxJumpCells = 64;     // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
+inline constexpr int kMaxTurnActions =
+    255;  // the decisions of one turn, (turn (actions N)): State keeps them in a byte
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -188,10 +190,20 @@ struct Rules {
   bool swap_rule = false;
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
+  // (turn (actions N) [(first M)]): every turn is N decisions of the player to move, each one move
+  // and one ply; the game's first turn is M. 1 and 1: the players alternate, one move each.
+  int turn_actions = 1;
+  int first_turn_actions = 1;
   // The (moves ...) rules in core forms that the recogniser did not map onto MoveRules: they run on
   // the general back end (interpreter/general.h). Null when there are none.
   std::shared_ptr<const core::Rules> general;
 
+  bool alternates() const { return turn_actions == 1 && first_turn_actions == 1; }
+  // The turn, from 0, of the decision played at `ply` (from 0); a record numbers it turn / 2 + 1.
+  std::uint32_t turn_of(std::uint32_t ply) const {
+    const auto first = static_cast<std::uint32_t>(first_turn_actions);
+    return ply < first ? 0 : 1 + (ply - first) / static_cast<std::uint32_t>(turn_actions);
+  }
   int cells() const { return width * height; }  // the grid's, holes included: cell indices run below it
   int cells_on_board() const { return cells() - static_cast<int>(holes.size()); }
   bool is_hole(int cell) const { return std::binary_search(holes.begin(), holes.end(), cell); }

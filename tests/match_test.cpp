@@ -116,6 +116,22 @@ TEST(Record, MoveNumbersMayBeLeftOutOrJoinedToTheirMove) {
   EXPECT_EQ(parse("1.a2-a3 e4-e3 2.b2-b3 1-0").moves.size(), 3u);
 }
 
+// A turn of several decisions is written joined by ','; each decision is read as a move of its own,
+// in its place, and a move number counts turns.
+TEST(Record, TheDecisionsOfATurnAreJoinedByCommas) {
+  const std::string text = "[Game \"Connect6\"]\n\n1. j10 k10,k11 2. a1,b2 1-0\n";
+  const troyka::cli::ParsedRecord parsed = troyka::cli::parse_record(
+      std::make_shared<const troyka::lang::SourceFile>(troyka::lang::SourceFile{"x.record", text}));
+  std::vector<std::string> moves;
+  for (const troyka::cli::RecordToken& move : parsed.moves) moves.push_back(move.text);
+  EXPECT_EQ(moves, (std::vector<std::string>{"j10", "k10", "k11", "a1", "b2"}));
+  EXPECT_EQ(parsed.moves[2].pos.column, 12u);
+  troyka::cli::GameRecord game = sample_game();
+  game.moves = {"j10", "k10,k11", "a1,b2"};
+  const std::string written = troyka::cli::record_text(game);
+  EXPECT_NE(written.find("\n1. j10 k10,k11 2. a1,b2 "), std::string::npos) << written;
+}
+
 // ---- replay ---------------------------------------------------------------------------------------
 
 TEST(Replay, ASampleRecordReplays) {
@@ -257,6 +273,32 @@ TEST(Match, TotalsAddUpColoursAlternateAndRecordsReplay) {
   }
   EXPECT_DOUBLE_EQ(json["average_plies"].get<double>(), plies / 4);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(records), std::filesystem::directory_iterator()), 4);
+}
+
+// Two moves a turn (White's first turn one): MCTS, which reads the player to move from each
+// position, beats the random agent, and the records join each turn's moves and replay.
+TEST(Match, TurnsOfTwoMovesMctsBeatsRandomAndRecordsReplay) {
+  const std::string records = fresh_directory("turns");
+  const Outcome run = run_troyka("match games/breakthrough-two-moves.game" + kSmallBoard +
+                                 " --games 2 --agents mcts:iterations=300 random --json --records " + records);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["agents"][0]["total"]["wins"], 2) << run.out;
+  for (int game = 1; game <= 2; ++game) {
+    const std::string path = records + "/game-000" + std::to_string(game) + ".record";
+    const std::string record = read_file(path);
+    const std::size_t moves = record.find("\n1. ");
+    ASSERT_NE(moves, std::string::npos) << record;
+    // "1. b2-b3 c4-c3,d4-d3 2. ...": the first turn one move, the second two.
+    const std::string first_turn = record.substr(moves + 4, record.find(' ', moves + 4) - moves - 4);
+    EXPECT_EQ(first_turn.find(','), std::string::npos) << record;
+    const std::size_t second = moves + 4 + first_turn.size() + 1;
+    const std::string second_turn = record.substr(second, record.find(' ', second) - second);
+    EXPECT_NE(second_turn.find(','), std::string::npos) << record;
+    const Outcome replay = run_troyka("replay --json " + path);
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    EXPECT_EQ(nlohmann::json::parse(replay.out)["plies"], json["results"][static_cast<std::size_t>(game - 1)]["plies"]);
+  }
 }
 
 TEST(Match, TheSameSeedGivesTheSameGamesWhateverTheParallelism) {

@@ -144,7 +144,10 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
     // Whole games check the agents' moves for legality, not their strength: fewer iterations in
     // slow builds play just as many positions.
     const std::string iterations = troyka_tests::kSlowBuild ? "60" : "300";
-    Game::load(file).visit([&](const auto& program) {
+    // Connect6's 19x19 games are long and its random playouts slow: a smaller board plays the same rules.
+    lang::Options options;
+    if (file.ends_with("/connect6.game")) options.params = {{"size", "9"}};
+    Game::load(file, options).visit([&](const auto& program) {
       for (const auto& [white_spec, black_spec] :
            {std::pair{"mcts:iterations=" + iterations, std::string("random")},
             std::pair{"uct:iterations=" + iterations, "mcts:iterations=" + iterations + ",threads=2"}}) {

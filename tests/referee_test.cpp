@@ -47,9 +47,9 @@ Json ask(zmq::socket_t& socket, const std::vector<std::string>& frames) {
 std::string error_code(const Json& reply) { return reply.value("code", "(no error: " + reply.dump() + ")"); }
 
 // Replays each game played out with the interpreter: every move legal, and the recorded end.
-void expect_games_replay(const Results& results) {
+void expect_games_replay(const Results& results, const std::string& file = "breakthrough.game") {
   const troyka::Game game =
-      troyka::Game::load(TROYKA_SOURCE_DIR "/games/breakthrough.game", {"", {{"width", "5"}, {"height", "5"}}});
+      troyka::Game::load(TROYKA_SOURCE_DIR "/games/" + file, {"", {{"width", "5"}, {"height", "5"}}});
   for (const Json& line : results.games) {
     if (!line["forfeit"].is_null()) continue;
     game.visit([&](const auto& program) {
@@ -102,6 +102,33 @@ TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
       << standings;
   for (const char* agent : {"rnd", "mcts-a", "mcts-b"}) EXPECT_NE(standings.find(agent), std::string::npos);
   EXPECT_NE(rnd.err().find("the referee said goodbye: the tournament is over"), std::string::npos) << rnd.err();
+}
+
+// Two moves a turn: the referee asks the agent to move again while its turn lasts, and MCTS,
+// which reads the player to move from each position it is sent, beats the random agent.
+TEST(RefereeTournament, TurnsOfTwoMovesAskTheSameAgentAgain) {
+  const Workspace workspace = fresh_workspace("two_moves");
+  std::vector<std::string> command{TROYKA_BINARY, "referee",
+                                   "--bind",      workspace.endpoint(),
+                                   "--game",      TROYKA_SOURCE_DIR "/games/breakthrough-two-moves.game",
+                                   "--param",     "width=5",
+                                   "--param",     "height=5",
+                                   "--results",   workspace.results()};
+  for (const std::string& option : options({"mcts", "rnd"}, 2)) command.push_back(option);
+  Process referee(command, workspace.directory + "/ref");
+  Process mcts(troyka_agent_command(workspace, "mcts", "mcts:iterations=300"), workspace.directory + "/mcts");
+  Process rnd(troyka_agent_command(workspace, "rnd", "random"), workspace.directory + "/rnd");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&mcts, &rnd}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  expect_games_replay(results, "breakthrough-two-moves.game");
+  for (const Json& game : results.games) {
+    const int mcts_player = game["agents"][0] == "mcts" ? 0 : 1;
+    EXPECT_EQ(game["result"], mcts_player == 0 ? "1-0" : "0-1") << game.dump();
+    EXPECT_GE(game["moves"].size(), 3u) << game.dump();  // White's one move, then Black's two
+  }
 }
 
 // troyka's own MCTS keeps its clock: agents that think until their clock tells them to stop (no

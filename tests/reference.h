@@ -288,13 +288,14 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
 }
 
 // The end rules as lang/rules.h states them: in file order, each for the player who just moved
-// and then for the player to move; the first that holds decides. With none, a player to move
-// without a move ends the game drawn.
+// (`mover`; the player not to move when -1) and then for the other; the first that holds decides.
+// With none, a player to move without a move ends the game drawn.
 inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply,
-                         std::uint32_t quiet = 0) {
+                         std::uint32_t quiet = 0, int mover = -1) {
+  if (mover < 0) mover = 1 - to_move;
   for (std::size_t index = 0; index < rules.end.size(); ++index) {
     const lang::EndRule& rule = rules.end[index];
-    for (const int subject : {1 - to_move, to_move}) {
+    for (const int subject : {mover, 1 - mover}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
       if (!holds(rules, rule, board, subject, to_move, ply, quiet)) continue;
       std::array<int, lang::kPlayers> count{};
@@ -319,10 +320,12 @@ struct Position {
   std::uint32_t ply = 0;
   std::uint32_t quiet = 0;  // plies without a capture or a move of the quiet-moves rule's piece
   Decision end;
+  int actions_left = 1;  // the moves the player to move still makes in this turn, (turn (actions N))
 };
 
 inline Position start(const lang::Rules& rules) {
   Position position;
+  position.actions_left = rules.first_turn_actions;
   position.board.resize(static_cast<std::size_t>(rules.cells()));
   for (const lang::Placement& placement : rules.setup)
     position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
@@ -334,7 +337,7 @@ inline Position start(const lang::Rules& rules) {
 // a flanking drop also flips what it flanks, a chain removes what it jumped, a piece ending on its
 // promotion region becomes its promoted type, a shot blocks its cell, a pass changes only the
 // player to move, the swap gives each piece of the first player to the second, at (row, column)
-// for (column, row)).
+// for (column, row)); the same player moves again while its turn has moves left.
 inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
   const auto [from, to, piece, capture, jumped, shot] = move;
   int quiet_piece = -1;
@@ -364,9 +367,14 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
     position.board[static_cast<std::size_t>(to)] = {position.to_move, promotes ? type.promote_to : piece};
     if (shot >= 0) position.board[static_cast<std::size_t>(shot)] = {kBlocked, -1};
   }
-  position.to_move = 1 - position.to_move;
+  // The turn passes on once its player has made all its moves.
+  const int mover = position.to_move;
+  if (--position.actions_left == 0) {
+    position.to_move = 1 - mover;
+    position.actions_left = rules.turn_actions;
+  }
   ++position.ply;
-  position.end = decision(rules, position.board, position.to_move, position.ply, position.quiet);
+  position.end = decision(rules, position.board, position.to_move, position.ply, position.quiet, mover);
   return position;
 }
 
