@@ -35,10 +35,10 @@ bool GeneralRecord::captures() const {
 }
 
 std::uint64_t GeneralRecord::fingerprint() const {
-  std::uint64_t hash =
-      mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
-            static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
-            static_cast<std::uint64_t>(labelled + 1) << 2 ^ std::uint64_t{pass} << 1 ^ swap);
+  std::uint64_t hash = mixed(
+      static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
+      static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
+      static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^ swap);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
                          static_cast<std::uint8_t>(change.become)));
@@ -46,9 +46,9 @@ std::uint64_t GeneralRecord::fingerprint() const {
 }
 
 bool GeneralRecord::same_move(const GeneralRecord& other) const {
-  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap) ==
+  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again) ==
              std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
-                      other.swap) &&
+                      other.swap, other.again) &&
          changes == other.changes;
 }
 
@@ -165,6 +165,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::Convert: emit(Code::Convert); return;
       case Op::Waypoint: emit(Code::Waypoint); return;
       case Op::Pass: emit(Code::Pass); return;
+      case Op::Again: emit(Code::Again); return;
       case Op::SwapPiecesMirror: emit(Code::Swap); return;
       default: return cond(e, true, nullptr);
     }
@@ -493,8 +494,9 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::Capture:
       case Code::Block:
       case Code::Pass:
+      case Code::Again:
       case Code::Swap:
-        alive = t.here >= 0 || in.code == Code::Pass || in.code == Code::Swap;
+        alive = t.here >= 0 || in.code == Code::Pass || in.code == Code::Again || in.code == Code::Swap;
         if (alive) s.effect(t, in.code);
         ++t.pc;
         break;
@@ -545,8 +547,8 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
   record.labelled = static_cast<std::int16_t>(s.labelled);
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
-    if (effect.code == Code::Pass || effect.code == Code::Swap) {
-      (effect.code == Code::Pass ? record.pass : record.swap) = true;
+    if (effect.code == Code::Pass || effect.code == Code::Swap || effect.code == Code::Again) {
+      (effect.code == Code::Pass ? record.pass : effect.code == Code::Swap ? record.swap : record.again) = true;
       continue;
     }
     auto change = std::find_if(record.changes.begin(), record.changes.end(),

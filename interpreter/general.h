@@ -43,6 +43,7 @@ struct GeneralRecord {
   std::int8_t final_piece = -1;  // and at the end
   std::int16_t labelled = -1;    // the index of the labelled rule that made it, or -1
   bool pass = false, swap = false;
+  bool again = false;  // the mover decides once more before the turn passes on
   boost::container::small_vector<CellChange, 8> changes;
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
@@ -119,6 +120,7 @@ class GeneralMoves {
     Block,
     Waypoint,
     Pass,
+    Again,
     Swap,
     Accept,
   };

@@ -587,6 +587,10 @@ void Program<Words>::apply_general(StateType& state, Move move) const {
     const bool quiet = !move.capture && move.piece != quiet_piece_;
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
   }
+  if (record.again) {  // one more decision: the turn and its count of decisions stay as they are
+    ++state.ply;
+    return;
+  }
   state.hash ^= side_key_;
   end_decision(state, mover);
 }

@@ -1651,6 +1651,7 @@ class Checker {
       case Op::Enter: entered = true; return nullptr;
       case Op::New:
       case Op::Pass:
+      case Op::Again:
       case Op::SwapPiecesMirror: return nullptr;
       case Op::Seq:
         for (const core::Expr& item : expr.items)

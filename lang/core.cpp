@@ -46,6 +46,7 @@ const char* keyword(Op op) {
     case Op::Convert: return "convert";
     case Op::Waypoint: return "waypoint";
     case Op::Pass: return "pass";
+    case Op::Again: return "again";
     case Op::SwapPiecesMirror: return "swap-pieces";
   }
   return "";

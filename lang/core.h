@@ -82,6 +82,7 @@ enum class Op {
   Convert,           // the piece at here changes to the mover's owner
   Waypoint,          // here is shown in the move's text
   Pass,              // the move changes nothing but the player to move
+  Again,             // the mover makes one more decision before the turn passes on (Kalah's store rule)
   SwapPiecesMirror,  // (swap-pieces mirror): the first player's pieces become the second's, mirrored
 };
 inline constexpr int kOps = static_cast<int>(Op::SwapPiecesMirror) + 1;

@@ -4,6 +4,8 @@
 // random games, hand-made positions), its positions' text and hash mid-turn, and records.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -226,6 +228,59 @@ TEST(BreakthroughTwoMoves, TheHashAndTheTextCoverTheDecisionsLeft) {
     EXPECT_NE(one_left.hash, two_left.hash);
     EXPECT_EQ(program.parse_position("8/8/8/8/8/8/8/P6p White 4").error,
               "expected the player to move and the decisions left in its turn, e.g. 'White:2'");
+  });
+}
+
+// ---- again ------------------------------------------------------------------------------------
+
+// Tic-tac-toe where a stone on a corner lets its player place another at once: the core action
+// `again` on the general back end.
+const std::string kCornersAgain =
+    "(game \"Corners again\" (players (Black north) (White south)) (board (rectangle 3 3))\n"
+    "  (region corners (cells a1 a3 c1 c3))\n"
+    "  (piece Stone \"S\")\n"
+    "  (moves (new Stone) (enter all) empty (if (in corners) again))\n"
+    "  (setup) (end (win (in-a-row 3)) (draw no-legal-moves)))\n";
+
+// The same game counted by hand on an array: cells 0..8 from a1 by rows, -1 for empty.
+bool three_in_a_row(const std::array<int, 9>& board, int player) {
+  static constexpr std::array<std::array<int, 3>, 8> kLines = {
+      {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}}};
+  return std::any_of(kLines.begin(), kLines.end(), [&](const std::array<int, 3>& line) {
+    return board[line[0]] == player && board[line[1]] == player && board[line[2]] == player;
+  });
+}
+
+std::uint64_t corners_again_perft(const std::array<int, 9>& board, int to_move, int depth) {
+  if (depth == 0) return 1;
+  std::uint64_t nodes = 0;
+  for (int cell = 0; cell < 9; ++cell) {
+    if (board[cell] >= 0) continue;
+    std::array<int, 9> next = board;
+    next[cell] = to_move;
+    const bool over =
+        three_in_a_row(next, to_move) || std::none_of(next.begin(), next.end(), [](int c) { return c < 0; });
+    if (depth == 1 || !over) {
+      const bool corner = cell == 0 || cell == 2 || cell == 6 || cell == 8;
+      nodes += depth == 1 ? 1 : corners_again_perft(next, corner ? to_move : 1 - to_move, depth - 1);
+    }
+  }
+  return nodes;
+}
+
+TEST(Again, TheMoverPlacesAgainAfterACorner) {
+  const Game loaded(
+      lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"again.game", kCornersAgain}), {}));
+  loaded.visit([](const auto& program) {
+    auto state = after(program, program.initial_state(), "a1");
+    EXPECT_EQ(state.to_move, 0);  // a corner: Black again
+    state = after(program, state, "b1");
+    EXPECT_EQ(state.to_move, 1);  // an edge: White's turn
+    EXPECT_EQ(program.position_text(state), "3/3/SS1 White 2");
+    std::array<int, 9> empty;
+    empty.fill(-1);
+    for (int depth = 1; depth <= 6; ++depth)
+      EXPECT_EQ(perft(program, program.initial_state(), depth), corners_again_perft(empty, 0, depth)) << depth;
   });
 }
 
