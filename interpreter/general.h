@@ -33,6 +33,15 @@ struct CellChange {
   bool operator==(const CellChange&) const = default;
 };
 
+// What a general move does to one of its mover's player's counters, summed over the run: adds
+// `value`, or sets the counter to it. The result is kept within the counter's range when played.
+struct CounterChange {
+  std::uint8_t counter = 0;
+  bool set = false;
+  std::int32_t value = 0;
+  bool operator==(const CounterChange&) const = default;
+};
+
 // A complete run, canonical: the mover (origin, landing, types), each changed cell once in cell
 // order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
 // only in them are one move (two paths of a chain over the same pieces).
@@ -43,7 +52,9 @@ struct GeneralRecord {
   std::int8_t final_piece = -1;  // and at the end
   std::int16_t labelled = -1;    // the index of the labelled rule that made it, or -1
   bool pass = false, swap = false;
+  bool exits = false;  // the mover left the board at `landing` (exit)
   boost::container::small_vector<CellChange, 8> changes;
+  boost::container::small_vector<CounterChange, 2> counters;  // each changed counter once, in counter order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
   bool captures() const;
@@ -120,6 +131,9 @@ class GeneralMoves {
     Waypoint,
     Pass,
     Swap,
+    Exit,  // the carried mover leaves the board at here
+    Add,   // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
+    Set,   // the mover's player's counter `arg` becomes `alt`
     Accept,
   };
   struct Instruction {
