@@ -69,6 +69,15 @@ std::vector<Square> squares(const lang::Rules& rules, const State& state) {
   return board;
 }
 
+// The counters of `state`, as the reference holds them.
+template <typename State>
+troyka::reference::Counters counters(const State& state) {
+  troyka::reference::Counters values{};
+  for (std::size_t player = 0; player < values.size(); ++player)
+    std::copy(state.counters[player].begin(), state.counters[player].end(), values[player].begin());
+  return values;
+}
+
 // ---- the checks ---------------------------------------------------------------------------------
 
 // winning_move finds a legal move that wins at once whenever a move wins by a rule it anticipates
@@ -94,8 +103,12 @@ void check_winning_move(const Program& program, const typename Program::StateTyp
       count_win = true;
       continue;
     }
-    anticipated_win =
-        anticipated_win || rule.kind == lang::EndKind::Reach || rule.kind == lang::EndKind::OpponentHasNoPieces;
+    // Reaching a region and taking the last piece are foreseen; a win by the conditions of step 7
+    // ((lost PIECE), counters, compounds) makes every move a candidate.
+    anticipated_win = anticipated_win || rule.kind == lang::EndKind::Reach ||
+                      rule.kind == lang::EndKind::OpponentHasNoPieces || rule.kind == lang::EndKind::Lost ||
+                      rule.kind == lang::EndKind::Compare || rule.kind == lang::EndKind::All ||
+                      rule.kind == lang::EndKind::Any || rule.kind == lang::EndKind::Not;
   }
   Move win;
   const bool found = program.winning_move(state, win);
@@ -117,7 +130,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
   // the recogniser does not compile) is checked for the invariants below, not against it.
   const bool general = rules.general != nullptr;
   const troyka::reference::Decision verdict =
-      troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies);
+      troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies, counters(state));
   FUZZ_CHECK(general || state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
   if (state.over && !general) {
     FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
@@ -213,7 +226,7 @@ void play(const Program& program) {
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
     if (program.rules().general) continue;  // see check_state
     const troyka::reference::Decision verdict = troyka::reference::decision(
-        program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies);
+        program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies, counters(state));
     FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
                program.position_text(state) + " after a playout");
   }

@@ -27,6 +27,17 @@ std::uint64_t mixed(std::uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
+// Merges an add or a set of `counter` into the record's change of it: a set replaces what came
+// before, an add adds to it.
+void add_counter_change(GeneralRecord& record, bool set, int counter, int amount) {
+  auto change = std::find_if(record.counters.begin(), record.counters.end(),
+                             [&](const CounterChange& c) { return c.counter == counter; });
+  if (change == record.counters.end())
+    change = record.counters.insert(record.counters.end(), CounterChange{static_cast<std::uint8_t>(counter)});
+  change->value = set ? amount : change->value + amount;
+  change->set = change->set || set;
+}
+
 }  // namespace
 
 bool GeneralRecord::captures() const {
@@ -38,18 +49,22 @@ std::uint64_t GeneralRecord::fingerprint() const {
   std::uint64_t hash = mixed(
       static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
       static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
-      static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^ swap);
+      static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^ swap ^
+      std::uint64_t{exits} << 62);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
                          static_cast<std::uint8_t>(change.become)));
+  for (const CounterChange& change : counters)
+    hash = mixed(hash ^ (std::uint64_t{change.counter} << 40 | std::uint64_t{change.set} << 32 |
+                         static_cast<std::uint32_t>(change.value)));
   return hash | 1;  // never 0, the jumped mask of a move without captures
 }
 
 bool GeneralRecord::same_move(const GeneralRecord& other) const {
-  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again) ==
+  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again, exits) ==
              std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
-                      other.swap, other.again) &&
-         changes == other.changes;
+                      other.swap, other.again, other.exits) &&
+         changes == other.changes && counters == other.counters;
 }
 
 // ---- compiling ------------------------------------------------------------------------------------
@@ -167,6 +182,11 @@ class GeneralMoves<Words>::Compiler {
       case Op::Pass: emit(Code::Pass); return;
       case Op::Again: emit(Code::Again); return;
       case Op::SwapPiecesMirror: emit(Code::Swap); return;
+      case Op::Exit: emit(Code::Exit); return;
+      case Op::Add:
+      case Op::Set:
+        code_[static_cast<std::size_t>(emit(e.op == Op::Add ? Code::Add : Code::Set, e.counter))].alt = e.amount;
+        return;
       default: return cond(e, true, nullptr);
     }
   }
@@ -319,7 +339,7 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
 // A run's registers; a choice point is a copy. The record and the waypoints are stacks that a
 // choice point cuts back to its lengths.
 namespace {
-enum Mover : std::uint8_t { kNoMover, kCarried, kLanded };
+enum Mover : std::uint8_t { kNoMover, kCarried, kLanded, kExited };
 // A lookahead's body ends at SUBACCEPT, never at ACCEPT; one type, so that run() is instantiated
 // once for every lookahead, however deep.
 constexpr auto first_found = [](const auto&) { return true; };
@@ -329,7 +349,7 @@ template <int Words>
 struct GeneralMoves<Words>::Thread {
   std::int32_t pc = 0;
   std::int16_t here = -1;
-  std::int16_t land = -1;
+  std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::int8_t piece = -1;    // the mover's type now
   std::int8_t entered = -1;  // the type of a mover that entered by (new P)
@@ -343,6 +363,7 @@ struct GeneralMoves<Words>::Search {
     std::int16_t cell = -1;
     Code code = Code::Capture;
     std::int8_t arg = -1;
+    std::int16_t amount = 0;  // Add, Set
   };
 
   const StateType& state;
@@ -383,9 +404,9 @@ struct GeneralMoves<Words>::Search {
   }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
-  void effect(Thread& t, Code code, int arg = -1) {
+  void effect(Thread& t, Code code, int arg = -1, int amount = 0) {
     effects.resize(t.effects);
-    effects.push_back({t.here, code, static_cast<std::int8_t>(arg)});
+    effects.push_back({t.here, code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
     ++t.effects;
   }
 };
@@ -507,9 +528,15 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Land:
-        alive = t.mover == kCarried && s.landable(t);
-        t.mover = kLanded;
+      case Code::Exit:
+        alive = t.mover == kCarried && (in.code == Code::Exit ? t.here >= 0 : s.landable(t));
+        t.mover = in.code == Code::Exit ? kExited : kLanded;
         t.land = t.here;
+        ++t.pc;
+        break;
+      case Code::Add:
+      case Code::Set:
+        s.effect(t, in.code, in.arg, in.alt);
         ++t.pc;
         break;
       case Code::Waypoint:
@@ -540,15 +567,20 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
   GeneralRecord record;
   record.origin = static_cast<std::int16_t>(s.origin);
   record.piece = static_cast<std::int8_t>(s.origin >= 0 ? s.start_piece : t.entered);
-  if (t.mover == kLanded) {
+  if (t.mover == kLanded || t.mover == kExited) {
     record.landing = t.land;
     record.final_piece = t.piece;
+    record.exits = t.mover == kExited;
   }
   record.labelled = static_cast<std::int16_t>(s.labelled);
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
     if (effect.code == Code::Pass || effect.code == Code::Swap || effect.code == Code::Again) {
       (effect.code == Code::Pass ? record.pass : effect.code == Code::Swap ? record.swap : record.again) = true;
+      continue;
+    }
+    if (effect.code == Code::Add || effect.code == Code::Set) {
+      add_counter_change(record, effect.code == Code::Set, effect.arg, effect.amount);
       continue;
     }
     auto change = std::find_if(record.changes.begin(), record.changes.end(),
@@ -564,6 +596,8 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
   }
   std::sort(record.changes.begin(), record.changes.end(),
             [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
+  std::sort(record.counters.begin(), record.counters.end(),
+            [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
   record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
   return record;
 }
@@ -712,6 +746,7 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
     std::vector<int> path(record.waypoints.begin(), record.waypoints.end());
     if (record.landing >= 0 && (path.empty() || path.back() != record.landing)) path.push_back(record.landing);
     for (const int c : path) text += separator + cell(c);
+    if (record.exits) text += "-off";
   }
   if (explicit_form) {
     if (record.final_piece >= 0 && record.final_piece != record.piece)

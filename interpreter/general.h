@@ -33,6 +33,15 @@ struct CellChange {
   bool operator==(const CellChange&) const = default;
 };
 
+// What a general move does to one of its mover's player's counters, summed over the run: adds
+// `value`, or sets the counter to it. The result is kept within the counter's range when played.
+struct CounterChange {
+  std::uint8_t counter = 0;
+  bool set = false;
+  std::int32_t value = 0;
+  bool operator==(const CounterChange&) const = default;
+};
+
 // A complete run, canonical: the mover (origin, landing, types), each changed cell once in cell
 // order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
 // only in them are one move (two paths of a chain over the same pieces).
@@ -44,7 +53,9 @@ struct GeneralRecord {
   std::int16_t labelled = -1;    // the index of the labelled rule that made it, or -1
   bool pass = false, swap = false;
   bool again = false;  // the mover decides once more before the turn passes on
+  bool exits = false;  // the mover left the board at `landing` (exit)
   boost::container::small_vector<CellChange, 8> changes;
+  boost::container::small_vector<CounterChange, 2> counters;  // each changed counter once, in counter order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
   bool captures() const;
@@ -122,6 +133,9 @@ class GeneralMoves {
     Pass,
     Again,
     Swap,
+    Exit,  // the carried mover leaves the board at here
+    Add,   // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
+    Set,   // the mover's player's counter `arg` becomes `alt`
     Accept,
   };
   struct Instruction {

@@ -19,6 +19,13 @@ using lang::EndKind;
 
 // ---- compiling ----------------------------------------------------------------------------------
 
+// The conditions of (lost PIECE), of counters and the compound ones: they are tested only in the
+// playout loop with extras, and no cheap bound foresees a win by them.
+static bool is_unforeseen(EndKind kind) {
+  return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
+         kind == EndKind::Not;
+}
+
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(with_forced_general(std::move(rules))),
@@ -63,7 +70,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
                 !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
-                  return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect;
+                  return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
   targets_fit_inline_ = !moves_listed_;
   for (int player = 0; player < kPlayers; ++player) {
@@ -84,6 +91,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     actions_keys_.resize(lang::kMaxTurnActions + 1);
     for (auto& key : actions_keys_) key = keys.next();
   }
+  for (auto& key : counter_keys_) key = keys.next();
 }
 
 template <int Words>
@@ -314,7 +322,14 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
     case EndKind::NoLegalMoves:
     case EndKind::PlyLimit:
-    case EndKind::QuietMoves: return true;
+    case EndKind::QuietMoves:
+    // A move can take the mover's own last piece of a type (by exit, or a capture of a friend),
+    // change either player's counters, and make any part of a compound true or false.
+    case EndKind::Lost:
+    case EndKind::Compare:
+    case EndKind::All:
+    case EndKind::Any:
+    case EndKind::Not: return true;
   }
   return true;
 }
@@ -334,23 +349,39 @@ void Program<Words>::compile_end_rules() {
   }
 }
 
+// The test of `condition` for `subject`, without its outcome; the tests of a compound condition's
+// parts go to end_parts_, side by side.
+template <int Words>
+typename Program<Words>::EndTest Program<Words>::end_test(const lang::EndRule& condition, int subject) {
+  EndTest test;
+  test.region = mask_of(condition.region[subject]);
+  test.other_region = mask_of(condition.other_region[subject]);
+  test.ply_limit = static_cast<std::uint32_t>(condition.ply_limit);
+  test.length = static_cast<std::uint8_t>(condition.length);
+  test.longest = static_cast<std::uint8_t>(condition.longest);
+  test.kind = condition.kind;
+  test.subject = static_cast<std::int8_t>(subject);
+  test.piece = static_cast<std::int8_t>(condition.piece);
+  test.counter = static_cast<std::int8_t>(condition.counter);
+  test.comparison = condition.comparison;
+  test.value = static_cast<std::int16_t>(condition.value);
+  test.first_part = static_cast<std::uint16_t>(end_parts_.size());
+  test.parts = static_cast<std::uint16_t>(condition.parts.size());
+  end_parts_.resize(end_parts_.size() + condition.parts.size());
+  for (std::size_t i = 0; i < condition.parts.size(); ++i)
+    end_parts_[test.first_part + i] = end_test(condition.parts[i], subject);
+  return test;
+}
+
 template <int Words>
 void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTest>& all_tests,
-                                       std::vector<EndTest>& after_move_tests) const {
+                                       std::vector<EndTest>& after_move_tests) {
   for (std::size_t index = 0; index < rules_->end.size(); ++index) {
     const lang::EndRule& rule = rules_->end[index];
     for (const int subject : {mover, 1 - mover}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
       if (rule.kind == EndKind::NoLegalMoves && subject != to_move) continue;
-      EndTest test;
-      test.region = mask_of(rule.region[subject]);
-      test.other_region = mask_of(rule.other_region[subject]);
-      test.ply_limit = static_cast<std::uint32_t>(rule.ply_limit);
-      test.length = static_cast<std::uint8_t>(rule.length);
-      test.longest = static_cast<std::uint8_t>(rule.longest);
-      test.kind = rule.kind;
-      test.subject = static_cast<std::int8_t>(subject);
-      test.piece = static_cast<std::int8_t>(rule.piece);
+      EndTest test = end_test(rule, subject);
       test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
                                              : rule.outcome == lang::Outcome::Loss       ? 1 - subject
                                              : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
@@ -390,6 +421,15 @@ void Program<Words>::compile_win_prefilters() {
       if (test.kind == EndKind::OpponentHasNoPieces) wins_by_elimination_[player] = true;
       for (int piece = 0; piece < pieces && test.kind == EndKind::Reach; ++piece)
         if (test.piece < 0 || test.piece == piece) win_cells_[player][piece] |= test.region;
+    }
+    // A win that no bound foresees may come from any move: every move is a candidate, tried on a copy.
+    wins_unforeseen_[player] =
+        std::any_of(after_move_tests_[player].begin(), after_move_tests_[player].end(),
+                    [&](const EndTest& test) { return test.winner == player && is_unforeseen(test.kind); });
+    if (wins_unforeseen_[player]) {
+      for (Board& cells : win_cells_[player]) cells = board_;
+      drops_may_win_[player] = true;
+      wins_certain_[player] = false;
     }
     // A flanking drop wins by what it flips as well as by where it lands: its every cell is a
     // candidate, tried on a copy.
@@ -473,15 +513,42 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   for (int player = 0; player < kPlayers; ++player)
     for (int cell = 0; cell < rules_->cells(); ++cell)
       if (const int piece = piece_at(state, player, cell); piece >= 0) hash ^= piece_key(player, piece, cell);
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
+      hash ^= counter_key(player, static_cast<int>(counter), state.counters[player][counter]);
   return hash;
+}
+
+template <int Words>
+std::uint64_t Program<Words>::counter_key(int player, int counter, int value) const {
+  const std::uint64_t seed = counter_keys_[static_cast<std::size_t>(player * lang::kMaxCounters + counter)];
+  return Rng(seed + static_cast<std::uint64_t>(value)).next();
+}
+
+template <int Words>
+void Program<Words>::set_counter(StateType& state, int player, int counter, int value) const {
+  const lang::Counter& declared = rules_->counters[static_cast<std::size_t>(counter)];
+  std::int16_t& kept = state.counters[player][counter];
+  state.hash ^= counter_key(player, counter, kept);
+  kept = static_cast<std::int16_t>(std::clamp(value, declared.low, declared.high));
+  state.hash ^= counter_key(player, counter, kept);
+}
+
+// Every counter at the low end of its range, as a game starts.
+template <int Words>
+void Program<Words>::reset_counters(StateType& state) const {
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
+      state.counters[player][counter] = static_cast<std::int16_t>(rules_->counters[counter].low);
 }
 
 template <int Words>
 typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
   state.actions_left = static_cast<std::uint8_t>(rules_->first_turn_actions);
-  if (!actions_keys_.empty()) state.hash = actions_keys_[state.actions_left];
   for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
+  reset_counters(state);
+  state.hash = full_hash(state);
   decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
   return state;
 }
@@ -575,7 +642,10 @@ void Program<Words>::apply_general(StateType& state, Move move) const {
     put(state, change.what & CellChange::kConvert ? mover : owner, change.become >= 0 ? change.become : piece, cell);
   }
   if (record.swap) swap_sides(state);
-  if (record.landing >= 0) {
+  for (const CounterChange& change : record.counters)
+    set_counter(state, mover, change.counter,
+                change.set ? change.value : state.counters[mover][change.counter] + change.value);
+  if (record.landing >= 0 && !record.exits) {
     put(state, mover, record.final_piece, record.landing);
     if (const Promotion& promotion = promotions_[mover][record.final_piece];
         promotion.into >= 0 && promotion.region.test(record.landing)) {
@@ -1176,7 +1246,7 @@ bool Program<Words>::opponent_threatens_win(const StateType& state) const {
 template <int Words>
 bool Program<Words>::find_safe_move(const StateType& state, const Board& threat, Rng& rng, Move& safe) const {
   const int mover = state.to_move;
-  const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() &&
+  const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() && !wins_unforeseen_[1 - mover] &&
                      !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
   MoveList tried;
@@ -1250,30 +1320,7 @@ template <bool Extras, typename CanMove>
     return moves_left != 0;
   };
   for (const EndTest& test : tests) {
-    bool holds = false;
-    switch (test.kind) {
-      case EndKind::Reach: {
-        Board pieces = state.by_player[test.subject] & test.region;
-        if (test.piece >= 0) pieces &= state.by_piece[test.piece];
-        holds = pieces.any();
-        break;
-      }
-      case EndKind::OpponentHasNoPieces: holds = !state.by_player[1 - test.subject].any(); break;
-      case EndKind::NoLegalMoves: holds = !has_moves(); break;
-      case EndKind::PlyLimit: holds = state.ply >= test.ply_limit; break;
-      case EndKind::QuietMoves:
-        if constexpr (Extras) holds = state.quiet_plies >= test.ply_limit;  // counted only with extras
-        break;
-      case EndKind::InARow:
-      case EndKind::Connect:
-        if constexpr (Extras) {
-          Board pieces = state.by_player[test.subject];
-          if (test.piece >= 0) pieces &= state.by_piece[test.piece];
-          holds = test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
-        }
-        break;
-    }
-    if (!holds) continue;
+    if (!end_test_holds<Extras>(state, test, has_moves)) continue;
     state.over = true;
     state.winner = test.winner;
     if (test.winner == kWinnerByCount) {
@@ -1288,6 +1335,64 @@ template <bool Extras, typename CanMove>
     state.winner = kDraw;
     state.ended_by = kEndedByNoMoves;
   }
+}
+
+// Whether `test` holds in `state`; `has_moves()` answers whether the player to move has a move.
+template <int Words>
+template <bool Extras, typename HasMoves>
+[[gnu::always_inline]] inline bool Program<Words>::end_test_holds(const StateType& state, const EndTest& test,
+                                                                  HasMoves& has_moves) const {
+  switch (test.kind) {
+    case EndKind::Reach: {
+      Board pieces = state.by_player[test.subject] & test.region;
+      if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+      return pieces.any();
+    }
+    case EndKind::OpponentHasNoPieces: return !state.by_player[1 - test.subject].any();
+    case EndKind::NoLegalMoves: return !has_moves();
+    case EndKind::PlyLimit: return state.ply >= test.ply_limit;
+    default: break;
+  }
+  if constexpr (!Extras) {
+    return false;  // the other kinds are tested only with extras, which a game with them has
+  } else {
+    switch (test.kind) {
+      case EndKind::QuietMoves: return state.quiet_plies >= test.ply_limit;  // counted only with extras
+      case EndKind::InARow:
+      case EndKind::Connect: {
+        Board pieces = state.by_player[test.subject];
+        if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+        return test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
+      }
+      case EndKind::Lost: return !(state.by_player[test.subject] & state.by_piece[test.piece]).any();
+      case EndKind::Compare: {
+        const int value = state.counters[test.subject][test.counter];
+        switch (test.comparison) {
+          case lang::Comparison::Less: return value < test.value;
+          case lang::Comparison::LessOrEqual: return value <= test.value;
+          case lang::Comparison::Equal: return value == test.value;
+          case lang::Comparison::GreaterOrEqual: return value >= test.value;
+          case lang::Comparison::Greater: return value > test.value;
+        }
+        return false;
+      }
+      case EndKind::All:
+      case EndKind::Any:
+      case EndKind::Not: return parts_hold(state, test, has_moves);
+      default: return false;  // the kinds above
+    }
+  }
+}
+
+template <int Words>
+template <typename HasMoves>
+bool Program<Words>::parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const {
+  const auto first = end_parts_.begin() + test.first_part;
+  const auto last = first + test.parts;
+  const auto part_holds = [&](const EndTest& part) { return end_test_holds<true>(state, part, has_moves); };
+  if (test.kind == EndKind::All) return std::all_of(first, last, part_holds);
+  if (test.kind == EndKind::Any) return std::any_of(first, last, part_holds);
+  return !part_holds(*first);
 }
 
 // Whether `pieces` hold a line of test.length to test.longest cells (no limit when longest is 0)
@@ -1620,9 +1725,38 @@ std::string Program<Words>::position_text(const StateType& state) const {
   // A game of turns of several decisions shows those left to the player to move: "Black:2".
   std::string side = rules_->players[state.to_move].name;
   if (!actions_keys_.empty()) side += fmt::format(":{}", state.actions_left);
-  // A game that counts quiet plies shows the count: the draw depends on it.
-  if (counts_quiet_) return fmt::format("{} {} {} {}", text, side, state.ply, state.quiet_plies);
-  return fmt::format("{} {} {}", text, side, state.ply);
+  // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
+  text = fmt::format("{} {} {}", text, side, state.ply);
+  if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
+  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
+    text += fmt::format(" {}={},{}", rules_->counters[counter].name, state.counters[0][counter],
+                        state.counters[1][counter]);
+  return text;
+}
+
+// A counter of position text, NAME=FIRST,SECOND (each player's value), into `state`; what is wrong
+// with it, or nothing.
+template <int Words>
+std::string Program<Words>::parse_counter(StateType& state, std::string_view text) const {
+  const std::size_t equals = text.find('=');
+  const std::string_view name = text.substr(0, equals);
+  const auto declared = std::find_if(rules_->counters.begin(), rules_->counters.end(),
+                                     [&](const lang::Counter& counter) { return counter.name == name; });
+  if (declared == rules_->counters.end()) return fmt::format("'{}' is not a counter of this game", name);
+  const auto counter = static_cast<std::size_t>(declared - rules_->counters.begin());
+  std::string_view values = text.substr(equals + 1);
+  for (int player = 0; player < kPlayers; ++player) {
+    const std::string_view value = values.substr(0, values.find(','));
+    int parsed = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    if (error != std::errc() || end != value.data() + value.size() || parsed < declared->low ||
+        parsed > declared->high || (player == kPlayers - 1) != (value.size() == values.size()))
+      return fmt::format("'{}' does not give the counter {} as two numbers from {} to {}, {}'s and {}'s", text, name,
+                         declared->low, declared->high, rules_->players[0].name, rules_->players[1].name);
+    state.counters[player][counter] = static_cast<std::int16_t>(parsed);
+    values.remove_prefix(std::min(values.size(), value.size() + 1));
+  }
+  return {};
 }
 
 template <int Words>
@@ -1680,6 +1814,13 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   if (row != 0) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
   if (column != width_) return fail(fmt::format("row 1 has {} cells, not {}", column, width_));
   std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  // Counters come last; one not written is at the low end of its range.
+  reset_counters(state);
+  for (std::size_t last = rest.rfind(' ');
+       last != std::string_view::npos && rest.find('=', last) != std::string_view::npos; last = rest.rfind(' ')) {
+    if (std::string error = parse_counter(state, rest.substr(last + 1)); !error.empty()) return fail(error);
+    rest = rest.substr(0, last);
+  }
   std::string_view side = rest.substr(0, rest.find(' '));
   if (const std::size_t colon = side.find(':'); colon != std::string_view::npos) {
     const std::string_view left = side.substr(colon + 1);
@@ -1746,7 +1887,11 @@ std::string Program<Words>::diagram(const StateType& state) const {
   }
   out += "    ";
   for (int column = 0; column < width_; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
-  return out + '\n';
+  out += '\n';
+  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
+    out += fmt::format("{}: {} {}, {} {}\n", rules_->counters[counter].name, rules_->players[0].name,
+                       state.counters[0][counter], rules_->players[1].name, state.counters[1][counter]);
+  return out;
 }
 
 namespace {
@@ -1823,6 +1968,9 @@ std::string Program<Words>::describe() const {
   for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
   out +=
       fmt::format("setup: {} pieces for {}, {} for {}\n", placed[0], r.players[0].name, placed[1], r.players[1].name);
+  for (const lang::Counter& counter : r.counters)
+    out += fmt::format("counter {}: one for each player, from {} to {}, {} at the start\n", counter.name, counter.low,
+                       counter.high, counter.low);
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";

@@ -86,6 +86,10 @@ struct State {
   // game where the players alternate.
   std::uint8_t actions_left = 1;
 
+  // ---- counters (docs/core-design.md §6, step 7) ----
+  // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
+  std::array<std::array<std::int16_t, lang::kMaxCounters>, kPlayers> counters{};
+
   Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
 
@@ -342,6 +346,10 @@ class Program {
     std::int8_t piece = -1;
     std::int8_t winner = kDraw;  // or kWinnerByCount
     std::int8_t rule = 0;
+    std::int8_t counter = -1;  // Compare: the subject's counter, compared with `value`
+    lang::Comparison comparison = lang::Comparison::Equal;
+    std::int16_t value = 0;
+    std::uint16_t first_part = 0, parts = 0;  // All, Any, Not: their tests, end_parts_[first_part...]
   };
   // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
   static constexpr std::int8_t kWinnerByCount = 3;
@@ -363,7 +371,8 @@ class Program {
   }
   void compile_end_rules();
   void compile_end_tests(int mover, int to_move, std::vector<EndTest>& all_tests,
-                         std::vector<EndTest>& after_move_tests) const;
+                         std::vector<EndTest>& after_move_tests);
+  EndTest end_test(const lang::EndRule& condition, int subject);
   void compile_win_prefilters();
   template <typename Choose, typename KeepGoing>
   std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
@@ -460,11 +469,22 @@ class Program {
   const std::vector<EndTest>& all_tests(const StateType& state) const;
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
+  template <bool Extras, typename HasMoves>
+  [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves) const;
+  // The compound tests (and, or, not), out of line: the tests of other kinds are inlined into playouts.
+  template <typename HasMoves>
+  [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (player * kMaxPieceTypes + piece) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];
   }
   std::uint64_t full_hash(const StateType& state) const;
+  // The key of `player`'s counter `counter` at `value`: the hash holds one for each counter.
+  std::uint64_t counter_key(int player, int counter, int value) const;
+  // Sets `player`'s counter to `value`, kept within the counter's range.
+  void set_counter(StateType& state, int player, int counter, int value) const;
+  void reset_counters(StateType& state) const;
+  std::string parse_counter(StateType& state, std::string_view text) const;
   void block(StateType& state, int cell) const;
   void put(StateType& state, int player, int piece, int cell) const;
   void take(StateType& state, int player, int piece, int cell) const;
@@ -501,6 +521,7 @@ class Program {
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
   // The same after a decision that leaves its player the turn, of which "no legal moves" then asks.
   std::array<std::vector<EndTest>, kPlayers> all_mid_turn_tests_, mid_turn_tests_;
+  std::vector<EndTest> end_parts_;  // the tests that compound tests combine, each compound's side by side
   // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
   // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
   // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless
@@ -508,15 +529,17 @@ class Program {
   std::array<std::array<Board, kMaxPieceTypes>, kPlayers> win_cells_{};
   std::array<Board, kPlayers> win_from_;
   std::array<bool, kPlayers> wins_by_elimination_{};
-  std::array<bool, kPlayers> wins_certain_{};   // a move onto a winning cell always wins
-  std::array<bool, kPlayers> drops_may_win_{};  // a drop can land on a winning cell
-  std::vector<std::uint64_t> zobrist_;          // [player][piece][cell]
+  std::array<bool, kPlayers> wins_certain_{};     // a move onto a winning cell always wins
+  std::array<bool, kPlayers> drops_may_win_{};    // a drop can land on a winning cell
+  std::array<bool, kPlayers> wins_unforeseen_{};  // an end test that no bound foresees may make it win
+  std::vector<std::uint64_t> zobrist_;            // [player][piece][cell]
   std::uint64_t side_key_ = 0;
   // Turns of several decisions: the decisions of a turn (1 when the players alternate), and by the
   // decisions left in a turn the key hashed in (empty when the players alternate).
   std::uint8_t turn_actions_ = 1;
   std::vector<std::uint64_t> actions_keys_;
-  std::vector<std::uint64_t> blocked_keys_;  // [cell]
+  std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
+  std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one
   // direction), so move lists are rid of repeats. Never so in a game without slides.

@@ -25,12 +25,14 @@ namespace {
 
 const std::vector<std::string> kGameForms = {"about",     "param",        "variant", "players", "board",
                                              "region",    "piece",        "setup",   "end",     "pass-when-stuck",
-                                             "swap-rule", "must-capture", "moves",   "prefer",  "turn"};
+                                             "swap-rule", "must-capture", "moves",   "prefer",  "turn",
+                                             "counter"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
     {"param", "(param NAME DEFAULT [(range LOW HIGH)])"},
     {"range", "(range LOW HIGH)"},
+    {"counter", "(counter NAME (range LOW HIGH))"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
     {"board",
@@ -74,6 +76,15 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"swap-rule", "(swap-rule [ENABLED])"},
     {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
+    {"lost", "(lost PIECE)"},
+    {"and", "(and CONDITION...)"},
+    {"or", "(or CONDITION...)"},
+    {"not", "(not CONDITION)"},
+    {"<", "(< (counter NAME) N)"},
+    {"<=", "(<= (counter NAME) N)"},
+    {"=", "(= (counter NAME) N)"},
+    {">=", "(>= (counter NAME) N)"},
+    {">", "(> (counter NAME) N)"},
     {"ply-limit", "(ply-limit PLIES)"},
     {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
     {"at-most", "(at-most LONGEST)"},
@@ -90,8 +101,24 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
 
 const std::vector<std::string> kFacings = {"north", "south", "east", "west"};
 const std::vector<std::string> kTargets = {"empty", "enemy", "friend", "not-friend", "any", "occupied"};
-const std::vector<std::string> kConditions = {
-    "reach", "opponent-has-no-pieces", "no-legal-moves", "ply-limit", "in-a-row", "connect", "quiet-moves"};
+const std::vector<std::string> kConditions = {"reach",
+                                              "opponent-has-no-pieces",
+                                              "no-legal-moves",
+                                              "ply-limit",
+                                              "in-a-row",
+                                              "connect",
+                                              "quiet-moves",
+                                              "lost",
+                                              "and",
+                                              "or",
+                                              "not",
+                                              "<",
+                                              "<=",
+                                              "=",
+                                              ">=",
+                                              ">"};
+// The comparisons of a counter with a number, in the order of lang::Comparison.
+const std::vector<std::string> kComparisons = {"<", "<=", "=", ">=", ">"};
 const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "jump"};
 // What a piece form may hold after its name and letter: its moves, and at most one promotion.
 const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "moves", "promote"};
@@ -123,6 +150,8 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"new", "(new PIECE)"},
     {"become", "(become PIECE)"},
     {"swap-pieces", "(swap-pieces mirror)"},
+    {"add", "(add COUNTER N)"},
+    {"set", "(set COUNTER N)"},
 };
 // A core form that stands where a test is asked for.
 bool is_test(core::Op op) {
@@ -230,6 +259,7 @@ class Checker {
     read_players();
     read_board();
     read_regions();
+    read_counters();
     read_pieces();
     read_setup();
     read_end();
@@ -399,8 +429,8 @@ class Checker {
       const std::string keyword(form.head());
       if (std::find(kGameForms.begin(), kGameForms.end(), keyword) == kGameForms.end())
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
-      const bool repeatable =
-          keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" || keyword == "moves";
+      const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" ||
+                              keyword == "moves" || keyword == "counter";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -1359,6 +1389,13 @@ class Checker {
         break;
       case Op::AnyDirection:
       case Op::EachDirection: over_directions_form(form, expr); break;
+      case Op::Add:
+      case Op::Set:
+        expect_core_items(form, 2, 2);
+        expr.counter = counter_named(form.items[1]);
+        expr.amount = bounded(form.items[2], -kMaxCounterValue, kMaxCounterValue,
+                              expr.op == Op::Add ? "the amount added" : "the value set");
+        break;
       default: core_argument(form, expr);
     }
   }
@@ -1623,7 +1660,10 @@ class Checker {
       case Op::Become:
       case Op::Convert:
       case Op::Pass:
-      case Op::SwapPiecesMirror: return true;
+      case Op::SwapPiecesMirror:
+      case Op::Exit:
+      case Op::Add:
+      case Op::Set: return true;
       default: return false;
     }
   }
@@ -1652,7 +1692,9 @@ class Checker {
       case Op::New:
       case Op::Pass:
       case Op::Again:
-      case Op::SwapPiecesMirror: return nullptr;
+      case Op::SwapPiecesMirror:
+      case Op::Add:
+      case Op::Set: return nullptr;
       case Op::Seq:
         for (const core::Expr& item : expr.items)
           if (const core::Expr* first = before_enter(item, entered)) return first;
@@ -1715,6 +1757,42 @@ class Checker {
     const int index = piece_index(name);
     if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
     return index;
+  }
+
+  int counter_named(const Node& node) const {
+    const std::string name = name_argument(node, "a counter name");
+    std::vector<std::string> names;
+    for (const Counter& counter : rules_.counters) names.push_back(counter.name);
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    fail(node, fmt::format("unknown counter '{}'", name),
+         names.empty() ? "declare it at game level: (counter NAME (range LOW HIGH))" : suggest(name, names));
+  }
+
+  // (counter NAME (range LOW HIGH)): a number that each player keeps.
+  void read_counters() {
+    for (const Node* form : forms("counter")) {
+      expect_at_most(*form, 3);
+      Counter counter;
+      counter.pos = form->pos;
+      counter.name = name_argument(argument(*form, 1, "NAME"), "a name for the counter");
+      for (const Counter& earlier : rules_.counters)
+        if (earlier.name == counter.name)
+          fail(form->items[1],
+               fmt::format("the counter '{}' is declared twice; first at line {}", counter.name, earlier.pos.line));
+      if (rules_.counters.size() == kMaxCounters)
+        fail(*form, fmt::format("a game has at most {} counters", kMaxCounters));
+      const Node& range = argument(*form, 2, "(range LOW HIGH)");
+      if (range.head() != "range" || range.items.size() != 3)
+        fail(range, fmt::format("expected '(range LOW HIGH)', found {}", describe(range)), usage("counter"));
+      counter.low = bounded(range.items[1], -kMaxCounterValue, kMaxCounterValue, "a counter's bound");
+      counter.high = bounded(range.items[2], -kMaxCounterValue, kMaxCounterValue, "a counter's bound");
+      if (counter.low >= counter.high)
+        fail(range,
+             fmt::format("this range holds no more than one value: {} is not less than {}", counter.low, counter.high),
+             "a counter starts at LOW and may rise to HIGH: write the smaller number first");
+      rules_.counters.push_back(counter);
+    }
   }
 
   int player_index(const Node& node) const {
@@ -1822,17 +1900,64 @@ class Checker {
       expect_at_most(node, 3);
       rule.ply_limit = bounded(argument(node, 1, "PLIES"), 1, 10000, "the number of quiet plies");
       if (node.items.size() == 3) rule.piece = piece_named(node.items[2]);
+    } else if (word == "lost" && node.is_list()) {
+      rule.kind = EndKind::Lost;
+      expect_at_most(node, 2);
+      rule.piece = piece_named(argument(node, 1, "PIECE"));
+    } else if ((word == "and" || word == "or" || word == "not") && node.is_list()) {
+      compound(node, rule);
+    } else if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_list()) {
+      comparison(node, rule);
     } else {
       const Node& at = node.is_symbol() ? node : node.items.front();
       const std::map<std::string, std::string, std::less<>> needs = {{"reach", "a region"},
                                                                      {"ply-limit", "a number of plies"},
                                                                      {"in-a-row", "a length"},
                                                                      {"connect", "two regions"},
-                                                                     {"quiet-moves", "a number of plies"}};
+                                                                     {"quiet-moves", "a number of plies"},
+                                                                     {"lost", "a piece"},
+                                                                     {"and", "conditions"},
+                                                                     {"or", "conditions"},
+                                                                     {"not", "a condition"}};
+      if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_symbol())
+        fail(at, fmt::format("the comparison '{}' needs a counter and a number", word), usage(word));
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
         fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
     }
+  }
+
+  // (and C...), (or C...), (not C): conditions on the same player, combined. A quiet-moves rule
+  // stays a rule of its own: the count of quiet plies is kept only for one.
+  void compound(const Node& node, EndRule& rule) const {
+    const std::string word(node.head());
+    rule.kind = word == "and" ? EndKind::All : word == "or" ? EndKind::Any : EndKind::Not;
+    if (rule.kind == EndKind::Not) expect_at_most(node, 2);
+    argument(node, 1, "CONDITION");
+    for (std::size_t i = 1; i < node.items.size(); ++i) {
+      EndRule part;
+      part.pos = node.items[i].pos;
+      part.condition_text = to_text(node.items[i]);
+      condition(node.items[i], part);
+      if (part.kind == EndKind::QuietMoves)
+        fail(node.items[i], fmt::format("'(quiet-moves ...)' cannot be part of '({} ...)'", word),
+             "give it an end rule of its own: the quiet plies are counted for such a rule only");
+      rule.parts.push_back(std::move(part));
+    }
+  }
+
+  // (OP (counter NAME) N), OP one of < <= = >= >: the player's counter against a number.
+  void comparison(const Node& node, EndRule& rule) const {
+    const std::string word(node.head());
+    rule.kind = EndKind::Compare;
+    rule.comparison =
+        static_cast<Comparison>(std::find(kComparisons.begin(), kComparisons.end(), word) - kComparisons.begin());
+    expect_at_most(node, 3);
+    const Node& quantity = argument(node, 1, "(counter NAME)");
+    if (quantity.head() != "counter" || quantity.items.size() != 2)
+      fail(quantity, fmt::format("expected '(counter NAME)', found {}", describe(quantity)), usage(word));
+    rule.counter = counter_named(quantity.items[1]);
+    rule.value = bounded(argument(node, 2, "N"), -kMaxCounterValue, kMaxCounterValue, "the number compared with");
   }
 
   // (in-a-row LENGTH [PIECE] [(at-most LONGEST)]): a line along a row, a column or a diagonal.

@@ -48,6 +48,9 @@ const char* keyword(Op op) {
     case Op::Pass: return "pass";
     case Op::Again: return "again";
     case Op::SwapPiecesMirror: return "swap-pieces";
+    case Op::Exit: return "exit";
+    case Op::Add: return "add";
+    case Op::Set: return "set";
   }
   return "";
 }
@@ -244,6 +247,11 @@ class Printer {
       case Op::In:
       case Op::Enter: form.items.push_back(region(expr.region)); break;
       case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
+      case Op::Add:
+      case Op::Set:
+        form.items.push_back(symbol(rules_.counters[static_cast<std::size_t>(expr.counter)].name));
+        form.items.push_back(integer(expr.amount));
+        break;
       case Op::Seq:
       case Op::Or:
       case Op::Opt:

@@ -84,8 +84,11 @@ enum class Op {
   Pass,              // the move changes nothing but the player to move
   Again,             // the mover makes one more decision before the turn passes on (Kalah's store rule)
   SwapPiecesMirror,  // (swap-pieces mirror): the first player's pieces become the second's, mirrored
+  Exit,              // the mover leaves the board at here, when the move is played
+  Add,               // (add COUNTER N): the mover's player's `counter` goes up by `amount`
+  Set,               // (set COUNTER N): the mover's player's `counter` becomes `amount`
 };
-inline constexpr int kOps = static_cast<int>(Op::SwapPiecesMirror) + 1;
+inline constexpr int kOps = static_cast<int>(Op::Set) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -105,6 +108,8 @@ struct Expr {
   int at_least = 0;                   // Repeat
   int at_most = -1;                   // Repeat: -1 for no bound
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
+  int counter = -1;                   // Add, Set: an index into lang::Rules::counters
+  int amount = 0;                     // Add, Set
   bool operator==(const Expr&) const = default;
 };
 

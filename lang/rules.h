@@ -22,10 +22,11 @@ struct Rules;  // lang/core.h, which includes this file
 inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 inline constexpr int kMaxPieceTypes = 6;
-inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
-inline constexpr int kMaxJumpCells = 64;     // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
-inline constexpr int kMaxTurnActions =
-    255;  // the decisions of one turn, (turn (actions N)): State keeps them in a byte
+inline constexpr int kMaxTestedMoves = 255;     // moves with cell tests in a game
+inline constexpr int kMaxJumpCells = 64;        // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
+inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (turn (actions N)): State keeps them in a byte
+inline constexpr int kMaxCounters = 4;          // (counter ...) declarations in a game
+inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the amounts moves add, lie within +-this
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -140,7 +141,14 @@ enum class EndKind {
   InARow,               // `length` or more of the player's pieces in a line (at most `longest` if set)
   Connect,              // a chain of the player's touching pieces joins `region` to `other_region`
   QuietMoves,           // `ply_limit` plies in a row without a capture or a move of `piece` (if set)
+  Lost,                 // the player has no piece of type `piece` on the board (a captured king)
+  Compare,              // the player's counter `counter` compares with `value` as `comparison` says
+  All,                  // (and C...): every condition of `parts` holds
+  Any,                  // (or C...): some condition of `parts` holds
+  Not,                  // (not C): the condition parts[0] does not hold
 };
+
+enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
 struct EndRule {
@@ -156,6 +164,20 @@ struct EndRule {
   SourcePos pos;
   std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
   std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"
+  int counter = -1;            // Compare: an index into Rules::counters
+  Comparison comparison = Comparison::Equal;
+  int value = 0;               // Compare
+  std::vector<EndRule> parts;  // All, Any, Not: the conditions combined, for the same player (their outcome unused)
+};
+
+// (counter NAME (range LOW HIGH)): a number that each player keeps, LOW at the start. Moves change
+// it with the core actions (add NAME N) and (set NAME N), which stop at the range's bounds; end
+// conditions compare it, e.g. (>= (counter NAME) 3).
+struct Counter {
+  std::string name;
+  int low = 0;
+  int high = 0;
+  SourcePos pos;
 };
 
 struct Placement {
@@ -181,6 +203,7 @@ struct Rules {
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
+  std::vector<Counter> counters;  // at most kMaxCounters, in declaration order
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;

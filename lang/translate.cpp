@@ -233,6 +233,11 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
       return fmt::format("(in-a-row {}{}{})", rule.length,
                          rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",
                          rule.longest > 0 ? fmt::format(" (at-most {})", rule.longest) : "");
+    case EndKind::Lost:
+    case EndKind::Compare:
+    case EndKind::All:
+    case EndKind::Any:
+    case EndKind::Not: return rule.condition_text;  // no ZRF game has them: as written
     case EndKind::Reach:
     case EndKind::Connect: break;
   }

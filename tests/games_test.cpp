@@ -107,9 +107,13 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/hoppers.game", lang::Options{});  // cell tests
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});  // shots
   ASSERT_GE(games.size(), 14u);
-  for (const auto& [file, options] : games)
-    troyka_tests::expect_random_games_agree_with_reference(Game::load(file, options), file, 20 / (1 + 3 * kDepthCut),
-                                                           7);
+  for (const auto& [file, options] : games) {
+    const Game loaded = Game::load(file, options);
+    // The reference reads keyword forms only: a game with core rules of the general back end
+    // (breakthrough-score.game) is compared with a view of its own (tests/ends_test.cpp).
+    if (loaded.rules().general) continue;
+    troyka_tests::expect_random_games_agree_with_reference(loaded, file, 20 / (1 + 3 * kDepthCut), 7);
+  }
 }
 
 // ---- Misère Breakthrough ------------------------------------------------------------------------

@@ -488,7 +488,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter'
 )");
 }
 
@@ -2904,6 +2904,126 @@ TEST(LangHoles, TheSwapNeedsHolesSymmetricAcrossTheDiagonal) {
  5 |   (swap-rule)
    |   ^
 hint: make the holes symmetric across the diagonal from a1, or switch the swap off with (swap-rule 0)
+)");
+}
+
+// ---- Step 7: (lost PIECE), compound conditions, counters -----------------------------------------
+
+TEST(LangEnds, LostCompoundsAndComparisonsAreRead) {
+  const Rules rules = rules_of(
+      game_with("(win opponent-has-no-pieces)", "(win (or (lost Pawn) (and (not (lost Pawn)) (>= (counter score) 2))))")
+          .insert(kGame.find("(players"), "(counter score (range 0 3))\n  "));
+  const EndRule& rule = rules.end[1];
+  ASSERT_EQ(rule.kind, EndKind::Any);
+  ASSERT_EQ(rule.parts.size(), 2u);
+  EXPECT_EQ(rule.parts[0].kind, EndKind::Lost);
+  EXPECT_EQ(rule.parts[0].piece, 0);
+  ASSERT_EQ(rule.parts[1].kind, EndKind::All);
+  EXPECT_EQ(rule.parts[1].parts[0].kind, EndKind::Not);
+  EXPECT_EQ(rule.parts[1].parts[1].kind, EndKind::Compare);
+  EXPECT_EQ(rule.parts[1].parts[1].comparison, Comparison::GreaterOrEqual);
+  EXPECT_EQ(rule.parts[1].parts[1].value, 2);
+  EXPECT_EQ(rule.parts[1].parts[1].condition_text, "(>= (counter score) 2)");
+  ASSERT_EQ(rules.counters.size(), 1u);
+  EXPECT_EQ(rules.counters[0].name, "score");
+  EXPECT_EQ(rules.counters[0].high, 3);
+}
+
+TEST(LangEnds, LostNeedsAPiece) {
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win (lost King))")),
+            R"(test.game:14:16: error: unknown piece 'King'
+ 14 |     (win (lost King))
+    |                ^~~~
+hint: expected one of 'Pawn'
+)");
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win lost)")),
+            R"(test.game:14:10: error: the condition 'lost' needs a piece
+ 14 |     (win lost)
+    |          ^~~~
+hint: usage: (lost PIECE)
+)");
+}
+
+TEST(LangEnds, CompoundsNeedConditionsAndKeepQuietMovesApart) {
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win (and))")),
+            R"(test.game:14:10: error: '(and ...)' is missing its CONDITION
+ 14 |     (win (and))
+    |          ^
+hint: usage: (and CONDITION...)
+)");
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win (not (lost Pawn) no-legal-moves))")),
+            R"(test.game:14:27: error: '(not ...)' takes no more than 1 argument; 'no-legal-moves' is one too many
+ 14 |     (win (not (lost Pawn) no-legal-moves))
+    |                           ^~~~~~~~~~~~~~
+hint: usage: (not CONDITION)
+)");
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(draw (or (lost Pawn) (quiet-moves 50)))")),
+            R"(test.game:14:27: error: '(quiet-moves ...)' cannot be part of '(or ...)'
+ 14 |     (draw (or (lost Pawn) (quiet-moves 50)))
+    |                           ^
+hint: give it an end rule of its own: the quiet plies are counted for such a rule only
+)");
+}
+
+TEST(LangEnds, ComparisonsNeedADeclaredCounter) {
+  EXPECT_EQ(error_of(game_with("(win opponent-has-no-pieces)", "(win (>= (counter score) 3))")),
+            R"(test.game:14:23: error: unknown counter 'score'
+ 14 |     (win (>= (counter score) 3))
+    |                       ^~~~~
+hint: declare it at game level: (counter NAME (range LOW HIGH))
+)");
+  const std::string counted = std::string(kGame).insert(kGame.find("(players"), "(counter score (range 0 3))\n  ");
+  EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win (>= (counter scor) 3))")),
+            R"(test.game:15:23: error: unknown counter 'scor'
+ 15 |     (win (>= (counter scor) 3))
+    |                       ^~~~
+hint: did you mean 'score'?
+)");
+  EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win (>= (pieces) 3))")),
+            R"(test.game:15:14: error: expected '(counter NAME)', found '(pieces ...)'
+ 15 |     (win (>= (pieces) 3))
+    |              ^
+hint: usage: (>= (counter NAME) N)
+)");
+  EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win >=)")),
+            R"(test.game:15:10: error: the comparison '>=' needs a counter and a number
+ 15 |     (win >=)
+    |          ^~
+hint: usage: (>= (counter NAME) N)
+)");
+}
+
+TEST(LangEnds, CounterDeclarations) {
+  const auto declared = [](const std::string& form) {
+    return error_of(std::string(kGame).insert(kGame.find("(players"), form + "\n  "));
+  };
+  EXPECT_EQ(declared("(counter score (range 3 3))"),
+            R"(test.game:6:18: error: this range holds no more than one value: 3 is not less than 3
+ 6 |   (counter score (range 3 3))
+   |                  ^
+hint: a counter starts at LOW and may rise to HIGH: write the smaller number first
+)");
+  EXPECT_EQ(declared("(counter score 3)"),
+            R"(test.game:6:18: error: expected '(range LOW HIGH)', found the number 3
+ 6 |   (counter score 3)
+   |                  ^
+hint: usage: (counter NAME (range LOW HIGH))
+)");
+  EXPECT_EQ(declared("(counter score (range 0 3)) (counter score (range 0 9))"),
+            R"(test.game:6:40: error: the counter 'score' is declared twice; first at line 6
+ 6 |   (counter score (range 0 3)) (counter score (range 0 9))
+   |                                        ^~~~~
+)");
+  EXPECT_EQ(declared("(counter a (range 0 1)) (counter b (range 0 1)) (counter c (range 0 1)) (counter d (range 0 1)) "
+                     "(counter e (range 0 1))"),
+            R"(test.game:6:99: error: a game has at most 4 counters
+ 6 | ...) (counter c (range 0 1)) (counter d (range 0 1)) (counter e (range 0 1))
+   |                                                      ^
+)");
+  EXPECT_EQ(declared("(counter score (range 0 40000))"),
+            R"(test.game:6:27: error: a counter's bound must be between -30000 and 30000, but it is 40000
+ 6 |   (counter score (range 0 40000))
+   |                           ^~~~~
 )");
 }
 

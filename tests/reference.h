@@ -215,6 +215,18 @@ inline std::vector<MoveKey> moves(const lang::Rules& rules, const Board& board, 
   return found;
 }
 
+// Each player's value of each counter of the game (lang::Rules::counters).
+using Counters = std::array<std::array<int, lang::kMaxCounters>, lang::kPlayers>;
+
+// The counters as a game starts: each at the low end of its range.
+inline Counters starting_counters(const lang::Rules& rules) {
+  Counters counters{};
+  for (auto& of_player : counters)
+    for (std::size_t counter = 0; counter < rules.counters.size(); ++counter)
+      of_player[counter] = rules.counters[counter].low;
+  return counters;
+}
+
 struct Decision {
   bool over = false;
   int winner = kNoWinner;
@@ -266,10 +278,25 @@ inline bool connects(const lang::Rules& rules, const lang::EndRule& rule, const 
   return false;
 }
 
+// Whether `value` compares with `bound` as `comparison` says.
+inline bool compares(int value, lang::Comparison comparison, int bound) {
+  switch (comparison) {
+    case lang::Comparison::Less: return value < bound;
+    case lang::Comparison::LessOrEqual: return value <= bound;
+    case lang::Comparison::Equal: return value == bound;
+    case lang::Comparison::GreaterOrEqual: return value >= bound;
+    case lang::Comparison::Greater: return value > bound;
+  }
+  return false;
+}
+
 // Whether an end condition holds for `subject` (the player to move is `to_move`; `quiet` plies
 // have passed without a capture or a move of the quiet-moves rule's piece).
 inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject, int to_move,
-                  std::uint32_t ply, std::uint32_t quiet) {
+                  std::uint32_t ply, std::uint32_t quiet, const Counters& counters) {
+  const auto part_holds = [&](const lang::EndRule& part) {
+    return holds(rules, part, board, subject, to_move, ply, quiet, counters);
+  };
   switch (rule.kind) {
     case lang::EndKind::Reach:
       return std::any_of(rule.region[subject].begin(), rule.region[subject].end(), [&](int cell) {
@@ -283,6 +310,15 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
     case lang::EndKind::Connect: return connects(rules, rule, board, subject);
     case lang::EndKind::QuietMoves: return quiet >= static_cast<std::uint32_t>(rule.ply_limit);
+    case lang::EndKind::Lost:
+      return std::none_of(board.begin(), board.end(),
+                          [&](const Square& s) { return s.player == subject && s.piece == rule.piece; });
+    case lang::EndKind::Compare:
+      return compares(counters[static_cast<std::size_t>(subject)][static_cast<std::size_t>(rule.counter)],
+                      rule.comparison, rule.value);
+    case lang::EndKind::All: return std::all_of(rule.parts.begin(), rule.parts.end(), part_holds);
+    case lang::EndKind::Any: return std::any_of(rule.parts.begin(), rule.parts.end(), part_holds);
+    case lang::EndKind::Not: return !part_holds(rule.parts.front());
   }
   return false;
 }
@@ -291,13 +327,13 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
 // (`mover`; the player not to move when -1) and then for the other; the first that holds decides.
 // With none, a player to move without a move ends the game drawn.
 inline Decision decision(const lang::Rules& rules, const Board& board, int to_move, std::uint32_t ply,
-                         std::uint32_t quiet = 0, int mover = -1) {
+                         std::uint32_t quiet = 0, const Counters& counters = {}, int mover = -1) {
   if (mover < 0) mover = 1 - to_move;
   for (std::size_t index = 0; index < rules.end.size(); ++index) {
     const lang::EndRule& rule = rules.end[index];
     for (const int subject : {mover, 1 - mover}) {
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
-      if (!holds(rules, rule, board, subject, to_move, ply, quiet)) continue;
+      if (!holds(rules, rule, board, subject, to_move, ply, quiet, counters)) continue;
       std::array<int, lang::kPlayers> count{};
       for (const Square& square : board)
         if (square.player == 0 || square.player == 1) ++count[static_cast<std::size_t>(square.player)];
@@ -319,8 +355,20 @@ struct Position {
   int to_move = 0;
   std::uint32_t ply = 0;
   std::uint32_t quiet = 0;  // plies without a capture or a move of the quiet-moves rule's piece
+  Counters counters{};
   Decision end;
   int actions_left = 1;  // the moves the player to move still makes in this turn, (turn (actions N))
+};
+
+// Pieces that leave the board and score (games/breakthrough-score.game, whose moves are core rules
+// that this reference does not read): a move that lands on `region` of its player takes the piece
+// off the board instead, and adds `points` to the player's counter `counter`, which stops at the
+// top of its range. Given to play() and perft() with the game's rules, whose pieces carry the
+// same moves as keyword forms.
+struct Exit {
+  lang::PlayerRegion region;
+  int counter = 0;
+  int points = 1;
 };
 
 inline Position start(const lang::Rules& rules) {
@@ -329,7 +377,8 @@ inline Position start(const lang::Rules& rules) {
   position.board.resize(static_cast<std::size_t>(rules.cells()));
   for (const lang::Placement& placement : rules.setup)
     position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
-  position.end = decision(rules, position.board, position.to_move, position.ply);
+  position.counters = starting_counters(rules);
+  position.end = decision(rules, position.board, position.to_move, position.ply, 0, position.counters);
   return position;
 }
 
@@ -338,7 +387,7 @@ inline Position start(const lang::Rules& rules) {
 // promotion region becomes its promoted type, a shot blocks its cell, a pass changes only the
 // player to move, the swap gives each piece of the first player to the second, at (row, column)
 // for (column, row)); the same player moves again while its turn has moves left.
-inline Position play(const lang::Rules& rules, Position position, const MoveKey& move) {
+inline Position play(const lang::Rules& rules, Position position, const MoveKey& move, const Exit* exit = nullptr) {
   const auto [from, to, piece, capture, jumped, shot] = move;
   int quiet_piece = -1;
   for (const lang::EndRule& rule : rules.end)
@@ -366,6 +415,12 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
     position.board[static_cast<std::size_t>(from)] = {};
     position.board[static_cast<std::size_t>(to)] = {position.to_move, promotes ? type.promote_to : piece};
     if (shot >= 0) position.board[static_cast<std::size_t>(shot)] = {kBlocked, -1};
+    if (exit && in_region(exit->region[position.to_move], to)) {
+      position.board[static_cast<std::size_t>(to)] = {};
+      int& score =
+          position.counters[static_cast<std::size_t>(position.to_move)][static_cast<std::size_t>(exit->counter)];
+      score = std::min(score + exit->points, rules.counters[static_cast<std::size_t>(exit->counter)].high);
+    }
   }
   // The turn passes on once its player has made all its moves.
   const int mover = position.to_move;
@@ -374,18 +429,19 @@ inline Position play(const lang::Rules& rules, Position position, const MoveKey&
     position.actions_left = rules.turn_actions;
   }
   ++position.ply;
-  position.end = decision(rules, position.board, position.to_move, position.ply, position.quiet, mover);
+  position.end =
+      decision(rules, position.board, position.to_move, position.ply, position.quiet, position.counters, mover);
   return position;
 }
 
 // Move sequences of length `depth`; a finished game has no moves.
-inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth) {
+inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth, const Exit* exit = nullptr) {
   if (depth == 0) return 1;
   if (position.end.over) return 0;
   const std::vector<MoveKey> listed = moves(rules, position.board, position.to_move, position.ply);
   if (depth == 1) return listed.size();
   std::uint64_t nodes = 0;
-  for (const MoveKey& move : listed) nodes += perft(rules, play(rules, position, move), depth - 1);
+  for (const MoveKey& move : listed) nodes += perft(rules, play(rules, position, move, exit), depth - 1, exit);
   return nodes;
 }
 
