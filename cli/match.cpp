@@ -41,7 +41,7 @@ struct MatchSetup {
   std::string records;
   std::uint64_t seed = 1;
   int games = 0;
-  std::uint32_t max_plies = referee::kDefaultPlyLimit;
+  MaxPlies max_plies;
 };
 
 // Agent A (0) plays the first player in even games and the second in odd ones; B (1) the other.
@@ -124,14 +124,15 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     record.agents[p] = agents::spec_text(spec);
   }
   auto state = program.initial_state();
-  while (!state.over && state.ply < setup.max_plies) {
+  const std::uint32_t max_plies = setup.max_plies.value_or(program.playout_cap());
+  while (!state.over && state.ply < max_plies) {
     const Move move = players[state.to_move]->choose(state, 0);
     record.moves.push_back(program.move_text(move));
     program.apply(state, move);
     for (auto& player : players) player->observe(move);
   }
   record.winner = state.over ? int{state.winner} : kDraw;
-  record.reason = state.over ? program.end_reason(state) : referee::ply_limit_reason(state.ply);
+  record.reason = state.over ? program.end_reason(state) : referee::ply_cap_reason(state.ply);
   for (auto& player : players) player->finish(record.winner);
   record.plies = state.ply;
   return record;
