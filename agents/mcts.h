@@ -21,6 +21,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -96,6 +97,7 @@ class MctsAgent final : public Agent<Program> {
     std::condition_variable helper_done;
     std::vector<bool> finished;  // by tree, under mutex
     std::size_t helpers_finished = 0;
+    std::exception_ptr error;  // the first a thread met (a rule that ran away, say), under mutex
   };
   // The share of a move's time that re-rooting may spend keeping the last search's tree.
   static constexpr double kRerootShare = 0.1;
@@ -107,6 +109,7 @@ class MctsAgent final : public Agent<Program> {
 
   double seconds_for_move(double seconds_left) const;
   void run_thread(SearchJob& job, std::size_t t);
+  void rethrow_search_error(SearchJob& job);
   std::vector<bool> wait_for_helpers(SearchJob& job);
   void join_helpers();
   SearchTotals search(Tree& tree, const Clock::time_point* deadline, std::uint64_t quota);
@@ -201,6 +204,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
     });
   run_thread(*job, 0);
   const std::vector<bool> merged = wait_for_helpers(*job);
+  rethrow_search_error(*job);
   if (!job->choice) trees_[0].iterate(job->timed ? &job->deadline : nullptr);  // expands the root, to report its move
 
   SearchReport report;
@@ -233,13 +237,31 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
 }
 
 // Thread t re-roots its own tree, then searches it for its share of the iterations (the shares
-// add up to the budget exactly).
+// add up to the budget exactly). An error of the rules (RunawayRule) ends the thread's search and
+// is kept for choose() to throw: an exception that leaves a helper thread would end the process.
 template <class Program>
 void MctsAgent<Program>::run_thread(SearchJob& job, std::size_t t) {
-  trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr);
-  const std::uint64_t quota = job.iterations ? (job.iterations + t) / trees_.size() : 0;
-  if (job.choice && (job.iterations == 0 || quota > 0))
-    job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, quota);
+  try {
+    trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr);
+    const std::uint64_t quota = job.iterations ? (job.iterations + t) / trees_.size() : 0;
+    if (job.choice && (job.iterations == 0 || quota > 0))
+      job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, quota);
+  } catch (...) {
+    const std::lock_guard lock(job.mutex);
+    if (!job.error) job.error = std::current_exception();
+    root_proven_ = true;  // stops the other threads at their next iteration
+  }
+}
+
+// Throws the error a thread of the search met, once every thread has stopped. The trees may be
+// left half updated, so the agent cannot search again; the game it plays cannot go on anyway.
+template <class Program>
+void MctsAgent<Program>::rethrow_search_error(SearchJob& job) {
+  std::unique_lock lock(job.mutex);
+  if (!job.error) return;
+  lock.unlock();
+  join_helpers();
+  std::rethrow_exception(job.error);
 }
 
 // Which trees the choice merges: the first thread's, and each helper's that finished in time. An

@@ -53,9 +53,10 @@ struct SearchOptions {
   bool mast = true;      // playouts prefer moves that did well (MAST, tournament of two)
   bool reuse = true;     // keep the subtree of the moves played between searches
   std::size_t max_nodes = std::size_t{1} << 23;
-  // A playout that reaches this many plies stops and counts as a draw, so a game that can go on
-  // forever still gives results (SearchTree::capped_playouts counts them).
-  std::uint32_t max_playout_plies = 1000;
+  // A playout that reaches this many plies (0: the game's Program::playout_cap()) stops and counts
+  // as a draw, so a game that can go on forever still gives results (SearchTree::capped_playouts
+  // counts them).
+  std::uint32_t max_playout_plies = 0;
 };
 
 inline Proof flipped(Proof proof) {
@@ -260,10 +261,10 @@ bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
       policy.move_values = mast_means_.data();
       policy.played = &played_;
     }
-    policy.max_plies = options_.max_playout_plies;
+    policy.max_plies = options_.max_playout_plies ? options_.max_playout_plies : program_.playout_cap();
     policy.deadline = deadline;
     const std::uint32_t plies = program_.playout(state, rng_, policy);
-    if (!state.over && (policy.max_plies == 0 || plies < policy.max_plies)) return false;  // stopped by the deadline
+    if (!state.over && plies < policy.max_plies) return false;  // stopped by the deadline
     capped_playouts_ += !state.over;
     for (int player = 0; player < kPlayers; ++player)
       results[static_cast<std::size_t>(player)] = 0.5 * (program_.result(state, player) + 1);

@@ -12,6 +12,7 @@
 
 #include "agents/agent.h"
 #include "cli/support.h"
+#include "lang/termination.h"
 
 namespace troyka::cli {
 namespace {
@@ -424,7 +425,7 @@ class Analyser {
           Players players = make_players(index, game_seed);
           Rng rng(game_seed);
           auto& trace = traces[static_cast<std::size_t>(index)];
-          trace = play_game(program_, players, rng, options_.max_plies, hooks_.stop);
+          trace = play_game(program_, players, rng, *options_.max_plies, hooks_.stop);
           if (trace) ++finished;
         },
         [&] { report(phase, finished, games); });
@@ -517,7 +518,7 @@ void check_analysis_options(const AnalysisOptions& options) {
     throw usage_error(fmt::format("--skill-steps must be between 1 and {}", kMaxSkillSteps));
   if (options.skill_base < 1 || options.skill_base > (1ULL << 32))
     throw usage_error("--skill-base must be between 1 and 4294967296 iterations");
-  if (options.max_plies < 1 || options.max_plies > kMaxPlies)
+  if (options.max_plies && (*options.max_plies < 1 || *options.max_plies > kMaxPlies))
     throw usage_error(fmt::format("--max-plies must be between 1 and {}", kMaxPlies));
   if (options.agent.empty()) return;
   const agents::AgentSpec spec = agents::parse_agent_spec(options.agent);
@@ -532,8 +533,9 @@ Analysis analyze(const Game& game, const AnalysisOptions& options, const Analysi
   Analysis analysis;
   analysis.options = options;
   const lang::Rules& rules = game.rules();
+  analysis.options.max_plies = options.max_plies.value_or(lang::playout_cap(rules));
   analysis.game = rules.variant.empty() ? rules.name : fmt::format("{} (variant \"{}\")", rules.name, rules.variant);
-  game.visit([&](const auto& program) { Analyser(program, options, hooks).run(analysis); });
+  game.visit([&](const auto& program) { Analyser(program, analysis.options, hooks).run(analysis); });
   analysis.seconds = seconds_since(start);
   return analysis;
 }
@@ -629,7 +631,7 @@ Json analysis_json(const Analysis& analysis) {
                 {"skill_games", options.skill_games},
                 {"skill_steps", options.skill_steps},
                 {"skill_base", options.skill_base},
-                {"max_plies", options.max_plies},
+                {"max_plies", options.max_plies.value_or(0)},
                 {"seed", options.seed}}},
               {"plays", plays},
               {"skill", skill_json(analysis.skill)},

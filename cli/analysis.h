@@ -41,7 +41,7 @@ struct AnalysisOptions {
   int skill_steps = 6;                        // at most this many doublings
   std::uint64_t skill_base = 25;              // the weaker agent's iterations at the first step
   int parallel = 1;                           // games played at once, one thread each
-  std::uint32_t max_plies = 1000;             // a game still going at this ply is stopped ("limit")
+  MaxPlies max_plies;  // a game still going at this ply is stopped ("limit"); Analysis has it resolved
   std::uint64_t seed = 1;
 };
 
@@ -107,8 +107,8 @@ struct Analysis {
   std::string game;                // the game's name, and its variant when one was chosen
   std::vector<PlayMetrics> plays;  // random self-play, then the agent's
   SkillTrace skill;
-  AnalysisOptions options;
-  bool stopped = false;  // stopped early: the figures cover the games finished
+  AnalysisOptions options;  // as given, with max_plies resolved to the game's playout cap if not given
+  bool stopped = false;     // stopped early: the figures cover the games finished
   double seconds = 0;
 };
 

@@ -150,10 +150,12 @@ void print_report(std::ostream& out, const std::vector<Analysed>& all, const std
   std::string params_text;
   for (const std::string& param : params) params_text += " --param " + param;
   const AnalysisOptions& options = all.front().analysis.options;
+  // Each game has its own playout cap, so each says where its self-play stopped.
   for (const Analysed& one : all)
-    fmt::print(out, "{}{} ({}{})\n", one.subject.label.empty() ? "" : one.subject.label + " = ", one.analysis.game,
-               one.subject.file, params_text);
-  fmt::print(out, "self-play stopped at {} plies; seed {}; {:.1f} s\n\n", options.max_plies, options.seed, seconds);
+    fmt::print(out, "{}{} ({}{}), self-play stopped at {} plies\n",
+               one.subject.label.empty() ? "" : one.subject.label + " = ", one.analysis.game, one.subject.file,
+               params_text, one.analysis.options.max_plies.value_or(0));
+  fmt::print(out, "seed {}; {:.1f} s\n\n", options.seed, seconds);
   for (std::size_t play = 0; play < all.front().analysis.plays.size(); ++play) print_play_table(out, all, play);
   if (options.skill_games > 0) {
     fmt::print(out, "skill trace (the stronger wins clearly when its Elo's 95% interval is above 0):\n");
@@ -221,7 +223,8 @@ CLI::App* add_analyze_command(CLI::App& app, AnalyzeOptions& options) {
   command->add_option("--skill-base", analysis.skill_base,
                       "the weaker agent's iterations at the first step (default 25)");
   command->add_option("--parallel", analysis.parallel, "games played at once, one thread each (default 1)");
-  command->add_option("--max-plies", analysis.max_plies, "stop a game still going at this ply (default 1000)");
+  command->add_option("--max-plies", analysis.max_plies,
+                      "stop a game still going at this ply (default: the game's playout cap)");
   command->add_option("--seed", analysis.seed, "random seed (default 1)");
   return command;
 }

@@ -21,9 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Games longer than this are cut, so a game that never ends cannot keep the bench from its count.
-constexpr std::uint32_t kMaxGamePlies = 1000;
-
 struct ClockSample {
   double reply = 0;      // seconds from the call of choose() to its return
   double limit = 0;      // the search's own time limit (SearchReport::time_limit)
@@ -60,7 +57,8 @@ std::vector<ClockSample> timed_searches(const Program& program, const agents::Ag
         agents::make_agent(spec, program, game_seed), agents::make_agent(spec, program, game_seed + 1)};
     for (int p = 0; p < kPlayers; ++p) players[static_cast<std::size_t>(p)]->start(p, agents::TimeControl{});
     auto state = program.initial_state();
-    while (!state.over && state.ply < kMaxGamePlies && static_cast<int>(samples.size()) < searches) {
+    // A game is cut at its playout cap, so a game that never ends cannot keep the bench from its count.
+    while (!state.over && state.ply < program.playout_cap() && static_cast<int>(samples.size()) < searches) {
       auto& mover = *players[state.to_move];
       const auto start = Clock::now();
       const Move move = mover.choose(state, 0);

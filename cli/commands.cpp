@@ -169,9 +169,10 @@ struct BenchTotals {
   static constexpr std::size_t kDraws = kPlayers, kCapped = kPlayers + 1;
 };
 
-// Runs playouts on one thread until the time is up or `quota` playouts are done.
+// Runs playouts of at most `max_plies` plies on one thread until the time is up or `quota`
+// playouts are done.
 template <typename Program>
-BenchTotals bench_thread(const Program& program, const BenchOptions& bench, std::uint64_t seed, double seconds,
+BenchTotals bench_thread(const Program& program, std::uint32_t max_plies, std::uint64_t seed, double seconds,
                          std::uint64_t quota) {
   BenchTotals totals;
   Rng rng(seed);
@@ -179,7 +180,7 @@ BenchTotals bench_thread(const Program& program, const BenchOptions& bench, std:
   const auto start = Clock::now();
   while (quota ? totals.playouts < quota : true) {
     auto state = root;
-    totals.plies += program.playout(state, rng, bench.max_plies);
+    totals.plies += program.playout(state, rng, max_plies);
     ++totals.endings[!state.over             ? BenchTotals::kCapped
                      : state.winner == kDraw ? BenchTotals::kDraws
                                              : static_cast<std::size_t>(state.winner)];
@@ -246,6 +247,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   check_max_plies(bench.max_plies);
   const double seconds = bench.playouts == 0 && bench.seconds == 0 ? 5.0 : bench.seconds;
   const Game game = Game::load(options.file, options.language_options());
+  const std::uint32_t max_plies = bench.max_plies.value_or(lang::playout_cap(game.rules()));
   BenchTotals totals;
   double elapsed = 0;
   game.visit([&](const auto& program) {
@@ -255,7 +257,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
     for (int t = 0; t < bench.threads; ++t) {
       const std::uint64_t quota = bench.playouts ? (bench.playouts + t) / bench.threads : 0;
       threads.emplace_back([&, t, quota] {
-        per_thread[static_cast<std::size_t>(t)] = bench_thread(program, bench, bench.seed + t, seconds, quota);
+        per_thread[static_cast<std::size_t>(t)] = bench_thread(program, max_plies, bench.seed + t, seconds, quota);
       });
     }
     for (auto& thread : threads) thread.join();
@@ -278,7 +280,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
                 {"plies_per_playout", static_cast<double>(totals.plies) / playouts},
                 {"threads", bench.threads},
                 {"wins", wins},
-                {"max_plies", bench.max_plies},
+                {"max_plies", max_plies},
                 {"capped_playouts", totals.endings[BenchTotals::kCapped]}}
                .dump()
         << '\n';
@@ -294,9 +296,9 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
                100.0 * static_cast<double>(totals.endings[p]) / playouts);
   fmt::print(out, "{:<16} {:.1f}%\n", "draws",
              100.0 * static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts);
-  if (const std::uint64_t capped = totals.endings[BenchTotals::kCapped])
-    fmt::print(out, "{:<16} {:.1f}% ({} playouts still going at {} plies, cut there: --max-plies)\n", "unfinished",
-               100.0 * static_cast<double>(capped) / playouts, capped, bench.max_plies);
+  const std::uint64_t capped = totals.endings[BenchTotals::kCapped];
+  fmt::print(out, "capped: {} playouts ({:.1f}%) at {} plies\n", capped, 100.0 * static_cast<double>(capped) / playouts,
+             max_plies);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/board_view.h"
+#include "cli/support.h"
 #include "lang/rules.h"
 #include "referee/outcome.h"
 
@@ -38,9 +39,9 @@ struct BenchOptions {
   int repeat = 5;      // searches, for the agent's median
   bool clock = false;  // with agent: time every search of self-play games against the agent's budget
   int searches = 300;  // with clock: how many searches to time
-  // A random playout still going at this ply is cut there and counted as unfinished, so that a
-  // game that never ends cannot hang the bench.
-  std::uint32_t max_plies = 10'000;
+  // A random playout still going at this ply (by default the game's playout cap) is cut there and
+  // counted as capped, so that a game that never ends cannot hang the bench.
+  MaxPlies max_plies;
 };
 
 struct PlayOptions {
@@ -50,8 +51,9 @@ struct PlayOptions {
   bool verbose = false;     // the whole search report after each agent move
   BoardStyle board;         // glyphs or letters, colours
   bool echo_input = false;  // repeat what a person typed (input from a pipe is not shown otherwise)
-  // A game still going at this ply is stopped there as a draw (referee::ply_limit_reason).
-  std::uint32_t max_plies = referee::kDefaultPlyLimit;
+  // A game still going at this ply (by default the game's playout cap) is stopped there as a draw
+  // (referee::ply_cap_reason).
+  MaxPlies max_plies;
 };
 
 int run_check(const GameOptions& options, std::ostream& out);

@@ -82,8 +82,9 @@ int main(int argc, char** argv) {
   bench_command->add_option("--playouts", bench.playouts, "run exactly this many playouts")->excludes(seconds);
   bench_command->add_option("--threads", bench.threads, "threads, each with its own playouts (default 1)");
   bench_command->add_option("--seed", bench.seed, "random seed (default 1)");
-  bench_command->add_option("--max-plies", bench.max_plies,
-                            "cut a playout still going at this ply and count it as unfinished (default 10000)");
+  bench_command->add_option(
+      "--max-plies", bench.max_plies,
+      "cut a playout still going at this ply and count it as capped (default: the game's playout cap)");
   bench_command->add_option("--agent", bench.agent,
                             "time an agent's search of the start position instead, e.g. --agent mcts:time=1s");
   bench_command->add_option("--repeat", bench.repeat, "with --agent: searches to take the median of (default 5)");
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
                            "unless the agent spec sets seed=");
   play_command->add_flag("--verbose", play.verbose, "print each agent's whole search report");
   play_command->add_option("--max-plies", play.max_plies,
-                           "stop a game still going at this ply as a draw (default 10000)");
+                           "stop a game still going at this ply as a draw (default: the game's playout cap)");
   bool ascii = false, no_color = false;
   play_command->add_flag("--ascii", ascii, "draw the board with letters only");
   play_command->add_flag("--no-color", no_color, "no colours, even on a terminal");
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
                             "random seed (default 1): game i (from 0) gets SEED+2i for its first player's agent "
                             "and one more for the second's, unless an agent spec sets seed=");
   match_command->add_option("--max-plies", match.max_plies,
-                            "stop a game still going at this ply as a draw (default 10000)");
+                            "stop a game still going at this ply as a draw (default: the game's playout cap)");
 
   CLI::App* replay_command = app.add_subcommand("replay", "replay a game record, checking every move and the result");
   replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();

@@ -41,7 +41,7 @@ struct MatchSetup {
   std::string records;
   std::uint64_t seed = 1;
   int games = 0;
-  std::uint32_t max_plies = referee::kDefaultPlyLimit;
+  MaxPlies max_plies;
 };
 
 // Agent A (0) plays the first player in even games and the second in odd ones; B (1) the other.
@@ -124,8 +124,9 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     record.agents[p] = agents::spec_text(spec);
   }
   auto state = program.initial_state();
+  const std::uint32_t max_plies = setup.max_plies.value_or(program.playout_cap());
   int last_mover = -1;
-  while (!state.over && state.ply < setup.max_plies) {
+  while (!state.over && state.ply < max_plies) {
     const int mover = state.to_move;
     const Move move = players[mover]->choose(state, 0);
     if (mover == last_mover)  // the same turn goes on
@@ -137,7 +138,7 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     for (auto& player : players) player->observe(move);
   }
   record.winner = state.over ? int{state.winner} : kDraw;
-  record.reason = state.over ? program.end_reason(state) : referee::ply_limit_reason(state.ply);
+  record.reason = state.over ? program.end_reason(state) : referee::ply_cap_reason(state.ply);
   for (auto& player : players) player->finish(record.winner);
   record.plies = state.ply;
   return record;

@@ -21,8 +21,9 @@ struct MatchOptions {
   // Game i (from 0) has seed SEED + 2i: its first player's agent gets that seed, the second's one
   // more, as `troyka play --seed` does, so a record's Seed header replays the game in `play`.
   std::uint64_t seed = 1;
-  // A game still going at this ply is stopped there as a draw (referee::ply_limit_reason).
-  std::uint32_t max_plies = referee::kDefaultPlyLimit;
+  // A game still going at this ply (by default the game's playout cap) is stopped there as a draw
+  // (referee::ply_cap_reason).
+  MaxPlies max_plies;
 };
 
 // Plays the match on the game in `game`: the summary goes to `out` (JSON with game.json), progress

@@ -123,6 +123,7 @@ class PlaySession {
   const Program& program_;
   const std::array<Side, kPlayers>& sides_;
   const PlayOptions& play_;
+  const std::uint32_t max_plies_;  // --max-plies, or the game's playout cap
   HumanConsole& console_;
   std::ostream& screen_;
   std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> agents_;
@@ -136,6 +137,7 @@ PlaySession<Program>::PlaySession(const Program& program, const std::array<Side,
     : program_(program),
       sides_(sides),
       play_(play),
+      max_plies_(play.max_plies.value_or(program.playout_cap())),
       console_(console),
       screen_(screen),
       state_(program.initial_state()) {
@@ -158,8 +160,8 @@ Json PlaySession<Program>::run() {
                sides_[0].label(), player_name(1), sides_[1].label());
   std::optional<Stop> stop;
   while (!state_.over && !stop) {
-    if (state_.ply >= play_.max_plies)
-      stop = Stop{Ending::PlyLimit, referee::ply_limit_reason(state_.ply), kDraw};
+    if (state_.ply >= max_plies_)
+      stop = Stop{Ending::PlyLimit, referee::ply_cap_reason(state_.ply), kDraw};
     else if (sides_[state_.to_move].human())
       stop = human_turn();
     else

@@ -123,7 +123,7 @@ CLI::App* add_referee_command(CLI::App& app, RefereeCommandOptions& options) {
   command->add_option("--total", options.total, "each player's time for a whole game, e.g. 300s");
   command->add_option("--increment", options.increment, "with --total: time added after each move");
   command->add_option("--max-plies", options.max_plies,
-                      "stop a game still going at this ply as a draw (default 10000)");
+                      "stop a game still going at this ply as a draw (default: the game's playout cap)");
   command->add_option("--games", options.games, "games per pairing, colours alternating (default 2)");
   command->add_option("--format", options.format,
                       "round-robin (default) or gauntlet (the first agent against the rest)");

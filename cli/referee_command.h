@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/support.h"
 #include "referee/curve.h"
 #include "referee/outcome.h"
 
@@ -25,7 +26,7 @@ struct RefereeCommandOptions {
   std::string variant;
   std::vector<std::string> params;
   std::string time, total, increment;  // "" when not given
-  std::uint32_t max_plies = referee::kDefaultPlyLimit;
+  MaxPlies max_plies;                  // by default the game's playout cap
   int games = 2;
   std::string format = "round-robin";
   std::vector<std::string> agents;

@@ -49,7 +49,7 @@ struct ReplayEnding {
 template <typename Program>
 ReplayEnding replay_ending(const Program& program, const typename Program::StateType& state) {
   if (state.over) return {state.winner, program.end_reason(state)};
-  return {kDraw, referee::ply_limit_reason(state.ply)};
+  return {kDraw, referee::ply_cap_reason(state.ply)};
 }
 
 // Plays the record's moves from the start, calling on_position(state, last_move, mover) for the

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,9 +35,13 @@ void write_text_file(const std::string& path, std::string_view text, std::string
 // A time left for people: "42s", "3m05s", "2h10m".
 std::string duration_text(double seconds);
 
+// A --max-plies option: the ply at which a game or a playout still going is stopped; when not
+// given, the game's own playout cap (lang::playout_cap).
+using MaxPlies = std::optional<std::uint32_t>;
+
 // Checks a --max-plies option: a game stopped before its first move would not be played at all.
-inline void check_max_plies(std::uint32_t max_plies) {
-  if (max_plies < 1) throw usage_error("--max-plies must be at least 1");
+inline void check_max_plies(const MaxPlies& max_plies) {
+  if (max_plies && *max_plies < 1) throw usage_error("--max-plies must be at least 1");
 }
 
 // Seconds since `start` on the steady clock.

@@ -6,12 +6,12 @@
 #include <bit>
 #include <charconv>
 #include <cstdlib>
-#include <limits>
 #include <tuple>
 #include <type_traits>
 
 #include "interpreter/general.h"
 #include "lang/core.h"
+#include "lang/termination.h"
 
 namespace troyka {
 
@@ -31,7 +31,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(with_forced_general(std::move(rules))),
       width_(rules_->width),
       height_(rules_->height),
-      cells_(rules_->cells()) {
+      cells_(rules_->cells()),
+      playout_cap_(lang::playout_cap(*rules_)) {
   for (int cell = 0; cell < rules_->cells(); ++cell)
     if (!rules_->is_hole(cell)) board_.set(cell);
   for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
@@ -1039,8 +1040,7 @@ template <bool Extras>
 // move?" is answered by generating that player's moves, which the next ply then draws from.
 template <int Words>
 std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, std::uint32_t max_plies) const {
-  // One comparison a ply: no cap is the largest one.
-  const std::uint32_t limit = max_plies == 0 ? std::numeric_limits<std::uint32_t>::max() : max_plies;
+  const std::uint32_t limit = max_plies == 0 ? playout_cap_ : max_plies;
   return run_playout(
       state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); },
       [limit](std::uint32_t plies) { return plies < limit; });
@@ -1055,8 +1055,9 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
     if (policy.played) policy.played->push_back(PlayedMove{move, state.to_move});
     return move;
   };
+  const std::uint32_t limit = policy.max_plies == 0 ? playout_cap_ : policy.max_plies;
   const auto keep_going = [&](std::uint32_t plies) {
-    if (policy.max_plies != 0 && plies >= policy.max_plies) return false;
+    if (plies >= limit) return false;
     return policy.deadline == nullptr || plies % PlayoutPolicy::kDeadlinePlies != 0 || plies == 0 ||
            std::chrono::steady_clock::now() < *policy.deadline;
   };

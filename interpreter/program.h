@@ -116,8 +116,9 @@ struct PlayedMove {
 // never play.
 //
 // A playout may also stop before the game ends, leaving the state unfinished (not over): after
-// `max_plies` plies (0: no cap), or once `deadline` has passed (nullptr: never). The deadline is
-// read every kDeadlinePlies plies, so a search under a clock waits at most that many plies for it.
+// `max_plies` plies (0: the game's Program::playout_cap()), or once `deadline` has passed (nullptr:
+// never). The deadline is read every kDeadlinePlies plies, so a search under a clock waits at most
+// that many plies for it.
 struct PlayoutPolicy {
   bool decisive = false;
   bool anti_decisive = false;
@@ -161,12 +162,15 @@ class Program {
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
   // Plays uniformly random moves to the end of the game, or until `max_plies` plies are played
-  // (0: no cap; a game that never ends then never returns), leaving the state unfinished; returns
-  // the plies played. Same moves and result as looping random_move + apply, but generates each
-  // position's moves only once. With a policy, the playout may stop unfinished at the policy's ply
-  // cap or deadline.
+  // (0: playout_cap()), leaving the state unfinished; returns the plies played. So every playout
+  // ends, even in a game that can go on forever. Same moves and result as looping random_move +
+  // apply, but generates each position's moves only once. With a policy, the playout may stop
+  // unfinished at the policy's ply cap or deadline.
   std::uint32_t playout(StateType& state, Rng& rng, std::uint32_t max_plies = 0) const;
   std::uint32_t playout(StateType& state, Rng& rng, const PlayoutPolicy& policy) const;
+  // The plies after which a playout stops unfinished, and a tool a game still going, unless told
+  // otherwise: lang::playout_cap (the smallest ply-limit of the end rules, else a default).
+  std::uint32_t playout_cap() const { return playout_cap_; }
 
   // A move of the player to move that ends the game at once with that player winning, found as
   // the decisive rule of PlayoutPolicy finds it; false when there is none.
@@ -496,6 +500,7 @@ class Program {
 
   std::shared_ptr<const lang::Rules> rules_;
   int width_ = 0, height_ = 0, cells_ = 0;
+  std::uint32_t playout_cap_ = 0;
   std::shared_ptr<const GeneralMoves<Words>> general_;  // the rules of lang::Rules::general, or null
   Board board_;                                         // every cell of the board
   std::array<std::vector<Jump>, kPlayers> jumps_;

@@ -4,12 +4,18 @@
 
 #include <algorithm>
 
+#include "lang/core.h"
+
 namespace troyka::lang {
 namespace {
 
-constexpr const char* kLimitHint =
-    "add an end rule that limits its length, e.g. (draw (ply-limit 200)); until then bench, play, match, analyze "
-    "and the referee stop such a game at their ply limit";
+// The warning at `pos`, where `why` says what can go on forever there.
+Diagnostic unbounded_at(const Rules& rules, SourcePos pos, const std::string& why) {
+  return Diagnostic{
+      rules.source, pos,
+      fmt::format("no end rule bounds this game's length; playouts stop after {} plies", playout_cap(rules)),
+      why + ": add (draw (ply-limit N)) to end such a game as a draw after N plies", Severity::Warning};
+}
 
 bool adds_pieces(const MoveRule& move) { return move.kind == MoveKind::Drop; }
 
@@ -51,8 +57,18 @@ bool any_move(const Rules& rules, bool (*test)(const MoveRule&)) {
 
 }  // namespace
 
+std::uint32_t playout_cap(const Rules& rules) {
+  std::uint32_t cap = std::max(kMinPlayoutCap, kPlayoutCapPerCell * static_cast<std::uint32_t>(rules.cells()));
+  for (const EndRule& rule : rules.end)
+    if (rule.kind == EndKind::PlyLimit) cap = std::min(cap, static_cast<std::uint32_t>(rule.ply_limit));
+  return cap;
+}
+
 std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
   if (has_end_rule(rules, EndKind::PlyLimit)) return std::nullopt;
+  if (rules.general && !rules.general->moves.empty())
+    return unbounded_at(rules, rules.general->moves.front().pos,
+                        "this rule runs on the general back end, whose moves troyka does not measure");
   const bool drops = any_move(rules, adds_pieces);
   // No move empties a cell, and every move fills one for good or, keeping them all, brings a piece
   // closer to the far side.
@@ -65,10 +81,10 @@ std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
     const auto capturing =
         first_move_not(rules, [](const PieceType&, const MoveRule& move) { return !may_capture(move); });
     const auto [piece, move] = capturing ? *capturing : *first_move_not(rules, fills_or_advances);
-    return Diagnostic{rules.source, move->pos,
-                      fmt::format("this game may never end: pieces are dropped, and this move of {} {}", piece->name,
-                                  capturing ? "takes them off again" : "neither fills a cell nor always goes forward"),
-                      kLimitHint, Severity::Warning};
+    return unbounded_at(
+        rules, move->pos,
+        fmt::format("pieces are dropped, and this move of {} {}", piece->name,
+                    capturing ? "takes them off again" : "neither fills a cell nor always goes forward"));
   }
   // Each move captures, or goes forward; with a quiet-moves rule, quiet moves of other pieces are
   // limited too, so only the named piece (if any) must go forward.
@@ -83,11 +99,10 @@ std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
   });
   if (!unbounded) return std::nullopt;
   const auto [piece, move] = *unbounded;
-  return Diagnostic{rules.source, move->pos,
-                    fmt::format("this game may never end: this move of {} neither captures nor always goes forward, "
-                                "so pieces can go back and forth forever",
-                                piece->name),
-                    kLimitHint, Severity::Warning};
+  return unbounded_at(rules, move->pos,
+                      fmt::format("this move of {} neither captures nor always goes forward, so pieces can go back "
+                                  "and forth forever",
+                                  piece->name));
 }
 
 }  // namespace troyka::lang

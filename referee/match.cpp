@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "interpreter/general.h"
 #include "referee/outcome.h"
 
 namespace troyka::referee {
@@ -67,7 +68,7 @@ MoveRequest Match::request(SteadyClock::time_point now) const {
   request.match = outcome_.match;
   request.ply = static_cast<std::int64_t>(outcome_.moves.size());
   request.moves = outcome_.moves;
-  request.legal = board_->legal_moves();
+  request.legal = legal_;
   request.time_ms = std::max<std::int64_t>(milliseconds(deadline_ - now), 0);
   if (clock_.total_ms > 0) {
     request.total_ms = total_left_ms_[static_cast<std::size_t>(mover)];
@@ -91,18 +92,29 @@ std::optional<Problem> Match::receive(const std::string& agent, const MoveReply&
     return Problem{ErrorCode::WrongPly,
                    fmt::format("the move awaited in match {} is ply {}, not {}", id(), ply, reply.ply)};
   if (check_time(now)) return std::nullopt;
-  const std::string error = board_->play(reply.move);
+  std::string error;
+  try {
+    error = board_->play(reply.move);
+  } catch (const RunawayRule& runaway) {  // the move was legal, and the rules broke playing it
+    record_move(player, reply.move, now);
+    stop_on_rule_error(runaway);
+    return std::nullopt;
+  }
   if (!error.empty()) {
     forfeit(player, ForfeitCode::IllegalMove, fmt::format("illegal move '{}' ({})", echoed(reply.move), error));
     return std::nullopt;
   }
-  const std::int64_t took = milliseconds(now - requested_);
-  times_ms_.push_back(took);
-  outcome_.moves.push_back(reply.move);
-  if (clock_.total_ms > 0) total_left_ms_[static_cast<std::size_t>(player)] += clock_.increment_ms - took;
+  record_move(player, reply.move, now);
   finish_if_over();
   if (!over_) start_clock(now);
   return std::nullopt;
+}
+
+void Match::record_move(int player, const std::string& move, SteadyClock::time_point now) {
+  const std::int64_t took = milliseconds(now - requested_);
+  times_ms_.push_back(took);
+  outcome_.moves.push_back(move);
+  if (clock_.total_ms > 0) total_left_ms_[static_cast<std::size_t>(player)] += clock_.increment_ms - took;
 }
 
 bool Match::check_time(SteadyClock::time_point now) {
@@ -118,16 +130,30 @@ void Match::forfeit(int player, ForfeitCode code, std::string detail) {
   over_ = true;
 }
 
+// Ends the game when its rules say it is over or it reached the ply cap; else lists the moves for
+// the next request. Both may run the rules of the general back end, which may run away.
 void Match::finish_if_over() {
-  if (board_->over()) {
-    outcome_.winner = board_->winner();
-    outcome_.reason = board_->end_reason();
-    over_ = true;
-  } else if (outcome_.moves.size() >= max_plies_) {
-    outcome_.winner = kDraw;
-    outcome_.reason = ply_limit_reason(static_cast<std::uint32_t>(outcome_.moves.size()));
-    over_ = true;
+  try {
+    if (board_->over()) {
+      outcome_.winner = board_->winner();
+      outcome_.reason = board_->end_reason();
+      over_ = true;
+    } else if (outcome_.moves.size() >= max_plies_) {
+      outcome_.winner = kDraw;
+      outcome_.reason = ply_cap_reason(static_cast<std::uint32_t>(outcome_.moves.size()));
+      over_ = true;
+    } else {
+      legal_ = board_->legal_moves();
+    }
+  } catch (const RunawayRule& runaway) {
+    stop_on_rule_error(runaway);
   }
+}
+
+void Match::stop_on_rule_error(const std::exception& error) {
+  outcome_.winner = kDraw;
+  outcome_.reason = fmt::format("stopped by an error in the rules: {}", error.what());
+  over_ = true;
 }
 
 GameResult Match::result() const {

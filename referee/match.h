@@ -33,7 +33,9 @@ void set_forfeit(MatchOutcome& outcome, int player, ForfeitCode code, std::strin
 class Match {
  public:
   // The game starts now, and with it the first player's clock.
-  // A game still going after `max_plies` plies is stopped there as a draw.
+  // A game still going after `max_plies` plies is stopped there as a draw (ply_cap_reason). A rule
+  // that runs away while the game is played (RunawayRule) stops it too, as a draw that says so: the
+  // rule file is at fault, not an agent, and the tournament goes on.
   Match(std::string id, int game, const std::array<std::string, lang::kPlayers>& agents,
         std::shared_ptr<const Game> rules, const ClockSettings& clock, std::uint32_t max_plies,
         SteadyClock::time_point now);
@@ -72,10 +74,14 @@ class Match {
   // The most the move owed by `player` may take from now on, in ms.
   std::int64_t allowance(int player) const;
   void start_clock(SteadyClock::time_point now);
+  // Adds the move `player` played, and the time it took, to the game.
+  void record_move(int player, const std::string& move, SteadyClock::time_point now);
   void finish_if_over();
+  void stop_on_rule_error(const std::exception& error);
 
   int game_;
   std::unique_ptr<MatchBoard> board_;
+  std::vector<std::string> legal_;  // the moves of the player to move, listed once per position
   ClockSettings clock_;
   std::uint32_t max_plies_;
   std::array<std::int64_t, lang::kPlayers> total_left_ms_{};  // with a game total

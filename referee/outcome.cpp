@@ -22,7 +22,7 @@ int winner_of_result_token(std::string_view token) {
   return -1;
 }
 
-std::string ply_limit_reason(std::uint32_t plies) { return fmt::format("stopped at the ply limit ({} plies)", plies); }
+std::string ply_cap_reason(std::uint32_t plies) { return fmt::format("ply cap {} reached", plies); }
 
 std::string winner_name(const lang::Rules& rules, int winner) {
   if (winner == kDraw) return "draw";

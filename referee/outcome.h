@@ -23,14 +23,11 @@ int winner_of_result_token(std::string_view token);
 // The winning player's name, "draw", or "none" while the game goes on.
 std::string winner_name(const lang::Rules& rules, int winner);
 
-// A game still going at a ply limit is stopped there as a draw, so that a game that never ends
-// cannot hang a match, a game of `play` or a tournament. The default limit, far beyond the games
-// people play (the longest of games/ under random play lasts a few hundred plies).
-inline constexpr std::uint32_t kDefaultPlyLimit = 10'000;
-
-// The reason of a game stopped at the limit after `plies` plies: "stopped at the ply limit (10000
-// plies)". Records carry it, and `troyka replay` accepts a game that ends unfinished with it.
-std::string ply_limit_reason(std::uint32_t plies);
+// A game still going at a ply cap (by default the game's playout cap, lang::playout_cap) is stopped
+// there as a draw, so that a game that never ends cannot hang a match, a game of `play` or a
+// tournament. The reason of a game stopped after `plies` plies: "ply cap 2000 reached". Records
+// carry it, and `troyka replay` accepts a game that ends unfinished with it.
+std::string ply_cap_reason(std::uint32_t plies);
 
 // Now, in UTC, ISO 8601: "2026-11-22T05:57:13Z".
 std::string utc_now();

@@ -13,6 +13,7 @@
 #include <set>
 #include <zmq.hpp>
 
+#include "lang/termination.h"
 #include "referee/load_stats.h"
 #include "referee/match.h"
 #include "referee/outcome.h"
@@ -129,6 +130,7 @@ class Referee {
 
   const RefereeOptions& options_;
   const LoadedGame& game_;
+  const std::uint32_t max_plies_ = options_.max_plies.value_or(lang::playout_cap(game_.game->rules()));
   std::ostream& out_;
   std::ostream& log_;
   std::random_device random_;
@@ -300,8 +302,7 @@ void Referee::start_match(const ScheduledGame& game, TimePoint now) {
   const std::string id = fmt::format("{}-{}", game.number, run_id_);
   states_[static_cast<std::size_t>(game.number - 1)] = GameState::Running;
   Match& match =
-      matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, options_.max_plies, now)
-          .first->second;
+      matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, max_plies_, now).first->second;
   for (int player = 0; player < lang::kPlayers; ++player) {
     const std::string& agent = game.agents[static_cast<std::size_t>(player)];
     ++entrant_state_.at(agent).playing;

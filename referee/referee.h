@@ -25,9 +25,10 @@ struct RefereeOptions {
   std::vector<std::string> agents;  // the entrants, in order; empty to take the first `expect` to come
   int expect = 0;
   ClockSettings clock;
-  std::uint32_t max_plies = kDefaultPlyLimit;  // a game still going at this ply is stopped as a draw
-  std::string results;                         // the results file (JSON lines); resumed when it exists
-  int concurrent_per_agent = 1;                // matches an agent plays at once
+  // A game still going at this ply is stopped as a draw; by default the game's playout cap.
+  std::optional<std::uint32_t> max_plies;
+  std::string results;           // the results file (JSON lines); resumed when it exists
+  int concurrent_per_agent = 1;  // matches an agent plays at once
   std::int64_t heartbeat_ms = 1000;
   std::int64_t grace_ms = 5000;     // silence after which an agent's registration ends
   std::int64_t absence_ms = 60000;  // how long an agent's games wait for it once it left

@@ -246,8 +246,11 @@ TEST(AnalyzeCommand, MarksTheDifferencesBetweenGamesSideBySide) {
   const auto text = run_troyka(command);
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(
-      text.out.find("A = Breakthrough (games/breakthrough.game --param width=6 --param height=6)\n"
-                    "B = Misere Breakthrough (games/misere-breakthrough.game --param width=6 --param height=6)\n"),
+      text.out.find("A = Breakthrough (games/breakthrough.game --param width=6 --param height=6), self-play stopped at "
+                    "2000 plies\n"
+                    "B = Misere Breakthrough (games/misere-breakthrough.game --param width=6 --param height=6), "
+                    "self-play stopped at 2000 plies\n"
+                    "seed 1; "),
       std::string::npos)
       << text.out;
   const std::size_t table = text.out.find("mcts:iterations=50 self-play:\n");

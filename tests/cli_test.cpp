@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -149,17 +150,38 @@ TEST(Cli, BenchCutsPlayoutsOfAGameThatNeverEnds) {
   EXPECT_EQ(json["max_plies"], 500);
   EXPECT_EQ(json["plies_per_playout"], 500.0);
   EXPECT_EQ(json["wins"]["draw"], 0.0);
-  const Outcome text = run_troyka("bench " + path + " --seconds 0.2");
+  // Without --max-plies, the game's playout cap: max(2000, 20 cells a cell) on a 4x4 board.
+  const Outcome text = run_troyka("bench " + path + " --playouts 10");
   EXPECT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("unfinished       100.0% ("), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find(" playouts still going at 10000 plies, cut there: --max-plies)\n"), std::string::npos)
-      << text.out;
+  EXPECT_NE(text.out.find("plies/playout    2000.00\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\ncapped: 10 playouts (100.0%) at 2000 plies\n"), std::string::npos) << text.out;
   // Breakthrough's playouts all end long before the cap: nothing is cut.
-  EXPECT_EQ(json_of(run_troyka("bench " + kGame + " --playouts 100 --json"))["capped_playouts"], 0);
+  const nlohmann::json breakthrough = json_of(run_troyka("bench " + kGame + " --playouts 100 --json"));
+  EXPECT_EQ(breakthrough["capped_playouts"], 0);
+  EXPECT_EQ(breakthrough["max_plies"], 2000);
+  EXPECT_NE(run_troyka("bench " + kGame + " --playouts 100").out.find("\ncapped: 0 playouts (0.0%) at 2000 plies\n"),
+            std::string::npos);
 }
 
-// match and play stop a game that never ends at the ply limit, as a draw, and its record replays.
-TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyLimit) {
+// The playout cap of a game is its smallest ply limit, else max(2000, 20 plies a cell).
+TEST(Cli, ThePlayoutCapIsTheSmallestPlyLimitElseGrowsWithTheBoard) {
+  const std::string path = endless_game_file();
+  const auto cap_of = [&](const std::string& file, const std::string& options = "") {
+    return json_of(run_troyka("bench " + file + " --playouts 1 --json" + options))["max_plies"].get<int>();
+  };
+  EXPECT_EQ(cap_of(path), 2000);
+  EXPECT_EQ(cap_of(kGame, " --param width=26 --param height=26"), 20 * 26 * 26);
+  const std::string limited = testing::TempDir() + "endless-limited-twice.game";
+  std::string text = troyka_tests::kEndlessGame;
+  const std::string end = "(end (win (reach far-row)))";
+  text.replace(text.find(end), end.size(), "(end (win (reach far-row)) (draw (ply-limit 300)) (lose (ply-limit 90)))");
+  std::ofstream(limited) << text;
+  EXPECT_EQ(cap_of(limited), 90);
+  EXPECT_EQ(cap_of(limited, " --max-plies 7"), 7);
+}
+
+// match and play stop a game that never ends at the ply cap, as a draw, and its record replays.
+TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyCap) {
   const std::string path = endless_game_file();
   const std::string records = testing::TempDir() + "endless-records";
   const nlohmann::json match =
@@ -169,17 +191,29 @@ TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyLimit) {
   for (const auto& game : match["results"]) {
     EXPECT_EQ(game["winner"], "draw");
     EXPECT_EQ(game["plies"], 40);
-    EXPECT_EQ(game["reason"], "stopped at the ply limit (40 plies)");
+    EXPECT_EQ(game["reason"], "ply cap 40 reached");
   }
   const nlohmann::json replay = json_of(run_troyka("replay " + records + "/game-0001.record --json"));
   EXPECT_EQ(replay["winner"], "draw");
-  EXPECT_EQ(replay["reason"], "stopped at the ply limit (40 plies)");
+  EXPECT_EQ(replay["reason"], "ply cap 40 reached");
   EXPECT_EQ(replay["plies"], 40);
   const nlohmann::json play = json_of(run_troyka("play " + path + " --max-plies 30 --json"));
   EXPECT_EQ(play["ending"], "ply-limit");
   EXPECT_EQ(play["winner"], "draw");
-  EXPECT_EQ(play["reason"], "stopped at the ply limit (30 plies)");
+  EXPECT_EQ(play["reason"], "ply cap 30 reached");
   EXPECT_EQ(play["plies"], 30);
+  // Without --max-plies, at the game's playout cap.
+  const nlohmann::json capped = json_of(run_troyka("play " + path + " --json"));
+  EXPECT_EQ(capped["ending"], "ply-limit");
+  EXPECT_EQ(capped["winner"], "draw");
+  EXPECT_EQ(capped["reason"], "ply cap 2000 reached");
+  EXPECT_EQ(capped["plies"], 2000);
+  const nlohmann::json matched = json_of(run_troyka("match " + path + " --agents random random --games 2 --json"));
+  for (const auto& game : matched["results"]) {
+    EXPECT_EQ(game["winner"], "draw");
+    EXPECT_EQ(game["plies"], 2000);
+    EXPECT_EQ(game["reason"], "ply cap 2000 reached");
+  }
   // A limit of 0 would stop every game before its first move.
   for (const std::string command : {"play", "match", "bench"}) {
     const Outcome zero =
@@ -189,7 +223,22 @@ TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyLimit) {
   }
 }
 
-// A record that stops unfinished without the ply limit's reason is still refused.
+// A rule that runs away at play time stops play, match and analyze with its error, also when a
+// search on two threads meets it: no crash, exit status 1.
+TEST(Cli, ARuleThatRunsAwayStopsPlayMatchAndAnalyzeWithItsError) {
+  const std::string path = testing::TempDir() + "runaway.game";
+  std::ofstream(path) << troyka_tests::kRunawayGame;
+  const std::string search = " mcts:iterations=50,threads=2";
+  for (const std::string& command :
+       {"play " + path + " --white" + search, "match " + path + " --games 2 --agents" + search + " random",
+        "analyze " + path + " --games 2 --skill-games 0 --agent" + search}) {
+    const Outcome run = run_troyka(command);
+    EXPECT_EQ(run.status, 1) << command;
+    EXPECT_NE(run.err.find("error: " + troyka_tests::kRunawayMessage + "\n"), std::string::npos) << command << run.err;
+  }
+}
+
+// A record that stops unfinished without the ply cap's reason is still refused.
 TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
   const std::string path = endless_game_file();
   const std::string records = testing::TempDir() + "endless-records-edited";
@@ -198,9 +247,9 @@ TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
   const std::string record = records + "/game-0001.record";
   std::ifstream in(record);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string reason = "stopped at the ply limit (6 plies)";
+  const std::string reason = "ply cap 6 reached";
   ASSERT_NE(text.find(reason), std::string::npos) << text;
-  text.replace(text.find(reason), reason.size(), "stopped at the ply limit (7 plies)");
+  text.replace(text.find(reason), reason.size(), "ply cap 7 reached");
   std::ofstream(record) << text;
   const Outcome run = run_troyka("replay " + record + " --quiet");
   EXPECT_EQ(run.status, 1);
@@ -214,12 +263,11 @@ TEST(Cli, CheckWarnsThatAGameMayNeverEnd) {
   const Outcome run = run_troyka("check " + path);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out, path +
-                         ":2:15: warning: this game may never end: this move of King neither captures nor always "
-                         "goes forward, so pieces can go back and forth forever\n"
+                         ":2:15: warning: no end rule bounds this game's length; playouts stop after 2000 plies\n"
                          " 2 |   (piece King (step (left right) (to empty)))\n"
                          "   |               ^\n"
-                         "hint: add an end rule that limits its length, e.g. (draw (ply-limit 200)); until then "
-                         "bench, play, match, analyze and the referee stop such a game at their ply limit\n" +
+                         "hint: this move of King neither captures nor always goes forward, so pieces can go back "
+                         "and forth forever: add (draw (ply-limit N)) to end such a game as a draw after N plies\n" +
                          path + ": ok (Endless, 4x4 board, 1 piece type, 1 end rule)\n");
   const nlohmann::json json = json_of(run_troyka("check " + path + " --json"));
   ASSERT_EQ(json["warnings"].size(), 1U);
@@ -241,6 +289,29 @@ TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
     EXPECT_EQ(json_of(run_troyka("check " + file + " --json"))["warnings"], nlohmann::json::array()) << file;
 }
 
+// Of the ZRF files, those whose pieces may go back and forth forever (kings, rooks: ZRF has no
+// draw by quiet moves) get the warning, at that move; the others end for sure.
+TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
+  const std::map<std::string, std::string> unbounded{{"english-checkers.zrf", ":38:25: warning"},
+                                                     {"kings-and-pawns.zrf", ":26:21: warning"},
+                                                     {"rooks-and-knights.zrf", ":14:39: warning"}};
+  for (const auto& entry : std::filesystem::directory_iterator(TROYKA_SOURCE_DIR "/tests/data/zrf")) {
+    if (entry.path().extension() != ".zrf") continue;
+    const std::string file = entry.path().string();
+    const Outcome run = run_troyka("check " + file);
+    if (run.status != 0) continue;  // not every ZRF file loads
+    const auto expected = unbounded.find(entry.path().filename().string());
+    if (expected == unbounded.end()) {
+      EXPECT_EQ(run.out.find("warning"), std::string::npos) << run.out;
+      continue;
+    }
+    EXPECT_NE(run.out.find(file + expected->second), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("warning: no end rule bounds this game's length; playouts stop after 2000 plies\n"),
+              std::string::npos)
+        << run.out;
+  }
+}
+
 // Drops with captures can refill the board forever.
 TEST(Cli, CheckWarnsThatDropsAndCapturesMayNeverEnd) {
   const std::string path = testing::TempDir() + "drop-and-take.game";
@@ -251,8 +322,11 @@ TEST(Cli, CheckWarnsThatDropsAndCapturesMayNeverEnd) {
                          "  (end (win (in-a-row 3))))\n";
   const Outcome run = run_troyka("check " + path);
   EXPECT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find(path + ":3:5: warning: this game may never end: pieces are dropped, and this move of "
-                                "Stone takes them off again\n"),
+  EXPECT_NE(run.out.find(path + ":3:5: warning: no end rule bounds this game's length; playouts stop after 2000 plies\n"
+                                " 3 |     (step all-directions (to enemy) capture))\n"
+                                "   |     ^\n"
+                                "hint: pieces are dropped, and this move of Stone takes them off again: add (draw "
+                                "(ply-limit N)) to end such a game as a draw after N plies\n"),
             std::string::npos)
       << run.out;
 }

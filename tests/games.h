@@ -86,6 +86,21 @@ inline troyka::Game endless_game() {
       std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"endless.game", kEndlessGame}), {}));
 }
 
+// A game whose rules run away at play time: White's two pawns have a step each, and then Black's
+// rook, whose runs double at every cell of its row, takes the general back end past its step
+// budget (RunawayRule) as soon as anyone asks for Black's moves.
+inline const std::string kRunawayGame =
+    "(game \"Runaway\" (players (White north) (Black south)) (board (rectangle 26 2))\n"
+    "  (piece Pawn \"P\" (step forward (to empty)))\n"
+    "  (piece Rook \"R\" (moves (repeat (seq (or empty (not friend)) (go e)) (at-least 1))))\n"
+    "  (setup (place White Pawn (cells a1 c1)) (place Black Rook b2))\n"
+    "  (end (lose no-legal-moves)))\n";
+
+// What RunawayRule says of kRunawayGame.
+inline const std::string kRunawayMessage =
+    "the general move generator ran 16777216 steps in one position of Runaway: a rule may repeat without end; bound "
+    "it with (at-most N)";
+
 // A real game on the 5x5 board, in which Black reaches the far row on ply 14.
 inline const std::string kSampleRecord = R"record([Game "Breakthrough"]
 [File "games/breakthrough.game"]

@@ -15,6 +15,7 @@
 
 #include "agents/agent.h"
 #include "interpreter/game.h"
+#include "interpreter/general.h"
 #include "tests/games.h"
 
 namespace troyka::agents {
@@ -420,6 +421,24 @@ TEST(Mcts, AnEndlessGameIsSearchedWithCappedPlayouts) {
     timed->choose(program.initial_state(), 0);
     EXPECT_GT(timed->last_report()->capped_playouts, 0u);
     EXPECT_LT(timed->last_report()->seconds, 10.0);  // it returns: no playout runs forever
+  });
+}
+
+// A rule that runs away in the search (RunawayRule, past the general back end's step budget) ends
+// choose() with that error, on one thread or several, instead of ending the process.
+TEST(Mcts, ARuleThatRunsAwayFailsTheSearchCleanly) {
+  const Game game(lang::load_rules(
+      std::make_shared<lang::SourceFile>(lang::SourceFile{"runaway.game", troyka_tests::kRunawayGame}), {}));
+  game.visit([](const auto& program) {
+    for (const std::string spec : {"mcts:iterations=50", "mcts:iterations=50,threads=2", "mcts:time=10s,threads=2"}) {
+      auto searcher = agent(spec, program);
+      try {
+        searcher->choose(program.initial_state(), 0);
+        ADD_FAILURE() << spec << " chose a move";
+      } catch (const RunawayRule& error) {
+        EXPECT_EQ(std::string(error.what()), troyka_tests::kRunawayMessage) << spec;
+      }
+    }
   });
 }
 

@@ -97,9 +97,15 @@ std::string Process::out() const { return read_text(out_path_); }
 std::string Process::err() const { return read_text(err_path_); }
 
 std::vector<std::string> referee_command(const Workspace& workspace, const std::vector<std::string>& extra) {
-  std::vector<std::string> command{TROYKA_BINARY, "referee",  "--bind",    workspace.endpoint(),
-                                   "--game",      kGameFile,  "--param",   "width=5",
-                                   "--param",     "height=5", "--results", workspace.results()};
+  std::vector<std::string> options{"--param", "width=5", "--param", "height=5"};
+  options.insert(options.end(), extra.begin(), extra.end());
+  return referee_command_on(kGameFile, workspace, options);
+}
+
+std::vector<std::string> referee_command_on(const std::string& game, const Workspace& workspace,
+                                            const std::vector<std::string>& extra) {
+  std::vector<std::string> command{TROYKA_BINARY, "referee", "--bind",    workspace.endpoint(),
+                                   "--game",      game,      "--results", workspace.results()};
   command.insert(command.end(), extra.begin(), extra.end());
   return command;
 }

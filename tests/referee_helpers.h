@@ -54,6 +54,9 @@ class Process {
 // `troyka referee` on the 5x5 Breakthrough at the workspace's endpoint and results file, with
 // `extra` options.
 std::vector<std::string> referee_command(const Workspace& workspace, const std::vector<std::string>& extra);
+// The same on the rule file `game`, as it is.
+std::vector<std::string> referee_command_on(const std::string& game, const Workspace& workspace,
+                                            const std::vector<std::string>& extra);
 std::vector<std::string> troyka_agent_command(const Workspace& workspace, const std::string& name,
                                               const std::string& spec);
 std::vector<std::string> python_agent_command(const Workspace& workspace, const std::string& name);

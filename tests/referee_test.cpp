@@ -14,6 +14,7 @@
 
 #include "interpreter/game.h"
 #include "referee/outcome.h"
+#include "tests/games.h"
 #include "tests/referee_helpers.h"
 
 namespace {
@@ -128,6 +129,55 @@ TEST(RefereeTournament, TurnsOfTwoMovesAskTheSameAgentAgain) {
     const int mcts_player = game["agents"][0] == "mcts" ? 0 : 1;
     EXPECT_EQ(game["result"], mcts_player == 0 ? "1-0" : "0-1") << game.dump();
     EXPECT_GE(game["moves"].size(), 3u) << game.dump();  // White's one move, then Black's two
+  }
+}
+
+// Writes `text` into the workspace as the rule file `name`, and returns its path.
+std::string rule_file(const Workspace& workspace, const std::string& name, const std::string& text) {
+  const std::string path = workspace.directory + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A game that never ends is drawn at its playout cap (2000 plies on a 4x4 board): every game of the
+// tournament is played to it and recorded with the reason.
+TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
+  const Workspace workspace = fresh_workspace("endless");
+  const std::string game = rule_file(workspace, "endless.game", troyka_tests::kEndlessGame);
+  Process referee(referee_command_on(game, workspace, options({"one", "two"}, 2)), workspace.directory + "/ref");
+  Process one(troyka_agent_command(workspace, "one", "random"), workspace.directory + "/one");
+  Process two(troyka_agent_command(workspace, "two", "random"), workspace.directory + "/two");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&one, &two}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  for (const Json& line : results.games) {
+    EXPECT_EQ(line["result"], "1/2-1/2");
+    EXPECT_EQ(line["reason"], "ply cap 2000 reached");
+    EXPECT_EQ(line["plies"], 2000);
+    EXPECT_EQ(line["moves"].size(), 2000u);
+  }
+}
+
+// A rule that runs away at play time (past the general back end's step budget, after White's first
+// move) ends each match as a draw that says why; no agent forfeits, the referee goes on to the next
+// game and ends the tournament as usual.
+TEST(RefereeTournament, ARuleThatRunsAwayEndsItsMatchAndTheTournamentGoesOn) {
+  const Workspace workspace = fresh_workspace("runaway");
+  const std::string game = rule_file(workspace, "runaway.game", troyka_tests::kRunawayGame);
+  Process referee(referee_command_on(game, workspace, options({"one", "two"}, 2)), workspace.directory + "/ref");
+  Process one(troyka_agent_command(workspace, "one", "random"), workspace.directory + "/one");
+  Process two(troyka_agent_command(workspace, "two", "random"), workspace.directory + "/two");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&one, &two}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 2);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  for (const Json& line : results.games) {
+    EXPECT_EQ(line["result"], "1/2-1/2");
+    EXPECT_EQ(line["reason"], "stopped by an error in the rules: " + troyka_tests::kRunawayMessage);
+    EXPECT_EQ(line["moves"].size(), 1u);  // White's, after which Black's moves run away
   }
 }
 

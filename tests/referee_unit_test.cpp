@@ -12,6 +12,7 @@
 #include "referee/protocol.h"
 #include "referee/results.h"
 #include "referee/schedule.h"
+#include "tests/games.h"
 
 namespace {
 
@@ -67,11 +68,14 @@ std::shared_ptr<const troyka::Game> small_breakthrough() {
   return load_game(TROYKA_SOURCE_DIR "/games/breakthrough.game", {"", {{"width", "5"}, {"height", "5"}}}).game;
 }
 
+// A ply cap far beyond the games of these tests.
+constexpr std::uint32_t kFarPlyCap = 1000;
+
 MoveReply reply(const Match& match, std::int64_t ply, const std::string& move) { return {match.id(), ply, move, ""}; }
 
 TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
   const MoveRequest first = match.request(start);
   EXPECT_EQ(first.ply, 0);
   EXPECT_EQ(first.time_ms, 1000);
@@ -88,7 +92,7 @@ TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
 
 TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
   EXPECT_EQ(match.receive("carol", reply(match, 0, "a2-a3"), start)->code, ErrorCode::NotYourMatch);
   EXPECT_EQ(match.receive("bob", reply(match, 0, "a4-a3"), start)->code, ErrorCode::NotYourTurn);
   EXPECT_EQ(match.receive("alice", reply(match, 5, "a2-a3"), start)->code, ErrorCode::WrongPly);
@@ -99,7 +103,7 @@ TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
 TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
   const auto start = SteadyClock::time_point{} + 1h;
   const auto forfeit_of = [&](const MoveReply& sent, SteadyClock::time_point at) {
-    Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
+    Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
     MoveReply fixed = sent;
     fixed.match = match.id();
     EXPECT_EQ(match.receive("alice", fixed, at), std::nullopt);
@@ -122,15 +126,15 @@ TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
 
 TEST(RefereeMatch, TheDeadlinePassingForfeitsWithoutAReply) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kDefaultPlyLimit, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
   EXPECT_FALSE(match.check_time(start + 1000ms));  // the last moment still counts
   EXPECT_TRUE(match.check_time(start + 1001ms));
   EXPECT_EQ(match.outcome().reason, "White forfeits: no move within 1000 ms");
 }
 
-// A game still going at the ply limit is a draw, so that a game that never ends cannot hold a
+// A game still going at the ply cap is a draw, so that a game that never ends cannot hold a
 // tournament forever.
-TEST(RefereeMatch, AGameStillGoingAtThePlyLimitIsADraw) {
+TEST(RefereeMatch, AGameStillGoingAtThePlyCapIsADraw) {
   const auto start = SteadyClock::time_point{} + 1h;
   Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, 2, start);
   ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 10ms), std::nullopt);
@@ -138,13 +142,30 @@ TEST(RefereeMatch, AGameStillGoingAtThePlyLimitIsADraw) {
   ASSERT_EQ(match.receive("bob", reply(match, 1, "e4-e3"), start + 20ms), std::nullopt);
   EXPECT_TRUE(match.over());
   EXPECT_EQ(match.outcome().winner, troyka::kDraw);
-  EXPECT_EQ(match.outcome().reason, "stopped at the ply limit (2 plies)");
+  EXPECT_EQ(match.outcome().reason, "ply cap 2 reached");
+  EXPECT_FALSE(match.outcome().forfeit.has_value());
+}
+
+// A rule that runs away once White has moved (RunawayRule) ends the game as a draw that says why;
+// no one forfeits, and the referee holding the match goes on.
+TEST(RefereeMatch, ARuleThatRunsAwayEndsTheGameAsADrawThatSaysWhy) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  const auto game = std::make_shared<const troyka::Game>(troyka::lang::load_rules(
+      std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"runaway.game", troyka_tests::kRunawayGame}),
+      {}));
+  Match match("1-x", 1, {"alice", "bob"}, game, {1000, 0, 0}, kFarPlyCap, start);
+  ASSERT_EQ(match.request(start).legal, (std::vector<std::string>{"a1-a2", "c1-c2"}));
+  ASSERT_EQ(match.receive("alice", reply(match, 0, "c1-c2"), start + 10ms), std::nullopt);
+  EXPECT_TRUE(match.over());
+  EXPECT_EQ(match.outcome().winner, troyka::kDraw);
+  EXPECT_EQ(match.outcome().reason, "stopped by an error in the rules: " + troyka_tests::kRunawayMessage);
+  EXPECT_EQ(match.outcome().moves, std::vector<std::string>{"c1-c2"});
   EXPECT_FALSE(match.outcome().forfeit.has_value());
 }
 
 TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
   const auto start = SteadyClock::time_point{} + 1h;
-  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {300, 2000, 100}, kDefaultPlyLimit, start);
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {300, 2000, 100}, kFarPlyCap, start);
   EXPECT_EQ(match.request(start).time_ms, 300);  // the move limit is the smaller
   EXPECT_EQ(match.request(start).total_ms, 2000);
   ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 250ms), std::nullopt);

@@ -112,7 +112,7 @@ class Playground(unittest.TestCase):
         sideways = original.replace("(step (forward forward-left forward-right) (to empty))",
                                     "(step (left right) (to empty))", 1)
         self.set_rules(sideways)
-        warning = self.wait_for_text("#diagnostic .warning", r"may never end")
+        warning = self.wait_for_text("#diagnostic .warning", r"no end rule bounds this game.s length")
         self.assertIn("⚠ line", warning)
         self.assertIn("neither captures nor always goes forward", warning)
         self.set_rules(original)
