@@ -76,7 +76,6 @@ struct State {
   static_assert(lang::bitboard_width(Words * 64).words == Words, "a width of lang::kBitboardWidths");
   using Board = Bitboard<Words>;
   std::array<Board, kPlayers> by_player{};
-  std::array<Board, kPieceTypeSlots<Words>> by_piece{};  // the game's types first; the others stay empty
   Board blocked{};  // the cells shots have blocked: they belong to no player and stay to the end
   std::uint64_t hash = 0;
   std::uint32_t ply = 0;
@@ -87,6 +86,9 @@ struct State {
   // Plies in a row without a capture or a move of the piece the (quiet-moves ...) rule names;
   // kept only in games with that rule.
   std::uint16_t quiet_plies = 0;
+  // The game's types first; the others stay empty. Last, so that the fields above share the first
+  // cache line with the players' boards whatever the number of types.
+  std::array<Board, kPieceTypeSlots<Words>> by_piece{};
 
   Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
