@@ -15,9 +15,9 @@ using lang::core::Op;
 
 namespace {
 
-// The masks a TEST reads, built once per position; a piece type's (any owner) follow kPieceMasks.
+// The masks a TEST reads, built once per position; a piece type's (any owner) follow kPieceMasks,
+// read from the state's boards.
 enum Mask : std::uint16_t { kEmpty, kFriend, kEnemy, kNotFriend, kOccupied, kAny, kPieceMasks };
-constexpr int kMasks = kPieceMasks + kMaxPieceTypes;
 
 std::uint64_t mixed(std::uint64_t x) {  // splitmix64's finaliser
   x ^= x >> 30;
@@ -314,7 +314,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (const auto& code : compiled.code)
       for (const Instruction& instruction : code) {
         blocks_ = blocks_ || instruction.code == Code::Block;
-        if (instruction.code == Code::New) entering_pieces_ |= 1u << instruction.arg;
+        if (instruction.code == Code::New) entering_pieces_.set(instruction.arg);
       }
     compiled_.push_back(std::move(compiled));
   }
@@ -368,7 +368,7 @@ struct GeneralMoves<Words>::Search {
 
   const StateType& state;
   int player = 0;
-  std::array<Board, kMasks> masks{};
+  std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
   const std::vector<Instruction>* code = nullptr;
   boost::container::small_vector<Thread, 64> choices;
@@ -387,7 +387,6 @@ struct GeneralMoves<Words>::Search {
     masks[kNotFriend] = empty | enemy;
     masks[kOccupied] = own | enemy;
     masks[kAny] = open;
-    for (int piece = 0; piece < kMaxPieceTypes; ++piece) masks[kPieceMasks + piece] = at.by_piece[piece];
   }
 
   // The frozen board at here: the carried mover is off its origin, a landed mover is where it landed.
@@ -395,7 +394,9 @@ struct GeneralMoves<Words>::Search {
     if (t.mover == kLanded && t.here == t.land)
       return mask == kFriend || mask == kOccupied || mask == kAny || mask == kPieceMasks + t.piece;
     if (t.here == origin) return mask == kEmpty || mask == kNotFriend || mask == kAny;
-    return masks[static_cast<std::size_t>(mask)].test(t.here);
+    const Board& cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
+                                            : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
+    return cells.test(t.here);
   }
   bool captured(const Thread& t) const {
     for (std::size_t i = 0; i < t.effects; ++i)

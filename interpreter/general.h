@@ -95,8 +95,8 @@ class GeneralMoves {
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
   bool prefers_captures() const { return prefer_captures_; }
   bool blocks() const { return blocks_; }
-  // The piece types that rules bring onto the board (new P), as bits.
-  unsigned entering_pieces() const { return entering_pieces_; }
+  // The piece types that rules bring onto the board (new P).
+  const PieceTypeSet& entering_pieces() const { return entering_pieces_; }
   // For `troyka show`: the rules of `piece` (-1: the game rules), each with its instruction count.
   std::string describe(int piece) const;
 
@@ -178,7 +178,7 @@ class GeneralMoves {
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
-  unsigned entering_pieces_ = 0;
+  PieceTypeSet entering_pieces_;
 
   struct MoveHash {
     std::size_t operator()(const Move& move) const {

@@ -35,7 +35,12 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       playout_cap_(lang::playout_cap(*rules_)) {
   for (int cell = 0; cell < rules_->cells(); ++cell)
     if (!rules_->is_hole(cell)) board_.set(cell);
-  for (auto& by_piece : flanking_drop_) by_piece.fill(-1);
+  piece_types_ = static_cast<int>(rules_->pieces.size());
+  for (int player = 0; player < kPlayers; ++player) {
+    promotions_[player].resize(static_cast<std::size_t>(piece_types_));
+    win_cells_[player].resize(static_cast<std::size_t>(piece_types_));
+    flanking_drop_[player].assign(static_cast<std::size_t>(piece_types_), -1);
+  }
   compile_moves();
   if (rules_->general) general_ = std::make_shared<const GeneralMoves<Words>>(rules_, rules_->general);
   const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
@@ -52,11 +57,10 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     neighbours_[neighbour_count_++] = ray(offset);
   compile_end_rules();
   compile_win_prefilters();
-  piece_types_ = static_cast<int>(rules_->pieces.size());
-  unsigned entering = general_ ? general_->entering_pieces() : 0;  // as bits, by piece
+  PieceTypeSet entering = general_ ? general_->entering_pieces() : PieceTypeSet();
   for (const auto& drops : drops_)
-    for (const Drop& drop : drops) entering |= 1u << drop.piece;
-  drops_name_piece_ = std::popcount(entering) > 1;
+    for (const Drop& drop : drops) entering.set(drop.piece);
+  drops_name_piece_ = entering.count() > 1;
   pass_when_stuck_ = rules_->pass_when_stuck;
   swap_rule_ = rules_->swap_rule;
   must_capture_ = rules_->must_capture || (general_ && general_->prefers_captures());
@@ -81,7 +85,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
         std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; }) && shots_[player].empty();
   }
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
-  zobrist_.resize(static_cast<std::size_t>(kPlayers) * kMaxPieceTypes * static_cast<std::size_t>(cells_));
+  zobrist_.resize(static_cast<std::size_t>(piece_types_) * kPlayers * static_cast<std::size_t>(cells_));
   for (auto& key : zobrist_) key = keys.next();
   side_key_ = keys.next();
   blocked_keys_.resize(static_cast<std::size_t>(cells_));  // drawn last: the other keys stay as they were
@@ -209,7 +213,7 @@ void Program<Words>::add_drop(int player, int piece, const lang::MoveRule& move)
   for (const lang::Offset d : move.flanking[player]) drop.flanking.push_back({ray(d), ray({-d.dx, -d.dy})});
   drop.longest_run = std::max(width_, height_) - 2;
   if (!drop.flanking.empty()) {
-    flanking_drop_[player][piece] = static_cast<std::int8_t>(drops_[player].size());
+    flanking_drop_[player][piece] = static_cast<int>(drops_[player].size());
     flips_ = true;
   }
   drops_[player].push_back(drop);

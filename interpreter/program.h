@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bitset>
 #include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
@@ -24,7 +25,12 @@
 namespace troyka {
 
 using lang::kPlayers;
-inline constexpr int kMaxPieceTypes = lang::kMaxPieceTypes;
+// The most piece types a position of this width holds (lang::kBitboardWidths); the checker refuses
+// a game with more.
+template <int Words>
+inline constexpr int kPieceTypeSlots = lang::bitboard_width(Words * 64).max_piece_types;
+// A set of piece types, by index.
+using PieceTypeSet = std::bitset<lang::kMaxPieceTypes>;
 inline constexpr int kDraw = 2;       // State::winner when the game is drawn
 inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
@@ -67,9 +73,9 @@ struct GeneralRecord;
 
 template <int Words>
 struct State {
+  static_assert(lang::bitboard_width(Words * 64).words == Words, "a width of lang::kBitboardWidths");
   using Board = Bitboard<Words>;
   std::array<Board, kPlayers> by_player{};
-  std::array<Board, kMaxPieceTypes> by_piece{};
   Board blocked{};  // the cells shots have blocked: they belong to no player and stay to the end
   std::uint64_t hash = 0;
   std::uint32_t ply = 0;
@@ -89,6 +95,10 @@ struct State {
   // ---- counters (docs/core-design.md §6, step 7) ----
   // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
   std::array<std::array<std::int16_t, lang::kMaxCounters>, kPlayers> counters{};
+
+  // The game's types first; the others stay empty. Last, so that the fields above share the first
+  // cache line with the players' boards whatever the number of types.
+  std::array<Board, kPieceTypeSlots<Words>> by_piece{};
 
   Board occupied() const { return by_player[0] | by_player[1] | blocked; }
 };
@@ -479,7 +489,7 @@ class Program {
   template <typename HasMoves>
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
-    const int index = (player * kMaxPieceTypes + piece) * cells_ + cell;
+    const int index = (piece * kPlayers + player) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];
   }
   std::uint64_t full_hash(const StateType& state) const;
@@ -508,7 +518,7 @@ class Program {
   std::array<std::vector<Shot>, kPlayers> shots_;
   std::array<std::vector<std::vector<Guard>>, kPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
   std::array<std::vector<Hop>, kPlayers> hops_;
-  std::array<std::array<Promotion, kMaxPieceTypes>, kPlayers> promotions_{};
+  std::array<std::vector<Promotion>, kPlayers> promotions_;  // by player and piece
   bool promotes_ = false;
   bool must_capture_ = false;
   // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
@@ -531,13 +541,13 @@ class Program {
   // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
   // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless
   // the win is certain.
-  std::array<std::array<Board, kMaxPieceTypes>, kPlayers> win_cells_{};
+  std::array<std::vector<Board>, kPlayers> win_cells_;  // by player and piece
   std::array<Board, kPlayers> win_from_;
   std::array<bool, kPlayers> wins_by_elimination_{};
   std::array<bool, kPlayers> wins_certain_{};     // a move onto a winning cell always wins
   std::array<bool, kPlayers> drops_may_win_{};    // a drop can land on a winning cell
   std::array<bool, kPlayers> wins_unforeseen_{};  // an end test that no bound foresees may make it win
-  std::vector<std::uint64_t> zobrist_;            // [player][piece][cell]
+  std::vector<std::uint64_t> zobrist_;            // [piece][player][cell]
   std::uint64_t side_key_ = 0;
   // Turns of several decisions: the decisions of a turn (1 when the players alternate), and by the
   // decisions left in a turn the key hashed in (empty when the players alternate).
@@ -557,7 +567,7 @@ class Program {
   bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips
   // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
-  std::array<std::array<std::int8_t, kMaxPieceTypes>, kPlayers> flanking_drop_{};
+  std::array<std::vector<int>, kPlayers> flanking_drop_;
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.

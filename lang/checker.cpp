@@ -797,8 +797,11 @@ class Checker {
 
   void read_pieces() {
     const auto& piece_forms = forms("piece");
-    if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
-      fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    if (const int cap = bitboard_width(rules_.cells()).max_piece_types;
+        piece_forms.size() > static_cast<std::size_t>(cap)) {
+      auto [message, hint] = too_many_piece_types(rules_);
+      fail(*piece_forms[static_cast<std::size_t>(cap)], std::move(message), std::move(hint));
+    }
     std::vector<const Node*> promotions;                  // by piece: its (promote ...) form, if any
     std::vector<std::pair<int, const Node*>> core_rules;  // (moves ...) forms, by piece
     for (const Node* form : piece_forms) {
@@ -2111,6 +2114,21 @@ std::vector<std::string> piece_names(const Rules& rules) {
   names.reserve(rules.pieces.size());
   for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
   return names;
+}
+
+std::pair<std::string, std::string> too_many_piece_types(const Rules& rules) {
+  const BitboardWidth width = bitboard_width(rules.cells());
+  std::string message = fmt::format("on this {}x{} board, a game may have at most {} piece types", rules.width,
+                                    rules.height, width.max_piece_types);
+  const auto roomier = std::find_if(kBitboardWidths.begin(), kBitboardWidths.end(), [&](const BitboardWidth& wider) {
+    return wider.max_piece_types > width.max_piece_types;
+  });
+  if (roomier == kBitboardWidths.end())
+    return {std::move(message),
+            fmt::format("{} is the most on any board; merge piece types that move alike", width.max_piece_types)};
+  return {std::move(message),
+          fmt::format("a position keeps a bitboard per piece type; boards of more than {} cells may have {}",
+                      64 * (roomier - 1)->words, roomier->max_piece_types)};
 }
 
 int player_index(const Rules& rules, std::string_view name) {

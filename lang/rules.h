@@ -21,7 +21,24 @@ struct Rules;  // lang/core.h, which includes this file
 
 inline constexpr int kPlayers = 2;
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
-inline constexpr int kMaxPieceTypes = 6;
+// Moves and records name a piece type in a signed byte (-1 for none): no board holds more types.
+inline constexpr int kMaxPieceTypes = 127;
+// The bitboard widths, in 64-bit words, that the interpreter compiles programs for (a board uses the
+// narrowest that holds its cells, holes included), each with the most piece types a game on it may
+// have. A position keeps one bitboard per piece type, so the cap is what keeps it a value cheap to
+// copy: twice or more what the largest games of each size need (docs/core-design.md, step 6).
+struct BitboardWidth {
+  int words = 0;
+  int max_piece_types = 0;
+};
+inline constexpr std::array<BitboardWidth, 5> kBitboardWidths = {{{1, 64}, {2, 64}, {4, 127}, {6, 127}, {11, 127}}};
+static_assert(kBitboardWidths.back().words * 64 >= kMaxBoardSide * kMaxBoardSide, "the widest bitboard holds 26x26");
+// The width of a board of `cells` cells.
+constexpr BitboardWidth bitboard_width(int cells) {
+  for (const BitboardWidth& width : kBitboardWidths)
+    if (cells <= 64 * width.words) return width;
+  return kBitboardWidths.back();
+}
 inline constexpr int kMaxTestedMoves = 255;     // moves with cell tests in a game
 inline constexpr int kMaxJumpCells = 64;        // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
 inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (turn (actions N)): State keeps them in a byte
@@ -253,6 +270,9 @@ const std::string& target_name(Target target);
 // for did-you-mean hints. Shared by the front ends.
 int piece_index(const Rules& rules, std::string_view name);
 std::vector<std::string> piece_names(const Rules& rules);
+// The error, and its hint, for a game with more piece types than its board's width holds
+// (bitboard_width): the front ends report it at the first piece beyond the cap.
+std::pair<std::string, std::string> too_many_piece_types(const Rules& rules);
 // The same for players: 0 or 1, or -1 when no player is called `name`.
 int player_index(const Rules& rules, std::string_view name);
 std::vector<std::string> player_names(const Rules& rules);

@@ -1016,8 +1016,11 @@ class Lowering {
 
   void read_pieces() {
     const auto& piece_forms = forms("piece");
-    if (piece_forms.size() > static_cast<std::size_t>(kMaxPieceTypes))
-      fail(*piece_forms[kMaxPieceTypes], fmt::format("a game may have at most {} piece types", kMaxPieceTypes));
+    if (const int cap = bitboard_width(rules_.cells()).max_piece_types;
+        piece_forms.size() > static_cast<std::size_t>(cap)) {
+      auto [message, hint] = too_many_piece_types(rules_);
+      fail(*piece_forms[static_cast<std::size_t>(cap)], std::move(message), std::move(hint));
+    }
     for (const Node* form : piece_forms) read_piece(*form);
   }
 

@@ -1,6 +1,7 @@
 // Tests of the rule language (lang/): the exact text of every error a learner is likely to meet, and
 // what a correct rule file loads into. Most cases are one small edit of kGame, a copy of
 // games/breakthrough.game, so the line numbers in the expected messages refer to kGame's lines.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -717,17 +718,26 @@ TEST(LangStructure, APieceWithoutMovesStandsWhereItIsPlaced) {
   EXPECT_EQ(std::count_if(rules.setup.begin(), rules.setup.end(), [](const Placement& p) { return p.piece == 0; }), 1);
 }
 
-TEST(LangStructure, AtMostSixPieceTypes) {
-  EXPECT_EQ(error_of(game_with("(piece Pawn \"P\"", R"((piece A (step n))
-  (piece B (step n))
-  (piece C (step n))
-  (piece D (step n))
-  (piece E (step n))
-  (piece G (step n))
-  (piece Pawn "P")")),
-            R"(test.game:14:3: error: a game may have at most 6 piece types
- 14 |   (piece Pawn "P"
+// kGame with `extra` more piece types declared before the pawn, one a line.
+std::string game_with_piece_types(int extra) {
+  std::string pieces;
+  for (int i = 0; i < extra; ++i) pieces += fmt::format("(piece Kind{} (step n))\n  ", i);
+  return game_with("(piece Pawn \"P\"", pieces + "(piece Pawn \"P\"");
+}
+
+// A position keeps a bitboard per piece type: the cap is the board's width's (lang::kBitboardWidths).
+TEST(LangStructure, PieceTypesUpToTheCapOfTheBoardsWidth) {
+  EXPECT_EQ(error_of(game_with_piece_types(64)),
+            R"(test.game:72:3: error: on this 8x8 board, a game may have at most 64 piece types
+ 72 |   (piece Pawn "P"
     |   ^
+hint: a position keeps a bitboard per piece type; boards of more than 128 cells may have 127
+)");
+  EXPECT_EQ(error_of(game_with_piece_types(127), params({{"width", "16"}, {"height", "16"}})),
+            R"(test.game:135:3: error: on this 16x16 board, a game may have at most 127 piece types
+ 135 |   (piece Pawn "P"
+     |   ^
+hint: 127 is the most on any board; merge piece types that move alike
 )");
 }
 

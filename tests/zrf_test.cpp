@@ -404,6 +404,17 @@ TEST(ZrfErrors, CommonMistakes) {
             "hint: positions run from a1 to d4\n");
 }
 
+// A position keeps a bitboard per piece type: the cap is the board's width's (lang::kBitboardWidths).
+TEST(ZrfErrors, PieceTypesUpToTheCapOfTheBoardsWidth) {
+  std::string pieces;
+  for (int i = 0; i < 64; ++i) pieces += "(piece (name Kind" + std::to_string(i) + "))\n  ";
+  EXPECT_EQ(error_of(tiny_with("(piece (name Pawn)", pieces + "(piece (name Pawn)")),
+            "test.zrf:75:3: error: on this 4x4 board, a game may have at most 64 piece types\n"
+            " 75 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
+            "    |   ^\n"
+            "hint: a position keeps a bitboard per piece type; boards of more than 128 cells may have 127\n");
+}
+
 TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
   EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
             "test.zrf:1:2: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
