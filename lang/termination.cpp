@@ -55,6 +55,48 @@ bool any_move(const Rules& rules, bool (*test)(const MoveRule&)) {
   return first_move_not(rules, [&](const PieceType&, const MoveRule& move) { return !test(move); }).has_value();
 }
 
+// Whether `direction` takes a piece strictly towards the far side of every player in `players`.
+bool goes_forward(const Rules& rules, const core::Direction& direction, int only_player) {
+  if (direction.frame != core::Direction::Frame::Absolute) return direction.offset.dy > 0;  // (right, forward)
+  for (int player = 0; player < kPlayers; ++player) {
+    if (only_player >= 0 && player != only_player) continue;
+    const Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
+    if (direction.offset.dx * forward.dx + direction.offset.dy * forward.dy <= 0) return false;
+  }
+  return true;
+}
+
+// Whether every run of `expr` only goes forward and, besides capturing, only lands, leaves the board
+// or counts: no piece enters, changes or comes back, so each move brings its piece closer to the far
+// side or takes pieces off. Lookaheads move nothing and are not looked into.
+bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) {
+  using core::Op;
+  switch (expr.op) {
+    case Op::Can:
+    case Op::Cannot: return true;
+    case Op::New:
+    case Op::Enter:
+    case Op::Become:
+    case Op::Convert:
+    case Op::Again:
+    case Op::Pass:
+    case Op::SwapPiecesMirror: return false;
+    default: break;
+  }
+  for (const core::Direction& direction : expr.directions)
+    if (!goes_forward(rules, direction, only_player)) return false;
+  return std::all_of(expr.items.begin(), expr.items.end(),
+                     [&](const core::Expr& item) { return only_advances(rules, item, only_player); });
+}
+
+// The first rule of the general back end that may not advance (only_advances), or null.
+const core::Rule* first_general_rule_not_advancing(const Rules& rules) {
+  if (!rules.general) return nullptr;
+  for (const core::Rule& rule : rules.general->moves)
+    if (rule.scope != core::Rule::Scope::Piece || !only_advances(rules, rule.expr, rule.only_player)) return &rule;
+  return nullptr;
+}
+
 }  // namespace
 
 std::uint32_t playout_cap(const Rules& rules) {
@@ -66,10 +108,13 @@ std::uint32_t playout_cap(const Rules& rules) {
 
 std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
   if (has_end_rule(rules, EndKind::PlyLimit)) return std::nullopt;
-  if (rules.general && !rules.general->moves.empty())
-    return unbounded_at(rules, rules.general->moves.front().pos,
-                        "this rule runs on the general back end, whose moves troyka does not measure");
   const bool drops = any_move(rules, adds_pieces);
+  // A general rule counts only where it advances as a forward step does, in a game without drops.
+  const bool general_rules = rules.general && !rules.general->moves.empty();
+  if (const core::Rule* rule = first_general_rule_not_advancing(rules); rule || (general_rules && drops))
+    return unbounded_at(rules, rule ? rule->pos : rules.general->moves.front().pos,
+                        "this rule runs on the general back end, and troyka cannot tell that its moves always go "
+                        "forward");
   // No move empties a cell, and every move fills one for good or, keeping them all, brings a piece
   // closer to the far side.
   const auto fills_or_advances = [&](const PieceType&, const MoveRule& move) {

@@ -312,6 +312,37 @@ TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
   }
 }
 
+// A rule of the general back end is measured as a step is: one that only goes forward (here it
+// also leaves the board, as Breakthrough scoring's pawns do) bounds the game; one that may go back
+// gets the warning, at the rule.
+TEST(Cli, CheckMeasuresGeneralRulesThatOnlyGoForward) {
+  const auto game = [](const std::string& name, const std::string& way) {
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path) << "(game \"Exits\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
+                           "  (counter score (range 0 9))\n"
+                           "  (piece Pawn \"P\"\n"
+                           "    (moves (go "
+                        << way
+                        << ") empty (if (in far-row) (seq exit (add score 1)))))\n"
+                           "  (setup (place Pawn (home-rows 1)))\n"
+                           "  (end (win (>= (counter score) 2)) (lose no-legal-moves)))\n";
+    return path;
+  };
+  const std::string forward = game("exits-forward.game", "(forward forward-left)");
+  EXPECT_EQ(json_of(run_troyka("check " + forward + " --json"))["warnings"], nlohmann::json::array());
+  const std::string back = game("exits-back.game", "(forward backward)");
+  const Outcome run = run_troyka("check " + back);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(
+      run.out.find(back + ":4:5: warning: no end rule bounds this game's length; playouts stop after 2000 plies\n"
+                          " 4 |     (moves (go (forward backward)) empty (if (in far-row) (seq exit (add score 1)))))\n"
+                          "   |     ^\n"
+                          "hint: this rule runs on the general back end, and troyka cannot tell that its moves "
+                          "always go forward: add (draw (ply-limit N)) to end such a game as a draw after N plies\n"),
+      std::string::npos)
+      << run.out;
+}
+
 // Drops with captures can refill the board forever.
 TEST(Cli, CheckWarnsThatDropsAndCapturesMayNeverEnd) {
   const std::string path = testing::TempDir() + "drop-and-take.game";

@@ -39,8 +39,9 @@ TEST(ManyPieceTypes, MenageriePerftAgreesWithTheReference) {
     for (std::size_t depth = 1; depth <= kMenageriePerft.size() - (kSlowBuild ? 1 : 0); ++depth) {
       const auto d = static_cast<int>(depth);
       EXPECT_EQ(perft(program, program.initial_state(), d), kMenageriePerft[depth - 1]) << d;
-      if (d <= (kSlowBuild ? 3 : 4))
+      if (d <= (kSlowBuild ? 3 : 4)) {
         EXPECT_EQ(reference::perft(loaded.rules(), start, d), kMenageriePerft[depth - 1]) << d;
+      }
     }
   });
 }
