@@ -139,11 +139,10 @@ std::string rule_file(const Workspace& workspace, const std::string& name, const
   return path;
 }
 
-// A game that never ends is drawn at its playout cap (2000 plies on a 4x4 board): every game of the
-// tournament is played to it and recorded with the reason.
-TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
-  const Workspace workspace = fresh_workspace("endless");
-  const std::string game = rule_file(workspace, "endless.game", troyka_tests::kEndlessGame);
+// Two random agents play a tournament of two games of the rule file `text` on a real referee: the
+// results, after checking that every game was played once and nobody forfeited.
+void two_random_agents_play(const Workspace& workspace, const std::string& text, Results& played) {
+  const std::string game = rule_file(workspace, "game.game", text);
   Process referee(referee_command_on(game, workspace, options({"one", "two"}, 2)), workspace.directory + "/ref");
   Process one(troyka_agent_command(workspace, "one", "random"), workspace.directory + "/one");
   Process two(troyka_agent_command(workspace, "two", "random"), workspace.directory + "/two");
@@ -152,6 +151,14 @@ TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  played = results;
+}
+
+// A game that never ends is drawn at its playout cap (2000 plies on a 4x4 board): every game of the
+// tournament is played to it and recorded with the reason.
+TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
+  Results results;
+  ASSERT_NO_FATAL_FAILURE(two_random_agents_play(fresh_workspace("endless"), troyka_tests::kEndlessGame, results));
   for (const Json& line : results.games) {
     EXPECT_EQ(line["result"], "1/2-1/2");
     EXPECT_EQ(line["reason"], "ply cap 2000 reached");
@@ -164,16 +171,8 @@ TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
 // move) ends each match as a draw that says why; no agent forfeits, the referee goes on to the next
 // game and ends the tournament as usual.
 TEST(RefereeTournament, ARuleThatRunsAwayEndsItsMatchAndTheTournamentGoesOn) {
-  const Workspace workspace = fresh_workspace("runaway");
-  const std::string game = rule_file(workspace, "runaway.game", troyka_tests::kRunawayGame);
-  Process referee(referee_command_on(game, workspace, options({"one", "two"}, 2)), workspace.directory + "/ref");
-  Process one(troyka_agent_command(workspace, "one", "random"), workspace.directory + "/one");
-  Process two(troyka_agent_command(workspace, "two", "random"), workspace.directory + "/two");
-  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
-  for (Process* agent : {&one, &two}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
-  const Results results = read_results(workspace.results());
-  expect_every_game_once(results, 2);
-  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
+  Results results;
+  ASSERT_NO_FATAL_FAILURE(two_random_agents_play(fresh_workspace("runaway"), troyka_tests::kRunawayGame, results));
   for (const Json& line : results.games) {
     EXPECT_EQ(line["result"], "1/2-1/2");
     EXPECT_EQ(line["reason"], "stopped by an error in the rules: " + troyka_tests::kRunawayMessage);
