@@ -141,12 +141,13 @@ std::string rule_file(const Workspace& workspace, const std::string& name, const
 
 // Two random agents play a tournament of two games of the rule file `text` on a real referee: the
 // results, after checking that every game was played once and nobody forfeited.
-void two_random_agents_play(const Workspace& workspace, const std::string& text, Results& played) {
+void two_random_agents_play(const Workspace& workspace, const std::string& text, Results& played,
+                            Milliseconds timeout = kTournamentTimeout) {
   const std::string game = rule_file(workspace, "game.game", text);
   Process referee(referee_command_on(game, workspace, options({"one", "two"}, 2)), workspace.directory + "/ref");
   Process one(troyka_agent_command(workspace, "one", "random"), workspace.directory + "/one");
   Process two(troyka_agent_command(workspace, "two", "random"), workspace.directory + "/two");
-  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  ASSERT_EQ(referee.wait(timeout), 0) << referee.err();
   for (Process* agent : {&one, &two}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
@@ -158,7 +159,10 @@ void two_random_agents_play(const Workspace& workspace, const std::string& text,
 // tournament is played to it and recorded with the reason.
 TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
   Results results;
-  ASSERT_NO_FATAL_FAILURE(two_random_agents_play(fresh_workspace("endless"), troyka_tests::kEndlessGame, results));
+  // 4,000 plies over sockets: several minutes under the sanitizers.
+  const Milliseconds timeout = troyka_tests::kSlowBuild ? Milliseconds(600s) : kTournamentTimeout;
+  ASSERT_NO_FATAL_FAILURE(
+      two_random_agents_play(fresh_workspace("endless"), troyka_tests::kEndlessGame, results, timeout));
   for (const Json& line : results.games) {
     EXPECT_EQ(line["result"], "1/2-1/2");
     EXPECT_EQ(line["reason"], "ply cap 2000 reached");
