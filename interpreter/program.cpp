@@ -1623,9 +1623,12 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
 // second part.
 template <int Words>
 ParsedMove Program<Words>::parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const {
-  const auto found =
-      std::find_if(moves.begin(), moves.end(), [&](const Move& move) { return move.from == from && move.to == to; });
-  if (!found->has_shot()) return ParsedMove{*found, {}};
+  const auto goes = [&](const Move& move) { return move.from == from && move.to == to; };
+  // The same cells may be a move without a shot and one with (two rules of a piece).
+  const auto unshot = std::find_if(moves.begin(), moves.end(),
+                                   [&](const Move& move) { return goes(move) && !move.has_shot(); });
+  if (unshot != moves.end()) return ParsedMove{*unshot, {}};
+  const auto found = std::find_if(moves.begin(), moves.end(), goes);
   return ParsedMove{{},
                     fmt::format("{} goes on with a shot from {}: write where it shoots after a '/', e.g. {}", text,
                                 lang::cell_name(to, width_), move_text(*found))};

@@ -636,6 +636,22 @@ TEST(Amazons, MoveTextNamesTheShotAfterASlash) {
   });
 }
 
+// A rook of tests/data/games/shooters.game slides and then shoots, or steps forward without a shot:
+// between the same cells, the text without a '/' names the step.
+TEST(Shooters, AMoveWithoutAShotIsReadApartFromOneWithAShotBetweenTheSameCells) {
+  Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game").visit([](const auto& program) {
+    const auto start = position(program, "rn2*r/a*a1aa/*Aa*an/2*A*1/1AA1AA/RN2NR White 6");
+    const ParsedMove step = program.parse_move(start, "a1-a2");
+    ASSERT_TRUE(step.ok()) << step.error;
+    EXPECT_FALSE(step.move.has_shot());
+    EXPECT_EQ(program.move_text(step.move), "a1-a2");
+    const ParsedMove slide = program.parse_move(start, "a1-a2/b3");
+    ASSERT_TRUE(slide.ok()) << slide.error;
+    EXPECT_EQ(program.move_text(slide.move), "a1-a2/b3");
+    EXPECT_NE(step.move, slide.move);
+  });
+}
+
 TEST(Amazons, ArrowsShowInTheDiagramAndCountInTheHash) {
   game("amazons.game", {{"width", "6"}}).visit([](const auto& program) {
     const auto state = after(program, program.initial_state(), "c1-c2/c1");
