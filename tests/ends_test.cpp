@@ -22,11 +22,13 @@ namespace troyka {
 namespace {
 
 using troyka_tests::after;
+using troyka_tests::expect_random_games_agree_with_reference;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
 using troyka_tests::Outcome;
 using troyka_tests::position;
+using troyka_tests::ReferenceView;
 using troyka_tests::run_troyka;
 
 Game game_of(const std::string& text) {
@@ -250,37 +252,8 @@ TEST(BreakthroughScore, PerftOfMidgamePositionsAgreesWithTheReference) {
 TEST(BreakthroughScore, RandomGamesAgreeWithTheReferenceMoveByMove) {
   const Game loaded = game("breakthrough-score.game");
   const ScoringReference view = scoring_reference(loaded.rules());
-  loaded.visit([&](const auto& program) {
-    Rng rng(11);
-    MoveList moves;
-    for (int round = 0; round < (kSlowBuild ? 3 : 30); ++round) {
-      auto state = program.initial_state();
-      reference::Position expected = reference::start(view.rules);
-      while (true) {
-        const std::string text = program.position_text(state);
-        ASSERT_EQ(state.over, expected.end.over) << text;
-        EXPECT_EQ(state.counters[0][0], expected.counters[0][0]) << text;
-        EXPECT_EQ(state.counters[1][0], expected.counters[1][0]) << text;
-        if (state.over) {
-          EXPECT_EQ(state.winner, expected.end.winner) << text;
-          EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
-          break;
-        }
-        program.legal_moves(state, moves);
-        std::vector<reference::MoveKey> listed;
-        for (const Move& move : moves) listed.push_back(scoring_key(move));
-        std::sort(listed.begin(), listed.end());
-        ASSERT_EQ(listed, reference::moves(view.rules, expected.board, expected.to_move, expected.ply)) << text;
-        const Move move = program.random_move(state, rng);
-        const auto parsed = program.parse_position(text);  // the text holds the whole state
-        ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-        EXPECT_EQ(parsed.state.hash, state.hash) << text;
-        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << program.move_text(move);
-        program.apply(state, move);
-        expected = reference::play(view.rules, expected, scoring_key(move), &view.exit);
-      }
-    }
-  });
+  expect_random_games_agree_with_reference(loaded, ReferenceView{view.rules, &view.exit, scoring_key}, "scoring",
+                                           kSlowBuild ? 3 : 30, 11);
 }
 
 TEST(BreakthroughScore, APawnArrivingScoresAndLeaves) {

@@ -32,22 +32,33 @@ inline troyka::Game game(const std::string& file, std::vector<std::pair<std::str
   return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
 }
 
+// How the reference plays a game: the rules it reads (the game's own, or a view of them with keyword
+// moves for core rules the reference does not read), the pieces that exit the board, and the key of
+// an interpreter's move.
+struct ReferenceView {
+  const troyka::lang::Rules& rules;
+  const troyka::reference::Exit* exit = nullptr;
+  troyka::reference::MoveKey (*key)(const troyka::Move&) = troyka::reference::key_of;
+};
+
 // Plays `rounds` random games of `loaded` from a generator seeded with `seed`: every position must
-// have the moves and the end decision of the slow reference (tests/reference.h). `label` names the
-// game in failures.
-inline void expect_random_games_agree_with_reference(const troyka::Game& loaded, const std::string& label, int rounds,
-                                                     std::uint64_t seed) {
+// have the moves, counters and end decision of the slow reference (tests/reference.h) as `view`
+// plays it, and its text and moves must read back. `label` names the game in failures.
+inline void expect_random_games_agree_with_reference(const troyka::Game& loaded, const ReferenceView& view,
+                                                     const std::string& label, int rounds, std::uint64_t seed) {
   namespace reference = troyka::reference;
-  const troyka::lang::Rules& rules = loaded.rules();
   loaded.visit([&](const auto& program) {
     troyka::Rng rng(seed);
     troyka::MoveList moves;
     for (int round = 0; round < rounds; ++round) {
       auto state = program.initial_state();
-      reference::Position expected = reference::start(rules);
+      reference::Position expected = reference::start(view.rules);
       while (true) {
         const std::string text = label + ": " + program.position_text(state);
         ASSERT_EQ(state.over, expected.end.over) << text;
+        for (std::size_t counter = 0; counter < view.rules.counters.size(); ++counter)
+          for (int player = 0; player < 2; ++player)
+            EXPECT_EQ(state.counters[player][counter], expected.counters[player][counter]) << text;
         if (state.over) {
           EXPECT_EQ(state.winner, expected.end.winner) << text;
           EXPECT_EQ(state.ended_by, expected.end.ended_by) << text;
@@ -55,15 +66,25 @@ inline void expect_random_games_agree_with_reference(const troyka::Game& loaded,
         }
         program.legal_moves(state, moves);
         std::vector<reference::MoveKey> listed;
-        for (const troyka::Move& move : moves) listed.push_back(reference::key_of(move));
+        for (const troyka::Move& move : moves) listed.push_back(view.key(move));
         std::sort(listed.begin(), listed.end());
-        ASSERT_EQ(listed, reference::moves(rules, expected.board, expected.to_move, expected.ply)) << text;
+        ASSERT_EQ(listed, reference::moves(view.rules, expected.board, expected.to_move, expected.ply)) << text;
         const troyka::Move move = program.random_move(state, rng);
+        const auto parsed = program.parse_position(program.position_text(state));  // the text holds the whole state
+        ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+        EXPECT_EQ(parsed.state.hash, state.hash) << text;
+        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text << ": " << program.move_text(move);
         program.apply(state, move);
-        expected = reference::play(rules, expected, reference::key_of(move));
+        expected = reference::play(view.rules, expected, view.key(move), view.exit);
       }
     }
   });
+}
+
+// The same, for a game the reference reads as it is.
+inline void expect_random_games_agree_with_reference(const troyka::Game& loaded, const std::string& label, int rounds,
+                                                     std::uint64_t seed) {
+  expect_random_games_agree_with_reference(loaded, ReferenceView{loaded.rules()}, label, rounds, seed);
 }
 
 // Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.
