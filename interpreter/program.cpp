@@ -1625,8 +1625,8 @@ template <int Words>
 ParsedMove Program<Words>::parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const {
   const auto goes = [&](const Move& move) { return move.from == from && move.to == to; };
   // The same cells may be a move without a shot and one with (two rules of a piece).
-  const auto unshot = std::find_if(moves.begin(), moves.end(),
-                                   [&](const Move& move) { return goes(move) && !move.has_shot(); });
+  const auto unshot =
+      std::find_if(moves.begin(), moves.end(), [&](const Move& move) { return goes(move) && !move.has_shot(); });
   if (unshot != moves.end()) return ParsedMove{*unshot, {}};
   const auto found = std::find_if(moves.begin(), moves.end(), goes);
   return ParsedMove{{},

@@ -73,7 +73,8 @@ inline void expect_random_games_agree_with_reference(const troyka::Game& loaded,
         const auto parsed = program.parse_position(program.position_text(state));  // the text holds the whole state
         ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
         EXPECT_EQ(parsed.state.hash, state.hash) << text;
-        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text << ": " << program.move_text(move);
+        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move)
+            << text << ": " << program.move_text(move);
         program.apply(state, move);
         expected = reference::play(view.rules, expected, view.key(move), view.exit);
       }
