@@ -144,10 +144,16 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
   for (const std::string& file : files) {
     // Whole games check the agents' moves for legality, not their strength: fewer iterations in
     // slow builds play just as many positions.
-    const std::string iterations = troyka_tests::kSlowBuild ? "60" : "300";
+    std::string iterations = troyka_tests::kSlowBuild ? "60" : "300";
     // Connect6's 19x19 games are long and its random playouts slow: a smaller board plays the same rules.
     lang::Options options;
     if (file.ends_with("/connect6.game")) options.params = {{"size", "9"}};
+    // Hasami Shogi's random games run to hundreds of plies on the general back end: a small board,
+    // and few playouts a move.
+    if (file.ends_with("/hasami-shogi.game")) {
+      options.params = {{"size", "5"}};
+      iterations = "5";
+    }
     Game::load(file, options).visit([&](const auto& program) {
       for (const auto& [white_spec, black_spec] :
            {std::pair{"mcts:iterations=" + iterations, std::string("random")},
