@@ -152,7 +152,7 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
     // and few playouts a move.
     if (file.ends_with("/hasami-shogi.game")) {
       options.params = {{"size", "5"}};
-      iterations = "5";
+      iterations = "2";
     }
     Game::load(file, options).visit([&](const auto& program) {
       for (const auto& [white_spec, black_spec] :
