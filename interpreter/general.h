@@ -164,7 +164,7 @@ class GeneralMoves {
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
                        OnRecord&& on_record, int priority = -1) const;
-  Move move_of(const GeneralRecord& record) const;
+  Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
 
   std::shared_ptr<const lang::Rules> rules_;
