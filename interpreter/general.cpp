@@ -295,8 +295,9 @@ class GeneralMoves<Words>::Compiler {
 
 template <int Words>
 GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
-                                  std::shared_ptr<const lang::core::Rules> core)
+                                  std::shared_ptr<const lang::core::Rules> core, std::size_t known_texts)
     : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
+  texts_->capacity = known_texts;
   for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
@@ -778,8 +779,8 @@ void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<Ge
   const std::lock_guard<std::mutex> lock(texts_->mutex);
   std::vector<std::string> texts;
   for (std::size_t k = 0; k < general.size(); ++k) {
-    const auto known = texts_->by_move.find(moves[general[k]]);
-    texts.push_back(known != texts_->by_move.end() ? known->second : shown_text(records[k], false, name_piece));
+    const std::string* known = texts_->find(moves[general[k]]);
+    texts.push_back(known ? *known : shown_text(records[k], false, name_piece));
   }
   // Texts that two moves share become explicit; what is still shared gets the fingerprint.
   for (const bool last_resort : {false, true}) {
@@ -791,14 +792,32 @@ void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<Ge
       if (last_resort) texts[k] += fmt::format("#{:016x}", moves[general[k]].jumped);
     }
   }
-  for (std::size_t k = 0; k < general.size(); ++k) texts_->by_move[moves[general[k]]] = texts[k];
+  if (texts_->recent.size() + general.size() > texts_->capacity) {  // a new generation, for the whole listing
+    texts_->older = std::move(texts_->recent);
+    texts_->recent.clear();
+  }
+  for (std::size_t k = 0; k < general.size(); ++k)
+    texts_->recent.insert_or_assign(moves[general[k]], std::move(texts[k]));
+}
+
+template <int Words>
+const std::string* GeneralMoves<Words>::Texts::find(Move move) const {
+  if (const auto known = recent.find(move); known != recent.end()) return &known->second;
+  if (const auto known = older.find(move); known != older.end()) return &known->second;
+  return nullptr;
+}
+
+template <int Words>
+std::size_t GeneralMoves<Words>::known_texts() const {
+  const std::lock_guard<std::mutex> lock(texts_->mutex);
+  return texts_->recent.size() + texts_->older.size();
 }
 
 template <int Words>
 std::string GeneralMoves<Words>::text(Move move) const {
   const std::lock_guard<std::mutex> lock(texts_->mutex);
-  const auto known = texts_->by_move.find(move);
-  return known == texts_->by_move.end() ? std::string() : known->second;
+  const std::string* known = texts_->find(move);
+  return known ? *known : std::string();
 }
 
 template <int Words>
