@@ -136,6 +136,23 @@ TEST(HexagonBreakthrough, MctsBeatsRandomInAMatch) {
   EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
 }
 
+// A ZRF board given position by position on the cells of a rhombus without its corners: the cells
+// no position names are holes, so it is the hexagon, and plays as the game of side 3.
+TEST(HexagonZrf, APositionsBoardWithoutTheCornersIsTheHexagon) {
+  const Game zrf(
+      lang::load_rules_file(std::string(TROYKA_SOURCE_DIR) + "/tests/data/zrf/breakthrough-hexagon.zrf", {}));
+  const Game twin = hexagon_breakthrough(3);
+  EXPECT_EQ(zrf.rules().holes, twin.rules().holes);
+  const reference_graph::HexBreakthrough start = reference_graph::HexBreakthrough::start(3);
+  zrf.visit([&](const auto& program) {
+    EXPECT_EQ(program.position_text(program.initial_state()), "ppp##/pppp#/5/#PPPP/##PPP White 0");
+    for (int depth = 1; depth <= (kSlowBuild ? 4 : 6); ++depth)
+      EXPECT_EQ(perft(program, program.initial_state(), depth), reference_graph::perft(start, depth)) << depth;
+    const auto state = position(program, "2p##/1pp1#/2P2/#4/##3 White 0");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c3xb4", "c3xc4"}));
+  });
+}
+
 // ---- the form's errors ---------------------------------------------------------------------------
 
 constexpr std::string_view kHexGame = R"((game "Hex stones"
