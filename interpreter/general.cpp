@@ -46,11 +46,11 @@ bool GeneralRecord::captures() const {
 }
 
 std::uint64_t GeneralRecord::fingerprint() const {
-  std::uint64_t hash = mixed(
-      static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
-      static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
-      static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^ swap ^
-      std::uint64_t{exits} << 62);
+  std::uint64_t hash =
+      mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
+            static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
+            static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^
+            swap ^ std::uint64_t{exits} << 62);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
                          static_cast<std::uint8_t>(change.become)));
@@ -295,8 +295,9 @@ class GeneralMoves<Words>::Compiler {
 
 template <int Words>
 GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
-                                  std::shared_ptr<const lang::core::Rules> core)
+                                  std::shared_ptr<const lang::core::Rules> core, std::size_t known_texts)
     : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
+  texts_->capacity = known_texts;
   for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
@@ -614,8 +615,8 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
                                                                : others_can_move;
 }
 
-// Calls on_record(record) for each move of the rules that apply, once per move (runs whose records
-// are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules from that
+// Calls on_record(record, its fingerprint) for each move of the rules that apply, once per move (runs
+// whose records are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules from that
 // cell; `game_rules` says whether the game rules run too; `priority` >= 0 only the rules of that
 // priority.
 template <int Words>
@@ -623,17 +624,19 @@ template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
                                           bool game_rules, OnRecord&& on_record, int priority) const {
   Search s(state, board_);
-  std::vector<GeneralRecord> seen;  // the moves of this origin so far
+  std::vector<GeneralRecord> seen;                                 // the moves of this origin so far
+  boost::container::small_vector<std::uint64_t, 32> fingerprints;  // theirs, side by side
   const auto accept = [&](const Thread& t) {
     GeneralRecord found = record(s, t);
     const std::uint64_t fingerprint = found.fingerprint();
-    for (const GeneralRecord& earlier : seen) {
-      if (earlier.same_move(found)) return false;
-      if (earlier.fingerprint() == fingerprint)
-        throw std::logic_error("two general moves of one origin have the same fingerprint");
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      if (fingerprints[i] != fingerprint) continue;  // then the records differ
+      if (seen[i].same_move(found)) return false;
+      throw std::logic_error("two general moves of one origin have the same fingerprint");
     }
-    seen.push_back(found);
-    return on_record(seen.back());
+    seen.push_back(std::move(found));
+    fingerprints.push_back(fingerprint);
+    return on_record(seen.back(), fingerprint);
   };
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
     for (const CompiledRule& compiled : compiled_) {
@@ -660,17 +663,19 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
       if (state.by_piece[piece].test(s.origin)) s.start_piece = piece;
     seen.clear();
+    fingerprints.clear();
     if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
   }
   if (!game_rules) return false;
   s.origin = -1;
   s.start_piece = -1;
   seen.clear();
+  fingerprints.clear();
   return run_rules(lang::core::Rule::Scope::Game, -1);
 }
 
 template <int Words>
-Move GeneralMoves<Words>::move_of(const GeneralRecord& record) const {
+Move GeneralMoves<Words>::move_of(const GeneralRecord& record, std::uint64_t fingerprint) const {
   Move move;
   move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
                                          : record.landing >= 0 ? record.landing
@@ -679,15 +684,15 @@ Move GeneralMoves<Words>::move_of(const GeneralRecord& record) const {
   move.piece = static_cast<std::uint8_t>(std::max<int>(record.piece, 0));
   move.capture = record.captures();
   move.general = true;
-  move.jumped = record.fingerprint();
+  move.jumped = fingerprint;
   return move;
 }
 
 template <int Words>
 void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
                                std::vector<GeneralRecord>* records) const {
-  const auto add = [&](const GeneralRecord& record) {
-    moves.push_back(move_of(record));
+  const auto add = [&](const GeneralRecord& record, std::uint64_t fingerprint) {
+    moves.push_back(move_of(record, fingerprint));
     if (records) records->push_back(record);
     return false;
   };
@@ -705,7 +710,8 @@ void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool other
 
 template <int Words>
 bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move) const {
-  return for_each_record(state, fallback, others_can_move, -1, true, [](const GeneralRecord&) { return true; });
+  return for_each_record(state, fallback, others_can_move, -1, true,
+                         [](const GeneralRecord&, std::uint64_t) { return true; });
 }
 
 template <int Words>
@@ -715,8 +721,8 @@ GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, 
   const bool game_rules = move.from == move.to || move.from == cells_;
   for (const bool fallback : {false, true})
     if (for_each_record(state, fallback, others_can_move, piece_rules ? move.from : -2, game_rules,
-                        [&](const GeneralRecord& record) {
-                          if (!(move_of(record) == move)) return false;
+                        [&](const GeneralRecord& record, std::uint64_t fingerprint) {
+                          if (!(move_of(record, fingerprint) == move)) return false;
                           found = record;
                           return true;
                         }))
@@ -773,8 +779,8 @@ void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<Ge
   const std::lock_guard<std::mutex> lock(texts_->mutex);
   std::vector<std::string> texts;
   for (std::size_t k = 0; k < general.size(); ++k) {
-    const auto known = texts_->by_move.find(moves[general[k]]);
-    texts.push_back(known != texts_->by_move.end() ? known->second : shown_text(records[k], false, name_piece));
+    const std::string* known = texts_->find(moves[general[k]]);
+    texts.push_back(known ? *known : shown_text(records[k], false, name_piece));
   }
   // Texts that two moves share become explicit; what is still shared gets the fingerprint.
   for (const bool last_resort : {false, true}) {
@@ -786,14 +792,32 @@ void GeneralMoves<Words>::name_moves(const MoveList& moves, const std::vector<Ge
       if (last_resort) texts[k] += fmt::format("#{:016x}", moves[general[k]].jumped);
     }
   }
-  for (std::size_t k = 0; k < general.size(); ++k) texts_->by_move[moves[general[k]]] = texts[k];
+  if (texts_->recent.size() + general.size() > texts_->capacity) {  // a new generation, for the whole listing
+    texts_->older = std::move(texts_->recent);
+    texts_->recent.clear();
+  }
+  for (std::size_t k = 0; k < general.size(); ++k)
+    texts_->recent.insert_or_assign(moves[general[k]], std::move(texts[k]));
+}
+
+template <int Words>
+const std::string* GeneralMoves<Words>::Texts::find(Move move) const {
+  if (const auto known = recent.find(move); known != recent.end()) return &known->second;
+  if (const auto known = older.find(move); known != older.end()) return &known->second;
+  return nullptr;
+}
+
+template <int Words>
+std::size_t GeneralMoves<Words>::known_texts() const {
+  const std::lock_guard<std::mutex> lock(texts_->mutex);
+  return texts_->recent.size() + texts_->older.size();
 }
 
 template <int Words>
 std::string GeneralMoves<Words>::text(Move move) const {
   const std::lock_guard<std::mutex> lock(texts_->mutex);
-  const auto known = texts_->by_move.find(move);
-  return known == texts_->by_move.end() ? std::string() : known->second;
+  const std::string* known = texts_->find(move);
+  return known ? *known : std::string();
 }
 
 template <int Words>

@@ -77,7 +77,9 @@ class GeneralMoves {
 
   // Compiles every rule of `core` for each of its players. Throws std::runtime_error when a rule
   // needs more than the VM has (each-direction nested deeper than kMarks), which the checker refuses.
-  GeneralMoves(std::shared_ptr<const lang::Rules> rules, std::shared_ptr<const lang::core::Rules> core);
+  // `known_texts` bounds the texts remembered (see name_moves).
+  GeneralMoves(std::shared_ptr<const lang::Rules> rules, std::shared_ptr<const lang::core::Rules> core,
+               std::size_t known_texts = kKnownTexts);
 
   // Appends the moves of the rules for the player to move, the fallback rules or the others, with
   // their records when `records` is given. `others_can_move` answers (when (can-move others)). Of
@@ -102,10 +104,16 @@ class GeneralMoves {
 
   // ---- text (docs/core-design.md §1.3) ----
   // Remembers the text of each general move of `moves` (records alongside, in order): the shown
-  // form, or the explicit form when two of them would print alike.
+  // form, or the explicit form when two of them would print alike. A move keeps the text it was
+  // first given while it is remembered. Texts are remembered in two generations: when a listing
+  // would take the newer past `known_texts`, the older is forgotten and the newer becomes it. So a
+  // long run of a game whose moves are many (flips of any set of cells) keeps at most twice
+  // `known_texts` texts (or twice its longest listing), and a listing's moves always have theirs.
   void name_moves(const MoveList& moves, const std::vector<GeneralRecord>& records, bool name_piece) const;
-  // The remembered text of a general move that a listing gave; empty if none did.
+  // The remembered text of a general move that a listing gave; empty if none did or it is forgotten.
   std::string text(Move move) const;
+  std::size_t known_texts() const;  // how many texts are remembered now
+  static constexpr std::size_t kKnownTexts = std::size_t{1} << 16;
 
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
@@ -164,7 +172,7 @@ class GeneralMoves {
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
                        OnRecord&& on_record, int priority = -1) const;
-  Move move_of(const GeneralRecord& record) const;
+  Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
 
   std::shared_ptr<const lang::Rules> rules_;
@@ -185,9 +193,12 @@ class GeneralMoves {
       return move.jumped ^ (std::size_t{move.from} << 20 ^ std::size_t{move.to} << 4 ^ move.piece);
     }
   };
+  // Two generations: lookups read both; names go into `recent`, which becomes `older` when full.
   struct Texts {
     std::mutex mutex;
-    std::unordered_map<Move, std::string, MoveHash> by_move;
+    std::unordered_map<Move, std::string, MoveHash> recent, older;
+    std::size_t capacity = 0;
+    const std::string* find(Move move) const;
   };
   std::shared_ptr<Texts> texts_ = std::make_shared<Texts>();
 };

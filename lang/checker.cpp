@@ -36,10 +36,12 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
     {"board",
-     "(board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])"},
+     "(board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or "
+     "(board (hexagon SIDE) [(holes REGION...)])"},
     {"holes", "(holes REGION...), e.g. (holes d4 e5)"},
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
     {"rhombus", "(rhombus WIDTH HEIGHT)"},
+    {"hexagon", "(hexagon SIDE), e.g. (hexagon 5): 61 cells on a 9x9 rhombus"},
     {"region", "(region NAME REGION)"},
     {"piece", "(piece NAME [\"LETTER\"] MOVE... [(promote PIECE REGION)])"},
     {"step", "(step DIRECTIONS [(to TARGET)] [capture] [(if (RIGHT FORWARD) TARGET)...] [(then (shoot MOVE))])"},
@@ -593,15 +595,44 @@ class Checker {
     const Node& form = *forms("board").front();
     expect_at_most(form, 3);
     const Node& shape = argument(form, 1, "SHAPE");
+    if (shape.head() == "hexagon")
+      read_hexagon(shape);
+    else
+      read_grid(shape);
+    if (form.items.size() > 2) read_holes(form.items[2]);
+  }
+
+  // (rectangle WIDTH HEIGHT) or (rhombus WIDTH HEIGHT).
+  void read_grid(const Node& shape) {
     if (shape.head() != "rectangle" && shape.head() != "rhombus")
       fail(shape, fmt::format("unknown board shape {}", describe(shape)), usage("board"));
     if (shape.head() == "rhombus") rules_.shape = BoardShape::Rhombus;
     expect_at_most(shape, 3);
-    const Node& width = argument(shape, 1, "WIDTH");
-    const Node& height = argument(shape, 2, "HEIGHT");
-    rules_.width = board_side(width, "columns");
-    rules_.height = board_side(height, "rows");
-    if (form.items.size() > 2) read_holes(form.items[2]);
+    rules_.width = board_side(argument(shape, 1, "WIDTH"), "columns");
+    rules_.height = board_side(argument(shape, 2, "HEIGHT"), "rows");
+  }
+
+  // (hexagon SIDE): the cells of a rhombus of 2 SIDE - 1 columns and rows at most SIDE - 1 steps
+  // from its middle cell. A step that changes both coordinates changes them in opposite senses
+  // (nw, se), so the cells too far away are the two corners around a1 and the last cell, where
+  // column + row is below SIDE - 1 or above 3 (SIDE - 1): those become holes, and the hexagon is a
+  // rhombus with holes to everything downstream.
+  void read_hexagon(const Node& shape) {
+    expect_at_most(shape, 2);
+    const Node& side_node = argument(shape, 1, "SIDE");
+    const std::int64_t side = integer(side_node);
+    constexpr int kLargestSide = (kMaxBoardSide + 1) / 2;
+    if (side < 1 || side > kLargestSide)
+      fail(side_node, fmt::format("a hexagon's side must be 1 to {}, this one is {}", kLargestSide, side),
+           fmt::format("a hexagon of side N lies on a rhombus of 2N-1 columns and rows, and a board has at most {} "
+                       "(columns a..z)",
+                       kMaxBoardSide));
+    const int middle = static_cast<int>(side) - 1;
+    rules_.shape = BoardShape::Rhombus;
+    rules_.width = rules_.height = 2 * middle + 1;
+    for (int row = 0; row < rules_.height; ++row)
+      for (int column = 0; column < rules_.width; ++column)
+        if (column + row < middle || column + row > 3 * middle) rules_.holes.push_back(rules_.cell(column, row));
   }
 
   // (holes REGION...): the cells cut out of the board. Read before any hole is known, so the
@@ -611,7 +642,7 @@ class Checker {
       fail(node, fmt::format("expected '(holes ...)' after the board's shape, found {}", describe(node)),
            usage("board"));
     if (node.items.size() < 2) fail(node, "'(holes ...)' needs at least one cell", usage("holes"));
-    CellList holes;
+    CellList holes = rules_.holes;  // a hexagon's corners
     for (std::size_t i = 1; i < node.items.size(); ++i) {
       const PlayerRegion cut = region(node.items[i]);
       if (cut[0] != cut[1])

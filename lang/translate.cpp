@@ -282,6 +282,42 @@ void assign_facings(Rules& rules) {
     }
 }
 
+// Gives every repetition without an upper bound (at-most CELLS), whiles included. ZRF's loops are checked only at
+// play time, by the step budget, where the language's own checks (docs/core-design.md §1.5) refuse
+// a loop they cannot prove to end, such as a chain whose passes go several ways. A run makes at most
+// one pass per cell in practice (a pass takes a piece, or goes on one way to the board's edge; a
+// run that came back to where it was with nothing new would never end in ZRF either), so the
+// bound keeps the moves and lets the file load.
+// A (while TEST BODY) becomes (seq (repeat (seq TEST BODY) (at-most CELLS)) (not TEST)).
+void bound_repetitions(core::Expr& expr, int cells) {
+  for (core::Expr& item : expr.items) bound_repetitions(item, cells);
+  if (expr.op == core::Op::While) {
+    core::Expr repeat = core::node(core::Op::Repeat, {core::seq({expr.items[0], expr.items[1]})});
+    repeat.at_most = cells;
+    expr = core::seq({std::move(repeat), core::node(core::Op::Not, {expr.items[0]})});
+  }
+  if (expr.op == core::Op::Repeat && expr.at_most < 0) expr.at_most = cells;
+}
+
+// The rules of the general back end (ZRF moves lowered straight onto the core) of `piece`, or the
+// game's own with -1, as `show --core` prints them. Their player-relative forms (forward, far-row)
+// keep their meaning because the translation writes the players' facings as they are, which
+// to_troyka_language checks.
+std::string general_moves_text(const Rules& rules, int piece, const std::string& indent) {
+  std::string text;
+  if (!rules.general) return text;
+  for (const core::Rule& rule : rules.general->moves)
+    if ((rule.scope == core::Rule::Scope::Game) == (piece < 0) && (piece < 0 || rule.piece == piece)) {
+      core::Rule bounded = rule;
+      bound_repetitions(bounded.expr, rules.cells());
+      std::string written = core::moves_text(rules, bounded);
+      for (std::size_t line = written.find('\n'); line != std::string::npos; line = written.find('\n', line + 1))
+        written.insert(line + 1, indent);
+      text += "\n" + indent + written;
+    }
+  return text;
+}
+
 std::string to_troyka_language(const Rules& rules) {
   // Written with facings when the first player faces north and the second's moves are the first's
   // turned to its facing; otherwise move by move for each player.
@@ -291,6 +327,11 @@ std::string to_troyka_language(const Rules& rules) {
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
   text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
                       alike ? rules.players[1].facing : "north");
+  if (rules.general && !(alike || (rules.players[0].facing == "north" && rules.players[1].facing == "north")))
+    cannot_write(rules, fmt::format("the moves in core forms are written for {} facing {} and {} facing {}, which the "
+                                    "translation cannot keep",
+                                    rules.players[0].name, rules.players[0].facing, rules.players[1].name,
+                                    rules.players[1].facing));
   text +=
       fmt::format("  (board ({} {} {}){})\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
                   rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
@@ -298,8 +339,13 @@ std::string to_troyka_language(const Rules& rules) {
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
   for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
-    text += fmt::format("  (piece {} \"{}\"{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
-                        moves_text(rules, piece, alike));
+    text += fmt::format("  (piece {} \"{}\"{}{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
+                        moves_text(rules, piece, alike), general_moves_text(rules, static_cast<int>(piece), "    "));
+  if (const std::string game_moves = general_moves_text(rules, -1, "  "); !game_moves.empty())
+    text += game_moves.substr(1) + "\n";
+  if (rules.general && rules.general->prefer_captures) text += "  (prefer captures)\n";
+  if (rules.turn_actions != 1 || rules.first_turn_actions != 1)
+    text += fmt::format("  (turn (actions {}) (first {}))\n", rules.turn_actions, rules.first_turn_actions);
   text += setup_text(rules);
   return text + end_text(rules) + ")\n";
 }

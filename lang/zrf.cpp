@@ -693,8 +693,10 @@ class Lowering {
   }
 
   // (positions (NAME X1 Y1 X2 Y2)...): a board position by position. troyka reads it when the
-  // names are those of a full rectangle, a1 to the top right corner, each once; the screen
-  // rectangles do not matter (the links say which position neighbours which).
+  // names are cells of a rectangle, a1 to the top right corner, each once; the screen rectangles
+  // do not matter (the links say which position neighbours which). A cell of the rectangle that no
+  // position names is a hole, as if killed, but has no name: so a hexagon given position by
+  // position on the cells of a rhombus is the rhombus with its corners cut, (board (hexagon N)).
   void read_positions(const std::vector<const Node*>& forms) {
     std::vector<const Node*> names;
     int width = 0;
@@ -725,14 +727,10 @@ class Lowering {
              fmt::format("the position '{}' is defined twice; the first is at line {}", name->text, earlier->pos.line));
       earlier = name;
     }
-    for (int cell = 0; cell < width * height; ++cell)
-      if (!seen[static_cast<std::size_t>(cell)])
-        fail(*forms.front(),
-             fmt::format("these positions are not a full rectangle: {} to {} is missing {}", cell_name(0, width),
-                         cell_name(width * height - 1, width), cell_name(cell, width)),
-             "troyka boards are full rectangles; non-rectangular boards are not supported");
     rules_.width = width;
     rules_.height = height;
+    for (int cell = 0; cell < width * height; ++cell)
+      if (!seen[static_cast<std::size_t>(cell)]) rules_.holes.push_back(cell);
     for (const Node* name : names) name_position(name->text, parse_cell(name->text, width, height), *name);
   }
 
@@ -766,10 +764,12 @@ class Lowering {
       const int to = position(*links.front().second);
       const Offset offset{to % rules_.width - from % rules_.width, to / rules_.width - from / rules_.width};
       if (offset == Offset{}) fail(*links.front().first, "a position linked to itself does not move");
+      // Each position's neighbour at the offset; none from or to a cell no position names.
       std::vector<int> target(static_cast<std::size_t>(rules_.cells()), -1);
       for (int cell = 0; cell < rules_.cells(); ++cell) {
         const int column = cell % rules_.width + offset.dx, row = cell / rules_.width + offset.dy;
-        if (column >= 0 && column < rules_.width && row >= 0 && row < rules_.height)
+        if (column >= 0 && column < rules_.width && row >= 0 && row < rules_.height && !rules_.is_hole(cell) &&
+            !rules_.is_hole(rules_.cell(column, row)))
           target[static_cast<std::size_t>(cell)] = rules_.cell(column, row);
       }
       std::vector<bool> linked(target.size(), false);
@@ -945,7 +945,7 @@ class Lowering {
   }
 
   // (kill-positions POSITION...): the positions become holes of the board. Read after the links,
-  // which are checked against the full rectangle, and before the zones, which leave holes out.
+  // which are checked against every named position, and before the zones, which leave holes out.
   void kill_positions(const Node& form) {
     for (std::size_t i = 1; i < form.items.size(); ++i) rules_.holes.push_back(named_position(form.items[i]));
     std::sort(rules_.holes.begin(), rules_.holes.end());
@@ -957,9 +957,13 @@ class Lowering {
   int named_position(const Node& node) const {
     const std::string name = symbol(node, "a position");
     const auto it = position_cells_.find(name);
-    if (it == position_cells_.end())
+    if (it == position_cells_.end()) {
+      const auto named = [](const std::string& position) { return !position.empty(); };  // cells no position names
       fail(node, fmt::format("unknown position '{}'", name),
-           fmt::format("positions run from {} to {}", position_names_.front(), position_names_.back()));
+           fmt::format("positions run from {} to {}",
+                       *std::find_if(position_names_.begin(), position_names_.end(), named),
+                       *std::find_if(position_names_.rbegin(), position_names_.rend(), named)));
+    }
     return it->second;
   }
 

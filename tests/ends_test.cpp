@@ -169,9 +169,11 @@ TEST(BreakthroughKing, WinningMovesAreExactlyTheWins) {
   });
 }
 
+// On a 5x6 board, whose games are short enough for the sanitizer builds (docs/games.md has 8x8's).
 TEST(BreakthroughKing, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/breakthrough-king.game --games 4 --agents mcts:iterations=300 random --json");
+  const Outcome run = run_troyka(
+      "match games/breakthrough-king.game --param width=5 --param height=6 --games 4 --agents mcts:iterations=300 "
+      "random --json");
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json json = nlohmann::json::parse(run.out);
   EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
@@ -309,9 +311,12 @@ TEST(BreakthroughScore, ShowDescribesTheCounter) {
   });
 }
 
+// On a 5x6 board: the general back end's playouts of 8x8 games take a quarter of an hour under the
+// sanitizers (docs/games.md has 8x8's match).
 TEST(BreakthroughScore, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/breakthrough-score.game --games 2 --agents mcts:iterations=200 random --json");
+  const Outcome run = run_troyka(
+      "match games/breakthrough-score.game --param width=5 --param height=6 --games 2 --agents mcts:iterations=200 "
+      "random --json");
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json json = nlohmann::json::parse(run.out);
   EXPECT_GE(json["agents"][0]["score"].get<double>(), 2.0) << run.out;

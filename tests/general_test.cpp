@@ -232,6 +232,41 @@ TEST(GeneralRules, MovesThatPrintAlikeTakeTheExplicitForm) {
   });
 }
 
+// The texts of general moves are remembered in two generations: a long run forgets the old ones,
+// and the moves of the last listing always have theirs.
+TEST(GeneralRules, RememberedMoveTextsStayBounded) {
+  const Game scoring = troyka_tests::game("breakthrough-score.game");
+  const auto rules = std::make_shared<const lang::Rules>(scoring.rules());
+  scoring.visit([&](const auto& program) {
+    constexpr int kWords = std::decay_t<decltype(program)>::kWords;
+    const GeneralMoves<kWords> general(rules, rules->general, 8);
+    Rng rng(5);
+    MoveList moves;
+    std::vector<GeneralRecord> records;
+    auto state = program.initial_state();
+    std::vector<Move> named;
+    std::size_t longest = 0;
+    while (!state.over) {
+      moves.clear();
+      records.clear();
+      general.list(state, false, false, moves, &records);
+      general.name_moves(moves, records, false);
+      longest = std::max(longest, moves.size());
+      EXPECT_LE(general.known_texts(), 2 * std::max<std::size_t>(8, longest));
+      MoveList listed;
+      program.legal_moves(state, listed);  // names them in the program's own texts, of the default bound
+      for (const Move& move : moves) EXPECT_EQ(general.text(move), program.move_text(move));
+      named.insert(named.end(), moves.begin(), moves.end());
+      program.apply(state, program.random_move(state, rng));
+    }
+    // Some move listed once is forgotten by now, which the program, of the default bound, still names.
+    const auto forgotten =
+        std::find_if(named.begin(), named.end(), [&](const Move& move) { return general.text(move).empty(); });
+    ASSERT_NE(forgotten, named.end());
+    EXPECT_EQ(program.move_text(*forgotten).find('#'), std::string::npos) << program.move_text(*forgotten);
+  });
+}
+
 // A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.
 TEST(GeneralRules, RunawayGenerationFailsLoudly) {
   const std::string text =

@@ -515,7 +515,7 @@ TEST(LangStructure, MissingBoardForm) {
             R"(test.game:1:1: error: the game has no '(board ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
 )");
 }
 
@@ -607,7 +607,7 @@ TEST(LangStructure, BoardWithoutAShape) {
             R"(test.game:7:3: error: '(board ...)' is missing its SHAPE
  7 |   (board)
    |   ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
 )");
 }
 
@@ -616,7 +616,7 @@ TEST(LangStructure, UnknownBoardShape) {
             R"(test.game:7:10: error: unknown board shape '(square ...)'
  7 |   (board (square 8))
    |          ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
 )");
 }
 
@@ -2895,7 +2895,7 @@ TEST(LangHoles, SomethingElseAfterTheShape) {
             R"(test.game:7:35: error: expected '(holes ...)' after the board's shape, found '(walls ...)'
  7 |   (board (rectangle width height) (walls d4))
    |                                   ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
 )");
   EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes))")),
             R"(test.game:7:35: error: '(holes ...)' needs at least one cell

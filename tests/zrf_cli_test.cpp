@@ -49,6 +49,44 @@ TEST(ZrfCli, TranslateGivesATroykaFileWithTheSamePerft) {
             nlohmann::json::parse(again.out)["depths"][3]["nodes"]);
 }
 
+// tests/data/zrf/english-checkers.zrf moves on the general back end (add-partial, move-priorities):
+// the translation writes those moves in core forms, its loops bounded by the board's cells, and
+// plays the same game.
+TEST(ZrfCli, TranslateWritesMovesInCoreForms) {
+  const std::string zrf = "tests/data/zrf/english-checkers.zrf";
+  const Outcome translation = run_troyka("translate " + zrf);
+  ASSERT_EQ(translation.status, 0) << translation.err;
+  EXPECT_NE(translation.out.find("\n  (piece Man \"M\"\n    (moves (only Black)\n      (or\n"), std::string::npos)
+      << translation.out;
+  EXPECT_NE(translation.out.find("(at-most 64)"), std::string::npos) << translation.out;
+  const std::string path = testing::TempDir() + "translated-english-checkers.game";
+  std::ofstream(path) << translation.out;
+  const Outcome original = run_troyka("perft " + zrf + " --depth 6 --json");
+  const Outcome again = run_troyka("perft " + path + " --depth 6 --json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  for (int depth = 0; depth < 6; ++depth)
+    EXPECT_EQ(nlohmann::json::parse(original.out)["depths"][depth]["nodes"],
+              nlohmann::json::parse(again.out)["depths"][depth]["nodes"])
+        << depth + 1;
+}
+
+// A game whose second player moves unlike the first turned is written with both players facing
+// north, where moves in core forms (forward, far-row) would change their meaning: refused.
+TEST(ZrfCli, TranslateRefusesMovesInCoreFormsItCannotKeep) {
+  const std::string path = testing::TempDir() + "facing.game";
+  std::ofstream(path) << "(game \"Facing\" (players (White north) (Black south)) (board (rectangle 3 4))\n"
+                         "  (piece Pawn \"P\" (step n (to empty) (only White)))\n"
+                         "  (piece Runner \"R\" (moves (go forward) empty (if (in far-row) exit)))\n"
+                         "  (setup (place White Pawn a1) (place White Runner b1) (place Black Runner b4))\n"
+                         "  (end (lose no-legal-moves)))\n";
+  const Outcome translation = run_troyka("translate " + path);
+  EXPECT_EQ(translation.status, 1);
+  EXPECT_EQ(translation.err, path +
+                                 ": error: the moves in core forms are written for White facing north and Black facing "
+                                 "south, which the translation cannot keep\n"
+                                 "hint: troyka translate writes only what the language can say\n");
+}
+
 TEST(ZrfCli, PlayAndMatchAZrfGame) {
   Outcome run = run_troyka("play " + kZrf + " --variant 3 --seed 5 --json");
   ASSERT_EQ(run.status, 0) << run.err;
