@@ -26,6 +26,13 @@ static bool is_unforeseen(EndKind kind) {
          kind == EndKind::Not;
 }
 
+// Whether the condition, or a part of it, counts repetitions.
+static bool asks_repetition(const lang::EndRule& rule) {
+  return rule.kind == EndKind::Repetition ||
+         std::any_of(rule.parts.begin(), rule.parts.end(),
+                     [](const lang::EndRule& part) { return asks_repetition(part); });
+}
+
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(with_forced_general(std::move(rules))),
@@ -69,12 +76,15 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       counts_quiet_ = true;
       quiet_piece_ = static_cast<std::int8_t>(rule.piece);
     }
+  repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
+                         [](const lang::EndRule& rule) { return asks_repetition(rule); });
+  pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
   const bool hops = !hops_[0].empty() || !hops_[1].empty();
   moves_listed_ = hops || must_capture_ || general_;
   shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
   has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
                 !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
-                std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
+                repeats_ || std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
   targets_fit_inline_ = !moves_listed_;
@@ -334,7 +344,8 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::Compare:
     case EndKind::All:
     case EndKind::Any:
-    case EndKind::Not: return true;
+    case EndKind::Not:
+    case EndKind::Repetition: return true;
   }
   return true;
 }
@@ -369,7 +380,8 @@ typename Program<Words>::EndTest Program<Words>::end_test(const lang::EndRule& c
   test.piece = static_cast<std::int8_t>(condition.piece);
   test.counter = static_cast<std::int8_t>(condition.counter);
   test.comparison = condition.comparison;
-  test.value = static_cast<std::int16_t>(condition.value);
+  test.value =
+      static_cast<std::int16_t>(condition.kind == EndKind::Repetition ? condition.repetitions : condition.value);
   test.first_part = static_cast<std::uint16_t>(end_parts_.size());
   test.parts = static_cast<std::uint16_t>(condition.parts.size());
   end_parts_.resize(end_parts_.size() + condition.parts.size());
@@ -618,12 +630,32 @@ void Program<Words>::end_decision(StateType& state, int mover) const {
 
 template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
+  apply_remembering(state, move, nullptr);
+}
+
+template <int Words>
+void Program<Words>::apply(StateType& state, Move move, History& history) const {
+  apply_remembering(state, move, repeats_ ? &history : nullptr);
+}
+
+template <int Words>
+void Program<Words>::apply_remembering(StateType& state, Move move, History* history) const {
   const int mover = state.to_move;
   if (move.general)
     apply_general(state, move);
   else
     move_pieces(state, move);
-  decide_end(state, tests_after(state, mover), [&] { return has_legal_move(state); });
+  if (history) remember(state, move, *history);
+  decide_end(
+      state, tests_after(state, mover), [&] { return has_legal_move(state); }, history);
+}
+
+// A position before a capture cannot come back when no move adds a piece: the history before it
+// can never match again, and is dropped, which keeps the histories of long games short.
+template <int Words>
+void Program<Words>::remember(const StateType& state, Move move, History& history) const {
+  if (pieces_only_fall_ && move.capture) history.clear();
+  history.push_back(state.hash);
 }
 
 // A general move: its record, found by running its origin's rules again, is played. Captures
@@ -1047,7 +1079,7 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, std::uint32_t 
   const std::uint32_t limit = max_plies == 0 ? playout_cap_ : max_plies;
   return run_playout(
       state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); },
-      [limit](std::uint32_t plies) { return plies < limit; });
+      [limit](std::uint32_t plies) { return plies < limit; }, nullptr);
 }
 
 // ---- playout policies ------------------------------------------------------------------------------
@@ -1065,7 +1097,7 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
     return policy.deadline == nullptr || plies % PlayoutPolicy::kDeadlinePlies != 0 || plies == 0 ||
            std::chrono::steady_clock::now() < *policy.deadline;
   };
-  return run_playout(state, choose, keep_going);
+  return run_playout(state, choose, keep_going, policy.history);
 }
 
 // Plays to the end of the game, or until `keep_going(plies played)` says no. `choose(count, nth)`
@@ -1076,7 +1108,8 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::always_inline]] inline std::uint32_t Program<Words>::run_playout(StateType& state, Choose&& choose,
-                                                                        KeepGoing&& keep_going) const {
+                                                                        KeepGoing&& keep_going,
+                                                                        const History* history) const {
   const auto chosen_move = [&](int count, auto&& nth) {
     const auto choice = choose(count, nth);
     if constexpr (std::is_same_v<std::decay_t<decltype(choice)>, Move>) {
@@ -1085,8 +1118,8 @@ template <typename Choose, typename KeepGoing>
       return nth(static_cast<int>(choice));
     }
   };
-  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going);
-  return has_extras_ ? run_extras_playout(state, chosen_move, keep_going)
+  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  return has_extras_ ? run_extras_playout(state, chosen_move, keep_going, history)
                      : run_inline_playout<false>(state, chosen_move, keep_going);
 }
 
@@ -1094,8 +1127,9 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_extras_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
-  return run_inline_playout<true>(state, choose, keep_going);
+                                                                   KeepGoing&& keep_going,
+                                                                   const History* history) const {
+  return run_inline_playout<true>(state, choose, keep_going, history);
 }
 
 // The playout loop of games whose moves are listed every ply. Out of line, so that the loop of the
@@ -1103,12 +1137,15 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_listed_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
+                                                                   KeepGoing&& keep_going,
+                                                                   const History* history) const {
   std::uint32_t plies = 0;
   MoveList moves;
+  History played = playout_history(state, history);
   for (; !state.over && keep_going(plies); ++plies) {
     list_moves(state, moves, nullptr);
-    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
+    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }),
+          played);
   }
   return plies;
 }
@@ -1120,9 +1157,16 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <bool Extras, typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_inline_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
+                                                                   KeepGoing&& keep_going,
+                                                                   [[maybe_unused]] const History* history) const {
   std::uint32_t plies = 0;
   InlineTargets targets;
+  // The game's history, for (repetition N), in the loop with extras only.
+  struct NoHistory {};
+  [[maybe_unused]] std::conditional_t<Extras, History, NoHistory> played;
+  if constexpr (Extras) {
+    played = playout_history(state, history);
+  }
   collect_targets<Extras>(state, targets);
   // A game that goes on with no targets for the player to move has one move: the pass.
   const auto nth = [&](int i) {
@@ -1133,14 +1177,25 @@ template <bool Extras, typename Choose, typename KeepGoing>
   };
   for (; !state.over && keep_going(plies); ++plies) {
     const int mover = state.to_move;
-    move_pieces<Extras>(state, choose(Extras && targets.total == 0 ? 1 : targets.total, nth));
+    const Move move = choose(Extras && targets.total == 0 ? 1 : targets.total, nth);
+    move_pieces<Extras>(state, move);
+    const History* history_now = nullptr;
+    if constexpr (Extras) {
+      if (repeats_) {
+        remember(state, move, played);
+        history_now = &played;
+      }
+    }
     bool generated = false;
     // Without extras the turn always passes on, and the mover is the player not to move.
-    decide_end<Extras>(state, Extras ? tests_after(state, mover) : after_move_tests_[1 - state.to_move], [&] {
-      collect_targets<Extras>(state, targets);
-      generated = true;
-      return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
-    });
+    decide_end<Extras>(
+        state, Extras ? tests_after(state, mover) : after_move_tests_[1 - state.to_move],
+        [&] {
+          collect_targets<Extras>(state, targets);
+          generated = true;
+          return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
+        },
+        history_now);
     if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
   return plies;
@@ -1318,14 +1373,14 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
-                                                              CanMove&& can_move) const {
+                                                              CanMove&& can_move, const History* history) const {
   int moves_left = -1;
   const auto has_moves = [&] {
     if (moves_left < 0) moves_left = can_move();
     return moves_left != 0;
   };
   for (const EndTest& test : tests) {
-    if (!end_test_holds<Extras>(state, test, has_moves)) continue;
+    if (!end_test_holds<Extras>(state, test, has_moves, history)) continue;
     state.over = true;
     state.winner = test.winner;
     if (test.winner == kWinnerByCount) {
@@ -1346,7 +1401,7 @@ template <bool Extras, typename CanMove>
 template <int Words>
 template <bool Extras, typename HasMoves>
 [[gnu::always_inline]] inline bool Program<Words>::end_test_holds(const StateType& state, const EndTest& test,
-                                                                  HasMoves& has_moves) const {
+                                                                  HasMoves& has_moves, const History* history) const {
   switch (test.kind) {
     case EndKind::Reach: {
       Board pieces = state.by_player[test.subject] & test.region;
@@ -1383,7 +1438,8 @@ template <bool Extras, typename HasMoves>
       }
       case EndKind::All:
       case EndKind::Any:
-      case EndKind::Not: return parts_hold(state, test, has_moves);
+      case EndKind::Not: return parts_hold(state, test, has_moves, history);
+      case EndKind::Repetition: return repeated(state, test, history);
       default: return false;  // the kinds above
     }
   }
@@ -1391,13 +1447,20 @@ template <bool Extras, typename HasMoves>
 
 template <int Words>
 template <typename HasMoves>
-bool Program<Words>::parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const {
+bool Program<Words>::parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
+                                const History* history) const {
   const auto first = end_parts_.begin() + test.first_part;
   const auto last = first + test.parts;
-  const auto part_holds = [&](const EndTest& part) { return end_test_holds<true>(state, part, has_moves); };
+  const auto part_holds = [&](const EndTest& part) { return end_test_holds<true>(state, part, has_moves, history); };
   if (test.kind == EndKind::All) return std::all_of(first, last, part_holds);
   if (test.kind == EndKind::Any) return std::any_of(first, last, part_holds);
   return !part_holds(*first);
+}
+
+// Whether the position has occurred test.value times, by the game's history (never without one).
+template <int Words>
+bool Program<Words>::repeated(const StateType& state, const EndTest& test, const History* history) {
+  return history && std::count(history->begin(), history->end(), state.hash) >= test.value;
 }
 
 // Whether `pieces` hold a line of test.length to test.longest cells (no limit when longest is 0)

@@ -77,6 +77,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"lost", "(lost PIECE)"},
+    {"repetition", "(repetition N): the position, with the same player to move, has occurred N times"},
     {"and", "(and CONDITION...)"},
     {"or", "(or CONDITION...)"},
     {"not", "(not CONDITION)"},
@@ -109,6 +110,7 @@ const std::vector<std::string> kConditions = {"reach",
                                               "connect",
                                               "quiet-moves",
                                               "lost",
+                                              "repetition",
                                               "and",
                                               "or",
                                               "not",
@@ -1907,6 +1909,8 @@ class Checker {
       rule.kind = EndKind::Lost;
       expect_at_most(node, 2);
       rule.piece = piece_named(argument(node, 1, "PIECE"));
+    } else if (word == "repetition" && node.is_list()) {
+      repetition(node, rule);
     } else if ((word == "and" || word == "or" || word == "not") && node.is_list()) {
       compound(node, rule);
     } else if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_list()) {
@@ -1919,6 +1923,7 @@ class Checker {
                                                                      {"connect", "two regions"},
                                                                      {"quiet-moves", "a number of plies"},
                                                                      {"lost", "a piece"},
+                                                                     {"repetition", "a number of times"},
                                                                      {"and", "conditions"},
                                                                      {"or", "conditions"},
                                                                      {"not", "a condition"}};
@@ -1947,6 +1952,21 @@ class Checker {
              "give it an end rule of its own: the quiet plies are counted for such a rule only");
       rule.parts.push_back(std::move(part));
     }
+  }
+
+  // (repetition N): the position, with the same player to move, has occurred N times. Every
+  // position has occurred once, so N starts at 2.
+  void repetition(const Node& node, EndRule& rule) const {
+    rule.kind = EndKind::Repetition;
+    expect_at_most(node, 2);
+    const Node& count = argument(node, 1, "N");
+    const std::int64_t times = integer(count);
+    if (times < 2 || times > kMaxRepetitions)
+      fail(count,
+           fmt::format("the number of repetitions must be between 2 and {}, but it is {}", kMaxRepetitions, times),
+           "every position has occurred once when it stands on the board: (repetition 3) holds at its third "
+           "occurrence");
+    rule.repetitions = static_cast<int>(times);
   }
 
   // (OP (counter NAME) N), OP one of < <= = >= >: the player's counter against a number.
