@@ -23,7 +23,7 @@ using lang::EndKind;
 // playout loop with extras, and no cheap bound foresees a win by them.
 static bool is_unforeseen(EndKind kind) {
   return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
-         kind == EndKind::Not;
+         kind == EndKind::Not || kind == EndKind::InCheck;
 }
 
 // Whether the condition, or a part of it, counts repetitions.
@@ -79,12 +79,16 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
                          [](const lang::EndRule& rule) { return asks_repetition(rule); });
   pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
+  checks_legality_ = !rules_->legal.empty();
+  if (checks_legality_)
+    for (int player = 0; player < kPlayers; ++player) legal_tests_[player] = end_test(rules_->legal.front(), player);
   const bool hops = !hops_[0].empty() || !hops_[1].empty();
-  moves_listed_ = hops || must_capture_ || general_;
+  moves_listed_ = hops || must_capture_ || general_ || checks_legality_;
   shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
   has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
                 !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
-                repeats_ || std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
+                repeats_ || checks_legality_ ||
+                std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
   targets_fit_inline_ = !moves_listed_;
@@ -345,7 +349,8 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::All:
     case EndKind::Any:
     case EndKind::Not:
-    case EndKind::Repetition: return true;
+    case EndKind::Repetition:
+    case EndKind::InCheck: return true;
   }
   return true;
 }
@@ -639,12 +644,17 @@ void Program<Words>::apply(StateType& state, Move move, History& history) const 
 }
 
 template <int Words>
-void Program<Words>::apply_remembering(StateType& state, Move move, History* history) const {
-  const int mover = state.to_move;
+void Program<Words>::play_move(StateType& state, Move move) const {
   if (move.general)
     apply_general(state, move);
   else
     move_pieces(state, move);
+}
+
+template <int Words>
+void Program<Words>::apply_remembering(StateType& state, Move move, History* history) const {
+  const int mover = state.to_move;
+  play_move(state, move);
   if (history) remember(state, move, *history);
   decide_end(
       state, tests_after(state, mover), [&] { return has_legal_move(state); }, history);
@@ -890,7 +900,8 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
 }
 
 template <int Words>
-void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+void Program<Words>::list_board_moves(const StateType& state, MoveList& moves,
+                                      std::vector<GeneralRecord>* records) const {
   moves.clear();
   if (state.over) return;
   for_each_target_set(state, [&](const TargetSet& set) {
@@ -902,6 +913,13 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
   if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
   if (general_) general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records);
+}
+
+template <int Words>
+void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+  list_board_moves(state, moves, records);
+  if (state.over) return;
+  if (checks_legality_) keep_legal(state, moves, records);
   if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
     moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
                 moves.end());
@@ -912,6 +930,56 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
     general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
+}
+
+template <int Words>
+void Program<Words>::keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+  std::size_t kept = 0, record = 0, records_kept = 0;
+  for (const Move& move : moves) {
+    const bool legal = legal_after(state, move);
+    if (move.general && records) {
+      if (legal) (*records)[records_kept++] = std::move((*records)[record]);
+      ++record;
+    }
+    if (legal) moves[kept++] = move;
+  }
+  moves.resize(kept);
+  if (records) records->resize(records_kept);
+}
+
+// Whether the (legal ...) condition holds for the mover once `move` is played. The checker keeps
+// no-legal-moves out of it, so the condition never asks for moves.
+template <int Words>
+bool Program<Words>::legal_after(const StateType& state, Move move) const {
+  StateType after = state;
+  play_move(after, move);
+  const auto no_moves_asked = [] { return true; };
+  return end_test_holds<true>(after, legal_tests_[state.to_move], no_moves_asked, nullptr);
+}
+
+// A first version, correct for every rule: the opponent's moves are listed on a copy with the turn
+// turned; a capture on its landing (every fast move but a chain of jumps) is read off the move, any
+// other capture is played on a copy to see what it takes.
+template <int Words>
+bool Program<Words>::in_check(const StateType& state, int subject, int piece) const {
+  const Board royal = state.by_player[subject] & state.by_piece[piece];
+  if (!royal.any()) return false;
+  StateType turned = state;
+  turned.to_move = static_cast<std::uint8_t>(1 - subject);
+  turned.over = false;
+  MoveList moves;
+  list_board_moves(turned, moves, nullptr);
+  for (const Move& move : moves) {
+    if (!move.capture) continue;
+    if (!move.general && !move.jumped) {
+      if (royal.test(move.to)) return true;
+      continue;
+    }
+    StateType after = turned;
+    play_move(after, move);
+    if ((after.by_player[subject] & after.by_piece[piece]) != royal) return true;
+  }
+  return false;
 }
 
 template <int Words>
@@ -1324,10 +1392,7 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   MoveList safe_moves;
   for (const Move& move : tried) {
     StateType after = state;  // the opponent is to move in it
-    if (move.general)
-      apply_general(after, move);
-    else
-      move_pieces(after, move);
+    play_move(after, move);
     Move reply;
     if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
   }
@@ -1362,6 +1427,11 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
+  if (checks_legality_) {
+    MoveList moves;
+    list_moves(state, moves, nullptr);
+    return !moves.empty();
+  }
   return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
          (general_ && has_general_move(state));
 }
@@ -1440,6 +1510,7 @@ template <bool Extras, typename HasMoves>
       case EndKind::Any:
       case EndKind::Not: return parts_hold(state, test, has_moves, history);
       case EndKind::Repetition: return repeated(state, test, history);
+      case EndKind::InCheck: return in_check(state, test.subject, test.piece);
       default: return false;  // the kinds above
     }
   }

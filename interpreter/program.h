@@ -422,6 +422,8 @@ class Program {
   History playout_history(const StateType& state, const History* history) const {
     return !repeats_ ? History() : history ? *history : start_history(state);
   }
+  // Plays `move` without asking the end rules.
+  void play_move(StateType& state, Move move) const;
   // apply, adding the new position to `history` unless it is null.
   void apply_remembering(StateType& state, Move move, History* history) const;
   // Adds the position `move` led to onto the history, which an irreversible move empties first.
@@ -446,6 +448,14 @@ class Program {
   bool has_legal_move(const StateType& state) const;
   // legal_moves, with the records of the general moves (in their order) when `records` is given.
   void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // The moves of the pieces on the board and of the game rules that are not fallbacks, legal or not
+  // under (legal ...): what list_moves starts from, and what attacks a piece.
+  void list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // Drops the moves after which the (legal ...) condition fails for their mover, and their records.
+  void keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  bool legal_after(const StateType& state, Move move) const;
+  // (in-check PIECE) for `subject`: the opponent, were it to move, has a move that takes such a piece.
+  [[gnu::noinline]] bool in_check(const StateType& state, int subject, int piece) const;
   // (when (can-move others)): the player not to move has a move, fallback rules aside.
   bool others_can_move(const StateType& state) const;
   bool has_general_move(const StateType& state) const;
@@ -562,6 +572,9 @@ class Program {
   bool moves_listed_ = false;
   bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
   bool repeats_ = false;                                     // the game has a (repetition N) rule
+  // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
+  bool checks_legality_ = false;
+  std::array<EndTest, kPlayers> legal_tests_{};
   // No move adds a piece to the board (no drops, no general rules): a capture is then irreversible,
   // and empties a history.
   bool pieces_only_fall_ = false;

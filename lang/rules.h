@@ -167,6 +167,7 @@ enum class EndKind {
   // The position, with the same player to move, has occurred `repetitions` times in the game
   // (counted in a History kept beside the state: interpreter/program.h)
   Repetition,
+  InCheck,  // the opponent, were it to move, has a move that takes a piece of type `piece` of the player
 };
 
 enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };
@@ -235,6 +236,9 @@ struct Rules {
   bool swap_rule = false;
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
+  // (legal CONDITION): a move is legal only if CONDITION holds for its mover after it (before the
+  // end rules are asked); at most one, e.g. (not (in-check King)). Empty: every move is legal.
+  std::vector<EndRule> legal;
   // (turn (actions N) [(first M)]): every turn is N decisions of the player to move, each one move
   // and one ply; the game's first turn is M. 1 and 1: the players alternate, one move each.
   int turn_actions = 1;
