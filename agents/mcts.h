@@ -61,7 +61,7 @@ class MctsAgent final : public Agent<Program> {
   std::string name() const override { return name_; }
   void start(int player, const TimeControl& time) override;
   Move choose(const StateType& root, double seconds_left) override;
-  void observe(Move move) override { moves_since_search_.push_back(move); }
+  void observe(Move move) override;
   void finish(int winner) override;
   std::optional<SearchReport> last_report() const override { return report_; }
 
@@ -89,6 +89,7 @@ class MctsAgent final : public Agent<Program> {
   struct SearchJob {
     StateType root{};
     std::vector<Move> moves_since;
+    History history;  // the game's up to root
     bool timed = false, choice = false;
     Clock::time_point deadline, copy_deadline;
     std::uint64_t iterations = 0;
@@ -127,6 +128,10 @@ class MctsAgent final : public Agent<Program> {
   // their trees are touched again.
   std::vector<std::thread> helpers_;
   std::vector<Move> moves_since_search_;
+  // The game as observed since start(), and its history, for (repetition N): a search from this
+  // position counts the game's positions; from any other (after an undo) the root's alone.
+  StateType game_{};
+  History game_history_;
   std::atomic<bool> root_proven_{false};
   std::optional<SearchReport> report_;
 };
@@ -147,6 +152,14 @@ template <class Program>
 void MctsAgent<Program>::start(int /*player*/, const TimeControl& time) {
   time_ = time;
   moves_since_search_.clear();
+  game_ = program_.initial_state();
+  game_history_ = program_.start_history(game_);
+}
+
+template <class Program>
+void MctsAgent<Program>::observe(Move move) {
+  moves_since_search_.push_back(move);
+  if (program_.counts_repetitions() && !game_.over) program_.apply(game_, move, game_history_);
 }
 
 template <class Program>
@@ -185,6 +198,9 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const auto job = std::make_shared<SearchJob>();
   job->root = root;
   job->moves_since.swap(moves_since_search_);
+  const bool followed =
+      !game_history_.empty() && game_.hash == root.hash && game_.ply == root.ply && game_history_.back() == root.hash;
+  job->history = followed ? game_history_ : program_.start_history(root);
   job->timed = seconds > 0;
   job->choice = program_.count_moves(root) > 1;  // one legal move needs no thought
   job->deadline = after(1.0);
@@ -242,7 +258,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
 template <class Program>
 void MctsAgent<Program>::run_thread(SearchJob& job, std::size_t t) {
   try {
-    trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr);
+    trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr, &job.history);
     const std::uint64_t quota = job.iterations ? (job.iterations + t) / trees_.size() : 0;
     if (job.choice && (job.iterations == 0 || quota > 0))
       job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, quota);

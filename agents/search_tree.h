@@ -107,7 +107,10 @@ class SearchTree {
   // Searches from `root` next. With reuse on, the subtree reached from the current root by
   // `moves_since` is kept when it leads to `root`, as much of it as fits and as can be copied
   // before `copy_deadline` (nullptr: no deadline); otherwise the tree starts afresh.
-  void set_root(const StateType& root, const std::vector<Move>& moves_since, const Clock::time_point* copy_deadline);
+  // `history` is the game's up to `root` (null: the root alone): a (repetition N) rule counts
+  // positions in it and along each path of the tree.
+  void set_root(const StateType& root, const std::vector<Move>& moves_since, const Clock::time_point* copy_deadline,
+                const History* history = nullptr);
   // One iteration; with a deadline, false when the deadline passed during its playout, which is
   // then dropped: nothing is backed up from an unfinished game.
   bool iterate(const Clock::time_point* deadline = nullptr);
@@ -146,6 +149,8 @@ class SearchTree {
   SearchOptions options_;
   Rng rng_;
   StateType root_state_{};
+  History root_history_;    // the game's up to the root, in a game with a repetition rule
+  History history_;         // the current iteration's: root_history_ and the path so far
   NodeArena<Node> nodes_;   // nodes_[0] is the root
   std::size_t grow_limit_;  // leaves below the root are expanded only while the pool holds fewer nodes
   std::uint64_t capped_playouts_ = 0;
@@ -159,8 +164,9 @@ class SearchTree {
 
 template <class Program>
 void SearchTree<Program>::set_root(const StateType& root, const std::vector<Move>& moves_since,
-                                   const Clock::time_point* copy_deadline) {
+                                   const Clock::time_point* copy_deadline, const History* history) {
   decay_mast();
+  if (program_.counts_repetitions()) root_history_ = history ? *history : program_.start_history(root);
   std::uint32_t index = 0;
   if (!options_.reuse || nodes_.empty() || !follow(moves_since, index)) return reset(root);
   StateType expected = root_state_;
@@ -233,6 +239,7 @@ bool SearchTree<Program>::keep_subtree(std::uint32_t index, const Clock::time_po
 template <class Program>
 bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
   StateType state = root_state_;
+  if (program_.counts_repetitions()) history_ = root_history_;
   path_.assign(1, 0);
   played_.clear();
   std::uint32_t index = 0;
@@ -240,7 +247,7 @@ bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
     if (nodes_[index].child_count == 0 && ((nodes_[index].visits == 0 && index != 0) || !expand(index, state))) break;
     index = select_child(nodes_[index]);
     Node& child = nodes_[index];
-    program_.apply(state, child.move);
+    program_.apply(state, child.move, history_);
     if (options_.mast) played_.push_back(PlayedMove{child.move, child.mover});
     path_.push_back(index);
     if (options_.solver && state.over)
@@ -263,6 +270,7 @@ bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
     }
     policy.max_plies = options_.max_playout_plies ? options_.max_playout_plies : program_.playout_cap();
     policy.deadline = deadline;
+    if (program_.counts_repetitions()) policy.history = &history_;
     const std::uint32_t plies = program_.playout(state, rng_, policy);
     if (!state.over && plies < policy.max_plies) return false;  // stopped by the deadline
     capped_playouts_ += !state.over;

@@ -103,6 +103,7 @@ std::optional<GameTrace> play_game(const Program& program, std::array<AgentPoint
     if (players[player]) players[player]->start(player, agents::TimeControl{});
   GameTrace trace;
   auto state = program.initial_state();
+  History positions = program.start_history(state);
   auto covered = state.occupied();
   std::unordered_set<std::uint64_t> seen{state.hash};
   MoveList moves;
@@ -122,7 +123,7 @@ std::optional<GameTrace> play_game(const Program& program, std::array<AgentPoint
       move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
     }
     trace.first_shares.push_back(first_share);
-    program.apply(state, move);
+    program.apply(state, move, positions);
     for (auto& agent : players)
       if (agent) agent->observe(move);
     covered |= state.occupied();

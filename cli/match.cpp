@@ -124,6 +124,7 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     record.agents[p] = agents::spec_text(spec);
   }
   auto state = program.initial_state();
+  History positions = program.start_history(state);
   const std::uint32_t max_plies = setup.max_plies.value_or(program.playout_cap());
   int last_mover = -1;
   while (!state.over && state.ply < max_plies) {
@@ -134,7 +135,7 @@ GameRecord play_game(const Program& program, const MatchSetup& setup, int index)
     else
       record.moves.push_back(program.move_text(move));
     last_mover = mover;
-    program.apply(state, move);
+    program.apply(state, move, positions);
     for (auto& player : players) player->observe(move);
   }
   record.winner = state.over ? int{state.winner} : kDraw;

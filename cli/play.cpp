@@ -100,6 +100,7 @@ class PlaySession {
   // One move played, with the position before it, so that undo is a matter of going back.
   struct Ply {
     StateType before;
+    History positions_before;
     Move move;
     std::optional<agents::SearchReport> report;
   };
@@ -128,6 +129,7 @@ class PlaySession {
   std::ostream& screen_;
   std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> agents_;
   StateType state_;
+  History positions_;  // the game's, for (repetition N)
   std::vector<Ply> history_;
 };
 
@@ -140,7 +142,8 @@ PlaySession<Program>::PlaySession(const Program& program, const std::array<Side,
       max_plies_(play.max_plies.value_or(program.playout_cap())),
       console_(console),
       screen_(screen),
-      state_(program.initial_state()) {
+      state_(program.initial_state()),
+      positions_(program.start_history(state_)) {
   // Each agent draws from its own stream: --seed for the first player, --seed + 1 for the second,
   // unless its spec sets a seed.
   for (int player = 0; player < kPlayers; ++player) {
@@ -226,8 +229,8 @@ void PlaySession<Program>::agent_turn() {
 template <class Program>
 void PlaySession<Program>::play(Move move, const std::optional<agents::SearchReport>& report) {
   const int mover = state_.to_move;
-  history_.push_back(Ply{state_, move, report});
-  program_.apply(state_, move);
+  history_.push_back(Ply{state_, positions_, move, report});
+  program_.apply(state_, move, positions_);
   for (const auto& agent : agents_)
     if (agent) agent->observe(move);
   const auto [number, turn] = last_turn();
@@ -270,6 +273,7 @@ void PlaySession<Program>::undo() {
   std::vector<std::string> taken;
   for (auto ply = back; ply != history_.end(); ++ply) taken.push_back(program_.move_text(ply->move));
   state_ = back->before;
+  positions_ = back->positions_before;
   history_.erase(back, history_.end());
   fmt::print(screen_, "took back {}\n", fmt::join(taken, " "));
   show_board();

@@ -61,6 +61,7 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
                                           OnPosition&& on_position) {
   const lang::Rules& rules = program.rules();
   auto state = program.initial_state();
+  History positions = program.start_history(state);
   on_position(state, std::optional<Move>(), -1);
   for (const RecordToken& move : record.moves) {
     if (state.over)
@@ -74,7 +75,7 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
       throw record_error(record, move.pos,
                          fmt::format("cannot play {} as {}'s move {}: {}", move.text, player,
                                      rules.turn_of(state.ply) / 2 + 1, parsed.error));
-    program.apply(state, parsed.move);
+    program.apply(state, parsed.move, positions);
     on_position(state, std::optional<Move>(parsed.move), mover);
   }
   // A game a tool stopped at its ply limit ends unfinished, and its Reason says so.

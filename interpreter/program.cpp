@@ -23,7 +23,14 @@ using lang::EndKind;
 // playout loop with extras, and no cheap bound foresees a win by them.
 static bool is_unforeseen(EndKind kind) {
   return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
-         kind == EndKind::Not;
+         kind == EndKind::Not || kind == EndKind::InCheck;
+}
+
+// Whether the condition, or a part of it, counts repetitions.
+static bool asks_repetition(const lang::EndRule& rule) {
+  return rule.kind == EndKind::Repetition ||
+         std::any_of(rule.parts.begin(), rule.parts.end(),
+                     [](const lang::EndRule& part) { return asks_repetition(part); });
 }
 
 template <int Words>
@@ -69,11 +76,18 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       counts_quiet_ = true;
       quiet_piece_ = static_cast<std::int8_t>(rule.piece);
     }
+  repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
+                         [](const lang::EndRule& rule) { return asks_repetition(rule); });
+  pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
+  checks_legality_ = !rules_->legal.empty();
+  if (checks_legality_)
+    for (int player = 0; player < kPlayers; ++player) legal_tests_[player] = end_test(rules_->legal.front(), player);
   const bool hops = !hops_[0].empty() || !hops_[1].empty();
-  moves_listed_ = hops || must_capture_ || general_;
+  moves_listed_ = hops || must_capture_ || general_ || checks_legality_;
   shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
   has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
                 !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
+                repeats_ || checks_legality_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
@@ -334,7 +348,9 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::Compare:
     case EndKind::All:
     case EndKind::Any:
-    case EndKind::Not: return true;
+    case EndKind::Not:
+    case EndKind::Repetition:
+    case EndKind::InCheck: return true;
   }
   return true;
 }
@@ -369,7 +385,8 @@ typename Program<Words>::EndTest Program<Words>::end_test(const lang::EndRule& c
   test.piece = static_cast<std::int8_t>(condition.piece);
   test.counter = static_cast<std::int8_t>(condition.counter);
   test.comparison = condition.comparison;
-  test.value = static_cast<std::int16_t>(condition.value);
+  test.value =
+      static_cast<std::int16_t>(condition.kind == EndKind::Repetition ? condition.repetitions : condition.value);
   test.first_part = static_cast<std::uint16_t>(end_parts_.size());
   test.parts = static_cast<std::uint16_t>(condition.parts.size());
   end_parts_.resize(end_parts_.size() + condition.parts.size());
@@ -618,12 +635,37 @@ void Program<Words>::end_decision(StateType& state, int mover) const {
 
 template <int Words>
 void Program<Words>::apply(StateType& state, Move move) const {
-  const int mover = state.to_move;
+  apply_remembering(state, move, nullptr);
+}
+
+template <int Words>
+void Program<Words>::apply(StateType& state, Move move, History& history) const {
+  apply_remembering(state, move, repeats_ ? &history : nullptr);
+}
+
+template <int Words>
+void Program<Words>::play_move(StateType& state, Move move) const {
   if (move.general)
     apply_general(state, move);
   else
     move_pieces(state, move);
-  decide_end(state, tests_after(state, mover), [&] { return has_legal_move(state); });
+}
+
+template <int Words>
+void Program<Words>::apply_remembering(StateType& state, Move move, History* history) const {
+  const int mover = state.to_move;
+  play_move(state, move);
+  if (history) remember(state, move, *history);
+  decide_end(
+      state, tests_after(state, mover), [&] { return has_legal_move(state); }, history);
+}
+
+// A position before a capture cannot come back when no move adds a piece: the history before it
+// can never match again, and is dropped, which keeps the histories of long games short.
+template <int Words>
+void Program<Words>::remember(const StateType& state, Move move, History& history) const {
+  if (pieces_only_fall_ && move.capture) history.clear();
+  history.push_back(state.hash);
 }
 
 // A general move: its record, found by running its origin's rules again, is played. Captures
@@ -858,7 +900,8 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
 }
 
 template <int Words>
-void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+void Program<Words>::list_board_moves(const StateType& state, MoveList& moves,
+                                      std::vector<GeneralRecord>* records) const {
   moves.clear();
   if (state.over) return;
   for_each_target_set(state, [&](const TargetSet& set) {
@@ -870,6 +913,13 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
   if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
   if (general_) general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records);
+}
+
+template <int Words>
+void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+  list_board_moves(state, moves, records);
+  if (state.over) return;
+  if (checks_legality_) keep_legal(state, moves, records);
   if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
     moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
                 moves.end());
@@ -880,6 +930,56 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
     general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
+}
+
+template <int Words>
+void Program<Words>::keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
+  std::size_t kept = 0, record = 0, records_kept = 0;
+  for (const Move& move : moves) {
+    const bool legal = legal_after(state, move);
+    if (move.general && records) {
+      if (legal) (*records)[records_kept++] = std::move((*records)[record]);
+      ++record;
+    }
+    if (legal) moves[kept++] = move;
+  }
+  moves.resize(kept);
+  if (records) records->resize(records_kept);
+}
+
+// Whether the (legal ...) condition holds for the mover once `move` is played. The checker keeps
+// no-legal-moves out of it, so the condition never asks for moves.
+template <int Words>
+bool Program<Words>::legal_after(const StateType& state, Move move) const {
+  StateType after = state;
+  play_move(after, move);
+  const auto no_moves_asked = [] { return true; };
+  return end_test_holds<true>(after, legal_tests_[state.to_move], no_moves_asked, nullptr);
+}
+
+// A first version, correct for every rule: the opponent's moves are listed on a copy with the turn
+// turned; a capture on its landing (every fast move but a chain of jumps) is read off the move, any
+// other capture is played on a copy to see what it takes.
+template <int Words>
+bool Program<Words>::in_check(const StateType& state, int subject, int piece) const {
+  const Board royal = state.by_player[subject] & state.by_piece[piece];
+  if (!royal.any()) return false;
+  StateType turned = state;
+  turned.to_move = static_cast<std::uint8_t>(1 - subject);
+  turned.over = false;
+  MoveList moves;
+  list_board_moves(turned, moves, nullptr);
+  for (const Move& move : moves) {
+    if (!move.capture) continue;
+    if (!move.general && !move.jumped) {
+      if (royal.test(move.to)) return true;
+      continue;
+    }
+    StateType after = turned;
+    play_move(after, move);
+    if ((after.by_player[subject] & after.by_piece[piece]) != royal) return true;
+  }
+  return false;
 }
 
 template <int Words>
@@ -1047,7 +1147,7 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, std::uint32_t 
   const std::uint32_t limit = max_plies == 0 ? playout_cap_ : max_plies;
   return run_playout(
       state, [&](int count, auto&& /*nth*/) { return rng.below(static_cast<std::uint32_t>(count)); },
-      [limit](std::uint32_t plies) { return plies < limit; });
+      [limit](std::uint32_t plies) { return plies < limit; }, nullptr);
 }
 
 // ---- playout policies ------------------------------------------------------------------------------
@@ -1065,7 +1165,7 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
     return policy.deadline == nullptr || plies % PlayoutPolicy::kDeadlinePlies != 0 || plies == 0 ||
            std::chrono::steady_clock::now() < *policy.deadline;
   };
-  return run_playout(state, choose, keep_going);
+  return run_playout(state, choose, keep_going, policy.history);
 }
 
 // Plays to the end of the game, or until `keep_going(plies played)` says no. `choose(count, nth)`
@@ -1076,7 +1176,8 @@ std::uint32_t Program<Words>::playout(StateType& state, Rng& rng, const PlayoutP
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::always_inline]] inline std::uint32_t Program<Words>::run_playout(StateType& state, Choose&& choose,
-                                                                        KeepGoing&& keep_going) const {
+                                                                        KeepGoing&& keep_going,
+                                                                        const History* history) const {
   const auto chosen_move = [&](int count, auto&& nth) {
     const auto choice = choose(count, nth);
     if constexpr (std::is_same_v<std::decay_t<decltype(choice)>, Move>) {
@@ -1085,8 +1186,8 @@ template <typename Choose, typename KeepGoing>
       return nth(static_cast<int>(choice));
     }
   };
-  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going);
-  return has_extras_ ? run_extras_playout(state, chosen_move, keep_going)
+  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  return has_extras_ ? run_extras_playout(state, chosen_move, keep_going, history)
                      : run_inline_playout<false>(state, chosen_move, keep_going);
 }
 
@@ -1094,8 +1195,9 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_extras_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
-  return run_inline_playout<true>(state, choose, keep_going);
+                                                                   KeepGoing&& keep_going,
+                                                                   const History* history) const {
+  return run_inline_playout<true>(state, choose, keep_going, history);
 }
 
 // The playout loop of games whose moves are listed every ply. Out of line, so that the loop of the
@@ -1103,12 +1205,15 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_listed_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
+                                                                   KeepGoing&& keep_going,
+                                                                   const History* history) const {
   std::uint32_t plies = 0;
   MoveList moves;
+  History played = playout_history(state, history);
   for (; !state.over && keep_going(plies); ++plies) {
     list_moves(state, moves, nullptr);
-    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }));
+    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }),
+          played);
   }
   return plies;
 }
@@ -1120,9 +1225,16 @@ template <typename Choose, typename KeepGoing>
 template <int Words>
 template <bool Extras, typename Choose, typename KeepGoing>
 [[gnu::noinline]] std::uint32_t Program<Words>::run_inline_playout(StateType& state, Choose&& choose,
-                                                                   KeepGoing&& keep_going) const {
+                                                                   KeepGoing&& keep_going,
+                                                                   [[maybe_unused]] const History* history) const {
   std::uint32_t plies = 0;
   InlineTargets targets;
+  // The game's history, for (repetition N), in the loop with extras only.
+  struct NoHistory {};
+  [[maybe_unused]] std::conditional_t<Extras, History, NoHistory> played;
+  if constexpr (Extras) {
+    played = playout_history(state, history);
+  }
   collect_targets<Extras>(state, targets);
   // A game that goes on with no targets for the player to move has one move: the pass.
   const auto nth = [&](int i) {
@@ -1133,14 +1245,25 @@ template <bool Extras, typename Choose, typename KeepGoing>
   };
   for (; !state.over && keep_going(plies); ++plies) {
     const int mover = state.to_move;
-    move_pieces<Extras>(state, choose(Extras && targets.total == 0 ? 1 : targets.total, nth));
+    const Move move = choose(Extras && targets.total == 0 ? 1 : targets.total, nth);
+    move_pieces<Extras>(state, move);
+    const History* history_now = nullptr;
+    if constexpr (Extras) {
+      if (repeats_) {
+        remember(state, move, played);
+        history_now = &played;
+      }
+    }
     bool generated = false;
     // Without extras the turn always passes on, and the mover is the player not to move.
-    decide_end<Extras>(state, Extras ? tests_after(state, mover) : after_move_tests_[1 - state.to_move], [&] {
-      collect_targets<Extras>(state, targets);
-      generated = true;
-      return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
-    });
+    decide_end<Extras>(
+        state, Extras ? tests_after(state, mover) : after_move_tests_[1 - state.to_move],
+        [&] {
+          collect_targets<Extras>(state, targets);
+          generated = true;
+          return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
+        },
+        history_now);
     if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
   return plies;
@@ -1269,10 +1392,7 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   MoveList safe_moves;
   for (const Move& move : tried) {
     StateType after = state;  // the opponent is to move in it
-    if (move.general)
-      apply_general(after, move);
-    else
-      move_pieces(after, move);
+    play_move(after, move);
     Move reply;
     if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
   }
@@ -1307,6 +1427,11 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
+  if (checks_legality_) {
+    MoveList moves;
+    list_moves(state, moves, nullptr);
+    return !moves.empty();
+  }
   return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
          (general_ && has_general_move(state));
 }
@@ -1318,14 +1443,14 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
-                                                              CanMove&& can_move) const {
+                                                              CanMove&& can_move, const History* history) const {
   int moves_left = -1;
   const auto has_moves = [&] {
     if (moves_left < 0) moves_left = can_move();
     return moves_left != 0;
   };
   for (const EndTest& test : tests) {
-    if (!end_test_holds<Extras>(state, test, has_moves)) continue;
+    if (!end_test_holds<Extras>(state, test, has_moves, history)) continue;
     state.over = true;
     state.winner = test.winner;
     if (test.winner == kWinnerByCount) {
@@ -1346,7 +1471,7 @@ template <bool Extras, typename CanMove>
 template <int Words>
 template <bool Extras, typename HasMoves>
 [[gnu::always_inline]] inline bool Program<Words>::end_test_holds(const StateType& state, const EndTest& test,
-                                                                  HasMoves& has_moves) const {
+                                                                  HasMoves& has_moves, const History* history) const {
   switch (test.kind) {
     case EndKind::Reach: {
       Board pieces = state.by_player[test.subject] & test.region;
@@ -1383,7 +1508,9 @@ template <bool Extras, typename HasMoves>
       }
       case EndKind::All:
       case EndKind::Any:
-      case EndKind::Not: return parts_hold(state, test, has_moves);
+      case EndKind::Not: return parts_hold(state, test, has_moves, history);
+      case EndKind::Repetition: return repeated(state, test, history);
+      case EndKind::InCheck: return in_check(state, test.subject, test.piece);
       default: return false;  // the kinds above
     }
   }
@@ -1391,13 +1518,20 @@ template <bool Extras, typename HasMoves>
 
 template <int Words>
 template <typename HasMoves>
-bool Program<Words>::parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const {
+bool Program<Words>::parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
+                                const History* history) const {
   const auto first = end_parts_.begin() + test.first_part;
   const auto last = first + test.parts;
-  const auto part_holds = [&](const EndTest& part) { return end_test_holds<true>(state, part, has_moves); };
+  const auto part_holds = [&](const EndTest& part) { return end_test_holds<true>(state, part, has_moves, history); };
   if (test.kind == EndKind::All) return std::all_of(first, last, part_holds);
   if (test.kind == EndKind::Any) return std::any_of(first, last, part_holds);
   return !part_holds(*first);
+}
+
+// Whether the position has occurred test.value times, by the game's history (never without one).
+template <int Words>
+bool Program<Words>::repeated(const StateType& state, const EndTest& test, const History* history) {
+  return history && std::count(history->begin(), history->end(), state.hash) >= test.value;
 }
 
 // Whether `pieces` hold a line of test.length to test.longest cells (no limit when longest is 0)

@@ -67,6 +67,12 @@ static_assert(sizeof(Move) == 16, "agents keep millions of moves");
 // it allocates nothing.
 using MoveList = boost::container::small_vector<Move, 256>;
 
+// The hashes of a game's positions since its last irreversible move, the current one last: what
+// (repetition N) counts. Kept beside the State, not in it (docs/core-design.md §4), by whoever plays
+// a game on (the tools, an agent's search, the playout loop); a position alone has no history, and
+// perft needs none.
+using History = boost::container::small_vector<std::uint64_t, 128>;
+
 template <int Words>
 class GeneralMoves;
 struct GeneralRecord;
@@ -134,6 +140,9 @@ struct PlayoutPolicy {
   bool anti_decisive = false;
   const float* move_values = nullptr;
   std::vector<PlayedMove>* played = nullptr;  // when set, every move played is appended
+  // The history of the game up to the position the playout starts from (null: that position
+  // alone), for (repetition N).
+  const History* history = nullptr;
   std::uint32_t max_plies = 0;
   const std::chrono::steady_clock::time_point* deadline = nullptr;
   static constexpr std::uint32_t kDeadlinePlies = 16;
@@ -171,6 +180,13 @@ class Program {
   int count_moves(const StateType& state) const;
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
+  // apply, keeping the game's history: a (repetition N) rule counts the position in it. Without
+  // such a rule it is apply, and the history is left as it is.
+  void apply(StateType& state, Move move, History& history) const;
+  // The history of a game whose first position, or the first one known, is `state`.
+  History start_history(const StateType& state) const { return History(1, state.hash); }
+  // Whether the game has a (repetition N) rule, and so keeps histories.
+  bool counts_repetitions() const { return repeats_; }
   // Plays uniformly random moves to the end of the game, or until `max_plies` plies are played
   // (0: playout_cap()), leaving the state unfinished; returns the plies played. So every playout
   // ends, even in a game that can go on forever. Same moves and result as looping random_move +
@@ -362,7 +378,7 @@ class Program {
     std::int8_t rule = 0;
     std::int8_t counter = -1;  // Compare: the subject's counter, compared with `value`
     lang::Comparison comparison = lang::Comparison::Equal;
-    std::int16_t value = 0;
+    std::int16_t value = 0;                   // Compare: the number; Repetition: the occurrences that end the game
     std::uint16_t first_part = 0, parts = 0;  // All, Any, Not: their tests, end_parts_[first_part...]
   };
   // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
@@ -388,14 +404,30 @@ class Program {
                          std::vector<EndTest>& after_move_tests);
   EndTest end_test(const lang::EndRule& condition, int subject);
   void compile_win_prefilters();
+  // The playout loops take the history of the game so far (null: the start position alone); the
+  // loop without extras, which no game with a repetition rule uses, none.
   template <typename Choose, typename KeepGoing>
-  std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going, const History* history) const;
   template <typename Choose, typename KeepGoing>
-  std::uint32_t run_listed_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  std::uint32_t run_listed_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
+                                   const History* history) const;
   template <typename Choose, typename KeepGoing>
-  std::uint32_t run_extras_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  std::uint32_t run_extras_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
+                                   const History* history) const;
   template <bool Extras, typename Choose, typename KeepGoing>
-  std::uint32_t run_inline_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going) const;
+  std::uint32_t run_inline_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
+                                   const History* history = nullptr) const;
+  // The history a playout from `state` keeps: `history` (the game's so far, `state` last) or `state`
+  // alone when null; empty in a game without a repetition rule.
+  History playout_history(const StateType& state, const History* history) const {
+    return !repeats_ ? History() : history ? *history : start_history(state);
+  }
+  // Plays `move` without asking the end rules.
+  void play_move(StateType& state, Move move) const;
+  // apply, adding the new position to `history` unless it is null.
+  void apply_remembering(StateType& state, Move move, History* history) const;
+  // Adds the position `move` led to onto the history, which an irreversible move empties first.
+  void remember(const StateType& state, Move move, History& history) const;
   bool could_win(const StateType& state, int player) const;
   bool find_win(const StateType& state, Move& win) const;
   template <typename NthMove>
@@ -416,6 +448,14 @@ class Program {
   bool has_legal_move(const StateType& state) const;
   // legal_moves, with the records of the general moves (in their order) when `records` is given.
   void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // The moves of the pieces on the board and of the game rules that are not fallbacks, legal or not
+  // under (legal ...): what list_moves starts from, and what attacks a piece.
+  void list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // Drops the moves after which the (legal ...) condition fails for their mover, and their records.
+  void keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  bool legal_after(const StateType& state, Move move) const;
+  // (in-check PIECE) for `subject`: the opponent, were it to move, has a move that takes such a piece.
+  [[gnu::noinline]] bool in_check(const StateType& state, int subject, int piece) const;
   // (when (can-move others)): the player not to move has a move, fallback rules aside.
   bool others_can_move(const StateType& state) const;
   bool has_general_move(const StateType& state) const;
@@ -481,13 +521,19 @@ class Program {
   }
   // The end tests of a position of unknown history.
   const std::vector<EndTest>& all_tests(const StateType& state) const;
+  // `history`: the game's, the current position last, for (repetition N); null when unknown (a
+  // repetition then never holds).
   template <bool Extras = true, typename CanMove>
-  void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move) const;
+  void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
+                  const History* history = nullptr) const;
   template <bool Extras, typename HasMoves>
-  [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves) const;
+  [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves,
+                                             const History* history) const;
   // The compound tests (and, or, not), out of line: the tests of other kinds are inlined into playouts.
   template <typename HasMoves>
-  [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves) const;
+  [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
+                                    const History* history) const;
+  [[gnu::noinline]] static bool repeated(const StateType& state, const EndTest& test, const History* history);
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (piece * kPlayers + player) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];
@@ -525,6 +571,13 @@ class Program {
   // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
   bool moves_listed_ = false;
   bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
+  bool repeats_ = false;                                     // the game has a (repetition N) rule
+  // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
+  bool checks_legality_ = false;
+  std::array<EndTest, kPlayers> legal_tests_{};
+  // No move adds a piece to the board (no drops, no general rules): a capture is then irreversible,
+  // and empties a history.
+  bool pieces_only_fall_ = false;
   std::int8_t quiet_piece_ = -1;                             // the piece whose moves are not quiet, or -1
   std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;

@@ -23,10 +23,9 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {"about",     "param",        "variant", "players", "board",
-                                             "region",    "piece",        "setup",   "end",     "pass-when-stuck",
-                                             "swap-rule", "must-capture", "moves",   "prefer",  "turn",
-                                             "counter"};
+const std::vector<std::string> kGameForms = {
+    "about",           "param",     "variant",      "players", "board",  "region", "piece",   "setup", "end",
+    "pass-when-stuck", "swap-rule", "must-capture", "moves",   "prefer", "turn",   "counter", "legal"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -55,6 +54,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"over", "(over enemy)"},
     {"promote", "(promote PIECE REGION)"},
     {"must-capture", "(must-capture)"},
+    {"legal", "(legal CONDITION): a move is legal only if CONDITION holds for its mover after it"},
+    {"in-check", "(in-check PIECE): the opponent, were it to move, could take a PIECE of the player"},
     {"prefer", "(prefer captures), the core's (must-capture)"},
     {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
@@ -79,6 +80,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"lost", "(lost PIECE)"},
+    {"repetition", "(repetition N): the position, with the same player to move, has occurred N times"},
     {"and", "(and CONDITION...)"},
     {"or", "(or CONDITION...)"},
     {"not", "(not CONDITION)"},
@@ -111,6 +113,8 @@ const std::vector<std::string> kConditions = {"reach",
                                               "connect",
                                               "quiet-moves",
                                               "lost",
+                                              "repetition",
+                                              "in-check",
                                               "and",
                                               "or",
                                               "not",
@@ -268,6 +272,7 @@ class Checker {
     read_pass();
     read_swap_rule();
     read_must_capture();
+    read_legal();
     for (const Node* form : this->forms("turn")) read_turn(*form, rules_.turn_actions, rules_.first_turn_actions);
     if (through_core_)
       compile_written_rules();
@@ -1859,6 +1864,33 @@ class Checker {
     }
   }
 
+  // (legal CONDITION): the condition must be one a position answers by itself, after the move.
+  void read_legal() {
+    for (const Node* form : forms("legal")) {
+      expect_at_most(*form, 2);
+      const Node& node = argument(*form, 1, "CONDITION");
+      EndRule rule;
+      rule.pos = node.pos;
+      rule.text = to_text(*form);
+      rule.condition_text = to_text(node);
+      condition(node, rule);
+      if (const EndRule* part = part_not_of_a_position(rule))
+        fail_at(part->pos, fmt::format("'(legal ...)' cannot test {}", part->condition_text),
+                "a move's legality is asked of the position after it alone: not of the moves that follow, nor "
+                "of plies counted before it");
+      rules_.legal.push_back(std::move(rule));
+    }
+  }
+
+  // The first condition, `rule` or a part of it, that a position alone does not answer.
+  static const EndRule* part_not_of_a_position(const EndRule& rule) {
+    if (rule.kind == EndKind::NoLegalMoves || rule.kind == EndKind::QuietMoves || rule.kind == EndKind::Repetition)
+      return &rule;
+    for (const EndRule& part : rule.parts)
+      if (const EndRule* found = part_not_of_a_position(part)) return found;
+    return nullptr;
+  }
+
   void read_end() {
     const Node& form = *forms("end").front();
     if (form.items.size() < 2) fail(form, "'(end ...)' lists no way for the game to end", usage("end"));
@@ -1938,6 +1970,12 @@ class Checker {
       rule.kind = EndKind::Lost;
       expect_at_most(node, 2);
       rule.piece = piece_named(argument(node, 1, "PIECE"));
+    } else if (word == "repetition" && node.is_list()) {
+      repetition(node, rule);
+    } else if (word == "in-check" && node.is_list()) {
+      rule.kind = EndKind::InCheck;
+      expect_at_most(node, 2);
+      rule.piece = piece_named(argument(node, 1, "PIECE"));
     } else if ((word == "and" || word == "or" || word == "not") && node.is_list()) {
       compound(node, rule);
     } else if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_list()) {
@@ -1950,6 +1988,8 @@ class Checker {
                                                                      {"connect", "two regions"},
                                                                      {"quiet-moves", "a number of plies"},
                                                                      {"lost", "a piece"},
+                                                                     {"repetition", "a number of times"},
+                                                                     {"in-check", "a piece"},
                                                                      {"and", "conditions"},
                                                                      {"or", "conditions"},
                                                                      {"not", "a condition"}};
@@ -1978,6 +2018,21 @@ class Checker {
              "give it an end rule of its own: the quiet plies are counted for such a rule only");
       rule.parts.push_back(std::move(part));
     }
+  }
+
+  // (repetition N): the position, with the same player to move, has occurred N times. Every
+  // position has occurred once, so N starts at 2.
+  void repetition(const Node& node, EndRule& rule) const {
+    rule.kind = EndKind::Repetition;
+    expect_at_most(node, 2);
+    const Node& count = argument(node, 1, "N");
+    const std::int64_t times = integer(count);
+    if (times < 2 || times > kMaxRepetitions)
+      fail(count,
+           fmt::format("the number of repetitions must be between 2 and {}, but it is {}", kMaxRepetitions, times),
+           "every position has occurred once when it stands on the board: (repetition 3) holds at its third "
+           "occurrence");
+    rule.repetitions = static_cast<int>(times);
   }
 
   // (OP (counter NAME) N), OP one of < <= = >= >: the player's counter against a number.

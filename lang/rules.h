@@ -44,6 +44,7 @@ inline constexpr int kMaxJumpCells = 64;        // a jump's captured cells are k
 inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (turn (actions N)): State keeps them in a byte
 inline constexpr int kMaxCounters = 4;          // (counter ...) declarations in a game
 inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the amounts moves add, lie within +-this
+inline constexpr int kMaxRepetitions = 100;     // (repetition N): N is at most this
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -163,6 +164,10 @@ enum class EndKind {
   All,                  // (and C...): every condition of `parts` holds
   Any,                  // (or C...): some condition of `parts` holds
   Not,                  // (not C): the condition parts[0] does not hold
+  // The position, with the same player to move, has occurred `repetitions` times in the game
+  // (counted in a History kept beside the state: interpreter/program.h)
+  Repetition,
+  InCheck,  // the opponent, were it to move, has a move that takes a piece of type `piece` of the player
 };
 
 enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };
@@ -185,6 +190,7 @@ struct EndRule {
   Comparison comparison = Comparison::Equal;
   int value = 0;               // Compare
   std::vector<EndRule> parts;  // All, Any, Not: the conditions combined, for the same player (their outcome unused)
+  int repetitions = 0;         // Repetition: how many times the position must have occurred
 };
 
 // (counter NAME (range LOW HIGH)): a number that each player keeps, LOW at the start. Moves change
@@ -230,6 +236,9 @@ struct Rules {
   bool swap_rule = false;
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
+  // (legal CONDITION): a move is legal only if CONDITION holds for its mover after it (before the
+  // end rules are asked); at most one, e.g. (not (in-check King)). Empty: every move is legal.
+  std::vector<EndRule> legal;
   // (turn (actions N) [(first M)]): every turn is N decisions of the player to move, each one move
   // and one ply; the game's first turn is M. 1 and 1: the players alternate, one move each.
   int turn_actions = 1;

@@ -51,6 +51,13 @@ bool has_end_rule(const Rules& rules, EndKind kind) {
   return std::any_of(rules.end.begin(), rules.end.end(), [&](const EndRule& rule) { return rule.kind == kind; });
 }
 
+// Whether the condition holds whenever the position has occurred some number of times: then,
+// since a position holds finitely many values (counters have ranges), the game is bounded.
+bool ends_on_repetition(const EndRule& rule) {
+  if (rule.kind == EndKind::Repetition) return true;
+  return rule.kind == EndKind::Any && std::any_of(rule.parts.begin(), rule.parts.end(), ends_on_repetition);
+}
+
 bool any_move(const Rules& rules, bool (*test)(const MoveRule&)) {
   return first_move_not(rules, [&](const PieceType&, const MoveRule& move) { return !test(move); }).has_value();
 }
@@ -107,7 +114,8 @@ std::uint32_t playout_cap(const Rules& rules) {
 }
 
 std::optional<Diagnostic> unbounded_game_warning(const Rules& rules) {
-  if (has_end_rule(rules, EndKind::PlyLimit)) return std::nullopt;
+  if (has_end_rule(rules, EndKind::PlyLimit) || std::any_of(rules.end.begin(), rules.end.end(), ends_on_repetition))
+    return std::nullopt;
   const bool drops = any_move(rules, adds_pieces);
   // A general rule counts only where it advances as a forward step does, in a game without drops.
   const bool general_rules = rules.general && !rules.general->moves.empty();

@@ -237,7 +237,9 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
     case EndKind::Compare:
     case EndKind::All:
     case EndKind::Any:
-    case EndKind::Not: return rule.condition_text;  // no ZRF game has them: as written
+    case EndKind::Not:
+    case EndKind::Repetition:
+    case EndKind::InCheck: return rule.condition_text;  // no ZRF game has them: as written
     case EndKind::Reach:
     case EndKind::Connect: break;
   }

@@ -9,7 +9,10 @@ template <class Program>
 class BoardOf final : public MatchBoard {
  public:
   BoardOf(std::shared_ptr<const Game> game, const Program& program)
-      : game_(std::move(game)), program_(program), state_(program.initial_state()) {}
+      : game_(std::move(game)),
+        program_(program),
+        state_(program.initial_state()),
+        positions_(program.start_history(state_)) {}
 
   int to_move() const override { return program_.to_move(state_); }
   bool over() const override { return program_.is_terminal(state_); }
@@ -32,7 +35,7 @@ class BoardOf final : public MatchBoard {
     // that every result file writes a move the same way.
     const std::string canonical = program_.move_text(parsed.move);
     if (canonical != move) return fmt::format("'{}' is not written as the legal moves are; write {}", move, canonical);
-    program_.apply(state_, parsed.move);
+    program_.apply(state_, parsed.move, positions_);
     return {};
   }
 
@@ -40,6 +43,7 @@ class BoardOf final : public MatchBoard {
   std::shared_ptr<const Game> game_;  // owns program_
   const Program& program_;
   typename Program::StateType state_;
+  History positions_;  // the game's, for (repetition N)
 };
 
 // A function template rather than the body of visit's generic lambda: clang 14 instantiates the

@@ -37,7 +37,8 @@ class SeatOf final : public Seat {
       : game_(std::move(game)),
         program_(program),
         agent_(agents::make_agent(spec, program, seed)),
-        state_(program.initial_state()) {
+        state_(program.initial_state()),
+        positions_(program.start_history(state_)) {
     agent_->start(player, time);
   }
 
@@ -54,6 +55,7 @@ class SeatOf final : public Seat {
     const bool continues = moves.size() >= played_.size() && std::equal(played_.begin(), played_.end(), moves.begin());
     if (!continues) {
       state_ = program_.initial_state();
+      positions_ = program_.start_history(state_);
       played_.clear();
     }
     for (std::size_t ply = played_.size(); ply < moves.size(); ++ply) {
@@ -61,7 +63,7 @@ class SeatOf final : public Seat {
       if (!parsed.ok())
         throw std::runtime_error(
             fmt::format("the referee's move {} ({}) is not legal here: {}", ply + 1, moves[ply], parsed.error));
-      program_.apply(state_, parsed.move);
+      program_.apply(state_, parsed.move, positions_);
       if (continues) agent_->observe(parsed.move);
       played_.push_back(moves[ply]);
     }
@@ -71,6 +73,7 @@ class SeatOf final : public Seat {
   const Program& program_;
   std::unique_ptr<agents::Agent<Program>> agent_;
   typename Program::StateType state_;
+  History positions_;  // the game's, for (repetition N)
   std::vector<std::string> played_;
 };
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -168,6 +169,20 @@ TEST(RefereeTournament, AGameThatNeverEndsIsDrawnAtThePlyCap) {
     EXPECT_EQ(line["reason"], "ply cap 2000 reached");
     EXPECT_EQ(line["plies"], 2000);
     EXPECT_EQ(line["moves"].size(), 2000u);
+  }
+}
+
+// A game built to cycle (tests/data/games/two-kings.game) ends by threefold repetition in the
+// referee too: it keeps the game's history beside the position.
+TEST(RefereeTournament, AGameEndsByRepetition) {
+  std::ifstream file(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/two-kings.game");
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  Results results;
+  ASSERT_NO_FATAL_FAILURE(two_random_agents_play(fresh_workspace("repetition"), text, results));
+  for (const Json& line : results.games) {
+    EXPECT_EQ(line["result"], "1/2-1/2");
+    EXPECT_EQ(line["reason"], "draw by (repetition 3)");
+    EXPECT_LT(line["plies"].get<int>(), 2000);
   }
 }
 

@@ -319,6 +319,8 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::All: return std::all_of(rule.parts.begin(), rule.parts.end(), part_holds);
     case lang::EndKind::Any: return std::any_of(rule.parts.begin(), rule.parts.end(), part_holds);
     case lang::EndKind::Not: return !part_holds(rule.parts.front());
+    case lang::EndKind::Repetition: return false;  // a position alone has no history (tests/repetition_test.cpp)
+    case lang::EndKind::InCheck: return false;     // tests/reference_check.h
   }
   return false;
 }
