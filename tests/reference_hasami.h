@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/reference_text.h"
+
 namespace troyka::reference_hasami {
 
 inline constexpr char kEmpty = '.';
@@ -132,22 +134,8 @@ inline std::uint64_t perft(const Position& position, int depth) {
 // The position as troyka's position text writes it: rows from the top, '/'-separated, digits for
 // runs of empty cells, the player to move, the ply and the counter.
 inline std::string text(const Position& position) {
-  std::string text;
-  for (int row = position.size - 1; row >= 0; --row) {
-    int empty = 0;
-    for (int column = 0; column < position.size; ++column) {
-      const char cell = position.at(column, row);
-      if (cell == kEmpty) {
-        ++empty;
-        continue;
-      }
-      if (empty > 0) text += std::to_string(empty);
-      empty = 0;
-      text += cell;
-    }
-    if (empty > 0) text += std::to_string(empty);
-    if (row > 0) text += '/';
-  }
+  std::string text = reference_text::board_text(position.size, position.size, kEmpty,
+                                                [&](int column, int row) { return position.at(column, row); });
   return text + (position.to_move == 0 ? " Black " : " White ") + std::to_string(position.ply) +
          " taken=" + std::to_string(position.taken[0]) + "," + std::to_string(position.taken[1]);
 }

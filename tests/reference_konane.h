@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/reference_text.h"
+
 namespace troyka::reference_konane {
 
 inline constexpr char kEmpty = '.';
@@ -111,23 +113,8 @@ inline std::uint64_t perft(const Position& position, int depth) {
 // The board as troyka's position text writes it: rows from the top, '/'-separated, digits for runs
 // of empty cells.
 inline std::string board_text(const Position& position) {
-  std::string text;
-  for (int row = position.height - 1; row >= 0; --row) {
-    int empty = 0;
-    for (int column = 0; column < position.width; ++column) {
-      const char cell = position.at(column, row);
-      if (cell == kEmpty) {
-        ++empty;
-        continue;
-      }
-      if (empty > 0) text += std::to_string(empty);
-      empty = 0;
-      text += cell;
-    }
-    if (empty > 0) text += std::to_string(empty);
-    if (row > 0) text += '/';
-  }
-  return text;
+  return reference_text::board_text(position.width, position.height, kEmpty,
+                                    [&](int column, int row) { return position.at(column, row); });
 }
 
 }  // namespace troyka::reference_konane
