@@ -120,6 +120,9 @@ void check_winning_move(const Program& program, const typename Program::StateTyp
   FUZZ_CHECK(after.over && after.winner == state.to_move, program.move_text(win) + " does not win in " + text);
 }
 
+// Whether tests/reference.h cannot play the game of `rules` (see check_state).
+bool unreferenced(const lang::Rules& rules) { return rules.general != nullptr || !rules.legal.empty(); }
+
 template <typename Program>
 void check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
   const lang::Rules& rules = program.rules();
@@ -127,12 +130,14 @@ void check_state(const Program& program, const typename Program::StateType& stat
   const std::vector<Square> board = squares(rules, state);
 
   // The reference knows the rules of the fast back end only: a game with general rules (core forms
-  // the recogniser does not compile) is checked for the invariants below, not against it.
-  const bool general = rules.general != nullptr;
+  // the recogniser does not compile) or with (legal ...), which tests/reference_check.h plays in
+  // tests/legality_test.cpp, is checked for the invariants below, not against it.
+  const bool no_reference = unreferenced(rules);
   const troyka::reference::Decision verdict =
       troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies, counters(state));
-  FUZZ_CHECK(general || state.over == verdict.over, text + ": the reference says over=" + std::to_string(verdict.over));
-  if (state.over && !general) {
+  FUZZ_CHECK(no_reference || state.over == verdict.over,
+             text + ": the reference says over=" + std::to_string(verdict.over));
+  if (state.over && !no_reference) {
     FUZZ_CHECK(state.winner == verdict.winner && state.ended_by == verdict.ended_by,
                text + ": the reference says winner " + std::to_string(verdict.winner) + " by rule " +
                    std::to_string(verdict.ended_by) + ", not " + std::to_string(state.winner) + " by rule " +
@@ -142,7 +147,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
   program.legal_moves(state, moves);
   FUZZ_CHECK(program.count_moves(state) == static_cast<int>(moves.size()), text);
   FUZZ_CHECK(state.over == moves.empty(), text);
-  if (!state.over && !general) {
+  if (!state.over && !no_reference) {
     std::vector<MoveKey> listed;
     for (const Move& move : moves) listed.push_back(troyka::reference::key_of(move));
     std::sort(listed.begin(), listed.end());  // the reference lists each move once, sorted: so must we
@@ -224,7 +229,7 @@ void play(const Program& program) {
     state = program.initial_state();
     const std::uint32_t plies = with_policy ? program.playout(state, rng, policy) : program.playout(state, rng);
     FUZZ_CHECK(state.over && state.ply == plies, program.position_text(state));
-    if (program.rules().general) continue;  // see check_state
+    if (unreferenced(program.rules())) continue;  // see check_state
     const troyka::reference::Decision verdict = troyka::reference::decision(
         program.rules(), squares(program.rules(), state), state.to_move, state.ply, state.quiet_plies, counters(state));
     FUZZ_CHECK(verdict.over && verdict.winner == state.winner && verdict.ended_by == state.ended_by,
