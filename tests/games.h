@@ -88,6 +88,22 @@ inline void expect_random_games_agree_with_reference(const troyka::Game& loaded,
   expect_random_games_agree_with_reference(loaded, ReferenceView{loaded.rules()}, label, rounds, seed);
 }
 
+// The texts of the positions after each legal move of `state`, sorted: compared with a plain
+// reference's successors where moves are identified by what they leave on the board.
+template <typename Program>
+std::vector<std::string> successor_texts(const Program& program, const typename Program::StateType& state) {
+  troyka::MoveList moves;
+  program.legal_moves(state, moves);
+  std::vector<std::string> texts;
+  for (const troyka::Move& move : moves) {
+    auto next = state;
+    program.apply(next, move);
+    texts.push_back(program.position_text(next));
+  }
+  std::sort(texts.begin(), texts.end());
+  return texts;
+}
+
 // Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.
 #ifdef NDEBUG
 inline constexpr bool kSlowBuild = false;

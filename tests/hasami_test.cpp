@@ -27,25 +27,11 @@ using troyka_tests::move_texts;
 using troyka_tests::Outcome;
 using troyka_tests::position;
 using troyka_tests::run_troyka;
+using troyka_tests::successor_texts;
 
 namespace hasami = reference_hasami;
 
 Game hasami_game(int size) { return game("hasami-shogi.game", {{"size", std::to_string(size)}}); }
-
-// The texts of the positions after each legal move of `state`, sorted.
-template <typename Program>
-std::vector<std::string> successor_texts(const Program& program, const typename Program::StateType& state) {
-  MoveList moves;
-  program.legal_moves(state, moves);
-  std::vector<std::string> texts;
-  for (const Move& move : moves) {
-    auto next = state;
-    program.apply(next, move);
-    texts.push_back(program.position_text(next));
-  }
-  std::sort(texts.begin(), texts.end());
-  return texts;
-}
 
 std::vector<std::string> successor_texts(const hasami::Position& position) {
   std::vector<std::string> texts;

@@ -39,14 +39,8 @@ std::string board_of(const std::string& position_text) { return position_text.su
 // The boards after each legal move of `state`, sorted.
 template <typename Program>
 std::vector<std::string> successor_boards(const Program& program, const typename Program::StateType& state) {
-  MoveList moves;
-  program.legal_moves(state, moves);
   std::vector<std::string> boards;
-  for (const Move& move : moves) {
-    auto next = state;
-    program.apply(next, move);
-    boards.push_back(board_of(program.position_text(next)));
-  }
+  for (const std::string& text : troyka_tests::successor_texts(program, state)) boards.push_back(board_of(text));
   std::sort(boards.begin(), boards.end());
   return boards;
 }
