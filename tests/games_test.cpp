@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -29,9 +28,7 @@ namespace {
 using troyka_tests::after;
 using troyka_tests::game;
 using troyka_tests::move_texts;
-using troyka_tests::Outcome;
 using troyka_tests::position;
-using troyka_tests::run_troyka;
 
 // Debug and sanitizer builds are about 25 times slower: the reference counts go less deep there.
 #ifdef NDEBUG
@@ -665,11 +662,8 @@ TEST(Amazons, ArrowsShowInTheDiagramAndCountInTheHash) {
 
 // The small board keeps the test short (and quick under sanitizers); random is walled in fast.
 TEST(Amazons, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/amazons.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/amazons.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
 TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
@@ -941,11 +935,8 @@ TEST(Draughts, ShowSaysCapturesAreCompulsoryAndPlaysFromAMoveList) {
 }
 
 TEST(Draughts, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/english-draughts.game --games 4 --agents mcts:iterations=300 random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/english-draughts.game --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
 }  // namespace

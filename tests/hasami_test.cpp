@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -24,9 +23,7 @@ using troyka_tests::after;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
-using troyka_tests::Outcome;
 using troyka_tests::position;
-using troyka_tests::run_troyka;
 using troyka_tests::successor_texts;
 
 namespace hasami = reference_hasami;
@@ -163,11 +160,9 @@ TEST(HasamiShogi, CapturingAllButOneOfTheEnemyMenWins) {
 // no decisive-move tests in them: a win by a counter is found only by trying each move on a copy,
 // which makes such playouts several times slower (docs/agents.md).
 TEST(HasamiShogi, MctsBeatsRandomInAMatch) {
-  const Outcome run = run_troyka(
-      "match games/hasami-shogi.game --param size=5 --games 2 --agents mcts:iterations=30,decisive=off random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_EQ(json["agents"][0]["score"].get<double>(), 2.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/hasami-shogi.game --param size=5 --games 2 --agents mcts:iterations=30,decisive=off random --json",
+      2.0);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,9 +29,7 @@ using troyka_tests::after;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
-using troyka_tests::Outcome;
 using troyka_tests::position;
-using troyka_tests::run_troyka;
 
 Game hexagon_breakthrough(int side) { return game("breakthrough-hexagon.game", {{"size", std::to_string(side)}}); }
 
@@ -129,11 +126,8 @@ TEST(HexagonBreakthrough, TranslationWritesARhombusWithHolesThatPlaysAlike) {
 }
 
 TEST(HexagonBreakthrough, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/breakthrough-hexagon.game --games 4 --agents mcts:iterations=300 random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/breakthrough-hexagon.game --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
 // A ZRF board given position by position on the cells of a rhombus without its corners: the cells

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,9 +28,7 @@ using troyka_tests::after;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
-using troyka_tests::Outcome;
 using troyka_tests::position;
-using troyka_tests::run_troyka;
 
 // A game of games/ (or tests/data/games/) with `holes` cut out of its board: its text with
 // " (holes HOLES)" written after the board's shape.
@@ -168,11 +165,8 @@ TEST(BreakthroughHoles, ShowListsTheHolesAndTranslationKeepsThem) {
 }
 
 TEST(BreakthroughHoles, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/breakthrough-holes.game --games 4 --agents mcts:iterations=300 random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/breakthrough-holes.game --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
 // ---- Each move kind beside a hole ------------------------------------------------------------------

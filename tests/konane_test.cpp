@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,9 +22,7 @@ namespace {
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
-using troyka_tests::Outcome;
 using troyka_tests::position;
-using troyka_tests::run_troyka;
 
 namespace konane = reference_konane;
 
@@ -163,11 +160,8 @@ TEST(Konane, ThePlayerWhoCannotJumpLoses) {
 
 // On 6x6, whose games are short enough for the sanitizer builds (docs/games.md has 8x8's match).
 TEST(Konane, MctsBeatsRandomInAMatch) {
-  const Outcome run =
-      run_troyka("match games/konane.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json");
-  ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json json = nlohmann::json::parse(run.out);
-  EXPECT_GE(json["agents"][0]["score"].get<double>(), 3.0) << run.out;
+  troyka_tests::expect_first_agent_scores(
+      "match games/konane.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
 }  // namespace

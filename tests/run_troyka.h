@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace troyka_tests {
@@ -37,6 +38,14 @@ inline Outcome run_troyka(const std::string& args, const std::string& input = ""
   std::ifstream err(err_file);
   run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
   return run;
+}
+
+// Runs `troyka MATCH` (a `match ... --json` command) and expects the first agent to score at
+// least `minimum`: the "mcts beats random" test of every game.
+inline void expect_first_agent_scores(const std::string& match, double minimum) {
+  const Outcome run = run_troyka(match);
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_GE(nlohmann::json::parse(run.out)["agents"][0]["score"].get<double>(), minimum) << run.out;
 }
 
 }  // namespace troyka_tests
