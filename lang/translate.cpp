@@ -337,6 +337,8 @@ std::string to_troyka_language(const Rules& rules) {
   text +=
       fmt::format("  (board ({} {} {}){})\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
                   rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
+  for (const Counter& counter : rules.counters)
+    text += fmt::format("  (counter {} (range {} {}))\n", counter.name, counter.low, counter.high);
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
@@ -348,6 +350,7 @@ std::string to_troyka_language(const Rules& rules) {
   if (rules.general && rules.general->prefer_captures) text += "  (prefer captures)\n";
   if (rules.turn_actions != 1 || rules.first_turn_actions != 1)
     text += fmt::format("  (turn (actions {}) (first {}))\n", rules.turn_actions, rules.first_turn_actions);
+  for (const EndRule& legal : rules.legal) text += fmt::format("  (legal {})\n", condition_text(rules, legal, -1));
   text += setup_text(rules);
   return text + end_text(rules) + ")\n";
 }

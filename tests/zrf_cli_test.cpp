@@ -70,6 +70,27 @@ TEST(ZrfCli, TranslateWritesMovesInCoreForms) {
         << depth + 1;
 }
 
+// Counters and (legal ...) are written too: the scoring Breakthrough and king and rook translate to
+// files with the same perft.
+TEST(ZrfCli, TranslateWritesCountersAndLegality) {
+  for (const std::string file : {"games/breakthrough-score.game", "tests/data/games/king-and-rook.game"}) {
+    const Outcome translation = run_troyka("translate " + file);
+    ASSERT_EQ(translation.status, 0) << translation.err;
+    const std::string path = testing::TempDir() + "translated.game";
+    std::ofstream(path) << translation.out;
+    const Outcome original = run_troyka("perft " + file + " --depth 4 --json");
+    const Outcome again = run_troyka("perft " + path + " --depth 4 --json");
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(nlohmann::json::parse(original.out)["depths"][3]["nodes"],
+              nlohmann::json::parse(again.out)["depths"][3]["nodes"])
+        << file;
+  }
+  EXPECT_NE(run_troyka("translate games/breakthrough-score.game").out.find("  (counter score (range 0 3))\n"),
+            std::string::npos);
+  EXPECT_NE(run_troyka("translate tests/data/games/king-and-rook.game").out.find("  (legal (not (in-check King)))\n"),
+            std::string::npos);
+}
+
 // A game whose second player moves unlike the first turned is written with both players facing
 // north, where moves in core forms (forward, far-row) would change their meaning: refused.
 TEST(ZrfCli, TranslateRefusesMovesInCoreFormsItCannotKeep) {
