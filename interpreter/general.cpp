@@ -38,6 +38,138 @@ void add_counter_change(GeneralRecord& record, bool set, int counter, int amount
   change->set = change->set || set;
 }
 
+// ---- deferred parts (CompiledRule::resume) ---------------------------------------------------------
+
+// The items of a body: a sequence's, else the body alone.
+std::vector<Expr> items_of(const Expr& e) { return e.op == Op::Seq ? e.items : std::vector<Expr>{e}; }
+
+// Whether `e` may change anything outside a lookahead when it runs: any action but a move of here
+// or a landing does (an op not listed here is taken to).
+bool has_effect(const Expr& e) {
+  switch (e.op) {
+    case Op::Can:
+    case Op::Cannot:
+    case Op::Empty:
+    case Op::Friend:
+    case Op::Enemy:
+    case Op::NotFriend:
+    case Op::Occupied:
+    case Op::Any:
+    case Op::Captured:
+    case Op::Is:
+    case Op::In:
+    case Op::Go:
+    case Op::Enter:
+    case Op::Land:
+    case Op::Waypoint: return false;
+    case Op::Seq:
+    case Op::Or:
+    case Op::Opt:
+    case Op::Repeat:
+    case Op::While:
+    case Op::If:
+    case Op::IfCan:
+    case Op::AnyDirection:
+    case Op::EachDirection:
+    case Op::Not:
+    case Op::And: return std::any_of(e.items.begin(), e.items.end(), has_effect);
+    default: return true;
+  }
+}
+
+// What a cell of the frozen board may be for a test to hold there, as a set of kinds (bit 0
+// empty, 1 the mover's, 2 the enemy's); -1 for what is not such a test.
+int test_kinds(const Expr& e) {
+  switch (e.op) {
+    case Op::Empty: return 1;
+    case Op::Friend: return 2;
+    case Op::Enemy: return 4;
+    case Op::NotFriend: return 1 | 4;
+    case Op::Occupied:
+    case Op::Is: return 2 | 4;
+    default: return -1;
+  }
+}
+
+// `items[at]` goes one way and `items[at + 1]` tests the cell reached: the first step of a run.
+const Expr* first_step(const std::vector<Expr>& items, std::size_t at) {
+  if (at + 1 >= items.size() || test_kinds(items[at + 1]) < 0) return nullptr;
+  const Expr& go = items[at];
+  return go.op == Op::Go && (!go.variable.empty() || go.directions.size() == 1) ? &go : nullptr;
+}
+
+bool single_run(const Expr& e);
+
+// Whether a sequence of items has at most one complete run from any start. A repeat among them
+// does when another pass and what follows it cannot both go on: they step the same way onto
+// cells that no test holds on for both ((repeat (seq (go e) enemy ...)) (go e) friend).
+bool single_run_items(const std::vector<Expr>& items) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Expr& item = items[i];
+    if (item.op != Op::Repeat || item.maximal) {
+      if (!single_run(item)) return false;
+      continue;
+    }
+    const std::vector<Expr> pass = items_of(item.items.front());
+    const Expr* again = first_step(pass, 0);
+    const Expr* after = first_step(items, i + 1);
+    if (!single_run_items(pass) || !again || !after || again->variable != after->variable ||
+        again->directions != after->directions || (test_kinds(pass[1]) & test_kinds(items[i + 2])) != 0)
+      return false;
+  }
+  return true;
+}
+
+// Whether `e` has at most one complete run from any start (an op not listed here is taken not to).
+bool single_run(const Expr& e) {
+  switch (e.op) {
+    case Op::Go: return !e.variable.empty() || e.directions.size() == 1;
+    case Op::Repeat: return e.maximal && single_run(e.items.front());  // each pass forced
+    case Op::If:
+    case Op::While: return std::all_of(e.items.begin() + 1, e.items.end(), single_run);  // after the test
+    case Op::Seq:
+    case Op::IfCan:
+    case Op::EachDirection: return single_run_items(e.items);
+    case Op::Can:
+    case Op::Cannot:
+    case Op::Empty:
+    case Op::Friend:
+    case Op::Enemy:
+    case Op::NotFriend:
+    case Op::Occupied:
+    case Op::Any:
+    case Op::Captured:
+    case Op::Is:
+    case Op::In:
+    case Op::Not:
+    case Op::And:
+    case Op::Capture:
+    case Op::Become:
+    case Op::Convert:
+    case Op::Block:
+    case Op::Add:
+    case Op::Set: return true;
+    default: return false;
+  }
+}
+
+// Whether `e`, run by a landed mover's thread with here on the board, always completes with here
+// on the board.
+bool never_fails(const Expr& e) {
+  switch (e.op) {
+    case Op::Seq:
+    case Op::EachDirection: return std::all_of(e.items.begin(), e.items.end(), never_fails);
+    case Op::IfCan: return true;  // its body runs only where it has a complete run
+    case Op::If: return std::all_of(e.items.begin() + 1, e.items.end(), never_fails);
+    case Op::Capture:
+    case Op::Convert:
+    case Op::Block:
+    case Op::Add:
+    case Op::Set: return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 bool GeneralRecord::captures() const {
@@ -77,9 +209,20 @@ class GeneralMoves<Words>::Compiler {
   Compiler(GeneralMoves& owner, int player, std::vector<Instruction>& code)
       : owner_(owner), player_(player), code_(code) {}
 
-  void rule(const Expr& body) {
-    expr(body);
+  // Compiles `body`; with `defer`, a COMMIT after its top-level land. Returns where the part after
+  // COMMIT starts, or -1.
+  int rule(const Expr& body, bool defer) {
+    int resume = -1;
+    if (!defer) {
+      expr(body);
+    } else {
+      for (const Expr& item : body.items) {
+        expr(item);
+        if (item.op == Op::Land && resume < 0) resume = emit(Code::Commit) + 1;
+      }
+    }
     emit(Code::Accept);
+    return resume;
   }
 
  private:
@@ -305,9 +448,11 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     CompiledRule compiled;
     compiled.rule = &rule;
     compiled.index = static_cast<int>(index);
+    const bool defer = may_defer(rule);
     for (int player = 0; player < kPlayers; ++player)
       if (rule.only_player < 0 || rule.only_player == player)
-        Compiler(*this, player, compiled.code[static_cast<std::size_t>(player)]).rule(rule.expr);
+        compiled.resume[static_cast<std::size_t>(player)] =
+            Compiler(*this, player, compiled.code[static_cast<std::size_t>(player)]).rule(rule.expr, defer);
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
       priorities_.insert(std::upper_bound(priorities_.begin(), priorities_.end(), rule.priority), rule.priority);
@@ -319,6 +464,35 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
     compiled_.push_back(std::move(compiled));
   }
+}
+
+// Whether `rule` has a deferred part (CompiledRule::resume): its body is a sequence with a land,
+// before which nothing changes the board, and after which every item never fails and has one
+// run. Only for a piece's sole rule, so that its moves are named alike by any listing: two runs
+// of one origin, one deferred and one not, could otherwise be one move in one listing and two in
+// the other. Not in games that ask whether a move captures before it is played (must-capture,
+// prefer captures, quiet moves, check), since a deferred part's captures are not known then.
+template <int Words>
+bool GeneralMoves<Words>::may_defer(const lang::core::Rule& rule) const {
+  if (rule.scope != lang::core::Rule::Scope::Piece || rule.expr.op != Op::Seq) return false;
+  const auto asks_captures = [](const lang::EndRule& end, const auto& self) -> bool {
+    return end.kind == lang::EndKind::QuietMoves || end.kind == lang::EndKind::InCheck ||
+           std::any_of(end.parts.begin(), end.parts.end(), [&](const lang::EndRule& part) { return self(part, self); });
+  };
+  const auto any_asks = [&](const std::vector<lang::EndRule>& ends) {
+    return std::any_of(ends.begin(), ends.end(),
+                       [&](const lang::EndRule& end) { return asks_captures(end, asks_captures); });
+  };
+  if (core_->prefer_captures || rules_->must_capture || !rules_->legal.empty() || any_asks(rules_->end)) return false;
+  const auto same_piece = [&](const lang::core::Rule& other) {
+    return other.scope == lang::core::Rule::Scope::Piece && other.piece == rule.piece;
+  };
+  if (std::count_if(core_->moves.begin(), core_->moves.end(), same_piece) != 1) return false;
+  const std::vector<Expr>& items = rule.expr.items;
+  const auto land = std::find_if(items.begin(), items.end(), [](const Expr& e) { return e.op == Op::Land; });
+  if (land == items.end() || land + 1 == items.end() || std::any_of(items.begin(), land, has_effect)) return false;
+  const std::vector<Expr> deferred(land + 1, items.end());
+  return std::all_of(deferred.begin(), deferred.end(), never_fails) && single_run_items(deferred);
 }
 
 template <int Words>
@@ -341,6 +515,26 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
 // choice point cuts back to its lengths.
 namespace {
 enum Mover : std::uint8_t { kNoMover, kCarried, kLanded, kExited };
+
+// A stack whose pushes, pops and cuts back to a length are inline: a small_vector's resize and
+// push_back are calls, which took 14% of Hasami Shogi's playouts. Its storage only grows.
+template <typename T, std::size_t Inline>
+class RunStack {
+ public:
+  std::size_t size() const { return size_; }
+  const T& operator[](std::size_t i) const { return items_[i]; }
+  const T* begin() const { return items_.data(); }
+  void push(const T& item) {
+    if (size_ == items_.size()) items_.resize(2 * size_);
+    items_[size_++] = item;
+  }
+  const T& pop() { return items_[--size_]; }
+  void cut(std::size_t size) { size_ = size; }
+
+ private:
+  boost::container::small_vector<T, Inline> items_ = boost::container::small_vector<T, Inline>(Inline);
+  std::size_t size_ = 0;
+};
 // A lookahead's body ends at SUBACCEPT, never at ACCEPT; one type, so that run() is instantiated
 // once for every lookahead, however deep.
 constexpr auto first_found = [](const auto&) { return true; };
@@ -355,6 +549,7 @@ struct GeneralMoves<Words>::Thread {
   std::int8_t piece = -1;    // the mover's type now
   std::int8_t entered = -1;  // the type of a mover that entered by (new P)
   std::uint8_t mover = kNoMover;
+  std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks> marks{};
 };
 
@@ -371,10 +566,12 @@ struct GeneralMoves<Words>::Search {
   int player = 0;
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
+  int rule = -1;       // the index of the compiled rule that runs
+  bool defer = false;  // accept at COMMIT, leaving the deferred part
   const std::vector<Instruction>* code = nullptr;
-  boost::container::small_vector<Thread, 64> choices;
-  boost::container::small_vector<Effect, 32> effects;
-  boost::container::small_vector<std::uint16_t, 16> waypoints;
+  RunStack<Thread, 64> choices;
+  RunStack<Effect, 32> effects;
+  RunStack<std::uint16_t, 16> waypoints;
   std::uint64_t steps = 0;
 
   Search(const StateType& at, const Board& board) : state(at), player(at.to_move) {
@@ -407,8 +604,8 @@ struct GeneralMoves<Words>::Search {
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
   void effect(Thread& t, Code code, int arg = -1, int amount = 0) {
-    effects.resize(t.effects);
-    effects.push_back({t.here, code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
+    effects.cut(t.effects);
+    effects.push({t.here, code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
     ++t.effects;
   }
 };
@@ -421,7 +618,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
   const std::size_t base = s.choices.size();
   const std::vector<Instruction>& code = *s.code;
   const auto stop = [&](bool found) {
-    s.choices.resize(base);
+    s.choices.cut(base);
     return found;
   };
   for (;;) {
@@ -459,7 +656,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::Split: {
         Thread later = t;
         later.pc = in.alt;
-        s.choices.push_back(later);
+        s.choices.push(later);
         ++t.pc;
         break;
       }
@@ -468,8 +665,8 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         Thread sub = t;
         ++sub.pc;
         const bool found = run(s, sub, first_found);
-        s.effects.resize(t.effects);
-        s.waypoints.resize(t.waypoints);
+        s.effects.cut(t.effects);
+        s.waypoints.cut(t.waypoints);
         if (found != in.negate) {
           t.pc = in.arg;
         } else {
@@ -491,7 +688,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         for (auto cell = rest.rbegin(); cell != rest.rend(); ++cell) {
           Thread later = t;
           later.here = *cell;
-          s.choices.push_back(later);
+          s.choices.push(later);
         }
         break;
       }
@@ -542,10 +739,16 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Waypoint:
-        s.waypoints.resize(t.waypoints);
-        s.waypoints.push_back(static_cast<std::uint16_t>(t.here));
+        s.waypoints.cut(t.waypoints);
+        s.waypoints.push(static_cast<std::uint16_t>(t.here));
         ++t.waypoints;
         ++t.pc;
+        break;
+      case Code::Commit:
+        t.committed = t.piece;
+        ++t.pc;
+        if (s.defer && on_accept(t)) return stop(true);
+        alive = !s.defer;
         break;
       case Code::Accept:
         if (t.mover == kCarried) {
@@ -559,8 +762,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     }
     if (alive) continue;
     if (s.choices.size() == base) return stop(false);
-    t = s.choices.back();
-    s.choices.pop_back();
+    t = s.choices.pop();
   }
 }
 
@@ -615,15 +817,16 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
                                                                : others_can_move;
 }
 
-// Calls on_record(record, its fingerprint) for each move of the rules that apply, once per move (runs
-// whose records are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules from that
-// cell; `game_rules` says whether the game rules run too; `priority` >= 0 only the rules of that
-// priority.
+// Calls on_record(record, move) for each move of the rules that apply, once per move (runs whose
+// records are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules
+// from that cell; `game_rules` says whether the game rules run too; `defer` leaves deferred parts
+// unrun; `priority` >= 0 runs only the rules of that priority.
 template <int Words>
 template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
-                                          bool game_rules, OnRecord&& on_record, int priority) const {
+                                          bool game_rules, bool defer, OnRecord&& on_record, int priority) const {
   Search s(state, board_);
+  s.defer = defer;
   std::vector<GeneralRecord> seen;                                 // the moves of this origin so far
   boost::container::small_vector<std::uint64_t, 32> fingerprints;  // theirs, side by side
   const auto accept = [&](const Thread& t) {
@@ -634,9 +837,22 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       if (seen[i].same_move(found)) return false;
       throw std::logic_error("two general moves of one origin have the same fingerprint");
     }
+    // A rule with a deferred part: its move is named by the record at COMMIT.
+    Move move = move_of(found, fingerprint);
+    if (defer && t.committed >= 0) {
+      found.deferred = static_cast<std::int16_t>(s.rule);
+    } else if (t.committed >= 0) {
+      GeneralRecord committed;
+      committed.origin = found.origin;
+      committed.landing = found.landing;
+      committed.piece = found.piece;
+      committed.final_piece = t.committed;
+      committed.labelled = found.labelled;
+      move = move_of(committed, committed.fingerprint());
+    }
     seen.push_back(std::move(found));
     fingerprints.push_back(fingerprint);
-    return on_record(seen.back(), fingerprint);
+    return on_record(seen.back(), move);
   };
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
     for (const CompiledRule& compiled : compiled_) {
@@ -650,6 +866,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
         start.piece = static_cast<std::int8_t>(piece);
       }
       s.code = &compiled.code[state.to_move];
+      s.rule = compiled.index;
       s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
       if (run(s, start, accept)) return true;
     }
@@ -690,28 +907,29 @@ Move GeneralMoves<Words>::move_of(const GeneralRecord& record, std::uint64_t fin
 
 template <int Words>
 void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
-                               std::vector<GeneralRecord>* records) const {
-  const auto add = [&](const GeneralRecord& record, std::uint64_t fingerprint) {
-    moves.push_back(move_of(record, fingerprint));
+                               std::vector<GeneralRecord>* records, bool complete_records) const {
+  const auto add = [&](const GeneralRecord& record, Move move) {
+    moves.push_back(move);
     if (records) records->push_back(record);
     return false;
   };
+  const bool defer = !records || !complete_records;
   if (priorities_.size() < 2) {
-    for_each_record(state, fallback, others_can_move, -1, true, add);
+    for_each_record(state, fallback, others_can_move, -1, true, defer, add);
     return;
   }
   // The rules of each priority in turn, until some move is found: the moves already listed, the
   // fast path's, are of priority 0, as every compiled rule is.
   for (const int priority : priorities_) {
     if (!moves.empty()) return;
-    for_each_record(state, fallback, others_can_move, -1, true, add, priority);
+    for_each_record(state, fallback, others_can_move, -1, true, defer, add, priority);
   }
 }
 
 template <int Words>
 bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move) const {
-  return for_each_record(state, fallback, others_can_move, -1, true,
-                         [](const GeneralRecord&, std::uint64_t) { return true; });
+  return for_each_record(state, fallback, others_can_move, -1, true, true,
+                         [](const GeneralRecord&, Move) { return true; });
 }
 
 template <int Words>
@@ -720,15 +938,39 @@ GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, 
   const bool piece_rules = move.from < cells_ && state.by_player[state.to_move].test(move.from);
   const bool game_rules = move.from == move.to || move.from == cells_;
   for (const bool fallback : {false, true})
-    if (for_each_record(state, fallback, others_can_move, piece_rules ? move.from : -2, game_rules,
-                        [&](const GeneralRecord& record, std::uint64_t fingerprint) {
-                          if (!(move_of(record, fingerprint) == move)) return false;
+    if (for_each_record(state, fallback, others_can_move, piece_rules ? move.from : -2, game_rules, false,
+                        [&](const GeneralRecord& record, Move listed) {
+                          if (!(listed == move)) return false;
                           found = record;
                           return true;
                         }))
       return found;
   throw std::logic_error(
       fmt::format("no rule of {} makes the general move from {} to {} here", rules_->name, move.from, move.to));
+}
+
+template <int Words>
+GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const GeneralRecord& record) const {
+  const CompiledRule& compiled = compiled_[static_cast<std::size_t>(record.deferred)];
+  Search s(state, board_);
+  s.origin = record.origin;
+  s.start_piece = record.piece;
+  s.labelled = record.labelled;
+  s.rule = compiled.index;
+  s.code = &compiled.code[state.to_move];
+  Thread t;
+  t.pc = compiled.resume[state.to_move];
+  t.here = t.land = record.landing;
+  t.piece = t.committed = record.final_piece;
+  t.mover = kLanded;
+  GeneralRecord completed;
+  if (!run(s, t, [&](const Thread& done) {
+        completed = this->record(s, done);
+        return true;
+      }))
+    throw std::logic_error(fmt::format("the deferred part of a rule of {} failed", rules_->name));
+  completed.waypoints = record.waypoints;
+  return completed;
 }
 
 // ---- text -------------------------------------------------------------------------------------------
@@ -832,10 +1074,10 @@ std::string GeneralMoves<Words>::describe(int piece) const {
       if (const auto& code = compiled.code[static_cast<std::size_t>(player)]; !code.empty())
         counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ",
                               rules_->players[static_cast<std::size_t>(player)].name, code.size());
-    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({})\n", first_line,
-                       rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "",
-                       compiled.code[rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player)].size(),
-                       counts);
+    const std::size_t shown = rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player);
+    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}\n", first_line,
+                       rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "", compiled.code[shown].size(),
+                       counts, compiled.resume[shown] >= 0 ? "; what follows land runs for played moves only" : "");
   }
   return out;
 }

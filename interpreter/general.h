@@ -54,6 +54,9 @@ struct GeneralRecord {
   bool pass = false, swap = false;
   bool again = false;  // the mover decides once more before the turn passes on
   bool exits = false;  // the mover left the board at `landing` (exit)
+  // A listing that defers effects (GeneralMoves::list) leaves a rule's deferred part unrun: the
+  // index of that rule, whose part complete() runs; -1 when the record is complete.
+  std::int16_t deferred = -1;
   boost::container::small_vector<CellChange, 8> changes;
   boost::container::small_vector<CounterChange, 2> counters;  // each changed counter once, in counter order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
@@ -84,9 +87,12 @@ class GeneralMoves {
   // Appends the moves of the rules for the player to move, the fallback rules or the others, with
   // their records when `records` is given. `others_can_move` answers (when (can-move others)). Of
   // rules with priorities, only those of the lowest priority that gives a move run; `moves` on
-  // entry are the fast path's, of priority 0.
+  // entry are the fast path's, of priority 0. With `complete_records` false, the deferred parts of
+  // rules (see CompiledRule::deferred) are not run: their records are left for complete().
   void list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
-            std::vector<GeneralRecord>* records) const;
+            std::vector<GeneralRecord>* records, bool complete_records = true) const;
+  // The complete record of a record that a listing left with its deferred part unrun.
+  GeneralRecord complete(const StateType& state, const GeneralRecord& record) const;
   // Whether list() would give a move; stops at the first complete run.
   bool any(const StateType& state, bool fallback, bool others_can_move) const;
   // The record of `move`, a move that list() gave in `state`: its origin's rules are run again.
@@ -141,9 +147,10 @@ class GeneralMoves {
     Pass,
     Again,
     Swap,
-    Exit,  // the carried mover leaves the board at here
-    Add,   // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
-    Set,   // the mover's player's counter `arg` becomes `alt`
+    Exit,    // the carried mover leaves the board at here
+    Add,     // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
+    Set,     // the mover's player's counter `arg` becomes `alt`
+    Commit,  // the rest of the rule is deferred: a listing that defers accepts here
     Accept,
   };
   struct Instruction {
@@ -158,6 +165,13 @@ class GeneralMoves {
     const lang::core::Rule* rule = nullptr;
     int index = 0;
     std::array<std::vector<Instruction>, kPlayers> code;  // empty for a player the rule is not for
+    // A rule whose part after its (top-level) land can neither fail nor branch, whatever the board,
+    // has its moves decided by the part before: the part after (the deferred part, after COMMIT)
+    // only adds effects, so a listing may leave it for the move that is played (Hasami Shogi's
+    // custodial captures run for one move a ply, not for every move listed). Such a rule's move
+    // is named by its record at COMMIT, in every listing, so both listings give equal Moves.
+    // `resume`: where the deferred part starts in each player's code; -1 for a rule without one.
+    std::array<std::int32_t, kPlayers> resume{-1, -1};
   };
   class Compiler;
   struct Thread;
@@ -169,9 +183,11 @@ class GeneralMoves {
   template <typename OnAccept>
   bool run(Search& s, Thread t, OnAccept&& on_accept) const;
   GeneralRecord record(const Search& s, const Thread& t) const;
+  // on_record(record, move) for each move; see the definition.
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
-                       OnRecord&& on_record, int priority = -1) const;
+                       bool defer, OnRecord&& on_record, int priority = -1) const;
+  bool may_defer(const lang::core::Rule& rule) const;
   Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
 

@@ -668,12 +668,38 @@ void Program<Words>::remember(const StateType& state, Move move, History& histor
   history.push_back(state.hash);
 }
 
-// A general move: its record, found by running its origin's rules again, is played. Captures
-// first, so that the mover can land where a captured piece stood.
+template <int Words>
+void Program<Words>::play_listed_move(StateType& state, Move move, const MoveList& moves,
+                                      const std::vector<GeneralRecord>& records) const {
+  if (!move.general) return move_pieces(state, move);
+  std::size_t record = 0;  // the general moves before `move`
+  for (const Move& listed : moves) {
+    if (listed == move) break;
+    record += listed.general;
+  }
+  apply_general(state, move, records[record]);
+}
+
+template <int Words>
+bool Program<Words>::list_legal_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                                      bool complete_records) const {
+  list_moves(state, moves, records, complete_records);
+  // list_moves gives the pass of a player stuck on the board, which is a move only while the other player can move.
+  const bool only_pass = pass_when_stuck_ && moves.size() == 1 && moves.front() == pass_move();
+  return only_pass ? has_legal_move(state) : !moves.empty();
+}
+
+// A general move: its record, found by running its origin's rules again, is played.
 template <int Words>
 void Program<Words>::apply_general(StateType& state, Move move) const {
   const bool asks = general_->asks_others(false) || general_->asks_others(true);
-  const GeneralRecord record = general_->record_of(state, move, asks && others_can_move(state));
+  apply_general(state, move, general_->record_of(state, move, asks && others_can_move(state)));
+}
+
+// Captures first, so that the mover can land where a captured piece stood.
+template <int Words>
+void Program<Words>::apply_general(StateType& state, Move move, const GeneralRecord& record) const {
+  if (record.deferred >= 0) return apply_general(state, move, general_->complete(state, record));
   const int mover = state.to_move;
   if (record.origin >= 0) take(state, mover, record.piece, record.origin);
   for (const CellChange& change : record.changes) {
@@ -900,9 +926,10 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
 }
 
 template <int Words>
-void Program<Words>::list_board_moves(const StateType& state, MoveList& moves,
-                                      std::vector<GeneralRecord>* records) const {
+void Program<Words>::list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                                      bool complete_records) const {
   moves.clear();
+  if (records) records->clear();
   if (state.over) return;
   for_each_target_set(state, [&](const TargetSet& set) {
     return for_each_move(state, set, set.targets, [&](const Move& move) {
@@ -912,12 +939,15 @@ void Program<Words>::list_board_moves(const StateType& state, MoveList& moves,
   });
   if (jumps_may_repeat_[state.to_move]) remove_repeats(moves);
   if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
-  if (general_) general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records);
+  if (general_)
+    general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records,
+                   complete_records);
 }
 
 template <int Words>
-void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
-  list_board_moves(state, moves, records);
+void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                                bool complete_records) const {
+  list_board_moves(state, moves, records, complete_records);
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
   if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
@@ -927,7 +957,8 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   }
   if (swap_available(state)) moves.push_back(swap_move());
   if (moves.empty() && general_ && general_->has_fallback())
-    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records);
+    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records,
+                   complete_records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
@@ -1209,11 +1240,27 @@ template <typename Choose, typename KeepGoing>
                                                                    const History* history) const {
   std::uint32_t plies = 0;
   MoveList moves;
+  std::vector<GeneralRecord> records;  // of the general moves among `moves`, which are played from them
+  std::vector<GeneralRecord>* kept = general_ ? &records : nullptr;
   History played = playout_history(state, history);
+  History* remembered = repeats_ ? &played : nullptr;
+  // The end rules ask whether the player to move can move: the moves listed to answer are the
+  // next ply's, so each position's rules run once.
+  bool listed = false;
   for (; !state.over && keep_going(plies); ++plies) {
-    list_moves(state, moves, nullptr);
-    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }),
-          played);
+    if (!listed) list_moves(state, moves, kept, false);
+    const Move move = choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; });
+    const int mover = state.to_move;
+    play_listed_move(state, move, moves, records);
+    if (remembered) remember(state, move, *remembered);
+    listed = false;
+    decide_end<true>(
+        state, tests_after(state, mover),
+        [&] {
+          listed = true;
+          return list_legal_moves(state, moves, kept, false);
+        },
+        remembered);
   }
   return plies;
 }

@@ -424,6 +424,13 @@ class Program {
   }
   // Plays `move` without asking the end rules.
   void play_move(StateType& state, Move move) const;
+  // Plays `move`, one of `moves` as list_moves gave them with their general `records`, without
+  // running any rule again.
+  void play_listed_move(StateType& state, Move move, const MoveList& moves,
+                        const std::vector<GeneralRecord>& records) const;
+  // Lists the moves of `state` and answers has_legal_move(state) from them.
+  bool list_legal_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                        bool complete_records) const;
   // apply, adding the new position to `history` unless it is null.
   void apply_remembering(StateType& state, Move move, History* history) const;
   // Adds the position `move` led to onto the history, which an irreversible move empties first.
@@ -446,11 +453,14 @@ class Program {
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
   bool has_legal_move(const StateType& state) const;
-  // legal_moves, with the records of the general moves (in their order) when `records` is given.
-  void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // legal_moves, with the records of the general moves (in their order) when `records` is given;
+  // with `complete_records` false, records may leave deferred parts to be run when played.
+  void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                  bool complete_records = true) const;
   // The moves of the pieces on the board and of the game rules that are not fallbacks, legal or not
   // under (legal ...): what list_moves starts from, and what attacks a piece.
-  void list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
+  void list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
+                        bool complete_records = true) const;
   // Drops the moves after which the (legal ...) condition fails for their mover, and their records.
   void keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
   bool legal_after(const StateType& state, Move move) const;
@@ -459,7 +469,9 @@ class Program {
   // (when (can-move others)): the player not to move has a move, fallback rules aside.
   bool others_can_move(const StateType& state) const;
   bool has_general_move(const StateType& state) const;
+  // Plays a general move; without its record, found by running its origin's rules again.
   void apply_general(StateType& state, Move move) const;
+  void apply_general(StateType& state, Move move, const GeneralRecord& record) const;
   [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
                .shifted(jump.left, jump.right) &
@@ -570,8 +582,8 @@ class Program {
   // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
   // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
   bool moves_listed_ = false;
-  bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
-  bool repeats_ = false;                                     // the game has a (repetition N) rule
+  bool counts_quiet_ = false;  // the game has a (quiet-moves ...) rule
+  bool repeats_ = false;       // the game has a (repetition N) rule
   // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
   bool checks_legality_ = false;
   std::array<EndTest, kPlayers> legal_tests_{};

@@ -212,6 +212,56 @@ TEST(GeneralRules, MaximalChainEndsOnlyWhereItCannotGoOn) {
   });
 }
 
+// A rule whose part after land can neither fail nor branch leaves that part out of listings that
+// do not ask for complete records (playouts, perft) and runs it for the move played; moves are
+// named alike either way. Hasami Shogi's custodial captures are such a part.
+TEST(GeneralRules, DeferredPartsRunOnlyForThePlayedMove) {
+  const std::string sandwich =
+      "(each-direction e orthogonal (if-can (seq (go e) enemy capture (repeat (seq (go e) "
+      "enemy capture)) (go e) friend)))";
+  const Game deferred = rook_game("(moves (any-direction d orthogonal (seq (go d) empty)) land " + sandwich + ")");
+  deferred.visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("; what follows land runs for played moves only"), std::string::npos)
+        << program.describe();
+    const auto start = position(program, "5/5/R4/r4/1R3 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a3-a4", "a3-b3", "b1-b2", "b1-c1", "b1xa1"}));
+    EXPECT_EQ(program.position_text(after(program, start, "b1xa1")), "5/5/R4/5/R4 Black 1");
+    EXPECT_EQ(perft(program, start, 1), 5u);
+  });
+  // Not deferred: a choice after land (which enemy to take), or a repeat whose next pass and what
+  // follows it can both go on (the same step onto an enemy, then onto any piece).
+  for (const std::string rule :
+       {"(moves (go n) empty land (opt (seq (go e) enemy capture)))",
+        "(moves (go n) empty land (if-can (seq (repeat (seq (go e) enemy capture)) (go e) occupied)))"})
+    rook_game(rule).visit([&](const auto& program) {
+      EXPECT_EQ(program.describe().find("runs for played moves only"), std::string::npos) << rule;
+    });
+}
+
+// Program::playout plays the moves and reaches the result of looping random_move + apply with the
+// same generator, in every game: its listings may defer parts of rules and reuse the moves listed
+// for the end rules, which the loop does not.
+TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
+  for (const std::string& path : every_game())
+    Game::load(path).visit([&](const auto& program) {
+      for (int seed = 0; seed < kGames; ++seed) {
+        Rng playout_rng(static_cast<std::uint64_t>(seed)), loop_rng(static_cast<std::uint64_t>(seed));
+        auto played = program.initial_state();
+        const std::uint32_t plies = program.playout(played, playout_rng);
+        auto looped = program.initial_state();
+        History history = program.start_history(looped);
+        std::uint32_t loop_plies = 0;
+        for (; !looped.over && loop_plies < program.playout_cap(); ++loop_plies)
+          program.apply(looped, program.random_move(looped, loop_rng), history);
+        ASSERT_EQ(plies, loop_plies) << path << " seed " << seed;
+        ASSERT_EQ(program.position_text(played), program.position_text(looped)) << path << " seed " << seed;
+        ASSERT_EQ(played.hash, looped.hash) << path << " seed " << seed;
+        ASSERT_EQ(played.winner, looped.winner) << path << " seed " << seed;
+      }
+    });
+}
+
 // Two runs with one record are one move: two ways to the same cell.
 TEST(GeneralRules, RunsWithEqualRecordsAreOneMove) {
   const Game game = rook_game("(moves (or (seq (go n) (go e)) (seq (go e) (go n))))");
