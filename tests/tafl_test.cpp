@@ -59,7 +59,7 @@ TEST(Tafl, RandomGamesAgreeWithTheReference) {
         game(test.file),
         troyka_tests::PlainReference<tafl::Position>{tafl::start(test.rules), tafl::successors, tafl::winner,
                                                      tafl::text, tafl::kOngoing},
-        test.file, kSlowBuild ? 1 : 8, 15);
+        test.file, kSlowBuild ? 1 : 20, 15);
   }
 }
 
