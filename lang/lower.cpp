@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <limits>
 
 #include "lang/core.h"
 #include "lang/directions.h"
@@ -96,10 +97,20 @@ class Lowerer {
       core.moves.insert(core.moves.end(), rules_.general->moves.begin(), rules_.general->moves.end());
       core.prefer_captures = core.prefer_captures || rules_.general->prefer_captures;
     }
+    // Each piece's rules together, in the order of the pieces, then the game rules: the order in
+    // which show --core prints them, so that what it prints reads back as these rules (a piece's
+    // general rules would otherwise come after the keyword rules of every piece).
+    std::stable_sort(core.moves.begin(), core.moves.end(),
+                     [](const Rule& a, const Rule& b) { return printed_rank(a) < printed_rank(b); });
     return core;
   }
 
  private:
+  // Where show --core prints a rule: among its piece's, or after every piece's when it is a game rule.
+  static int printed_rank(const Rule& rule) {
+    return rule.scope == Rule::Scope::Piece ? rule.piece : std::numeric_limits<int>::max();
+  }
+
   // The rules of one keyword form: one for all its players when each direction and region in it
   // has a form that means the same for them all, else one for each player.
   void add(Rules& core, int piece, const MoveRule& move) {

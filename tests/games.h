@@ -104,6 +104,53 @@ std::vector<std::string> successor_texts(const Program& program, const typename 
   return texts;
 }
 
+// A plain reference written for one game (tests/reference_hasami.h, reference_tafl.h): its start,
+// the positions one move leads to, who has won a position reached by a move (a player, troyka::kDraw
+// or `ongoing`) and the position's text as troyka writes it.
+template <typename Position>
+struct PlainReference {
+  Position start;
+  std::vector<Position> (*successors)(const Position&);
+  int (*winner)(const Position&);
+  std::string (*text)(const Position&);
+  int ongoing;
+};
+
+// Plays `rounds` random games of `loaded` from a generator seeded with `seed`: every position must
+// have the text, the end and the successors (compared by the positions they lead to) of the plain
+// reference, and its moves must read back. `label` names the game in failures.
+template <typename Position>
+void expect_random_games_agree_with_plain_reference(const troyka::Game& loaded,
+                                                    const PlainReference<Position>& reference, const std::string& label,
+                                                    int rounds, std::uint64_t seed) {
+  loaded.visit([&](const auto& program) {
+    troyka::Rng rng(seed);
+    for (int round = 0; round < rounds; ++round) {
+      auto state = program.initial_state();
+      Position expected = reference.start;
+      while (true) {
+        const std::string text = program.position_text(state);
+        ASSERT_EQ(text, reference.text(expected)) << label;
+        const int winner = reference.winner(expected);
+        ASSERT_EQ(state.over, winner != reference.ongoing) << label << ": " << text;
+        if (state.over) {
+          EXPECT_EQ(state.winner, winner) << label << ": " << text;
+          break;
+        }
+        std::vector<std::string> expected_texts;
+        for (const Position& next : reference.successors(expected)) expected_texts.push_back(reference.text(next));
+        std::sort(expected_texts.begin(), expected_texts.end());
+        ASSERT_EQ(successor_texts(program, state), expected_texts) << label << ": " << text;
+        const troyka::Move move = program.random_move(state, rng);
+        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << label << ": " << text;
+        program.apply(state, move);
+        for (const Position& next : reference.successors(expected))
+          if (reference.text(next) == program.position_text(state)) expected = next;
+      }
+    }
+  });
+}
+
 // Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.
 #ifdef NDEBUG
 inline constexpr bool kSlowBuild = false;

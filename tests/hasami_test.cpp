@@ -4,14 +4,12 @@
 // a match of MCTS against random.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
-#include "interpreter/random.h"
 #include "tests/games.h"
 #include "tests/reference_hasami.h"
 #include "tests/run_troyka.h"
@@ -24,18 +22,10 @@ using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
 using troyka_tests::position;
-using troyka_tests::successor_texts;
 
 namespace hasami = reference_hasami;
 
 Game hasami_game(int size) { return game("hasami-shogi.game", {{"size", std::to_string(size)}}); }
-
-std::vector<std::string> successor_texts(const hasami::Position& position) {
-  std::vector<std::string> texts;
-  for (const hasami::Position& next : hasami::successors(position)) texts.push_back(hasami::text(next));
-  std::sort(texts.begin(), texts.end());
-  return texts;
-}
 
 struct HasamiPerft {
   int size;
@@ -69,29 +59,11 @@ TEST(HasamiShogi, PerftAgreesWithTheReference) {
 // to, counters included) and its end.
 TEST(HasamiShogi, RandomGamesAgreeWithTheReference) {
   for (const int size : {9, 5, 7}) {
-    hasami_game(size).visit([&](const auto& program) {
-      Rng rng(11);
-      for (int round = 0; round < (kSlowBuild ? 1 : 5); ++round) {
-        auto state = program.initial_state();
-        hasami::Position expected = hasami::start(size);
-        while (true) {
-          const std::string text = program.position_text(state);
-          ASSERT_EQ(text, hasami::text(expected));
-          const int winner = hasami::winner(expected);
-          ASSERT_EQ(state.over, winner != hasami::kOngoing) << text;
-          if (state.over) {
-            EXPECT_EQ(state.winner, winner) << text;
-            break;
-          }
-          ASSERT_EQ(successor_texts(program, state), successor_texts(expected)) << text;
-          const Move move = program.random_move(state, rng);
-          EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
-          program.apply(state, move);
-          for (const hasami::Position& next : hasami::successors(expected))
-            if (hasami::text(next) == program.position_text(state)) expected = next;
-        }
-      }
-    });
+    troyka_tests::expect_random_games_agree_with_plain_reference(
+        hasami_game(size),
+        troyka_tests::PlainReference<hasami::Position>{hasami::start(size), hasami::successors, hasami::winner,
+                                                       hasami::text, hasami::kOngoing},
+        "hasami " + std::to_string(size), kSlowBuild ? 1 : 5, 11);
   }
 }
 

@@ -153,12 +153,12 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
       if (name == "size") options.params.emplace_back("size", "7");
       if (name == "width") options.params = {{"width", "5"}, {"height", "6"}};
     }
-    // Hasami Shogi's random games run to hundreds of plies on the general back end: the smallest
-    // board, and few playouts a move.
-    if (file.ends_with("/hasami-shogi.game")) {
-      options.params = {{"size", "5"}};
+    // Hasami Shogi's random games run to hundreds of plies on the general back end, and the tafl
+    // games' moves all run there, where a decisive-move test tries each move on a copy: few
+    // playouts a move (and Hasami's smallest board).
+    if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
+    if (file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") || file.ends_with("/brandubh.game"))
       iterations = "2";
-    }
     Game::load(file, options).visit([&](const auto& program) {
       for (const auto& [white_spec, black_spec] :
            {std::pair{"mcts:iterations=" + iterations, std::string("random")},
