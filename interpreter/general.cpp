@@ -91,18 +91,33 @@ int test_kinds(const Expr& e) {
   }
 }
 
-// `items[at]` goes one way and `items[at + 1]` tests the cell reached: the first step of a run.
-const Expr* first_step(const std::vector<Expr>& items, std::size_t at) {
-  if (at + 1 >= items.size() || test_kinds(items[at + 1]) < 0) return nullptr;
+// How a run of `items` from `at` starts: a test of here, or one step one way and a test of the cell
+// reached; `test` is null when it starts otherwise.
+struct Lead {
+  const Expr* go = nullptr;
+  const Expr* test = nullptr;
+};
+Lead lead(const std::vector<Expr>& items, std::size_t at) {
+  if (at < items.size() && test_kinds(items[at]) >= 0) return {nullptr, &items[at]};
+  if (at + 1 >= items.size() || test_kinds(items[at + 1]) < 0) return {};
   const Expr& go = items[at];
-  return go.op == Op::Go && (!go.variable.empty() || go.directions.size() == 1) ? &go : nullptr;
+  const bool one_way = go.op == Op::Go && (!go.variable.empty() || go.directions.size() == 1);
+  return one_way ? Lead{&go, &items[at + 1]} : Lead{};
+}
+
+// Whether two runs that start alike cannot both go on past their leads: they step the same way
+// (or not at all) onto a cell that no test holds on for both.
+bool exclusive(const Lead& a, const Lead& b) {
+  if (!a.test || !b.test || (a.go == nullptr) != (b.go == nullptr)) return false;
+  if (a.go && (a.go->variable != b.go->variable || a.go->directions != b.go->directions)) return false;
+  return (test_kinds(*a.test) & test_kinds(*b.test)) == 0;
 }
 
 bool single_run(const Expr& e);
 
 // Whether a sequence of items has at most one complete run from any start. A repeat among them
-// does when another pass and what follows it cannot both go on: they step the same way onto
-// cells that no test holds on for both ((repeat (seq (go e) enemy ...)) (go e) friend).
+// does when another pass and what follows it are exclusive ((repeat (seq (go e) enemy ...)) (go
+// e) friend).
 bool single_run_items(const std::vector<Expr>& items) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Expr& item = items[i];
@@ -111,11 +126,18 @@ bool single_run_items(const std::vector<Expr>& items) {
       continue;
     }
     const std::vector<Expr> pass = items_of(item.items.front());
-    const Expr* again = first_step(pass, 0);
-    const Expr* after = first_step(items, i + 1);
-    if (!single_run_items(pass) || !again || !after || again->variable != after->variable ||
-        again->directions != after->directions || (test_kinds(pass[1]) & test_kinds(items[i + 2])) != 0)
-      return false;
+    if (!single_run_items(pass) || !exclusive(lead(pass, 0), lead(items, i + 1))) return false;
+  }
+  return true;
+}
+
+// An or whose ways are pairwise exclusive ((or (seq friend ...) (seq empty ...))).
+bool single_way(const Expr& choice) {
+  for (std::size_t i = 0; i < choice.items.size(); ++i) {
+    const std::vector<Expr> way = items_of(choice.items[i]);
+    if (!single_run_items(way)) return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (!exclusive(lead(items_of(choice.items[j]), 0), lead(way, 0))) return false;
   }
   return true;
 }
@@ -124,6 +146,7 @@ bool single_run_items(const std::vector<Expr>& items) {
 bool single_run(const Expr& e) {
   switch (e.op) {
     case Op::Go: return !e.variable.empty() || e.directions.size() == 1;
+    case Op::Or: return single_way(e);
     case Op::Repeat: return e.maximal && single_run(e.items.front());  // each pass forced
     case Op::If:
     case Op::While: return std::all_of(e.items.begin() + 1, e.items.end(), single_run);  // after the test

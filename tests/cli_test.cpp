@@ -36,7 +36,7 @@ TEST(Cli, CheckAcceptsTheReferenceGame) {
 }
 
 TEST(Cli, CheckReportsAnErrorWithPlaceCaretAndHint) {
-  const std::string path = testing::TempDir() + "typo.game";
+  const std::string path = troyka_tests::temp_path("typo.game");
   std::ofstream(path) << "(game \"T\"\n  (players (White north) (Black south))\n  (board (rectangle 4 4))\n"
                          "  (piece Pawn (step (foward) (to empty)))\n  (setup (place Pawn (home-rows 1)))\n"
                          "  (end (lose no-legal-moves)))\n";
@@ -137,7 +137,7 @@ TEST(Cli, BenchRunsExactlyTheRequestedPlayouts) {
 // A game that never ends, written to a file: two kings shuffle along their home rows and no one
 // can reach the far row.
 std::string endless_game_file() {
-  const std::string path = testing::TempDir() + "endless.game";
+  const std::string path = troyka_tests::temp_path("endless.game");
   std::ofstream(path) << troyka_tests::kEndlessGame;
   return path;
 }
@@ -171,7 +171,7 @@ TEST(Cli, ThePlayoutCapIsTheSmallestPlyLimitElseGrowsWithTheBoard) {
   };
   EXPECT_EQ(cap_of(path), 2000);
   EXPECT_EQ(cap_of(kGame, " --param width=26 --param height=26"), 20 * 26 * 26);
-  const std::string limited = testing::TempDir() + "endless-limited-twice.game";
+  const std::string limited = troyka_tests::temp_path("endless-limited-twice.game");
   std::string text = troyka_tests::kEndlessGame;
   const std::string end = "(end (win (reach far-row)))";
   text.replace(text.find(end), end.size(), "(end (win (reach far-row)) (draw (ply-limit 300)) (lose (ply-limit 90)))");
@@ -183,7 +183,7 @@ TEST(Cli, ThePlayoutCapIsTheSmallestPlyLimitElseGrowsWithTheBoard) {
 // match and play stop a game that never ends at the ply cap, as a draw, and its record replays.
 TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyCap) {
   const std::string path = endless_game_file();
-  const std::string records = testing::TempDir() + "endless-records";
+  const std::string records = troyka_tests::temp_path("endless-records");
   const nlohmann::json match =
       json_of(run_troyka("match " + path + " --agents random mcts:iterations=20 --games 2 --max-plies 40 --records " +
                          records + " --json"));
@@ -226,7 +226,7 @@ TEST(Cli, MatchAndPlayStopAGameThatNeverEndsAtThePlyCap) {
 // A rule that runs away at play time stops play, match and analyze with its error, also when a
 // search on two threads meets it: no crash, exit status 1.
 TEST(Cli, ARuleThatRunsAwayStopsPlayMatchAndAnalyzeWithItsError) {
-  const std::string path = testing::TempDir() + "runaway.game";
+  const std::string path = troyka_tests::temp_path("runaway.game");
   std::ofstream(path) << troyka_tests::kRunawayGame;
   const std::string search = " mcts:iterations=50,threads=2";
   for (const std::string& command :
@@ -241,7 +241,7 @@ TEST(Cli, ARuleThatRunsAwayStopsPlayMatchAndAnalyzeWithItsError) {
 // A record that stops unfinished without the ply cap's reason is still refused.
 TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
   const std::string path = endless_game_file();
-  const std::string records = testing::TempDir() + "endless-records-edited";
+  const std::string records = troyka_tests::temp_path("endless-records-edited");
   json_of(
       run_troyka("match " + path + " --agents random random --games 1 --max-plies 6 --records " + records + " --json"));
   const std::string record = records + "/game-0001.record";
@@ -277,7 +277,7 @@ TEST(Cli, CheckWarnsThatAGameMayNeverEnd) {
 
 // The same game with a ply limit, and every game of games/, end for sure: no warning.
 TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
-  const std::string limited = testing::TempDir() + "endless-limited.game";
+  const std::string limited = troyka_tests::temp_path("endless-limited.game");
   std::string text = troyka_tests::kEndlessGame;
   const std::string end = "(end (win (reach far-row)))";
   text.replace(text.find(end), end.size(), "(end (win (reach far-row)) (draw (ply-limit 200)))");
@@ -317,7 +317,7 @@ TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
 // gets the warning, at the rule.
 TEST(Cli, CheckMeasuresGeneralRulesThatOnlyGoForward) {
   const auto game = [](const std::string& name, const std::string& way) {
-    const std::string path = testing::TempDir() + name;
+    const std::string path = troyka_tests::temp_path(name);
     std::ofstream(path) << "(game \"Exits\" (players (White north) (Black south)) (board (rectangle 4 4))\n"
                            "  (counter score (range 0 9))\n"
                            "  (piece Pawn \"P\"\n"
@@ -345,7 +345,7 @@ TEST(Cli, CheckMeasuresGeneralRulesThatOnlyGoForward) {
 
 // Drops with captures can refill the board forever.
 TEST(Cli, CheckWarnsThatDropsAndCapturesMayNeverEnd) {
-  const std::string path = testing::TempDir() + "drop-and-take.game";
+  const std::string path = troyka_tests::temp_path("drop-and-take.game");
   std::ofstream(path) << "(game \"Drop and take\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
                          "  (piece Stone (drop)\n"
                          "    (step all-directions (to enemy) capture))\n"

@@ -228,11 +228,20 @@ TEST(GeneralRules, DeferredPartsRunOnlyForThePlayedMove) {
     EXPECT_EQ(program.position_text(after(program, start, "b1xa1")), "5/5/R4/5/R4 Black 1");
     EXPECT_EQ(perft(program, start, 1), 5u);
   });
-  // Not deferred: a choice after land (which enemy to take), or a repeat whose next pass and what
-  // follows it can both go on (the same step onto an enemy, then onto any piece).
+  // Ways that exclude each other (a friend, or an empty cell) have one run too (the tafl games).
+  rook_game(
+      "(moves (go n) empty land (if-can (seq (go e) enemy capture (go e) (or friend (seq empty (not "
+      "captured))))))")
+      .visit([](const auto& program) {
+        EXPECT_NE(program.describe().find("runs for played moves only"), std::string::npos) << program.describe();
+      });
+  // Not deferred: a choice after land (which enemy to take), a repeat whose next pass and what
+  // follows it can both go on (the same step onto an enemy, then onto any piece), ways that do not
+  // exclude each other.
   for (const std::string rule :
        {"(moves (go n) empty land (opt (seq (go e) enemy capture)))",
-        "(moves (go n) empty land (if-can (seq (repeat (seq (go e) enemy capture)) (go e) occupied)))"})
+        "(moves (go n) empty land (if-can (seq (repeat (seq (go e) enemy capture)) (go e) occupied)))",
+        "(moves (go n) empty land (if-can (seq (go e) enemy capture (go e) (or friend occupied))))"})
     rook_game(rule).visit([&](const auto& program) {
       EXPECT_EQ(program.describe().find("runs for played moves only"), std::string::npos) << rule;
     });

@@ -311,7 +311,7 @@ nlohmann::json json_of(const troyka_tests::Outcome& run) {
 }
 
 TEST(Repetition, PlayMatchAndReplayEndGamesByRepetition) {
-  const std::string records = testing::TempDir() + "two-kings-records";
+  const std::string records = troyka_tests::temp_path("two-kings-records");
   const nlohmann::json match = json_of(run_troyka(
       "match " + kTwoKings + " --agents random mcts:iterations=30 --games 4 --records " + records + " --json"));
   ASSERT_EQ(match["results"].size(), 4U);

@@ -20,6 +20,12 @@ struct Outcome {
   std::string err;
 };
 
+// A path for a test's file or folder `name` of this process: suites of several checkouts may run at
+// once, and ctest runs tests in parallel processes.
+inline std::string temp_path(const std::string& name) {
+  return testing::TempDir() + "troyka_" + std::to_string(getpid()) + "_" + name;
+}
+
 // Runs `troyka ARGS` from the repository root with `input` on stdin; stdout and stderr apart.
 // `wrapper` is a command that runs troyka, e.g. "timeout -s INT 1".
 inline Outcome run_troyka(const std::string& args, const std::string& input = "", const std::string& wrapper = "") {

@@ -38,7 +38,7 @@ TEST(ZrfCli, TranslateGivesATroykaFileWithTheSamePerft) {
                                   0),
             0u)
       << translation.out;
-  const std::string path = testing::TempDir() + "translated-7x7.game";
+  const std::string path = troyka_tests::temp_path("translated-7x7.game");
   std::ofstream(path) << translation.out;
   const Outcome check = run_troyka("check " + path);
   EXPECT_EQ(check.status, 0) << check.err;
@@ -59,7 +59,7 @@ TEST(ZrfCli, TranslateWritesMovesInCoreForms) {
   EXPECT_NE(translation.out.find("\n  (piece Man \"M\"\n    (moves (only Black)\n      (or\n"), std::string::npos)
       << translation.out;
   EXPECT_NE(translation.out.find("(at-most 64)"), std::string::npos) << translation.out;
-  const std::string path = testing::TempDir() + "translated-english-checkers.game";
+  const std::string path = troyka_tests::temp_path("translated-english-checkers.game");
   std::ofstream(path) << translation.out;
   const Outcome original = run_troyka("perft " + zrf + " --depth 6 --json");
   const Outcome again = run_troyka("perft " + path + " --depth 6 --json");
@@ -76,7 +76,7 @@ TEST(ZrfCli, TranslateWritesCountersAndLegality) {
   for (const std::string file : {"games/breakthrough-score.game", "tests/data/games/king-and-rook.game"}) {
     const Outcome translation = run_troyka("translate " + file);
     ASSERT_EQ(translation.status, 0) << translation.err;
-    const std::string path = testing::TempDir() + "translated.game";
+    const std::string path = troyka_tests::temp_path("translated.game");
     std::ofstream(path) << translation.out;
     const Outcome original = run_troyka("perft " + file + " --depth 4 --json");
     const Outcome again = run_troyka("perft " + path + " --depth 4 --json");
@@ -94,7 +94,7 @@ TEST(ZrfCli, TranslateWritesCountersAndLegality) {
 // A game whose second player moves unlike the first turned is written with both players facing
 // north, where moves in core forms (forward, far-row) would change their meaning: refused.
 TEST(ZrfCli, TranslateRefusesMovesInCoreFormsItCannotKeep) {
-  const std::string path = testing::TempDir() + "facing.game";
+  const std::string path = troyka_tests::temp_path("facing.game");
   std::ofstream(path) << "(game \"Facing\" (players (White north) (Black south)) (board (rectangle 3 4))\n"
                          "  (piece Pawn \"P\" (step n (to empty) (only White)))\n"
                          "  (piece Runner \"R\" (moves (go forward) empty (if (in far-row) exit)))\n"
@@ -114,7 +114,7 @@ TEST(ZrfCli, PlayAndMatchAZrfGame) {
   const nlohmann::json game = nlohmann::json::parse(run.out);
   EXPECT_EQ(game["ending"], "finished");
   EXPECT_FALSE(game["moves"].empty());
-  const std::string records = testing::TempDir() + "zrf-records-" + std::to_string(getpid());
+  const std::string records = troyka_tests::temp_path("zrf-records");
   run = run_troyka("match " + kZrf + " --variant \"Breakthrough (5x5)\" --agents mcts:iterations=50 random --games 4" +
                    " --records " + records);
   EXPECT_EQ(run.status, 0) << run.err;
@@ -142,7 +142,7 @@ TEST(ZrfCli, TranslateWritesDropsAndInARow) {
                                  "    (draw no-legal-moves)))\n"),
             std::string::npos)
       << translation.out;
-  const std::string path = testing::TempDir() + "translated-tic-tac-toe.game";
+  const std::string path = troyka_tests::temp_path("translated-tic-tac-toe.game");
   std::ofstream(path) << translation.out;
   const Outcome again = run_troyka("perft " + path + " --depth 9 --json");
   ASSERT_EQ(again.status, 0) << again.err;
@@ -155,7 +155,7 @@ TEST(ZrfCli, TranslateWritesDropsAndInARow) {
 }
 
 TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
-  const std::string path = testing::TempDir() + "drops.zrf";
+  const std::string path = troyka_tests::temp_path("drops.zrf");
   std::ofstream(path) << "(game (title \"Drops\") (players X O)\n"
                          "  (board (grid (dimensions (\"a/b/c\" (1 0)) (\"3/2/1\" (0 1)))))\n"
                          "  (piece (name Man) (drops ((verify empty?) add)))\n"
@@ -176,7 +176,7 @@ TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
 // scripts/zrf-corpus over a folder: a file that plays and one refused, counted, with the refusal
 // among the most common first errors.
 TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
-  const std::string folder = testing::TempDir() + "zrf-corpus-test";
+  const std::string folder = troyka_tests::temp_path("zrf-corpus-test");
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder + "/games");
   std::filesystem::copy_file(TROYKA_SOURCE_DIR "/tests/data/zrf/breakthrough.zrf", folder + "/games/breakthrough.zrf");
