@@ -1067,8 +1067,17 @@ bool Program<Words>::takes_any(const StateType& state, int subject, const Board&
   StateType turned = state;
   turned.to_move = static_cast<std::uint8_t>(1 - subject);
   turned.over = false;
+  // The fast path's moves land where they capture: a set of cells at a time, before any is listed.
+  bool landed = false;
+  for_each_target_set(turned, [&](const TargetSet& set) {
+    landed = (set.targets & targets).any();
+    return !landed;
+  });
+  if (landed) return true;
   MoveList moves;
-  std::vector<GeneralRecord> records;
+  // Kept from call to call: the listing below never comes back here (for_attacks).
+  thread_local std::vector<GeneralRecord> records;
+  records.clear();
   list_board_moves(turned, moves, general_ ? &records : nullptr, true);
   std::size_t record = 0;
   for (const Move& move : moves) {
