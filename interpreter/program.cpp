@@ -33,6 +33,31 @@ static bool asks_repetition(const lang::EndRule& rule) {
                      [](const lang::EndRule& part) { return asks_repetition(part); });
 }
 
+// "Draw, test, redraw" (docs/core-design.md §7): a uniform pick among the legal moves of a game
+// with (legal ...), made among its `moves` of the board (general ones with their `records`, in
+// order) with only the drawn one tested: `draw(n)` picks one of n uniformly, `legal(move, record)`
+// tests it; an illegal move is set aside and the draw made again among the others. The pick is as
+// uniform as a draw among the listed legal moves, at a fraction of the tests. Returns the index of
+// the move drawn, or -1 when none is legal.
+template <typename Draw, typename Legal>
+static int draw_legal(const MoveList& moves, const std::vector<GeneralRecord>& records, Draw&& draw, Legal&& legal) {
+  boost::container::small_vector<int, 256> left(moves.size()), record_of(moves.size());
+  int record = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    left[i] = static_cast<int>(i);
+    record_of[i] = moves[i].general ? record++ : -1;
+  }
+  while (!left.empty()) {
+    const auto at = static_cast<std::size_t>(draw(static_cast<int>(left.size())));
+    const auto i = static_cast<std::size_t>(left[at]);
+    if (legal(moves[i], record_of[i] < 0 ? nullptr : &records[static_cast<std::size_t>(record_of[i])]))
+      return static_cast<int>(i);
+    left[at] = left.back();
+    left.pop_back();
+  }
+  return -1;
+}
+
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(with_forced_general(std::move(rules))),
@@ -1208,6 +1233,19 @@ template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
   if (!targets_fit_inline_) {
     MoveList moves;
+    // With (legal ...), drawn as run_listed_playout draws, so that playouts play these moves.
+    if (checks_legality_ && !must_capture_ && !swap_available(state) && !state.over) {
+      std::vector<GeneralRecord> records;
+      list_board_moves(state, moves, general_ ? &records : nullptr);
+      const int drawn = draw_legal(
+          moves, records, [&](int count) { return rng.below(static_cast<std::uint32_t>(count)); },
+          [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); });
+      if (drawn >= 0) {
+        const Move move = moves[static_cast<std::size_t>(drawn)];
+        if (general_) legal_moves(state, moves);  // which names the general moves, for move_text
+        return move;
+      }
+    }
     legal_moves(state, moves);
     return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
   }
@@ -1311,7 +1349,12 @@ template <typename Choose, typename KeepGoing>
       return nth(static_cast<int>(choice));
     }
   };
-  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  // A uniform pick (an index) goes to the listed loop as it is: there it may draw, test and redraw.
+  if constexpr (std::is_same_v<std::decay_t<decltype(choose(1, [](int) { return Move{}; }))>, Move>) {
+    if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  } else {
+    if (!targets_fit_inline_) return run_listed_playout(state, choose, keep_going, history);
+  }
   return has_extras_ ? run_extras_playout(state, chosen_move, keep_going, history)
                      : run_inline_playout<false>(state, chosen_move, keep_going);
 }
@@ -1334,11 +1377,28 @@ template <typename Choose, typename KeepGoing>
                                                                    const History* history) const {
   std::uint32_t plies = 0;
   MoveList moves;
+  std::vector<GeneralRecord> records;
   History played = playout_history(state, history);
+  const auto nth = [&](int i) { return moves[static_cast<std::size_t>(i)]; };
   for (; !state.over && keep_going(plies); ++plies) {
-    list_moves(state, moves, nullptr);
-    apply(state, choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; }),
-          played);
+    if constexpr (std::is_same_v<std::decay_t<decltype(choose(1, nth))>, Move>) {
+      list_moves(state, moves, nullptr);
+      apply(state, choose(static_cast<int>(moves.size()), nth), played);
+    } else {  // a uniform pick, as random_move makes it
+      if (checks_legality_ && !must_capture_ && !swap_available(state)) {
+        records.clear();
+        list_board_moves(state, moves, general_ ? &records : nullptr);
+        const int drawn = draw_legal(
+            moves, records, [&](int count) { return choose(count, nth); },
+            [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); });
+        if (drawn >= 0) {
+          apply(state, moves[static_cast<std::size_t>(drawn)], played);
+          continue;
+        }
+      }
+      list_moves(state, moves, nullptr);
+      apply(state, nth(static_cast<int>(choose(static_cast<int>(moves.size()), nth))), played);
+    }
   }
   return plies;
 }
@@ -1552,9 +1612,18 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
-  if (checks_legality_) {
+  if (checks_legality_) {  // list_moves's moves, stopping at the first legal one
+    if (state.over) return false;
     MoveList moves;
-    list_moves(state, moves, nullptr);
+    std::vector<GeneralRecord> records;
+    list_board_moves(state, moves, general_ ? &records : nullptr);
+    std::size_t record = 0;
+    for (const Move& move : moves)
+      if (legal_after(state, move, move.general ? &records[record++] : nullptr)) return true;
+    if (swap_available(state) || pass_when_stuck_) return true;
+    if (!general_ || !general_->has_fallback()) return false;
+    moves.clear();  // no legal move of the board: the fallback rules', as list_moves lists them
+    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, nullptr, this);
     return !moves.empty();
   }
   return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
