@@ -2078,7 +2078,7 @@ std::vector<std::pair<std::string, std::string>> Program<Words>::mark_texts(cons
   for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute) {
     std::string cells;
     for (Board held = state.attributes[attribute]; held.any();)
-      cells += (cells.empty() ? "" : ",") + lang::cell_name(held.pop_lowest(), width_);
+      cells.append(cells.empty() ? "" : ",").append(lang::cell_name(held.pop_lowest(), width_));
     texts.emplace_back(rules_->attributes[attribute].name, cells.empty() ? "-" : cells);
   }
   for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg) {

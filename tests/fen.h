@@ -21,7 +21,7 @@ inline std::string chess_position_of_fen(const std::string& fen) {
   const auto has = [&](char right) { return castling.find(right) != std::string::npos; };
   std::string unmoved;
   const auto add = [&](bool kept, const char* square) {
-    if (kept) unmoved += (unmoved.empty() ? "" : ",") + std::string(square);
+    if (kept) unmoved.append(unmoved.empty() ? "" : ",").append(square);
   };
   add(has('Q'), "a1");
   add(has('K') || has('Q'), "e1");

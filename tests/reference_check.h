@@ -159,7 +159,7 @@ inline std::string text(const lang::Rules& rules, const Position& position) {
     return std::string{static_cast<char>('a' + cell % 8), static_cast<char>('1' + cell / 8)};
   };
   std::string unmoved;
-  for (const int cell : position.unmoved) unmoved += (unmoved.empty() ? "" : ",") + square(cell);
+  for (const int cell : position.unmoved) unmoved.append(unmoved.empty() ? "" : ",").append(square(cell));
   const std::string board = reference_text::board_text(8, 8, '.', [&](int column, int row) {
     const Square& at = position.board[static_cast<std::size_t>(row * 8 + column)];
     if (at.player < 0) return '.';
