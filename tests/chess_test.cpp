@@ -79,10 +79,10 @@ TEST(Chess, RandomGamesAgreeWithTheReferenceMoveByMove) {
   const lang::Rules& rules = loaded.rules();
   loaded.visit([&](const auto& program) {
     Rng rng(14);
-    for (int round = 0; round < (kSlowBuild ? 1 : 2); ++round) {
+    for (int round = 0; round < (kSlowBuild ? 1 : 3); ++round) {
       auto state = program.initial_state();
       chess::Position expected = chess::start(rules);
-      for (int ply = 0; ply < (kSlowBuild ? 30 : 100); ++ply) {
+      for (int ply = 0; ply < (kSlowBuild ? 30 : 300); ++ply) {
         const std::string text = program.position_text(state);
         ASSERT_EQ(text, chess::text(rules, expected));
         const reference::Decision end = chess::decision(rules, expected);
