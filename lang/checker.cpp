@@ -23,15 +23,19 @@ namespace {
 
 // ---- Vocabulary -------------------------------------------------------------------------------
 
-const std::vector<std::string> kGameForms = {
-    "about",           "param",     "variant",      "players", "board",  "region", "piece",   "setup", "end",
-    "pass-when-stuck", "swap-rule", "must-capture", "moves",   "prefer", "turn",   "counter", "legal"};
+const std::vector<std::string> kGameForms = {"about",     "param",        "variant",   "players", "board",
+                                             "region",    "piece",        "setup",     "end",     "pass-when-stuck",
+                                             "swap-rule", "must-capture", "moves",     "prefer",  "turn",
+                                             "counter",   "legal",        "attribute", "register"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
     {"param", "(param NAME DEFAULT [(range LOW HIGH)])"},
     {"range", "(range LOW HIGH)"},
     {"counter", "(counter NAME (range LOW HIGH))"},
+    {"attribute", "(attribute NAME (initially REGION)): a mark the pieces standing on REGION start with"},
+    {"initially", "(initially REGION)"},
+    {"register", "(register NAME [transient]): a cell remembered across moves"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
     {"board",
@@ -158,6 +162,14 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"swap-pieces", "(swap-pieces mirror)"},
     {"add", "(add COUNTER N)"},
     {"set", "(set COUNTER N)"},
+    {"attr", "(attr ATTRIBUTE): the piece at here has it"},
+    {"attacked", "(attacked): a move of the opponent could take the mover at here"},
+    {"at-register", "(at-register REGISTER): here is the cell the register holds"},
+    {"mark", "(mark NAME): remember here as NAME, for (relocate NAME)"},
+    {"relocate", "(relocate NAME): the piece at here goes to the cell marked NAME"},
+    {"set-attr", "(set-attr ATTRIBUTE)"},
+    {"clear-attr", "(clear-attr ATTRIBUTE)"},
+    {"remember", "(remember REGISTER): the register holds here once the move is played"},
 };
 // A core form that stands where a test is asked for.
 bool is_test(core::Op op) {
@@ -174,7 +186,10 @@ bool is_test(core::Op op) {
     case core::Op::Can:
     case core::Op::Cannot:
     case core::Op::Not:
-    case core::Op::And: return true;
+    case core::Op::And:
+    case core::Op::Attr:
+    case core::Op::Attacked:
+    case core::Op::AtRegister: return true;
     default: return false;
   }
 }
@@ -266,6 +281,8 @@ class Checker {
     read_board();
     read_regions();
     read_counters();
+    read_attributes();
+    read_registers();
     read_pieces();
     read_setup();
     read_end();
@@ -437,7 +454,8 @@ class Checker {
       if (std::find(kGameForms.begin(), kGameForms.end(), keyword) == kGameForms.end())
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
       const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" ||
-                              keyword == "moves" || keyword == "counter";
+                              keyword == "moves" || keyword == "counter" || keyword == "attribute" ||
+                              keyword == "register";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -1312,6 +1330,7 @@ class Checker {
     for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
     if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
     rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : std::vector<int>{0, 1};
+    marks_.clear();
     rule.expr = core_sequence(form, body);
     if (rule.scope == core::Rule::Scope::Game) rule.piece = entering_piece(rule.expr);
     check_core_rule(form, rule);
@@ -1435,6 +1454,20 @@ class Checker {
         expr.amount = bounded(form.items[2], -kMaxCounterValue, kMaxCounterValue,
                               expr.op == Op::Add ? "the amount added" : "the value set");
         break;
+      case Op::Attacked: expect_core_items(form, 0, 0); break;
+      case Op::Attr:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+        expect_core_items(form, 1, 1);
+        expr.slot = attribute_named(form.items[1]);
+        break;
+      case Op::AtRegister:
+      case Op::Remember:
+        expect_core_items(form, 1, 1);
+        expr.slot = register_named(form.items[1]);
+        break;
+      case Op::Mark:
+      case Op::Relocate: mark_form(form, expr); break;
       default: core_argument(form, expr);
     }
   }
@@ -1459,6 +1492,22 @@ class Checker {
       default:
         if (!argument.is_symbol("mirror"))
           fail(argument, fmt::format("expected 'mirror', found {}", describe(argument)), core_usage("swap-pieces"));
+    }
+  }
+
+  // (mark NAME) names a cell for a later (relocate NAME) of the same rule.
+  void mark_form(const Node& form, core::Expr& expr) {
+    expect_core_items(form, 1, 1);
+    expr.variable = name_argument(form.items[1], "a name for the mark");
+    const bool known = std::find(marks_.begin(), marks_.end(), expr.variable) != marks_.end();
+    if (expr.op == core::Op::Relocate && !known)
+      fail(form.items[1], fmt::format("no (mark {}) comes before this (relocate {})", expr.variable, expr.variable),
+           "mark the cell the piece goes to first, earlier in the rule: (mark NAME)");
+    if (expr.op == core::Op::Mark && !known) {
+      if (marks_.size() == core::kMaxNamedMarks)
+        fail(form, fmt::format("a rule names at most {} marks", core::kMaxNamedMarks),
+             "the general back end keeps that many named cells in a run");
+      marks_.push_back(expr.variable);
     }
   }
 
@@ -1702,7 +1751,11 @@ class Checker {
       case Op::SwapPiecesMirror:
       case Op::Exit:
       case Op::Add:
-      case Op::Set: return true;
+      case Op::Set:
+      case Op::Relocate:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+      case Op::Remember: return true;
       default: return false;
     }
   }
@@ -1806,6 +1859,77 @@ class Checker {
     if (it != names.end()) return static_cast<int>(it - names.begin());
     fail(node, fmt::format("unknown counter '{}'", name),
          names.empty() ? "declare it at game level: (counter NAME (range LOW HIGH))" : suggest(name, names));
+  }
+
+  // The index of the attribute, or register, `node` names.
+  int attribute_named(const Node& node) const {
+    std::vector<std::string> names;
+    for (const Attribute& attribute : rules_.attributes) names.push_back(attribute.name);
+    return slot_named(node, "attribute", names, "(attribute NAME (initially REGION))");
+  }
+  int register_named(const Node& node) const {
+    std::vector<std::string> names;
+    for (const Register& reg : rules_.registers) names.push_back(reg.name);
+    return slot_named(node, "register", names, "(register NAME [transient])");
+  }
+  int slot_named(const Node& node, const std::string& kind, const std::vector<std::string>& names,
+                 const std::string& declaration) const {
+    const std::string name = name_argument(node, fmt::format("{} {} name", kind == "attribute" ? "an" : "a", kind));
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    fail(node, fmt::format("unknown {} '{}'", kind, name),
+         names.empty() ? fmt::format("declare it at game level: {}", declaration) : suggest(name, names));
+  }
+
+  // Counters, attributes and registers are written NAME=... in position text: one name each.
+  void check_new_name(const Node& at, const std::string& name, const char* kind) const {
+    const auto clash = [&](const char* other, const std::string& earlier, const SourcePos& pos) {
+      if (earlier == name)
+        fail(at, fmt::format("'{}' is already the name of a {}, at line {}", name, other, pos.line),
+             fmt::format("give the {} a name of its own: position text writes each as NAME=...", kind));
+    };
+    for (const Counter& counter : rules_.counters) clash("counter", counter.name, counter.pos);
+    for (const Attribute& attribute : rules_.attributes) clash("attribute", attribute.name, attribute.pos);
+    for (const Register& reg : rules_.registers) clash("register", reg.name, reg.pos);
+  }
+
+  // (attribute NAME (initially REGION)): a mark of pieces, the setup's on REGION having it at the start.
+  void read_attributes() {
+    for (const Node* form : forms("attribute")) {
+      expect_at_most(*form, 3);
+      Attribute attribute;
+      attribute.pos = form->pos;
+      attribute.name = name_argument(argument(*form, 1, "NAME"), "a name for the attribute");
+      check_new_name(form->items[1], attribute.name, "attribute");
+      if (rules_.attributes.size() == kMaxAttributes)
+        fail(*form, fmt::format("a game has at most {} attributes", kMaxAttributes));
+      const Node& initially = argument(*form, 2, "(initially REGION)");
+      if (initially.head() != "initially" || initially.items.size() != 2)
+        fail(initially, fmt::format("expected '(initially REGION)', found {}", describe(initially)),
+             usage("attribute"));
+      attribute.initially = region(initially.items[1]);
+      rules_.attributes.push_back(attribute);
+    }
+  }
+
+  // (register NAME [transient]): a cell remembered across moves.
+  void read_registers() {
+    for (const Node* form : forms("register")) {
+      expect_at_most(*form, 3);
+      Register reg;
+      reg.pos = form->pos;
+      reg.name = name_argument(argument(*form, 1, "NAME"), "a name for the register");
+      check_new_name(form->items[1], reg.name, "register");
+      if (rules_.registers.size() == kMaxRegisters)
+        fail(*form, fmt::format("a game has at most {} registers", kMaxRegisters));
+      if (form->items.size() == 3) {
+        if (!form->items[2].is_symbol("transient"))
+          fail(form->items[2], fmt::format("expected 'transient', found {}", describe(form->items[2])),
+               usage("register"));
+        reg.transient = true;
+      }
+      rules_.registers.push_back(reg);
+    }
   }
 
   // (counter NAME (range LOW HIGH)): a number that each player keeps.
@@ -2159,6 +2283,7 @@ class Checker {
   // While a core rule is read: its players, and the direction names bound around the form read.
   std::vector<int> rule_players_;
   std::vector<std::string> bound_;
+  std::vector<std::string> marks_;  // the (mark NAME)s of the rule being read so far
   // The (moves ...) rules of the file, and their forms for messages.
   std::vector<core::Rule> written_;
   std::vector<const Node*> written_forms_;

@@ -51,6 +51,14 @@ const char* keyword(Op op) {
     case Op::Exit: return "exit";
     case Op::Add: return "add";
     case Op::Set: return "set";
+    case Op::Attr: return "attr";
+    case Op::Attacked: return "attacked";
+    case Op::AtRegister: return "at-register";
+    case Op::Mark: return "mark";
+    case Op::Relocate: return "relocate";
+    case Op::SetAttr: return "set-attr";
+    case Op::ClearAttr: return "clear-attr";
+    case Op::Remember: return "remember";
   }
   return "";
 }
@@ -252,6 +260,18 @@ class Printer {
         form.items.push_back(symbol(rules_.counters[static_cast<std::size_t>(expr.counter)].name));
         form.items.push_back(integer(expr.amount));
         break;
+      case Op::Attr:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+        form.items.push_back(symbol(rules_.attributes[static_cast<std::size_t>(expr.slot)].name));
+        break;
+      case Op::AtRegister:
+      case Op::Remember:
+        form.items.push_back(symbol(rules_.registers[static_cast<std::size_t>(expr.slot)].name));
+        break;
+      case Op::Mark:
+      case Op::Relocate: form.items.push_back(symbol(expr.variable)); break;
+      case Op::Attacked: return form;  // written (attacked), as §1.2 has it
       case Op::Seq:
       case Op::Or:
       case Op::Opt:

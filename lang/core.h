@@ -87,8 +87,17 @@ enum class Op {
   Exit,              // the mover leaves the board at here, when the move is played
   Add,               // (add COUNTER N): the mover's player's `counter` goes up by `amount`
   Set,               // (set COUNTER N): the mover's player's `counter` becomes `amount`
+  // Added for chess (docs/core-design.md §6, step 14).
+  Attr,        // test: the piece at here has the attribute `slot` (read before the move)
+  Attacked,    // test: a move of the opponent, were it to move, could take the mover standing at here
+  AtRegister,  // test: here is the cell the register `slot` holds
+  Mark,        // (mark NAME): the mark `variable` := here
+  Relocate,    // (relocate NAME): the piece at here goes to the mark `variable`, when the move is played
+  SetAttr,     // (set-attr NAME): the piece at here once the move is played has the attribute `slot`
+  ClearAttr,   // (clear-attr NAME): and does not have it
+  Remember,    // (remember NAME): the register `slot` holds here once the move is played
 };
-inline constexpr int kOps = static_cast<int>(Op::Set) + 1;
+inline constexpr int kOps = static_cast<int>(Op::Remember) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -110,6 +119,7 @@ struct Expr {
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
   int counter = -1;                   // Add, Set: an index into lang::Rules::counters
   int amount = 0;                     // Add, Set
+  int slot = -1;  // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
   bool operator==(const Expr&) const = default;
 };
 
@@ -160,6 +170,8 @@ struct Rule {
 
 // each-direction nested deeper than this is refused: the general back end keeps one mark per level.
 inline constexpr int kMaxNestedEachDirection = 4;
+// Named marks, (mark NAME), in one rule: the general back end keeps them beside each-direction's.
+inline constexpr int kMaxNamedMarks = 2;
 
 struct Rules {
   // As lang::Rules holds them: each piece's move rules and drops in turn, then the pass and the swap.

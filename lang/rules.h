@@ -45,6 +45,8 @@ inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (t
 inline constexpr int kMaxCounters = 4;          // (counter ...) declarations in a game
 inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the amounts moves add, lie within +-this
 inline constexpr int kMaxRepetitions = 100;     // (repetition N): N is at most this
+inline constexpr int kMaxAttributes = 4;        // (attribute ...) declarations in a game
+inline constexpr int kMaxRegisters = 4;         // (register ...) declarations in a game
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -203,6 +205,26 @@ struct Counter {
   SourcePos pos;
 };
 
+// (attribute NAME (initially REGION)): a mark a piece carries while it stands unchanged on its cell,
+// such as chess's `unmoved`. The pieces of the setup on a player's cells of `initially` start with
+// it; a piece that moves, is taken, changes type or owner loses it; the core actions (set-attr NAME)
+// and (clear-attr NAME) give and take it; the test (attr NAME) reads it.
+struct Attribute {
+  std::string name;
+  PlayerRegion initially;
+  SourcePos pos;
+};
+
+// (register NAME [transient]): one cell remembered across moves, or none: the core action
+// (remember NAME) sets it to here, the test (at-register NAME) asks whether here is it. A transient
+// register is cleared at every decision before the move's own (remember ...) (chess's square passed
+// over by a pawn's double step, which only the next move may use).
+struct Register {
+  std::string name;
+  bool transient = false;
+  SourcePos pos;
+};
+
 struct Placement {
   int player = 0;
   int piece = 0;
@@ -227,6 +249,8 @@ struct Rules {
   std::vector<Placement> setup;
   std::vector<EndRule> end;
   std::vector<Counter> counters;  // at most kMaxCounters, in declaration order
+  std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order
+  std::vector<Register> registers;    // at most kMaxRegisters, in declaration order
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;

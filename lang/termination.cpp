@@ -87,7 +87,8 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
     case Op::Convert:
     case Op::Again:
     case Op::Pass:
-    case Op::SwapPiecesMirror: return false;
+    case Op::SwapPiecesMirror:
+    case Op::Relocate: return false;
     default: break;
   }
   for (const core::Direction& direction : expr.directions)

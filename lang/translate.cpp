@@ -339,6 +339,14 @@ std::string to_troyka_language(const Rules& rules) {
                   rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
   for (const Counter& counter : rules.counters)
     text += fmt::format("  (counter {} (range {} {}))\n", counter.name, counter.low, counter.high);
+  for (const Attribute& attribute : rules.attributes) {
+    if (attribute.initially[0] != attribute.initially[1])
+      cannot_write(rules, fmt::format("the attribute {} starts on cells that differ by player", attribute.name));
+    text += fmt::format("  (attribute {} (initially {}))\n", attribute.name,
+                        cells(attribute.initially[0], rules.width));
+  }
+  for (const Register& reg : rules.registers)
+    text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
