@@ -243,6 +243,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::Is: return test(Code::Test, kPieceMasks + e.piece, want, fails);
       case Op::In: return test(Code::TestRegion, region(e.region), want, fails);
       case Op::Captured: return test(Code::Captured, 0, want, fails);
+      case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And:
         if (want) {
@@ -326,12 +327,8 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   const auto found = std::find(directions_.begin(), directions_.end(), offset);
   if (found != directions_.end()) return static_cast<int>(found - directions_.begin());
   directions_.push_back(offset);
-  for (int cell = 0; cell < cells_; ++cell) {
-    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-    const bool on_board = column >= 0 && column < width_ && row >= 0 && row < rules_->height &&
-                          !rules_->is_hole(row * width_ + column);  // a hole is off the board
-    next_.push_back(static_cast<std::int16_t>(on_board ? row * width_ + column : -1));
-  }
+  for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
+    next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
 }
 
@@ -442,12 +439,14 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       }
       case Code::Test:
       case Code::TestRegion:
-      case Code::Captured: {
+      case Code::Captured:
+      case Code::AtOrigin: {
         bool holds = false;
         if (t.here >= 0)
           holds = in.code == Code::Test         ? s.holds(t, in.arg)
                   : in.code == Code::TestRegion ? regions_[in.arg].test(t.here)
-                                                : s.captured(t);
+                  : in.code == Code::Captured   ? s.captured(t)
+                                                : t.here == s.origin;
         if (holds != in.negate) {
           ++t.pc;
         } else {
@@ -610,9 +609,19 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
   const lang::core::Rule& rule = *compiled.rule;
   if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
   if (priority >= 0 && rule.priority != priority) return false;
+  if (rule.phase >= 0 && rule.phase != state.phase) return false;
   if (!rule.when) return true;
-  return rule.when->kind == lang::core::Condition::Kind::PlyIs ? state.ply == static_cast<std::uint32_t>(rule.when->ply)
-                                                               : others_can_move;
+  const lang::core::Condition& when = *rule.when;
+  switch (when.kind) {
+    case lang::core::Condition::Kind::PlyIs: return state.ply == static_cast<std::uint32_t>(when.ply);
+    case lang::core::Condition::Kind::OthersCanMove: return others_can_move;
+    case lang::core::Condition::Kind::Compare: {
+      const int mover = state.to_move;
+      const int value = when.counter < 0 ? state.by_player[mover].count() : state.counters[mover][when.counter];
+      return lang::compare(value, when.comparison, when.value);
+    }
+  }
+  return false;
 }
 
 // Calls on_record(record, its fingerprint) for each move of the rules that apply, once per move (runs

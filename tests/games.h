@@ -104,6 +104,42 @@ std::vector<std::string> successor_texts(const Program& program, const typename 
   return texts;
 }
 
+// Plays `rounds` random games of `loaded` from a generator seeded with `seed`, each position checked
+// against a plain reference of tests/ that knows only its own game (tests/reference_morris.h): the
+// position's text must be `text(expected)`, the texts after each legal move those of
+// `successors(expected)`, and the game ends where the reference has no successor, won by
+// `winner(expected)` (a player, or troyka::kDraw).
+template <typename Position, typename Successors, typename Text, typename Winner>
+void expect_random_games_agree_with_plain_reference(const troyka::Game& loaded, const Position& start,
+                                                    const Successors& successors, const Text& text,
+                                                    const Winner& winner, int rounds, std::uint64_t seed) {
+  loaded.visit([&](const auto& program) {
+    troyka::Rng rng(seed);
+    for (int round = 0; round < rounds; ++round) {
+      auto state = program.initial_state();
+      Position expected = start;
+      while (true) {
+        const std::string now = program.position_text(state);
+        ASSERT_EQ(now, text(expected));
+        std::vector<std::string> texts;
+        for (const Position& next : successors(expected)) texts.push_back(text(next));
+        std::sort(texts.begin(), texts.end());
+        ASSERT_EQ(successor_texts(program, state), texts) << now;
+        ASSERT_EQ(state.over, texts.empty()) << now;
+        if (state.over) {
+          EXPECT_EQ(state.winner, winner(expected)) << now;
+          break;
+        }
+        const troyka::Move move = program.random_move(state, rng);
+        EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << now;
+        program.apply(state, move);
+        for (const Position& next : successors(expected))
+          if (text(next) == program.position_text(state)) expected = next;
+      }
+    }
+  });
+}
+
 // Debug and sanitizer builds run about 25 times slower than Release: long tests do less there.
 #ifdef NDEBUG
 inline constexpr bool kSlowBuild = false;
