@@ -2120,9 +2120,14 @@ std::string Program<Words>::describe() const {
   std::string holes;
   for (const int hole : r.holes)
     holes += fmt::format("{}{}", holes.empty() ? " (holes " : " ", lang::cell_name(hole, width_));
-  out += fmt::format("board: {}x{}{}, {} cells{}, bitboards of {} bits\n", width_, height_,
-                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells_on_board(),
-                     holes.empty() ? "" : holes + ")", Board::kBits);
+  if (r.points)
+    out += fmt::format("board: {} points on a {}x{} chart, joined by {} links only, bitboards of {} bits\n",
+                       r.cells_on_board(), width_, height_, r.links.size(), Board::kBits);
+  else
+    out += fmt::format("board: {}x{}{}, {} cells{}{}, bitboards of {} bits\n", width_, height_,
+                       r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "",
+                       r.cells_on_board(), holes.empty() ? "" : holes + ")",
+                       r.links.empty() ? "" : fmt::format(", {} links", r.links.size()), Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {
@@ -2165,6 +2170,10 @@ std::string Program<Words>::describe() const {
   for (const lang::Counter& counter : r.counters)
     out += fmt::format("counter {}: one for each player, from {} to {}, {} at the start\n", counter.name, counter.low,
                        counter.high, counter.low);
+  for (std::size_t i = 0; i < r.phases.size(); ++i)
+    out +=
+        fmt::format("phase {}: {}{}\n", i + 1, r.phases[i].name,
+                    r.phases[i].until.empty() ? ", to the end" : ", until " + r.phases[i].until.front().condition_text);
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";

@@ -69,23 +69,27 @@ std::vector<std::string> moves_in(const morris::Position& at) {
   return texts;
 }
 
-// White closes a1-d1-g1 by d2-d1 and takes a Black man that is in no mill: not the mill b6-d6-f6.
+// White closes a1-d1-g1 by d2-d1 and takes a Black man that is in no mill: not one of the mill
+// b6-d6-f6. With one man to take, the move's text need not name it.
 TEST(Morris, AMillRemovesAnEnemyManInNoMill) {
   const morris::Position at = morris::with_men({"a1", "g1", "d2", "a4", "c4"}, {"b6", "d6", "f6", "g4"}, {9, 9}, 30);
-  const std::vector<std::string> with_removal = {"d2-d1xg4"};
   std::vector<std::string> from_d2;
   for (const std::string& text : moves_in(at))
-    if (text.starts_with("d2-d1")) from_d2.push_back(text);
-  EXPECT_EQ(from_d2, with_removal);
+    if (text.starts_with("d2")) from_d2.push_back(text);
+  EXPECT_EQ(from_d2, (std::vector<std::string>{"d2-b2", "d2-d3", "d2-f2", "d2xd1"}));
+  morris_game().visit([&](const auto& program) {
+    EXPECT_EQ(program.position_text(troyka_tests::after(program, position(program, morris::text(at)), "d2xd1")),
+              morris::text(morris::with_men({"a1", "d1", "g1", "a4", "c4"}, {"b6", "d6", "f6"}, {9, 9}, 31)));
+  });
 }
 
-// Every Black man stands in a mill: any of them may go.
+// Every Black man stands in a mill: any of them may go, and each move names the man it takes.
 TEST(Morris, WhenEveryEnemyManIsInAMillAnyMayGo) {
   const morris::Position at = morris::with_men({"a1", "g1", "d2", "a4", "c4"}, {"b6", "d6", "f6"}, {9, 9}, 30);
   std::vector<std::string> from_d2;
   for (const std::string& text : moves_in(at))
-    if (text.starts_with("d2-d1")) from_d2.push_back(text);
-  EXPECT_EQ(from_d2, (std::vector<std::string>{"d2-d1xb6", "d2-d1xd6", "d2-d1xf6"}));
+    if (text.starts_with("d2")) from_d2.push_back(text);
+  EXPECT_EQ(from_d2, (std::vector<std::string>{"d2-b2", "d2-d3", "d2-f2", "d2xd1xb6", "d2xd1xd6", "d2xd1xf6"}));
 }
 
 // A player of three men flies to any empty point; one of four only steps along the lines.
@@ -93,14 +97,15 @@ TEST(Morris, ThreeMenFlyAndFourStep) {
   const morris::Position flying = morris::with_men({"a1", "d1", "b4"}, {"g1", "f2", "e3", "g4"}, {9, 9}, 40);
   EXPECT_EQ(moves_in(flying).size(), 3u * 17u);  // each of three men to each of the 17 empty points
   const morris::Position stepping = morris::with_men({"a1", "d1", "b4", "b6"}, {"g1", "f2", "e3", "g4"}, {9, 9}, 40);
-  EXPECT_EQ(moves_in(stepping), (std::vector<std::string>{"a1-a4", "b4-a4", "b4-b2", "b4-c4", "b6-a4"}));
+  EXPECT_EQ(moves_in(stepping), (std::vector<std::string>{"a1-a4", "b4-a4", "b4-b2", "b4-c4", "b6-d6", "d1-d2"}));
 }
 
-// Black to move has no move: its men are shut in, and White wins; a player down to two men loses.
+// Black to move has no move: its four men in the corners are shut in, and White wins; a player down
+// to two men loses.
 TEST(Morris, ABlockedPlayerAndAPlayerOfTwoMenLose) {
   morris_game().visit([&](const auto& program) {
     const auto blocked = position(
-        program, morris::text(morris::with_men({"d1", "a4", "b2", "d2", "f2"}, {"a1", "g1", "b4", "c3"}, {9, 9}, 41)));
+        program, morris::text(morris::with_men({"d1", "a4", "g4", "d7"}, {"a1", "g1", "a7", "g7"}, {9, 9}, 41)));
     EXPECT_TRUE(blocked.over);
     EXPECT_EQ(blocked.winner, 0);
     const auto two = position(program, morris::text(morris::with_men({"a1", "d1", "b4"}, {"g1", "f2"}, {9, 9}, 41)));
@@ -116,15 +121,19 @@ TEST(Morris, ThePlacementPhaseEndsWhenBothHavePlacedNine) {
     state = troyka_tests::after(program, state, "c3");
     EXPECT_EQ(program.position_text(state).substr(program.position_text(state).find(' ')),
               " Black 17 phase=placement placed=9,8");
-    state = troyka_tests::after(program, state, "a7");
+    state = troyka_tests::after(program, state, "d7");
     EXPECT_EQ(program.position_text(state).substr(program.position_text(state).find(' ')),
               " White 18 phase=movement placed=9,9");
   });
 }
 
+// Without the decisive playout rule, which tries every move of a playout on a copy here (a win by
+// the count of pieces is not foreseen by its cheap tests), MCTS plays in a fraction of the time.
 TEST(Morris, MctsBeatsRandomInAMatch) {
   troyka_tests::expect_first_agent_scores(
-      "match games/nine-mens-morris.game --games 2 --agents mcts:iterations=200 random --json", 1.5);
+      "match games/nine-mens-morris.game --agents mcts:iterations=30,decisive=off random --json --games " +
+          std::string(kSlowBuild ? "2" : "4"),
+      kSlowBuild ? 1.5 : 3.0);
 }
 
 // ---- links on a rectangle, and lines for in-a-row ---------------------------------------------------
@@ -156,8 +165,8 @@ constexpr std::string_view kSpaced = R"((game "Spaced"
 
 TEST(GraphBoards, InARowFollowsTheDeclaredLines) {
   game_of(kSpaced).visit([&](const auto& program) {
-    EXPECT_TRUE(position(program, "s#s#s/#####/S#S#S Black 6").over);
-    EXPECT_FALSE(position(program, "S#s#s/#####/s#S#S Black 6").over);
+    EXPECT_EQ(position(program, "1#1#1/#####/S#S#S Black 3").winner, 0);
+    EXPECT_FALSE(position(program, "S#1#1/#####/1#S#S Black 3").over);
   });
 }
 
@@ -194,16 +203,16 @@ hint: a point is named by its column a..z and its row 1..26 on the board's chart
 
 TEST(GraphBoardErrors, LinesJoinPointsOfTheBoard) {
   EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1 b1 e1)")),
-            R"(test.game:3:50: error: b1 is not a point of the board
+            R"(test.game:3:48: error: b1 is not a point of the board
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line e a1 b1 e1) (line e a3 c3 e3))
-   |                                                  ^~
+   |                                                ^~
 hint: the board's cells are the points its (points ...) names
 )");
   EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line up a1 c1 e1)")),
             R"(test.game:3:43: error: expected a board direction, found 'up'
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line up a1 c1 e1) (line e a3 c3 e3))
    |                                           ^~
-hint: did you mean 'n'?
+hint: expected one of 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
 )");
   EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1)")),
             R"(test.game:3:37: error: a line joins at least two cells
@@ -219,9 +228,9 @@ hint: a cell has at most one neighbour in each direction
 )");
   EXPECT_EQ(
       error_of(replaced(kRing, "(link w a1 c1)", "(tunnel w a1 c1)")),
-      R"(test.game:3:49: error: expected '(holes ...)', '(line ...)' or '(link ...)' in the board, found '(tunnel ...)'
+      R"(test.game:3:41: error: expected '(holes ...)', '(line ...)' or '(link ...)' in the board, found '(tunnel ...)'
  3 |   (board (rectangle 3 2) (link e c1 a1) (tunnel w a1 c1))
-   |                                                 ^
+   |                                         ^
 hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with (line ...) and (link ...) after any shape
 )");
 }
@@ -245,8 +254,8 @@ TEST(PhaseErrors, ARuleNamesADeclaredPhase) {
    |                                  ^~~~~
 hint: did you mean 'moving'?
 )");
-  EXPECT_EQ(error_of(replaced(replaced(kPhased, "(phases placing moving)\n", ""),
-                              "(phase placing (until (= (counter placed) 2)))\n", "")),
+  EXPECT_EQ(error_of(replaced(replaced(kPhased, "(phases placing moving)\n  ", ""),
+                              "(phase placing (until (= (counter placed) 2)))\n  ", "")),
             R"(test.game:5:34: error: unknown phase 'moving'
  5 |   (piece Stone "S" (moves (phase moving) (go (n e s w)) empty))
    |                                  ^~~~~~
@@ -267,9 +276,9 @@ hint: give it (phase placing (until CONDITION))
    |          ^~~~~~
 )");
   EXPECT_EQ(error_of(replaced(kPhased, "(until (= (counter placed) 2))", "(until no-legal-moves)")),
-            R"(test.game:6:24: error: '(until ...)' cannot test no-legal-moves
+            R"(test.game:6:25: error: '(until ...)' cannot test no-legal-moves
  6 |   (phase placing (until no-legal-moves))
-   |                        ^~~~~~~~~~~~~~
+   |                         ^~~~~~~~~~~~~~
 hint: a phase ends by the position after a decision alone
 )");
 }
