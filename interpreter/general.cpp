@@ -398,6 +398,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::Attr: return test(Code::Attr, e.slot, want, fails);
       case Op::AtRegister: return test(Code::AtRegister, e.slot, want, fails);
       case Op::Attacked: owner_.asks_attacks_ = true; return test(Code::Attacked, 0, want, fails);
+      case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And:
         if (want) {
@@ -523,12 +524,8 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   const auto found = std::find(directions_.begin(), directions_.end(), offset);
   if (found != directions_.end()) return static_cast<int>(found - directions_.begin());
   directions_.push_back(offset);
-  for (int cell = 0; cell < cells_; ++cell) {
-    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-    const bool on_board = column >= 0 && column < width_ && row >= 0 && row < rules_->height &&
-                          !rules_->is_hole(row * width_ + column);  // a hole is off the board
-    next_.push_back(static_cast<std::int16_t>(on_board ? row * width_ + column : -1));
-  }
+  for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
+    next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
 }
 
@@ -672,7 +669,8 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::TestRegion:
       case Code::Captured:
       case Code::Attr:
-      case Code::AtRegister: {
+      case Code::AtRegister:
+      case Code::AtOrigin: {
         bool holds = false;
         if (t.here >= 0) switch (in.code) {
             case Code::Test: holds = s.holds(t, in.arg); break;
@@ -680,6 +678,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
             case Code::Captured: holds = s.captured(t); break;
             case Code::Attr: holds = s.state.attributes[in.arg].test(t.here); break;
             case Code::AtRegister: holds = s.state.registers[in.arg] == t.here + 1; break;
+            case Code::AtOrigin: holds = t.here == s.origin; break;
             default:
               holds = s.attacks->attacked(s.state, t.here, t.mover == kCarried ? s.origin : -1,
                                           t.mover == kNoMover ? -1 : t.piece);
@@ -884,9 +883,19 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
   const lang::core::Rule& rule = *compiled.rule;
   if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
   if (priority >= 0 && rule.priority != priority) return false;
+  if (rule.phase >= 0 && rule.phase != state.phase) return false;
   if (!rule.when) return true;
-  return rule.when->kind == lang::core::Condition::Kind::PlyIs ? state.ply == static_cast<std::uint32_t>(rule.when->ply)
-                                                               : others_can_move;
+  const lang::core::Condition& when = *rule.when;
+  switch (when.kind) {
+    case lang::core::Condition::Kind::PlyIs: return state.ply == static_cast<std::uint32_t>(when.ply);
+    case lang::core::Condition::Kind::OthersCanMove: return others_can_move;
+    case lang::core::Condition::Kind::Compare: {
+      const int mover = state.to_move;
+      const int value = when.counter < 0 ? state.by_player[mover].count() : state.counters[mover][when.counter];
+      return lang::compare(value, when.comparison, when.value);
+    }
+  }
+  return false;
 }
 
 // Calls on_record(record, move) for each move of the rules that apply, once per move (runs whose

@@ -147,6 +147,7 @@ class GeneralMoves {
     Test,        // the mask `arg` holds at here (xor negate), else go to alt or die
     TestRegion,  // here is in region `arg` (xor negate), else alt or die
     Captured,    // a capture of here is pending (xor negate), else alt or die
+    AtOrigin,    // here is the mover's origin (xor negate), else alt or die
     Split,       // a choice: go on, and later try alt
     Jump,        // go to alt
     Look,        // run pc+1.. until SubAccept; found xor negate: go to arg, else alt or die

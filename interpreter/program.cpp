@@ -87,6 +87,16 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   }
   for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape))
     neighbours_[neighbour_count_++] = ray(offset);
+  if (rules_->has_links()) {
+    std::vector<lang::Offset> steps = lines;
+    for (const lang::Offset d : lines) steps.push_back({-d.dx, -d.dy});
+    for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape)) steps.push_back(offset);
+    for (const lang::Offset offset : steps) {
+      auto& next = linked_steps_.emplace_back();
+      for (int cell = 0; cell < cells_; ++cell)
+        next.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
+    }
+  }
   compile_end_rules();
   compile_win_prefilters();
   PieceTypeSet entering = general_ ? general_->entering_pieces() : PieceTypeSet();
@@ -141,20 +151,20 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (auto& key : attribute_keys_) key = keys.next();
   register_keys_.resize(rules_->registers.size() * static_cast<std::size_t>(cells_));
   for (auto& key : register_keys_) key = keys.next();
+  for (const lang::Phase& phase : rules_->phases) {  // drawn last: the other keys stay as they were
+    phase_keys_.push_back(keys.next());
+    auto& until = phase_until_.emplace_back();
+    for (const lang::EndRule& condition : phase.until)
+      for (int player = 0; player < kPlayers; ++player) until.push_back(end_test(condition, player));
+  }
 }
 
 template <int Words>
 std::shared_ptr<const lang::Rules> Program<Words>::with_forced_general(std::shared_ptr<const lang::Rules> rules) {
   const char* forced = std::getenv("TROYKA_FORCE_GENERAL");
   if (!forced || std::string_view(forced) != "1") return rules;
-  auto core = std::make_shared<lang::core::Rules>(lang::core::lower(*rules));  // the general rules included
   auto general = std::make_shared<lang::Rules>(*rules);
-  for (lang::PieceType& piece : general->pieces) {
-    piece.moves.clear();
-    piece.promote_to = -1;  // lowered into the rules of the piece
-  }
-  general->pass_when_stuck = general->swap_rule = general->must_capture = false;
-  general->general = std::move(core);
+  lang::core::move_to_general(*general);
   return general;
 }
 
@@ -558,8 +568,9 @@ void Program<Words>::block(StateType& state, int cell) const {
 
 template <int Words>
 std::uint64_t Program<Words>::full_hash(const StateType& state) const {
-  std::uint64_t hash =
-      (state.to_move ? side_key_ : 0) ^ (actions_keys_.empty() ? 0 : actions_keys_[state.actions_left]);
+  std::uint64_t hash = (state.to_move ? side_key_ : 0) ^
+                       (actions_keys_.empty() ? 0 : actions_keys_[state.actions_left]) ^
+                       (phase_keys_.empty() ? 0 : phase_keys_[state.phase]);
   for (Board blocked = state.blocked; blocked.any();)
     hash ^= blocked_keys_[static_cast<std::size_t>(blocked.pop_lowest())];
   for (int player = 0; player < kPlayers; ++player)
@@ -697,7 +708,20 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
 }
 
 template <int Words>
+void Program<Words>::advance_phase(StateType& state) const {
+  const auto& until = phase_until_[state.phase];
+  const auto no_moves_asked = [] { return true; };  // the checker refuses no-legal-moves in (until ...)
+  if (until.empty() || !std::all_of(until.begin(), until.end(), [&](const EndTest& test) {
+        return end_test_holds<true>(state, test, no_moves_asked, nullptr);
+      }))
+    return;
+  state.hash ^= phase_keys_[state.phase] ^ phase_keys_[state.phase + 1u];
+  ++state.phase;
+}
+
+template <int Words>
 void Program<Words>::end_decision(StateType& state, int mover) const {
+  if (!phase_keys_.empty()) advance_phase(state);
   ++state.ply;
   if (actions_keys_.empty()) {  // the players alternate
     state.to_move = static_cast<std::uint8_t>(1 - mover);
@@ -842,6 +866,7 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
   }
   if (record.again) {  // one more decision: the turn and its count of decisions stay as they are
+    if (!phase_keys_.empty()) advance_phase(state);
     ++state.ply;
     return;
   }
@@ -1735,15 +1760,9 @@ template <bool Extras, typename HasMoves>
       }
       case EndKind::Lost: return !(state.by_player[test.subject] & state.by_piece[test.piece]).any();
       case EndKind::Compare: {
-        const int value = state.counters[test.subject][test.counter];
-        switch (test.comparison) {
-          case lang::Comparison::Less: return value < test.value;
-          case lang::Comparison::LessOrEqual: return value <= test.value;
-          case lang::Comparison::Equal: return value == test.value;
-          case lang::Comparison::GreaterOrEqual: return value >= test.value;
-          case lang::Comparison::Greater: return value > test.value;
-        }
-        return false;
+        const int value =
+            test.counter < 0 ? state.by_player[test.subject].count() : state.counters[test.subject][test.counter];
+        return lang::compare(value, test.comparison, test.value);
       }
       case EndKind::All:
       case EndKind::Any:
@@ -1778,19 +1797,35 @@ bool Program<Words>::repeated(const StateType& state, const EndTest& test, const
 // longer: those that start more than test.longest; a line counts only from its first cell.
 template <int Words>
 bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
+  const bool linked = !linked_steps_.empty();
   for (int i = 0; i < line_count_; ++i) {
     const LineDirection& line = lines_[static_cast<std::size_t>(i)];
+    const auto next = [&](const Board& cells) {
+      return linked ? step_linked(cells, static_cast<std::size_t>(i)) : line.next(cells);
+    };
     Board run = pieces;
-    for (int k = 1; k < test.length; ++k) run = pieces & line.next(run);
+    for (int k = 1; k < test.length; ++k) run = pieces & next(run);
     if (!test.longest) {
       if (run.any()) return true;
       continue;
     }
     Board longer = run;
-    for (int k = test.length; k <= test.longest; ++k) longer = pieces & line.next(longer);
-    if (((run - line.previous(pieces)) - longer).any()) return true;
+    for (int k = test.length; k <= test.longest; ++k) longer = pieces & next(longer);
+    const Board previous =
+        linked ? step_linked(pieces, static_cast<std::size_t>(line_count_ + i)) : line.previous(pieces);
+    if (((run - previous) - longer).any()) return true;
   }
   return false;
+}
+
+// Where the steps along linked_steps_[direction] from `cells` lead.
+template <int Words>
+typename Program<Words>::Board Program<Words>::step_linked(const Board& cells, std::size_t direction) const {
+  const std::vector<std::int16_t>& next = linked_steps_[direction];
+  Board reached;
+  for (Board from = cells; from.any();)
+    if (const int to = next[static_cast<std::size_t>(from.pop_lowest())]; to >= 0) reached.set(to);
+  return reached;
 }
 
 // Whether a chain of `pieces`, each touching the next, joins test.region to test.other_region: the
@@ -1804,7 +1839,9 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
   while (frontier.any()) {
     if ((reached & test.other_region).any()) return true;
     Board next;
-    for (int i = 0; i < neighbour_count_; ++i) next |= neighbours_[static_cast<std::size_t>(i)].step(frontier);
+    for (int i = 0; i < neighbour_count_; ++i)
+      next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(frontier)
+                                    : step_linked(frontier, static_cast<std::size_t>(2 * line_count_ + i));
     frontier = (next & pieces) - reached;
     reached |= frontier;
   }
@@ -2109,6 +2146,7 @@ std::string Program<Words>::position_text(const StateType& state) const {
   // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
   text = fmt::format("{} {} {}", text, side, state.ply);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
+  if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
     text += fmt::format(" {}={},{}", rules_->counters[counter].name, state.counters[0][counter],
                         state.counters[1][counter]);
@@ -2248,9 +2286,23 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   // Counters, attributes and registers come last; a counter not written is at the low end of its
   // range, an attribute not written on no piece, a register not written empty.
   reset_counters(state);
-  for (std::size_t last = rest.rfind(' ');
-       last != std::string_view::npos && rest.find('=', last) != std::string_view::npos; last = rest.rfind(' ')) {
+  // Each NAME=... word from the end, but the phase, which comes before them.
+  const auto is_mark = [&](std::size_t last) {
+    return last != std::string_view::npos && rest.find('=', last) != std::string_view::npos &&
+           !rest.substr(last + 1).starts_with("phase=");
+  };
+  for (std::size_t last = rest.rfind(' '); is_mark(last); last = rest.rfind(' ')) {
     if (std::string error = parse_mark(state, rest.substr(last + 1)); !error.empty()) return fail(error);
+    rest = rest.substr(0, last);
+  }
+  // A game with phases: the phase, after the ply count and before the counters.
+  if (const std::size_t last = rest.rfind(' '); !phase_keys_.empty()) {
+    const std::string_view given = last == std::string_view::npos ? std::string_view() : rest.substr(last + 1);
+    const auto phase = std::find_if(rules_->phases.begin(), rules_->phases.end(),
+                                    [&](const lang::Phase& known) { return given == "phase=" + known.name; });
+    if (phase == rules_->phases.end())
+      return fail(fmt::format("expected the phase after the ply count, e.g. 'phase={}'", rules_->phases[0].name));
+    state.phase = static_cast<std::uint8_t>(phase - rules_->phases.begin());
     rest = rest.substr(0, last);
   }
   std::string_view side = rest.substr(0, rest.find(' '));
@@ -2320,6 +2372,7 @@ std::string Program<Words>::diagram(const StateType& state) const {
   out += "    ";
   for (int column = 0; column < width_; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
   out += '\n';
+  if (!phase_keys_.empty()) out += fmt::format("phase: {}\n", rules_->phases[state.phase].name);
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
     out += fmt::format("{}: {} {}, {} {}\n", rules_->counters[counter].name, rules_->players[0].name,
                        state.counters[0][counter], rules_->players[1].name, state.counters[1][counter]);
@@ -2359,9 +2412,14 @@ std::string Program<Words>::describe() const {
   std::string holes;
   for (const int hole : r.holes)
     holes += fmt::format("{}{}", holes.empty() ? " (holes " : " ", lang::cell_name(hole, width_));
-  out += fmt::format("board: {}x{}{}, {} cells{}, bitboards of {} bits\n", width_, height_,
-                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells_on_board(),
-                     holes.empty() ? "" : holes + ")", Board::kBits);
+  if (r.points)
+    out += fmt::format("board: {} points on a {}x{} chart, joined by {} links only, bitboards of {} bits\n",
+                       r.cells_on_board(), width_, height_, r.links.size(), Board::kBits);
+  else
+    out += fmt::format("board: {}x{}{}, {} cells{}{}, bitboards of {} bits\n", width_, height_,
+                       r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "",
+                       r.cells_on_board(), holes.empty() ? "" : holes + ")",
+                       r.links.empty() ? "" : fmt::format(", {} links", r.links.size()), Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {
@@ -2404,6 +2462,10 @@ std::string Program<Words>::describe() const {
   for (const lang::Counter& counter : r.counters)
     out += fmt::format("counter {}: one for each player, from {} to {}, {} at the start\n", counter.name, counter.low,
                        counter.high, counter.low);
+  for (std::size_t i = 0; i < r.phases.size(); ++i)
+    out +=
+        fmt::format("phase {}: {}{}\n", i + 1, r.phases[i].name,
+                    r.phases[i].until.empty() ? ", to the end" : ", until " + r.phases[i].until.front().condition_text);
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";

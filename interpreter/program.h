@@ -97,6 +97,8 @@ struct State {
   // The decisions the player to move still has in this turn, the next one included: always 1 in a
   // game where the players alternate.
   std::uint8_t actions_left = 1;
+  // The game's phase, an index into lang::Rules::phases (docs/core-design.md §3.3); 0 in a game without.
+  std::uint8_t phase = 0;
 
   // ---- counters (docs/core-design.md §6, step 7) ----
   // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
@@ -554,6 +556,9 @@ class Program {
   [[gnu::always_inline]] void move_pieces(StateType& state, Move move) const;
   // The turn goes on after a decision of `mover`; the hash already counts it as passed on.
   void end_decision(StateType& state, int mover) const;
+  // After a decision: the game moves on to its next phase when the current one's (until ...) holds
+  // for both players.
+  void advance_phase(StateType& state) const;
   // The end tests to run after a decision of `mover`: whether the turn passed on tells.
   const std::vector<EndTest>& tests_after(const StateType& state, int mover) const {
     return state.to_move == mover ? mid_turn_tests_[mover] : after_move_tests_[mover];
@@ -623,6 +628,11 @@ class Program {
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
   int neighbour_count_ = 0;        // 8 on a rectangle, 6 on a rhombus
+  // A board with links (lang::Rules::has_links), whose lines and neighbours are not shifts: where a
+  // step leads from each cell, -1 for nowhere, along each line direction, then each one's opposite,
+  // then each neighbour's offset. Empty on a grid.
+  std::vector<std::vector<std::int16_t>> linked_steps_;
+  Board step_linked(const Board& cells, std::size_t direction) const;
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
@@ -645,6 +655,10 @@ class Program {
   // decisions left in a turn the key hashed in (empty when the players alternate).
   std::uint8_t turn_actions_ = 1;
   std::vector<std::uint64_t> actions_keys_;
+  // Phases: by phase, the tests of its (until ...) for each player (none: it lasts), and the key
+  // hashed in by phase (empty in a game without phases).
+  std::vector<std::vector<EndTest>> phase_until_;
+  std::vector<std::uint64_t> phase_keys_;
   std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
   std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
   std::vector<std::uint64_t> attribute_keys_;  // [attribute * cells + cell]

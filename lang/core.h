@@ -65,6 +65,7 @@ enum class Op {
   Occupied,
   Any,
   Captured,  // a capture of this cell is pending
+  AtOrigin,  // (at origin): here is the cell the carried mover started from
   Is,        // a piece of type `piece`
   In,        // in `region`
   Can,       // items[0] has a complete run from here (lookahead: no effects)
@@ -140,9 +141,13 @@ struct Condition {
   enum class Kind {
     OthersCanMove,  // (can-move others): the other player has a move, fallback rules not counted
     PlyIs,          // (= ply N)
+    Compare,        // (OP (pieces) N) or (OP (counter NAME) N): the player to move's
   };
   Kind kind = Kind::PlyIs;
   int ply = 0;
+  int counter = -1;  // Compare: an index into lang::Rules::counters, or -1 for the player's pieces on the board
+  Comparison comparison = Comparison::Equal;
+  int value = 0;  // Compare
   bool operator==(const Condition&) const = default;
 };
 
@@ -159,6 +164,7 @@ struct Rule {
   // Rules of a lower priority come first: a position's moves are those of the lowest priority
   // that gives any (ZRF's move-priorities). Every rule has 0 unless priorities are given.
   int priority = 0;
+  int phase = -1;  // (phase NAME): the rule applies only in that phase, an index into lang::Rules::phases
   Expr expr;
   // The keyword form lowered here, as written, and where; a game option such as (must-capture)
   // has no position in lang::Rules. A rule read from a (moves ...) form has that form instead.
@@ -188,6 +194,11 @@ struct Rules {
 // Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them,
 // then the rules of rules.general as they are.
 Rules lower(const lang::Rules& rules);
+
+// Every move rule and game option of `rules`, and the rules `written` in core forms, moved to the
+// general back end: core::lower's rules and `written` in rules.general, no keyword form left. For
+// boards whose directions are not shifts of the grid, and for TROYKA_FORCE_GENERAL=1.
+void move_to_general(lang::Rules& rules, const std::vector<Rule>& written = {});
 
 // The game's rules in core forms, as S-expressions with a comment naming each rule's keyword form:
 // what `troyka show --core` prints.
