@@ -326,10 +326,10 @@ namespace {
 std::string board_text(const Rules& rules) {
   std::string text;
   if (rules.points) {
-    CellList points;
+    text = "  (board (points";
     for (int cell = 0; cell < rules.cells(); ++cell)
-      if (!rules.is_hole(cell)) points.push_back(cell);
-    text = fmt::format("  (board (points {})", cells(points, rules.width));
+      if (!rules.is_hole(cell)) text += " " + cell_name(cell, rules.width);
+    text += ")";
   } else {
     text =
         fmt::format("  (board ({} {} {}){}", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,

@@ -13,6 +13,7 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "lang/diagnostic.h"
+#include "lang/translate.h"
 #include "tests/games.h"
 #include "tests/reference_morris.h"
 #include "tests/run_troyka.h"
@@ -28,6 +29,11 @@ using troyka_tests::position;
 namespace morris = reference_morris;
 
 Game morris_game() { return game("nine-mens-morris.game"); }
+
+std::string replaced(std::string_view text, std::string_view from, std::string_view to) {
+  std::string result(text);
+  return result.replace(result.find(from), from.size(), to);
+}
 
 Game game_of(std::string_view text) {
   return Game(
@@ -132,6 +138,30 @@ TEST(Morris, ThePlacementPhaseEndsWhenBothHavePlacedNine) {
   });
 }
 
+// A position of a game with phases names its phase; one without is refused.
+TEST(Morris, PositionTextNamesThePhase) {
+  morris_game().visit([&](const auto& program) {
+    EXPECT_EQ(program.parse_position(replaced(morris::text(morris::start()), " phase=placement", "")).error,
+              "expected the phase after the ply count, e.g. 'phase=placement'");
+    EXPECT_NE(program.diagram(program.initial_state()).find("phase: placement\n"), std::string::npos);
+  });
+}
+
+// Translated, the board is written as its points and links, and the phases as they are: the same game.
+TEST(Morris, TranslationWritesPointsLinksAndPhasesThatPlayAlike) {
+  const std::string text = lang::to_troyka_language(morris_game().rules());
+  EXPECT_NE(text.find("(board (points a1 d1 g1 b2 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7)\n"
+                      "    (link e a1 d1)\n    (link w d1 a1)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("(phases placement movement)\n  (phase placement (until (= (counter placed) 9)))"),
+            std::string::npos)
+      << text;
+  game_of(text).visit([&](const auto& program) {
+    EXPECT_EQ(perft(program, position(program, morris::text(kLatePlacement)), 3), morris::perft(kLatePlacement, 3));
+  });
+}
+
 // Without the decisive playout rule, which tries every move of a playout on a copy here (a win by
 // the count of pieces is not foreseen by its cheap tests), MCTS plays in a fraction of the time.
 TEST(Morris, MctsBeatsRandomInAMatch) {
@@ -185,11 +215,6 @@ std::string error_of(std::string_view text) {
   }
   ADD_FAILURE() << "loaded without an error: " << text;
   return {};
-}
-
-std::string replaced(std::string_view text, std::string_view from, std::string_view to) {
-  std::string result(text);
-  return result.replace(result.find(from), from.size(), to);
 }
 
 TEST(GraphBoardErrors, PointsAreNamedLikeCellsOnce) {
