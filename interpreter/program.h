@@ -598,8 +598,8 @@ class Program {
   // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
   // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
   bool moves_listed_ = false;
-  bool counts_quiet_ = false;                                // the game has a (quiet-moves ...) rule
-  bool repeats_ = false;                                     // the game has a (repetition N) rule
+  bool counts_quiet_ = false;  // the game has a (quiet-moves ...) rule
+  bool repeats_ = false;       // the game has a (repetition N) rule
   // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
   bool checks_legality_ = false;
   std::array<EndTest, kPlayers> legal_tests_{};
@@ -636,8 +636,8 @@ class Program {
   std::vector<std::uint64_t> actions_keys_;
   std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
   std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
-  std::vector<std::uint64_t> attribute_keys_;  // [attribute * cells + cell]
-  std::vector<std::uint64_t> register_keys_;   // [register * cells + cell]
+  std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
+  std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
   int piece_types_ = 0;

@@ -39,10 +39,11 @@ constexpr BitboardWidth bitboard_width(int cells) {
     if (cells <= 64 * width.words) return width;
   return kBitboardWidths.back();
 }
-inline constexpr int kMaxTestedMoves = 255;     // moves with cell tests in a game
-inline constexpr int kMaxJumpCells = 64;        // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
-inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (turn (actions N)): State keeps them in a byte
-inline constexpr int kMaxCounters = 4;          // (counter ...) declarations in a game
+inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
+inline constexpr int kMaxJumpCells = 64;     // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
+inline constexpr int kMaxTurnActions =
+    255;                                // the decisions of one turn, (turn (actions N)): State keeps them in a byte
+inline constexpr int kMaxCounters = 4;  // (counter ...) declarations in a game
 inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the amounts moves add, lie within +-this
 inline constexpr int kMaxRepetitions = 100;     // (repetition N): N is at most this
 inline constexpr int kMaxAttributes = 4;        // (attribute ...) declarations in a game
@@ -248,7 +249,7 @@ struct Rules {
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
-  std::vector<Counter> counters;  // at most kMaxCounters, in declaration order
+  std::vector<Counter> counters;      // at most kMaxCounters, in declaration order
   std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order
   std::vector<Register> registers;    // at most kMaxRegisters, in declaration order
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
