@@ -28,8 +28,8 @@ namespace troyka {
 struct CellChange {
   static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4, kRelocate = 8;
   std::uint16_t cell = 0;
-  std::uint8_t what = 0;    // kCapture | kConvert | kBlock | kRelocate
-  std::int8_t become = -1;  // the type the piece there becomes, or -1
+  std::uint8_t what = 0;          // kCapture | kConvert | kBlock | kRelocate
+  std::int8_t become = -1;        // the type the piece there becomes, or -1
   std::int16_t relocate_to = -1;  // kRelocate: where the piece there goes (relocate MARK)
   // The attributes (bit a for lang::Rules::attributes[a]) the piece here has, or loses, once the
   // move is played: (set-attr NAME) and (clear-attr NAME), the last of them for each.
@@ -69,7 +69,7 @@ struct GeneralRecord {
   // index of that rule, whose part complete() runs; -1 when the record is complete.
   std::int16_t deferred = -1;
   boost::container::small_vector<CellChange, 8> changes;
-  boost::container::small_vector<CounterChange, 2> counters;  // each changed counter once, in counter order
+  boost::container::small_vector<CounterChange, 2> counters;    // each changed counter once, in counter order
   boost::container::small_vector<RegisterChange, 1> registers;  // each set register once, in register order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
@@ -111,8 +111,7 @@ class GeneralMoves {
   bool any(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks) const;
   // The record of `move`, a move that list() gave in `state` with the same `attacks`: its origin's
   // rules are run again. Throws std::logic_error when no run of them makes it.
-  GeneralRecord record_of(const StateType& state, Move move, bool others_can_move,
-                          const Program<Words>* attacks) const;
+  GeneralRecord record_of(const StateType& state, Move move, bool others_can_move, const Program<Words>* attacks) const;
   // Whether some rule tests (attacked).
   bool asks_attacks() const { return asks_attacks_; }
 

@@ -661,8 +661,8 @@ class Program {
   std::vector<std::uint64_t> phase_keys_;
   std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
   std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
-  std::vector<std::uint64_t> attribute_keys_;  // [attribute * cells + cell]
-  std::vector<std::uint64_t> register_keys_;   // [register * cells + cell]
+  std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
+  std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
   int piece_types_ = 0;

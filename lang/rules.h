@@ -285,7 +285,7 @@ struct Rules {
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
-  std::vector<Counter> counters;  // at most kMaxCounters, in declaration order
+  std::vector<Counter> counters;      // at most kMaxCounters, in declaration order
   std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order
   std::vector<Register> registers;    // at most kMaxRegisters, in declaration order
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is

@@ -373,8 +373,8 @@ std::string to_troyka_language(const Rules& rules) {
   for (const Attribute& attribute : rules.attributes) {
     if (attribute.initially[0] != attribute.initially[1])
       cannot_write(rules, fmt::format("the attribute {} starts on cells that differ by player", attribute.name));
-    text += fmt::format("  (attribute {} (initially {}))\n", attribute.name,
-                        cells(attribute.initially[0], rules.width));
+    text +=
+        fmt::format("  (attribute {} (initially {}))\n", attribute.name, cells(attribute.initially[0], rules.width));
   }
   for (const Register& reg : rules.registers)
     text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
