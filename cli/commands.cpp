@@ -123,6 +123,11 @@ int run_perft(const GameOptions& options, const PerftOptions& perft_options, std
   const Game game = Game::load(options.file, options.language_options());
   game.visit([&](const auto& program) {
     auto root = program.initial_state();
+    if (!perft_options.position.empty()) {
+      const auto parsed = program.parse_position(perft_options.position);
+      if (!parsed.ok()) throw usage_error(fmt::format("--position: {}", parsed.error));
+      root = parsed.state;
+    }
     play_moves(program, root, perft_options.moves);
     Json depths = Json::array();
     for (int depth = 1; depth <= perft_options.depth; ++depth) {

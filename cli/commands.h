@@ -26,7 +26,8 @@ struct GameOptions {
 
 struct PerftOptions {
   int depth = 1;
-  std::string moves;  // played from the start before counting
+  std::string position;  // position text to count from instead of the start, e.g. from a FEN
+  std::string moves;     // played from the start (or the position) before counting
   bool divide = false;
 };
 

@@ -73,6 +73,8 @@ int main(int argc, char** argv) {
   CLI::App* perft_command = app.add_subcommand("perft", "count move sequences to a depth (move generator check)");
   add_game_options(*perft_command, game);
   perft_command->add_option("--depth", perft.depth, "the number of plies")->required();
+  perft_command->add_option("--position", perft.position,
+                            "count from this position text (as troyka show prints it) instead of the start");
   perft_command->add_option("--moves", perft.moves, "moves to play first, e.g. \"a2-a3 h7-h6\"");
   perft_command->add_flag("--divide", perft.divide, "also count below each first move");
 

@@ -208,7 +208,11 @@ std::uint64_t GeneralRecord::fingerprint() const {
             swap ^ std::uint64_t{exits} << 62);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
-                         static_cast<std::uint8_t>(change.become)));
+                         static_cast<std::uint8_t>(change.become) |
+                         static_cast<std::uint64_t>(static_cast<std::uint16_t>(change.relocate_to)) << 32 |
+                         std::uint64_t{change.attributes_set} << 48 | std::uint64_t{change.attributes_cleared} << 56));
+  for (const RegisterChange& change : registers)
+    hash = mixed(hash ^ (std::uint64_t{change.reg} << 40 | static_cast<std::uint16_t>(change.cell)));
   for (const CounterChange& change : counters)
     hash = mixed(hash ^ (std::uint64_t{change.counter} << 40 | std::uint64_t{change.set} << 32 |
                          static_cast<std::uint32_t>(change.value)));
@@ -219,7 +223,7 @@ bool GeneralRecord::same_move(const GeneralRecord& other) const {
   return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again, exits) ==
              std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
                       other.swap, other.again, other.exits) &&
-         changes == other.changes && counters == other.counters;
+         changes == other.changes && counters == other.counters && registers == other.registers;
 }
 
 // ---- compiling ------------------------------------------------------------------------------------
@@ -353,6 +357,11 @@ class GeneralMoves<Words>::Compiler {
       case Op::Set:
         code_[static_cast<std::size_t>(emit(e.op == Op::Add ? Code::Add : Code::Set, e.counter))].alt = e.amount;
         return;
+      case Op::Mark: emit(Code::Mark, named_mark(e.variable)); return;
+      case Op::Relocate: emit(Code::Relocate, named_mark(e.variable)); return;
+      case Op::SetAttr: emit(Code::SetAttr, e.slot); return;
+      case Op::ClearAttr: emit(Code::ClearAttr, e.slot); return;
+      case Op::Remember: emit(Code::Remember, e.slot); return;
       default: return cond(e, true, nullptr);
     }
   }
@@ -409,6 +418,10 @@ class GeneralMoves<Words>::Compiler {
       case Op::Is: return test(Code::Test, kPieceMasks + e.piece, want, fails);
       case Op::In: return test(Code::TestRegion, region(e.region), want, fails);
       case Op::Captured: return test(Code::Captured, 0, want, fails);
+      case Op::Attr: return test(Code::Attr, e.slot, want, fails);
+      case Op::AtRegister: return test(Code::AtRegister, e.slot, want, fails);
+      case Op::Attacked: owner_.asks_attacks_ = true; return test(Code::Attacked, 0, want, fails);
+      case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And:
         if (want) {
@@ -427,6 +440,16 @@ class GeneralMoves<Words>::Compiler {
     bound_.emplace_back(e.variable, direction(e.directions[i]));
     body();
     bound_.pop_back();
+  }
+
+  // The slot of a (mark NAME), after each-direction's: the first mark of a name takes the next one.
+  int named_mark(const std::string& name) {
+    const auto found = std::find(named_marks_.begin(), named_marks_.end(), name);
+    if (found != named_marks_.end()) return kMarks + static_cast<int>(found - named_marks_.begin());
+    if (named_marks_.size() == lang::core::kMaxNamedMarks)
+      throw std::runtime_error(fmt::format("a rule names more than {} marks", lang::core::kMaxNamedMarks));
+    named_marks_.push_back(name);
+    return kMarks + static_cast<int>(named_marks_.size()) - 1;
   }
 
   int bound_direction(const std::string& name) const {
@@ -457,6 +480,7 @@ class GeneralMoves<Words>::Compiler {
   std::vector<Instruction>& code_;
   std::vector<std::pair<std::string, int>> bound_;
   int marks_ = 0;
+  std::vector<std::string> named_marks_;
 };
 
 template <int Words>
@@ -523,12 +547,8 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   const auto found = std::find(directions_.begin(), directions_.end(), offset);
   if (found != directions_.end()) return static_cast<int>(found - directions_.begin());
   directions_.push_back(offset);
-  for (int cell = 0; cell < cells_; ++cell) {
-    const int column = cell % width_ + offset.dx, row = cell / width_ + offset.dy;
-    const bool on_board = column >= 0 && column < width_ && row >= 0 && row < rules_->height &&
-                          !rules_->is_hole(row * width_ + column);  // a hole is off the board
-    next_.push_back(static_cast<std::int16_t>(on_board ? row * width_ + column : -1));
-  }
+  for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
+    next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
 }
 
@@ -573,7 +593,7 @@ struct GeneralMoves<Words>::Thread {
   std::int8_t entered = -1;  // the type of a mover that entered by (new P)
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
-  std::array<std::int16_t, kMarks> marks{};
+  std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
 };
 
 template <int Words>
@@ -586,6 +606,7 @@ struct GeneralMoves<Words>::Search {
   };
 
   const StateType& state;
+  const Program<Words>* attacks = nullptr;  // answers (attacked); null while attacks are listed
   int player = 0;
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
@@ -597,7 +618,8 @@ struct GeneralMoves<Words>::Search {
   RunStack<std::uint16_t, 16> waypoints;
   std::uint64_t steps = 0;
 
-  Search(const StateType& at, const Board& board) : state(at), player(at.to_move) {
+  Search(const StateType& at, const Board& board, const Program<Words>* attack_test)
+      : state(at), attacks(attack_test), player(at.to_move) {
     const Board& own = at.by_player[player];
     const Board& enemy = at.by_player[1 - player];
     const Board open = board - at.blocked;
@@ -660,14 +682,30 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       }
+      case Code::Attacked:
+        if (!s.attacks) {  // listed to find attacks: no run asks back
+          alive = false;
+          break;
+        }
+        [[fallthrough]];
       case Code::Test:
       case Code::TestRegion:
-      case Code::Captured: {
+      case Code::Captured:
+      case Code::Attr:
+      case Code::AtRegister:
+      case Code::AtOrigin: {
         bool holds = false;
-        if (t.here >= 0)
-          holds = in.code == Code::Test         ? s.holds(t, in.arg)
-                  : in.code == Code::TestRegion ? regions_[in.arg].test(t.here)
-                                                : s.captured(t);
+        if (t.here >= 0) switch (in.code) {
+            case Code::Test: holds = s.holds(t, in.arg); break;
+            case Code::TestRegion: holds = regions_[in.arg].test(t.here); break;
+            case Code::Captured: holds = s.captured(t); break;
+            case Code::Attr: holds = s.state.attributes[in.arg].test(t.here); break;
+            case Code::AtRegister: holds = s.state.registers[in.arg] == t.here + 1; break;
+            case Code::AtOrigin: holds = t.here == s.origin; break;
+            default:
+              holds = s.attacks->attacked(s.state, t.here, t.mover == kCarried ? s.origin : -1,
+                                          t.mover == kNoMover ? -1 : t.piece);
+          }
         if (holds != in.negate) {
           ++t.pc;
         } else {
@@ -761,6 +799,18 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         s.effect(t, in.code, in.arg, in.alt);
         ++t.pc;
         break;
+      case Code::Relocate:
+        alive = t.here >= 0 && s.holds(t, kOccupied) && t.marks[in.arg] >= 0;
+        if (alive) s.effect(t, in.code, -1, t.marks[in.arg]);
+        ++t.pc;
+        break;
+      case Code::SetAttr:
+      case Code::ClearAttr:
+      case Code::Remember:
+        alive = t.here >= 0;
+        if (alive) s.effect(t, in.code, in.arg);
+        ++t.pc;
+        break;
       case Code::Waypoint:
         s.waypoints.cut(t.waypoints);
         s.waypoints.push(static_cast<std::uint16_t>(t.here));
@@ -810,6 +860,14 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
       add_counter_change(record, effect.code == Code::Set, effect.arg, effect.amount);
       continue;
     }
+    if (effect.code == Code::Remember) {
+      auto change = std::find_if(record.registers.begin(), record.registers.end(),
+                                 [&](const RegisterChange& c) { return c.reg == effect.arg; });
+      if (change == record.registers.end())
+        change = record.registers.insert(record.registers.end(), RegisterChange{static_cast<std::uint8_t>(effect.arg)});
+      change->cell = effect.cell;
+      continue;
+    }
     auto change = std::find_if(record.changes.begin(), record.changes.end(),
                                [&](const CellChange& c) { return c.cell == effect.cell; });
     if (change == record.changes.end())
@@ -818,6 +876,17 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
       case Code::Capture: change->what |= CellChange::kCapture; break;
       case Code::Convert: change->what |= CellChange::kConvert; break;
       case Code::Block: change->what |= CellChange::kBlock; break;
+      case Code::Relocate:
+        change->what |= CellChange::kRelocate;
+        change->relocate_to = effect.amount;
+        break;
+      case Code::SetAttr:
+      case Code::ClearAttr: {
+        const auto bit = static_cast<std::uint8_t>(1u << effect.arg);
+        (effect.code == Code::SetAttr ? change->attributes_set : change->attributes_cleared) |= bit;
+        (effect.code == Code::SetAttr ? change->attributes_cleared : change->attributes_set) &= ~bit;
+        break;
+      }
       default: change->become = effect.arg; break;
     }
   }
@@ -825,6 +894,8 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
             [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
   std::sort(record.counters.begin(), record.counters.end(),
             [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
+  std::sort(record.registers.begin(), record.registers.end(),
+            [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
   record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
   return record;
 }
@@ -835,9 +906,19 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
   const lang::core::Rule& rule = *compiled.rule;
   if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
   if (priority >= 0 && rule.priority != priority) return false;
+  if (rule.phase >= 0 && rule.phase != state.phase) return false;
   if (!rule.when) return true;
-  return rule.when->kind == lang::core::Condition::Kind::PlyIs ? state.ply == static_cast<std::uint32_t>(rule.when->ply)
-                                                               : others_can_move;
+  const lang::core::Condition& when = *rule.when;
+  switch (when.kind) {
+    case lang::core::Condition::Kind::PlyIs: return state.ply == static_cast<std::uint32_t>(when.ply);
+    case lang::core::Condition::Kind::OthersCanMove: return others_can_move;
+    case lang::core::Condition::Kind::Compare: {
+      const int mover = state.to_move;
+      const int value = when.counter < 0 ? state.by_player[mover].count() : state.counters[mover][when.counter];
+      return lang::compare(value, when.comparison, when.value);
+    }
+  }
+  return false;
 }
 
 // Calls on_record(record, move) for each move of the rules that apply, once per move (runs whose
@@ -846,9 +927,10 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
 // unrun; `priority` >= 0 runs only the rules of that priority.
 template <int Words>
 template <typename OnRecord>
-bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin,
-                                          bool game_rules, bool defer, OnRecord&& on_record, int priority) const {
-  Search s(state, board_);
+bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
+                                          const Program<Words>* attacks, int origin, bool game_rules, bool defer,
+                                          OnRecord&& on_record, int priority) const {
+  Search s(state, board_, attacks);
   s.defer = defer;
   std::vector<GeneralRecord> seen;                                 // the moves of this origin so far
   boost::container::small_vector<std::uint64_t, 32> fingerprints;  // theirs, side by side
@@ -883,6 +965,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
           !applies(compiled, state, fallback, others_can_move, priority))
         continue;
       Thread start;
+      start.marks.fill(-1);
       start.here = static_cast<std::int16_t>(s.origin);
       if (piece >= 0) {
         start.mover = kCarried;
@@ -930,7 +1013,8 @@ Move GeneralMoves<Words>::move_of(const GeneralRecord& record, std::uint64_t fin
 
 template <int Words>
 void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
-                               std::vector<GeneralRecord>* records, bool complete_records) const {
+                               std::vector<GeneralRecord>* records, const Program<Words>* attacks,
+                               bool complete_records) const {
   const auto add = [&](const GeneralRecord& record, Move move) {
     moves.push_back(move);
     if (records) records->push_back(record);
@@ -938,30 +1022,32 @@ void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool other
   };
   const bool defer = !records || !complete_records;
   if (priorities_.size() < 2) {
-    for_each_record(state, fallback, others_can_move, -1, true, defer, add);
+    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, add);
     return;
   }
   // The rules of each priority in turn, until some move is found: the moves already listed, the
   // fast path's, are of priority 0, as every compiled rule is.
   for (const int priority : priorities_) {
     if (!moves.empty()) return;
-    for_each_record(state, fallback, others_can_move, -1, true, defer, add, priority);
+    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, add, priority);
   }
 }
 
 template <int Words>
-bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move) const {
-  return for_each_record(state, fallback, others_can_move, -1, true, true,
+bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move,
+                              const Program<Words>* attacks) const {
+  return for_each_record(state, fallback, others_can_move, attacks, -1, true, true,
                          [](const GeneralRecord&, Move) { return true; });
 }
 
 template <int Words>
-GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, bool others_can_move) const {
+GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, bool others_can_move,
+                                             const Program<Words>* attacks) const {
   GeneralRecord found;
   const bool piece_rules = move.from < cells_ && state.by_player[state.to_move].test(move.from);
   const bool game_rules = move.from == move.to || move.from == cells_;
   for (const bool fallback : {false, true})
-    if (for_each_record(state, fallback, others_can_move, piece_rules ? move.from : -2, game_rules, false,
+    if (for_each_record(state, fallback, others_can_move, attacks, piece_rules ? move.from : -2, game_rules, false,
                         [&](const GeneralRecord& record, Move listed) {
                           if (!(listed == move)) return false;
                           found = record;
@@ -973,15 +1059,17 @@ GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, 
 }
 
 template <int Words>
-GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const GeneralRecord& record) const {
+GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const GeneralRecord& record,
+                                            const Program<Words>* attacks) const {
   const CompiledRule& compiled = compiled_[static_cast<std::size_t>(record.deferred)];
-  Search s(state, board_);
+  Search s(state, board_, attacks);
   s.origin = record.origin;
   s.start_piece = record.piece;
   s.labelled = record.labelled;
   s.rule = compiled.index;
   s.code = &compiled.code[state.to_move];
   Thread t;
+  t.marks.fill(-1);
   t.pc = compiled.resume[state.to_move];
   t.here = t.land = record.landing;
   t.piece = t.committed = record.final_piece;
@@ -1027,6 +1115,8 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
       if ((change.what & CellChange::kCapture) && change.cell != record.landing) text += "x" + cell(change.cell);
       if (change.what & CellChange::kConvert) text += "~" + cell(change.cell);
       if (change.become >= 0) text += fmt::format("{}={}", cell(change.cell), letter(change.become));
+      if (change.what & CellChange::kRelocate)
+        text += fmt::format("&{}-{}", cell(change.cell), cell(change.relocate_to));
     }
   }
   for (const CellChange& change : record.changes)

@@ -26,11 +26,22 @@ namespace troyka {
 
 // What a general move does to one cell besides moving its mover, merged over the run.
 struct CellChange {
-  static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4;
+  static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4, kRelocate = 8;
   std::uint16_t cell = 0;
-  std::uint8_t what = 0;    // kCapture | kConvert | kBlock
-  std::int8_t become = -1;  // the type the piece there becomes, or -1
+  std::uint8_t what = 0;          // kCapture | kConvert | kBlock | kRelocate
+  std::int8_t become = -1;        // the type the piece there becomes, or -1
+  std::int16_t relocate_to = -1;  // kRelocate: where the piece there goes (relocate MARK)
+  // The attributes (bit a for lang::Rules::attributes[a]) the piece here has, or loses, once the
+  // move is played: (set-attr NAME) and (clear-attr NAME), the last of them for each.
+  std::uint8_t attributes_set = 0, attributes_cleared = 0;
   bool operator==(const CellChange&) const = default;
+};
+
+// (remember NAME): the register `reg` holds `cell` once the move is played.
+struct RegisterChange {
+  std::uint8_t reg = 0;
+  std::int16_t cell = -1;
+  bool operator==(const RegisterChange&) const = default;
 };
 
 // What a general move does to one of its mover's player's counters, summed over the run: adds
@@ -58,7 +69,8 @@ struct GeneralRecord {
   // index of that rule, whose part complete() runs; -1 when the record is complete.
   std::int16_t deferred = -1;
   boost::container::small_vector<CellChange, 8> changes;
-  boost::container::small_vector<CounterChange, 2> counters;  // each changed counter once, in counter order
+  boost::container::small_vector<CounterChange, 2> counters;    // each changed counter once, in counter order
+  boost::container::small_vector<RegisterChange, 1> registers;  // each set register once, in register order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
   bool captures() const;
@@ -87,17 +99,21 @@ class GeneralMoves {
   // Appends the moves of the rules for the player to move, the fallback rules or the others, with
   // their records when `records` is given. `others_can_move` answers (when (can-move others)). Of
   // rules with priorities, only those of the lowest priority that gives a move run; `moves` on
-  // entry are the fast path's, of priority 0. With `complete_records` false, the deferred parts of
-  // rules (see CompiledRule::deferred) are not run: their records are left for complete().
+  // entry are the fast path's, of priority 0. `attacks` answers (attacked); null while the moves
+  // are listed to find attacks, where a run that asks (attacked) dies. With `complete_records`
+  // false, the deferred parts of rules (CompiledRule::resume) are not run: their records are left
+  // for complete().
   void list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
-            std::vector<GeneralRecord>* records, bool complete_records = true) const;
+            std::vector<GeneralRecord>* records, const Program<Words>* attacks, bool complete_records = true) const;
   // The complete record of a record that a listing left with its deferred part unrun.
-  GeneralRecord complete(const StateType& state, const GeneralRecord& record) const;
+  GeneralRecord complete(const StateType& state, const GeneralRecord& record, const Program<Words>* attacks) const;
   // Whether list() would give a move; stops at the first complete run.
-  bool any(const StateType& state, bool fallback, bool others_can_move) const;
-  // The record of `move`, a move that list() gave in `state`: its origin's rules are run again.
-  // Throws std::logic_error when no run of them makes it.
-  GeneralRecord record_of(const StateType& state, Move move, bool others_can_move) const;
+  bool any(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks) const;
+  // The record of `move`, a move that list() gave in `state` with the same `attacks`: its origin's
+  // rules are run again. Throws std::logic_error when no run of them makes it.
+  GeneralRecord record_of(const StateType& state, Move move, bool others_can_move, const Program<Words>* attacks) const;
+  // Whether some rule tests (attacked).
+  bool asks_attacks() const { return asks_attacks_; }
 
   bool has_fallback() const { return has_fallback_; }
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
@@ -130,6 +146,7 @@ class GeneralMoves {
     Test,        // the mask `arg` holds at here (xor negate), else go to alt or die
     TestRegion,  // here is in region `arg` (xor negate), else alt or die
     Captured,    // a capture of here is pending (xor negate), else alt or die
+    AtOrigin,    // here is the mover's origin (xor negate), else alt or die
     Split,       // a choice: go on, and later try alt
     Jump,        // go to alt
     Look,        // run pc+1.. until SubAccept; found xor negate: go to arg, else alt or die
@@ -147,10 +164,17 @@ class GeneralMoves {
     Pass,
     Again,
     Swap,
-    Exit,    // the carried mover leaves the board at here
-    Add,     // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
-    Set,     // the mover's player's counter `arg` becomes `alt`
-    Commit,  // the rest of the rule is deferred: a listing that defers accepts here
+    Exit,        // the carried mover leaves the board at here
+    Add,         // the mover's player's counter `arg` goes up by `alt` (an effect: no branch)
+    Set,         // the mover's player's counter `arg` becomes `alt`
+    Attr,        // the piece at here has attribute `arg` (xor negate), else alt or die
+    Attacked,    // (attacked) holds at here (xor negate), else alt or die
+    AtRegister,  // here is the cell of register `arg` (xor negate), else alt or die
+    Relocate,    // the piece at here goes to marks[arg]
+    SetAttr,     // the piece at here gets attribute `arg`
+    ClearAttr,   // the piece at here loses attribute `arg`
+    Remember,    // register `arg` := here
+    Commit,      // the rest of the rule is deferred: a listing that defers accepts here
     Accept,
   };
   struct Instruction {
@@ -185,8 +209,8 @@ class GeneralMoves {
   GeneralRecord record(const Search& s, const Thread& t) const;
   // on_record(record, move) for each move; see the definition.
   template <typename OnRecord>
-  bool for_each_record(const StateType& state, bool fallback, bool others_can_move, int origin, bool game_rules,
-                       bool defer, OnRecord&& on_record, int priority = -1) const;
+  bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
+                       int origin, bool game_rules, bool defer, OnRecord&& on_record, int priority = -1) const;
   bool may_defer(const lang::core::Rule& rule) const;
   Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
@@ -199,7 +223,7 @@ class GeneralMoves {
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
   std::vector<Board> regions_;
-  bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false;
+  bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;

@@ -33,6 +33,31 @@ static bool asks_repetition(const lang::EndRule& rule) {
                      [](const lang::EndRule& part) { return asks_repetition(part); });
 }
 
+// "Draw, test, redraw" (docs/core-design.md §7): a uniform pick among the legal moves of a game
+// with (legal ...), made among its `moves` of the board (general ones with their `records`, in
+// order) with only the drawn one tested: `draw(n)` picks one of n uniformly, `legal(move, record)`
+// tests it; an illegal move is set aside and the draw made again among the others. The pick is as
+// uniform as a draw among the listed legal moves, at a fraction of the tests. Returns the index of
+// the move drawn, or -1 when none is legal.
+template <typename Draw, typename Legal>
+static int draw_legal(const MoveList& moves, const std::vector<GeneralRecord>& records, Draw&& draw, Legal&& legal) {
+  boost::container::small_vector<int, 256> left(moves.size()), record_of(moves.size());
+  int record = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    left[i] = static_cast<int>(i);
+    record_of[i] = moves[i].general ? record++ : -1;
+  }
+  while (!left.empty()) {
+    const auto at = static_cast<std::size_t>(draw(static_cast<int>(left.size())));
+    const auto i = static_cast<std::size_t>(left[at]);
+    if (legal(moves[i], record_of[i] < 0 ? nullptr : &records[static_cast<std::size_t>(record_of[i])]))
+      return static_cast<int>(i);
+    left[at] = left.back();
+    left.pop_back();
+  }
+  return -1;
+}
+
 template <int Words>
 Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     : rules_(with_forced_general(std::move(rules))),
@@ -62,6 +87,16 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   }
   for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape))
     neighbours_[neighbour_count_++] = ray(offset);
+  if (rules_->has_links()) {
+    std::vector<lang::Offset> steps = lines;
+    for (const lang::Offset d : lines) steps.push_back({-d.dx, -d.dy});
+    for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape)) steps.push_back(offset);
+    for (const lang::Offset offset : steps) {
+      auto& next = linked_steps_.emplace_back();
+      for (int cell = 0; cell < cells_; ++cell)
+        next.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
+    }
+  }
   compile_end_rules();
   compile_win_prefilters();
   PieceTypeSet entering = general_ ? general_->entering_pieces() : PieceTypeSet();
@@ -76,6 +111,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       counts_quiet_ = true;
       quiet_piece_ = static_cast<std::int8_t>(rule.piece);
     }
+  marks_pieces_ = !rules_->attributes.empty() || !rules_->registers.empty();
   repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
                          [](const lang::EndRule& rule) { return asks_repetition(rule); });
   pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
@@ -87,7 +123,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
   has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
                 !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
-                repeats_ || checks_legality_ ||
+                repeats_ || checks_legality_ || marks_pieces_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
@@ -111,20 +147,24 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     for (auto& key : actions_keys_) key = keys.next();
   }
   for (auto& key : counter_keys_) key = keys.next();
+  attribute_keys_.resize(rules_->attributes.size() * static_cast<std::size_t>(cells_));
+  for (auto& key : attribute_keys_) key = keys.next();
+  register_keys_.resize(rules_->registers.size() * static_cast<std::size_t>(cells_));
+  for (auto& key : register_keys_) key = keys.next();
+  for (const lang::Phase& phase : rules_->phases) {  // drawn last: the other keys stay as they were
+    phase_keys_.push_back(keys.next());
+    auto& until = phase_until_.emplace_back();
+    for (const lang::EndRule& condition : phase.until)
+      for (int player = 0; player < kPlayers; ++player) until.push_back(end_test(condition, player));
+  }
 }
 
 template <int Words>
 std::shared_ptr<const lang::Rules> Program<Words>::with_forced_general(std::shared_ptr<const lang::Rules> rules) {
   const char* forced = std::getenv("TROYKA_FORCE_GENERAL");
   if (!forced || std::string_view(forced) != "1") return rules;
-  auto core = std::make_shared<lang::core::Rules>(lang::core::lower(*rules));  // the general rules included
   auto general = std::make_shared<lang::Rules>(*rules);
-  for (lang::PieceType& piece : general->pieces) {
-    piece.moves.clear();
-    piece.promote_to = -1;  // lowered into the rules of the piece
-  }
-  general->pass_when_stuck = general->swap_rule = general->must_capture = false;
-  general->general = std::move(core);
+  lang::core::move_to_general(*general);
   return general;
 }
 
@@ -528,8 +568,9 @@ void Program<Words>::block(StateType& state, int cell) const {
 
 template <int Words>
 std::uint64_t Program<Words>::full_hash(const StateType& state) const {
-  std::uint64_t hash =
-      (state.to_move ? side_key_ : 0) ^ (actions_keys_.empty() ? 0 : actions_keys_[state.actions_left]);
+  std::uint64_t hash = (state.to_move ? side_key_ : 0) ^
+                       (actions_keys_.empty() ? 0 : actions_keys_[state.actions_left]) ^
+                       (phase_keys_.empty() ? 0 : phase_keys_[state.phase]);
   for (Board blocked = state.blocked; blocked.any();)
     hash ^= blocked_keys_[static_cast<std::size_t>(blocked.pop_lowest())];
   for (int player = 0; player < kPlayers; ++player)
@@ -538,7 +579,42 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   for (int player = 0; player < kPlayers; ++player)
     for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
       hash ^= counter_key(player, static_cast<int>(counter), state.counters[player][counter]);
+  for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute)
+    for (Board cells = state.attributes[attribute]; cells.any();)
+      hash ^=
+          attribute_keys_[attribute * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(cells.pop_lowest())];
+  for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg)
+    if (const int held = state.registers[reg]; held > 0)
+      hash ^= register_keys_[reg * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(held - 1)];
   return hash;
+}
+
+template <int Words>
+void Program<Words>::set_attribute(StateType& state, int attribute, int cell, bool on) const {
+  Board& cells = state.attributes[static_cast<std::size_t>(attribute)];
+  if (cells.test(cell) == on) return;
+  cells ^= Board::single(cell);
+  state.hash ^= attribute_keys_[static_cast<std::size_t>(attribute * cells_ + cell)];
+}
+
+template <int Words>
+void Program<Words>::clear_attributes(StateType& state, int cell) const {
+  for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute)
+    set_attribute(state, attribute, cell, false);
+}
+
+template <int Words>
+void Program<Words>::set_register(StateType& state, int reg, int cell) const {
+  std::int16_t& held = state.registers[static_cast<std::size_t>(reg)];
+  if (held > 0) state.hash ^= register_keys_[static_cast<std::size_t>(reg * cells_ + held - 1)];
+  held = static_cast<std::int16_t>(cell + 1);
+  if (held > 0) state.hash ^= register_keys_[static_cast<std::size_t>(reg * cells_ + cell)];
+}
+
+template <int Words>
+void Program<Words>::clear_transient_registers(StateType& state) const {
+  for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg)
+    if (rules_->registers[reg].transient) set_register(state, static_cast<int>(reg), -1);
 }
 
 template <int Words>
@@ -568,7 +644,13 @@ template <int Words>
 typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
   state.actions_left = static_cast<std::uint8_t>(rules_->first_turn_actions);
-  for (const lang::Placement& placement : rules_->setup) put(state, placement.player, placement.piece, placement.cell);
+  for (const lang::Placement& placement : rules_->setup) {
+    put(state, placement.player, placement.piece, placement.cell);
+    for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute)
+      if (const lang::CellList& cells = rules_->attributes[attribute].initially[placement.player];
+          std::find(cells.begin(), cells.end(), placement.cell) != cells.end())
+        state.attributes[attribute].set(placement.cell);
+  }
   reset_counters(state);
   state.hash = full_hash(state);
   decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
@@ -580,6 +662,15 @@ template <bool Extras>
 inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   const int mover = state.to_move;
   if constexpr (Extras) {
+    if (marks_pieces_) {  // a piece that moves or is taken loses its attributes
+      clear_transient_registers(state);
+      if (move.from < cells_) {
+        clear_attributes(state, move.from);
+        clear_attributes(state, move.to);
+        for (std::uint64_t jumped = move.jumped; jumped; jumped &= jumped - 1)
+          clear_attributes(state, std::countr_zero(jumped));
+      }
+    }
     if (move.from >= cells_) {  // a pass or a swap
       if (is_swap(move)) swap_sides(state);
       state.hash ^= side_key_;
@@ -617,7 +708,20 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
 }
 
 template <int Words>
+void Program<Words>::advance_phase(StateType& state) const {
+  const auto& until = phase_until_[state.phase];
+  const auto no_moves_asked = [] { return true; };  // the checker refuses no-legal-moves in (until ...)
+  if (until.empty() || !std::all_of(until.begin(), until.end(), [&](const EndTest& test) {
+        return end_test_holds<true>(state, test, no_moves_asked, nullptr);
+      }))
+    return;
+  state.hash ^= phase_keys_[state.phase] ^ phase_keys_[state.phase + 1u];
+  ++state.phase;
+}
+
+template <int Words>
 void Program<Words>::end_decision(StateType& state, int mover) const {
+  if (!phase_keys_.empty()) advance_phase(state);
   ++state.ply;
   if (actions_keys_.empty()) {  // the players alternate
     state.to_move = static_cast<std::uint8_t>(1 - mover);
@@ -677,7 +781,7 @@ void Program<Words>::play_listed_move(StateType& state, Move move, const MoveLis
     if (listed == move) break;
     record += listed.general;
   }
-  apply_general(state, move, records[record]);
+  apply_record(state, move, records[record]);
 }
 
 template <int Words>
@@ -693,17 +797,28 @@ bool Program<Words>::list_legal_moves(const StateType& state, MoveList& moves, s
 template <int Words>
 void Program<Words>::apply_general(StateType& state, Move move) const {
   const bool asks = general_->asks_others(false) || general_->asks_others(true);
-  apply_general(state, move, general_->record_of(state, move, asks && others_can_move(state)));
+  apply_record(state, move, general_->record_of(state, move, asks && others_can_move(state), this));
 }
 
-// Captures first, so that the mover can land where a captured piece stood.
+// Captures first, so that the mover can land where a captured piece stood; relocated pieces are
+// put down after every other change, so that they can go where another stood. A piece that leaves,
+// is taken or changes loses its attributes; the record's own attribute changes come last.
 template <int Words>
-void Program<Words>::apply_general(StateType& state, Move move, const GeneralRecord& record) const {
-  if (record.deferred >= 0) return apply_general(state, move, general_->complete(state, record));
+void Program<Words>::apply_record(StateType& state, Move move, const GeneralRecord& record) const {
+  if (record.deferred >= 0) return apply_record(state, move, general_->complete(state, record, this));
   const int mover = state.to_move;
-  if (record.origin >= 0) take(state, mover, record.piece, record.origin);
+  if (marks_pieces_) clear_transient_registers(state);
+  if (record.origin >= 0) {
+    take(state, mover, record.piece, record.origin);
+    if (marks_pieces_) clear_attributes(state, record.origin);
+  }
+  struct Relocated {
+    int owner, piece, cell;
+  };
+  boost::container::small_vector<Relocated, 2> relocated;
   for (const CellChange& change : record.changes) {
     const int cell = change.cell;
+    if (change.what == 0 && change.become < 0) continue;  // attributes only
     if (change.what & CellChange::kBlock) block(state, cell);
     const int owner = state.by_player[mover].test(cell)       ? mover
                       : state.by_player[1 - mover].test(cell) ? 1 - mover
@@ -711,14 +826,26 @@ void Program<Words>::apply_general(StateType& state, Move move, const GeneralRec
     if (owner < 0) continue;
     const int piece = piece_at(state, owner, cell);
     take(state, owner, piece, cell);
+    if (marks_pieces_) clear_attributes(state, cell);
     if (change.what & CellChange::kCapture) continue;
-    put(state, change.what & CellChange::kConvert ? mover : owner, change.become >= 0 ? change.become : piece, cell);
+    const Relocated after{change.what & CellChange::kConvert ? mover : owner,
+                          change.become >= 0 ? change.become : piece,
+                          change.what & CellChange::kRelocate ? change.relocate_to : cell};
+    if (change.what & CellChange::kRelocate)
+      relocated.push_back(after);
+    else
+      put(state, after.owner, after.piece, after.cell);
+  }
+  for (const Relocated& piece : relocated) {
+    if (marks_pieces_) clear_attributes(state, piece.cell);
+    put(state, piece.owner, piece.piece, piece.cell);
   }
   if (record.swap) swap_sides(state);
   for (const CounterChange& change : record.counters)
     set_counter(state, mover, change.counter,
                 change.set ? change.value : state.counters[mover][change.counter] + change.value);
   if (record.landing >= 0 && !record.exits) {
+    if (marks_pieces_) clear_attributes(state, record.landing);
     put(state, mover, record.final_piece, record.landing);
     if (const Promotion& promotion = promotions_[mover][record.final_piece];
         promotion.into >= 0 && promotion.region.test(record.landing)) {
@@ -726,11 +853,20 @@ void Program<Words>::apply_general(StateType& state, Move move, const GeneralRec
       put(state, mover, promotion.into, record.landing);
     }
   }
+  for (const RegisterChange& change : record.registers) set_register(state, change.reg, change.cell);
+  const Board pieces = state.by_player[0] | state.by_player[1];
+  for (const CellChange& change : record.changes)
+    for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute) {
+      if ((change.attributes_set >> attribute & 1) && pieces.test(change.cell))
+        set_attribute(state, attribute, change.cell, true);
+      if (change.attributes_cleared >> attribute & 1) set_attribute(state, attribute, change.cell, false);
+    }
   if (counts_quiet_) {
     const bool quiet = !move.capture && move.piece != quiet_piece_;
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
   }
   if (record.again) {  // one more decision: the turn and its count of decisions stay as they are
+    if (!phase_keys_.empty()) advance_phase(state);
     ++state.ply;
     return;
   }
@@ -747,6 +883,7 @@ void Program<Words>::swap_sides(StateType& state) const {
     const int cell = first.pop_lowest();
     const int piece = piece_at(state, 0, cell);
     take(state, 0, piece, cell);
+    if (marks_pieces_) clear_attributes(state, cell);
     put(state, 1, piece, (cell % width_) * width_ + cell / width_);
   }
 }
@@ -927,7 +1064,7 @@ void Program<Words>::legal_moves(const StateType& state, MoveList& moves) const 
 
 template <int Words>
 void Program<Words>::list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
-                                      bool complete_records) const {
+                                      bool for_attacks, bool complete_records) const {
   moves.clear();
   if (records) records->clear();
   if (state.over) return;
@@ -941,13 +1078,13 @@ void Program<Words>::list_board_moves(const StateType& state, MoveList& moves, s
   if (!hops_[state.to_move].empty()) add_hop_moves(state, moves);
   if (general_)
     general_->list(state, false, general_->asks_others(false) && others_can_move(state), moves, records,
-                   complete_records);
+                   for_attacks ? nullptr : this, complete_records);
 }
 
 template <int Words>
 void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
                                 bool complete_records) const {
-  list_board_moves(state, moves, records, complete_records);
+  list_board_moves(state, moves, records, false, complete_records);
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
   if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
@@ -957,7 +1094,7 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   }
   if (swap_available(state)) moves.push_back(swap_move());
   if (moves.empty() && general_ && general_->has_fallback())
-    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records,
+    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records, this,
                    complete_records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
@@ -967,7 +1104,7 @@ template <int Words>
 void Program<Words>::keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
   std::size_t kept = 0, record = 0, records_kept = 0;
   for (const Move& move : moves) {
-    const bool legal = legal_after(state, move);
+    const bool legal = legal_after(state, move, move.general && records ? &(*records)[record] : nullptr);
     if (move.general && records) {
       if (legal) (*records)[records_kept++] = std::move((*records)[record]);
       ++record;
@@ -981,49 +1118,81 @@ void Program<Words>::keep_legal(const StateType& state, MoveList& moves, std::ve
 // Whether the (legal ...) condition holds for the mover once `move` is played. The checker keeps
 // no-legal-moves out of it, so the condition never asks for moves.
 template <int Words>
-bool Program<Words>::legal_after(const StateType& state, Move move) const {
+bool Program<Words>::legal_after(const StateType& state, Move move, const GeneralRecord* record) const {
   StateType after = state;
-  play_move(after, move);
+  if (record)
+    apply_record(after, move, *record);
+  else
+    play_move(after, move);
   const auto no_moves_asked = [] { return true; };
   return end_test_holds<true>(after, legal_tests_[state.to_move], no_moves_asked, nullptr);
 }
 
-// A first version, correct for every rule: the opponent's moves are listed on a copy with the turn
-// turned; a capture on its landing (every fast move but a chain of jumps) is read off the move, any
-// other capture is played on a copy to see what it takes.
 template <int Words>
 bool Program<Words>::in_check(const StateType& state, int subject, int piece) const {
   const Board royal = state.by_player[subject] & state.by_piece[piece];
-  if (!royal.any()) return false;
+  return royal.any() && takes_any(state, subject, royal);
+}
+
+// A first version, correct for every rule: the opponent's moves are listed on a copy with the turn
+// turned; a capture on its landing (every fast move but a chain of jumps) is read off the move, a
+// general move's off its record, and a chain's is played on a copy to see what it takes.
+template <int Words>
+bool Program<Words>::takes_any(const StateType& state, int subject, const Board& targets) const {
   StateType turned = state;
   turned.to_move = static_cast<std::uint8_t>(1 - subject);
   turned.over = false;
+  // The fast path's moves land where they capture: a set of cells at a time, before any is listed.
+  bool landed = false;
+  for_each_target_set(turned, [&](const TargetSet& set) {
+    landed = (set.targets & targets).any();
+    return !landed;
+  });
+  if (landed) return true;
   MoveList moves;
-  list_board_moves(turned, moves, nullptr);
+  // Kept from call to call: the listing below never comes back here (for_attacks).
+  thread_local std::vector<GeneralRecord> records;
+  records.clear();
+  list_board_moves(turned, moves, general_ ? &records : nullptr, true);
+  std::size_t record = 0;
   for (const Move& move : moves) {
+    if (move.general) {
+      for (const CellChange& change : records[record++].changes)
+        if ((change.what & (CellChange::kCapture | CellChange::kConvert)) && targets.test(change.cell)) return true;
+      continue;
+    }
     if (!move.capture) continue;
-    if (!move.general && !move.jumped) {
-      if (royal.test(move.to)) return true;
+    if (!move.jumped) {
+      if (targets.test(move.to)) return true;
       continue;
     }
     StateType after = turned;
     play_move(after, move);
-    if ((after.by_player[subject] & after.by_piece[piece]) != royal) return true;
+    if ((after.by_player[subject] & targets) != (turned.by_player[subject] & targets)) return true;
   }
   return false;
+}
+
+template <int Words>
+bool Program<Words>::attacked(const StateType& state, int cell, int origin, int piece) const {
+  const int player = state.to_move;
+  StateType probe = state;
+  if (origin >= 0) take(probe, player, piece_at(probe, player, origin), origin);  // the carried mover
+  if (piece >= 0 && !probe.occupied().test(cell)) put(probe, player, piece, cell);
+  return takes_any(probe, player, Board::single(cell));
 }
 
 template <int Words>
 bool Program<Words>::others_can_move(const StateType& state) const {
   StateType turned = state;
   turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
-  return has_targets(turned) || general_->any(turned, false, false);
+  return has_targets(turned) || general_->any(turned, false, false, this);
 }
 
 template <int Words>
 bool Program<Words>::has_general_move(const StateType& state) const {
   const auto any = [&](bool fallback) {
-    return general_->any(state, fallback, general_->asks_others(fallback) && others_can_move(state));
+    return general_->any(state, fallback, general_->asks_others(fallback) && others_can_move(state), this);
   };
   return any(false) || (general_->has_fallback() && any(true));
 }
@@ -1114,6 +1283,19 @@ template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
   if (!targets_fit_inline_) {
     MoveList moves;
+    // With (legal ...), drawn as run_listed_playout draws, so that playouts play these moves.
+    if (checks_legality_ && !must_capture_ && !swap_available(state) && !state.over) {
+      std::vector<GeneralRecord> records;
+      list_board_moves(state, moves, general_ ? &records : nullptr);
+      const int drawn = draw_legal(
+          moves, records, [&](int count) { return rng.below(static_cast<std::uint32_t>(count)); },
+          [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); });
+      if (drawn >= 0) {
+        const Move move = moves[static_cast<std::size_t>(drawn)];
+        if (general_) legal_moves(state, moves);  // which names the general moves, for move_text
+        return move;
+      }
+    }
     legal_moves(state, moves);
     return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
   }
@@ -1217,7 +1399,12 @@ template <typename Choose, typename KeepGoing>
       return nth(static_cast<int>(choice));
     }
   };
-  if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  // A uniform pick (an index) goes to the listed loop as it is: there it may draw, test and redraw.
+  if constexpr (std::is_same_v<std::decay_t<decltype(choose(1, [](int) { return Move{}; }))>, Move>) {
+    if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
+  } else {
+    if (!targets_fit_inline_) return run_listed_playout(state, choose, keep_going, history);
+  }
   return has_extras_ ? run_extras_playout(state, chosen_move, keep_going, history)
                      : run_inline_playout<false>(state, chosen_move, keep_going);
 }
@@ -1244,12 +1431,33 @@ template <typename Choose, typename KeepGoing>
   std::vector<GeneralRecord>* kept = general_ ? &records : nullptr;
   History played = playout_history(state, history);
   History* remembered = repeats_ ? &played : nullptr;
+  const auto nth = [&](int i) { return moves[static_cast<std::size_t>(i)]; };
+  constexpr bool kUniform = !std::is_same_v<std::decay_t<decltype(choose(1, nth))>, Move>;
   // The end rules ask whether the player to move can move: the moves listed to answer are the
-  // next ply's, so each position's rules run once.
+  // next ply's, so each position's rules run once; under (legal ...), a uniform pick draws, tests
+  // and redraws instead, as random_move does.
   bool listed = false;
   for (; !state.over && keep_going(plies); ++plies) {
+    if constexpr (kUniform) {
+      if (checks_legality_ && !must_capture_ && !swap_available(state)) {
+        list_board_moves(state, moves, kept);
+        const int drawn = draw_legal(
+            moves, records, [&](int count) { return choose(count, nth); },
+            [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); });
+        if (drawn >= 0) {
+          apply(state, moves[static_cast<std::size_t>(drawn)], played);
+          continue;
+        }
+        listed = false;
+      }
+    }
     if (!listed) list_moves(state, moves, kept, false);
-    const Move move = choose(static_cast<int>(moves.size()), [&](int i) { return moves[static_cast<std::size_t>(i)]; });
+    const auto choice = choose(static_cast<int>(moves.size()), nth);
+    Move move;
+    if constexpr (kUniform)
+      move = nth(static_cast<int>(choice));
+    else
+      move = choice;
     const int mover = state.to_move;
     play_listed_move(state, move, moves, records);
     if (remembered) remember(state, move, *remembered);
@@ -1474,9 +1682,18 @@ bool Program<Words>::opponent_has_targets(const StateType& state) const {
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
 template <int Words>
 bool Program<Words>::has_legal_move(const StateType& state) const {
-  if (checks_legality_) {
+  if (checks_legality_) {  // list_moves's moves, stopping at the first legal one
+    if (state.over) return false;
     MoveList moves;
-    list_moves(state, moves, nullptr);
+    std::vector<GeneralRecord> records;
+    list_board_moves(state, moves, general_ ? &records : nullptr);
+    std::size_t record = 0;
+    for (const Move& move : moves)
+      if (legal_after(state, move, move.general ? &records[record++] : nullptr)) return true;
+    if (swap_available(state) || pass_when_stuck_) return true;
+    if (!general_ || !general_->has_fallback()) return false;
+    moves.clear();  // no legal move of the board: the fallback rules', as list_moves lists them
+    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, nullptr, this);
     return !moves.empty();
   }
   return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
@@ -1543,15 +1760,9 @@ template <bool Extras, typename HasMoves>
       }
       case EndKind::Lost: return !(state.by_player[test.subject] & state.by_piece[test.piece]).any();
       case EndKind::Compare: {
-        const int value = state.counters[test.subject][test.counter];
-        switch (test.comparison) {
-          case lang::Comparison::Less: return value < test.value;
-          case lang::Comparison::LessOrEqual: return value <= test.value;
-          case lang::Comparison::Equal: return value == test.value;
-          case lang::Comparison::GreaterOrEqual: return value >= test.value;
-          case lang::Comparison::Greater: return value > test.value;
-        }
-        return false;
+        const int value =
+            test.counter < 0 ? state.by_player[test.subject].count() : state.counters[test.subject][test.counter];
+        return lang::compare(value, test.comparison, test.value);
       }
       case EndKind::All:
       case EndKind::Any:
@@ -1586,19 +1797,35 @@ bool Program<Words>::repeated(const StateType& state, const EndTest& test, const
 // longer: those that start more than test.longest; a line counts only from its first cell.
 template <int Words>
 bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
+  const bool linked = !linked_steps_.empty();
   for (int i = 0; i < line_count_; ++i) {
     const LineDirection& line = lines_[static_cast<std::size_t>(i)];
+    const auto next = [&](const Board& cells) {
+      return linked ? step_linked(cells, static_cast<std::size_t>(i)) : line.next(cells);
+    };
     Board run = pieces;
-    for (int k = 1; k < test.length; ++k) run = pieces & line.next(run);
+    for (int k = 1; k < test.length; ++k) run = pieces & next(run);
     if (!test.longest) {
       if (run.any()) return true;
       continue;
     }
     Board longer = run;
-    for (int k = test.length; k <= test.longest; ++k) longer = pieces & line.next(longer);
-    if (((run - line.previous(pieces)) - longer).any()) return true;
+    for (int k = test.length; k <= test.longest; ++k) longer = pieces & next(longer);
+    const Board previous =
+        linked ? step_linked(pieces, static_cast<std::size_t>(line_count_ + i)) : line.previous(pieces);
+    if (((run - previous) - longer).any()) return true;
   }
   return false;
+}
+
+// Where the steps along linked_steps_[direction] from `cells` lead.
+template <int Words>
+typename Program<Words>::Board Program<Words>::step_linked(const Board& cells, std::size_t direction) const {
+  const std::vector<std::int16_t>& next = linked_steps_[direction];
+  Board reached;
+  for (Board from = cells; from.any();)
+    if (const int to = next[static_cast<std::size_t>(from.pop_lowest())]; to >= 0) reached.set(to);
+  return reached;
 }
 
 // Whether a chain of `pieces`, each touching the next, joins test.region to test.other_region: the
@@ -1612,7 +1839,9 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
   while (frontier.any()) {
     if ((reached & test.other_region).any()) return true;
     Board next;
-    for (int i = 0; i < neighbour_count_; ++i) next |= neighbours_[static_cast<std::size_t>(i)].step(frontier);
+    for (int i = 0; i < neighbour_count_; ++i)
+      next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(frontier)
+                                    : step_linked(frontier, static_cast<std::size_t>(2 * line_count_ + i));
     frontier = (next & pieces) - reached;
     reached |= frontier;
   }
@@ -1917,10 +2146,61 @@ std::string Program<Words>::position_text(const StateType& state) const {
   // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
   text = fmt::format("{} {} {}", text, side, state.ply);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
+  if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
     text += fmt::format(" {}={},{}", rules_->counters[counter].name, state.counters[0][counter],
                         state.counters[1][counter]);
+  // Then the attributes, NAME=a1,e1 (the cells of the pieces that have it), and the registers, NAME=e3.
+  for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
   return text;
+}
+
+template <int Words>
+std::vector<std::pair<std::string, std::string>> Program<Words>::mark_texts(const StateType& state) const {
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute) {
+    std::string cells;
+    for (Board held = state.attributes[attribute]; held.any();)
+      cells.append(cells.empty() ? "" : ",").append(lang::cell_name(held.pop_lowest(), width_));
+    texts.emplace_back(rules_->attributes[attribute].name, cells.empty() ? "-" : cells);
+  }
+  for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg) {
+    const int held = state.registers[reg];
+    texts.emplace_back(rules_->registers[reg].name, held > 0 ? lang::cell_name(held - 1, width_) : "-");
+  }
+  return texts;
+}
+
+// An attribute or a register of position text (NAME=CELL,CELL... or NAME=-), or else a counter,
+// into `state`; what is wrong with it, or nothing.
+template <int Words>
+std::string Program<Words>::parse_mark(StateType& state, std::string_view text) const {
+  const std::size_t equals = text.find('=');
+  const std::string_view name = text.substr(0, equals);
+  const std::string_view value = text.substr(equals + 1);
+  const auto cell_of = [&](std::string_view cell_text) { return lang::parse_cell(cell_text, width_, height_); };
+  for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute) {
+    if (rules_->attributes[attribute].name != name) continue;
+    for (std::string_view rest = value == "-" ? std::string_view() : value; !rest.empty();) {
+      const std::string_view cell_text = rest.substr(0, rest.find(','));
+      const int cell = cell_of(cell_text);
+      if (cell < 0 || !board_.test(cell) || !(state.by_player[0] | state.by_player[1]).test(cell))
+        return fmt::format("'{}' gives the attribute {} to {}, which is not a piece on the board", text, name,
+                           cell_text);
+      state.attributes[attribute].set(cell);
+      rest.remove_prefix(std::min(rest.size(), cell_text.size() + 1));
+    }
+    return {};
+  }
+  for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg) {
+    if (rules_->registers[reg].name != name) continue;
+    const int cell = value == "-" ? -1 : cell_of(value);
+    if (value != "-" && (cell < 0 || !board_.test(cell)))
+      return fmt::format("'{}' does not give the register {} a cell of the board, or '-'", text, name);
+    state.registers[reg] = static_cast<std::int16_t>(cell + 1);
+    return {};
+  }
+  return parse_counter(state, text);
 }
 
 // A counter of position text, NAME=FIRST,SECOND (each player's value), into `state`; what is wrong
@@ -2003,11 +2283,26 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   if (row != 0) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
   if (column != width_) return fail(fmt::format("row 1 has {} cells, not {}", column, width_));
   std::string_view rest = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
-  // Counters come last; one not written is at the low end of its range.
+  // Counters, attributes and registers come last; a counter not written is at the low end of its
+  // range, an attribute not written on no piece, a register not written empty.
   reset_counters(state);
-  for (std::size_t last = rest.rfind(' ');
-       last != std::string_view::npos && rest.find('=', last) != std::string_view::npos; last = rest.rfind(' ')) {
-    if (std::string error = parse_counter(state, rest.substr(last + 1)); !error.empty()) return fail(error);
+  // Each NAME=... word from the end, but the phase, which comes before them.
+  const auto is_mark = [&](std::size_t last) {
+    return last != std::string_view::npos && rest.find('=', last) != std::string_view::npos &&
+           !rest.substr(last + 1).starts_with("phase=");
+  };
+  for (std::size_t last = rest.rfind(' '); is_mark(last); last = rest.rfind(' ')) {
+    if (std::string error = parse_mark(state, rest.substr(last + 1)); !error.empty()) return fail(error);
+    rest = rest.substr(0, last);
+  }
+  // A game with phases: the phase, after the ply count and before the counters.
+  if (const std::size_t last = rest.rfind(' '); !phase_keys_.empty()) {
+    const std::string_view given = last == std::string_view::npos ? std::string_view() : rest.substr(last + 1);
+    const auto phase = std::find_if(rules_->phases.begin(), rules_->phases.end(),
+                                    [&](const lang::Phase& known) { return given == "phase=" + known.name; });
+    if (phase == rules_->phases.end())
+      return fail(fmt::format("expected the phase after the ply count, e.g. 'phase={}'", rules_->phases[0].name));
+    state.phase = static_cast<std::uint8_t>(phase - rules_->phases.begin());
     rest = rest.substr(0, last);
   }
   std::string_view side = rest.substr(0, rest.find(' '));
@@ -2077,9 +2372,11 @@ std::string Program<Words>::diagram(const StateType& state) const {
   out += "    ";
   for (int column = 0; column < width_; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
   out += '\n';
+  if (!phase_keys_.empty()) out += fmt::format("phase: {}\n", rules_->phases[state.phase].name);
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
     out += fmt::format("{}: {} {}, {} {}\n", rules_->counters[counter].name, rules_->players[0].name,
                        state.counters[0][counter], rules_->players[1].name, state.counters[1][counter]);
+  for (const auto& [name, value] : mark_texts(state)) out += fmt::format("{}: {}\n", name, value);
   return out;
 }
 
@@ -2115,9 +2412,14 @@ std::string Program<Words>::describe() const {
   std::string holes;
   for (const int hole : r.holes)
     holes += fmt::format("{}{}", holes.empty() ? " (holes " : " ", lang::cell_name(hole, width_));
-  out += fmt::format("board: {}x{}{}, {} cells{}, bitboards of {} bits\n", width_, height_,
-                     r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "", r.cells_on_board(),
-                     holes.empty() ? "" : holes + ")", Board::kBits);
+  if (r.points)
+    out += fmt::format("board: {} points on a {}x{} chart, joined by {} links only, bitboards of {} bits\n",
+                       r.cells_on_board(), width_, height_, r.links.size(), Board::kBits);
+  else
+    out += fmt::format("board: {}x{}{}, {} cells{}{}, bitboards of {} bits\n", width_, height_,
+                       r.shape == lang::BoardShape::Rhombus ? " rhombus (six neighbours a cell)" : "",
+                       r.cells_on_board(), holes.empty() ? "" : holes + ")",
+                       r.links.empty() ? "" : fmt::format(", {} links", r.links.size()), Board::kBits);
   out += fmt::format("players: {} (facing {}, moves first), {} (facing {})\n", r.players[0].name, r.players[0].facing,
                      r.players[1].name, r.players[1].facing);
   const auto offsets = [](const std::vector<lang::Offset>& list) {
@@ -2160,6 +2462,10 @@ std::string Program<Words>::describe() const {
   for (const lang::Counter& counter : r.counters)
     out += fmt::format("counter {}: one for each player, from {} to {}, {} at the start\n", counter.name, counter.low,
                        counter.high, counter.low);
+  for (std::size_t i = 0; i < r.phases.size(); ++i)
+    out +=
+        fmt::format("phase {}: {}{}\n", i + 1, r.phases[i].name,
+                    r.phases[i].until.empty() ? ", to the end" : ", until " + r.phases[i].until.front().condition_text);
   out += "end rules (checked after every move, in order):\n";
   for (std::size_t i = 0; i < r.end.size(); ++i) out += fmt::format("  {}. {}\n", i + 1, r.end[i].text);
   out += "  otherwise a player to move with no legal move ends the game in a draw\n";

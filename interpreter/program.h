@@ -97,10 +97,18 @@ struct State {
   // The decisions the player to move still has in this turn, the next one included: always 1 in a
   // game where the players alternate.
   std::uint8_t actions_left = 1;
+  // The game's phase, an index into lang::Rules::phases (docs/core-design.md §3.3); 0 in a game without.
+  std::uint8_t phase = 0;
 
   // ---- counters (docs/core-design.md §6, step 7) ----
   // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
   std::array<std::array<std::int16_t, lang::kMaxCounters>, kPlayers> counters{};
+
+  // ---- attributes and registers (docs/core-design.md §6, step 14) ----
+  // The cells whose pieces have each (attribute ...) of the game, in lang::Rules::attributes order.
+  std::array<Board, lang::kMaxAttributes> attributes{};
+  // The cell each (register ...) holds, plus one; 0 when it holds none.
+  std::array<std::int16_t, lang::kMaxRegisters> registers{};
 
   // The game's types first; the others stay empty. Last, so that the fields above share the first
   // cache line with the players' boards whatever the number of types.
@@ -239,6 +247,12 @@ class Program {
   // +1 for a win, -1 for a loss, 0 for a draw or an unfinished game.
   int result(const StateType& state, int player) const;
   std::string end_reason(const StateType& state) const;
+
+  // (attacked) at `cell` for the player to move, as the general back end asks it: a move of the
+  // opponent's, were it to move, would take a piece of the player's standing at `cell`. The mover,
+  // a `piece` carried off `origin` (-1: none), stands there when the cell is empty. The opponent's
+  // moves are listed without their own (attacked) tests, which would ask back.
+  bool attacked(const StateType& state, int cell, int origin, int piece) const;
 
   // ---- text ----
   std::string move_text(Move move) const;
@@ -458,20 +472,35 @@ class Program {
   void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
                   bool complete_records = true) const;
   // The moves of the pieces on the board and of the game rules that are not fallbacks, legal or not
-  // under (legal ...): what list_moves starts from, and what attacks a piece.
+  // under (legal ...): what list_moves starts from, and what attacks a piece (`for_attacks`: the
+  // general rules that test (attacked) give no move, so that an attack never asks back).
   void list_board_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
-                        bool complete_records = true) const;
+                        bool for_attacks = false, bool complete_records = true) const;
   // Drops the moves after which the (legal ...) condition fails for their mover, and their records.
   void keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
-  bool legal_after(const StateType& state, Move move) const;
+  // `record`: the move's record when it is general and the listing kept it, else null.
+  bool legal_after(const StateType& state, Move move, const GeneralRecord* record) const;
   // (in-check PIECE) for `subject`: the opponent, were it to move, has a move that takes such a piece.
   [[gnu::noinline]] bool in_check(const StateType& state, int subject, int piece) const;
+  // Whether the opponent of `subject`, were it to move, has a move that takes a piece of `subject`'s on `targets`.
+  bool takes_any(const StateType& state, int subject, const Board& targets) const;
   // (when (can-move others)): the player not to move has a move, fallback rules aside.
   bool others_can_move(const StateType& state) const;
   bool has_general_move(const StateType& state) const;
   // Plays a general move; without its record, found by running its origin's rules again.
   void apply_general(StateType& state, Move move) const;
-  void apply_general(StateType& state, Move move, const GeneralRecord& record) const;
+  // Plays the record of a general move (interpreter/general.h) of the player to move; a record that
+  // a listing left with its deferred part unrun is completed first.
+  void apply_record(StateType& state, Move move, const GeneralRecord& record) const;
+  // Attributes and registers: a piece that leaves or changes on `cell` loses its attributes; a
+  // decision clears the transient registers first.
+  void clear_attributes(StateType& state, int cell) const;
+  void set_attribute(StateType& state, int attribute, int cell, bool on) const;
+  void set_register(StateType& state, int reg, int cell) const;  // cell -1: none
+  void clear_transient_registers(StateType& state) const;
+  std::string parse_mark(StateType& state, std::string_view text) const;  // an attribute's or register's text
+  // Each attribute, then each register, with its value as text: "a1,e1,h1" or "e3", "-" for none.
+  std::vector<std::pair<std::string, std::string>> mark_texts(const StateType& state) const;
   [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
     return (state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask)
                .shifted(jump.left, jump.right) &
@@ -527,6 +556,9 @@ class Program {
   [[gnu::always_inline]] void move_pieces(StateType& state, Move move) const;
   // The turn goes on after a decision of `mover`; the hash already counts it as passed on.
   void end_decision(StateType& state, int mover) const;
+  // After a decision: the game moves on to its next phase when the current one's (until ...) holds
+  // for both players.
+  void advance_phase(StateType& state) const;
   // The end tests to run after a decision of `mover`: whether the turn passed on tells.
   const std::vector<EndTest>& tests_after(const StateType& state, int mover) const {
     return state.to_move == mover ? mid_turn_tests_[mover] : after_move_tests_[mover];
@@ -596,6 +628,11 @@ class Program {
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
   int neighbour_count_ = 0;        // 8 on a rectangle, 6 on a rhombus
+  // A board with links (lang::Rules::has_links), whose lines and neighbours are not shifts: where a
+  // step leads from each cell, -1 for nowhere, along each line direction, then each one's opposite,
+  // then each neighbour's offset. Empty on a grid.
+  std::vector<std::vector<std::int16_t>> linked_steps_;
+  Board step_linked(const Board& cells, std::size_t direction) const;
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
@@ -618,8 +655,16 @@ class Program {
   // decisions left in a turn the key hashed in (empty when the players alternate).
   std::uint8_t turn_actions_ = 1;
   std::vector<std::uint64_t> actions_keys_;
+  // Phases: by phase, the tests of its (until ...) for each player (none: it lasts), and the key
+  // hashed in by phase (empty in a game without phases).
+  std::vector<std::vector<EndTest>> phase_until_;
+  std::vector<std::uint64_t> phase_keys_;
   std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
   std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
+  std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
+  std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
+  // The game has attributes or transient registers: every decision updates them.
+  bool marks_pieces_ = false;
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one
   // direction), so move lists are rid of repeats. Never so in a game without slides.

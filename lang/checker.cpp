@@ -24,19 +24,30 @@ namespace {
 // ---- Vocabulary -------------------------------------------------------------------------------
 
 const std::vector<std::string> kGameForms = {
-    "about",           "param",     "variant",      "players", "board",  "region", "piece",   "setup", "end",
-    "pass-when-stuck", "swap-rule", "must-capture", "moves",   "prefer", "turn",   "counter", "legal"};
+    "about",     "param",        "variant", "players", "board", "region",  "piece", "setup",     "end",      "pass-when-stuck",
+    "swap-rule", "must-capture", "moves",   "prefer",  "turn",  "counter", "legal", "attribute", "register", "phases",
+    "phase"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
     {"param", "(param NAME DEFAULT [(range LOW HIGH)])"},
     {"range", "(range LOW HIGH)"},
     {"counter", "(counter NAME (range LOW HIGH))"},
+    {"attribute", "(attribute NAME (initially REGION)): a mark the pieces standing on REGION start with"},
+    {"initially", "(initially REGION)"},
+    {"register", "(register NAME [transient]): a cell remembered across moves"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
     {"board",
      "(board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or "
-     "(board (hexagon SIDE) [(holes REGION...)])"},
+     "(board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with "
+     "(line ...) and (link ...) after any shape"},
+    {"points", "(points CELL...), e.g. (points a1 d1 g1): the board's cells, on the smallest grid that holds them"},
+    {"line", "(line DIRECTION CELL CELL...): each cell leads to the next along DIRECTION, and back the opposite way"},
+    {"link", "(link DIRECTION FROM TO): a step along DIRECTION from FROM leads to TO"},
+    {"phases", "(phases NAME NAME...): the game's phases, in order"},
+    {"phase", "(phase NAME (until CONDITION)) at game level; (phase NAME) in a (moves ...) rule"},
+    {"until", "(until CONDITION): the phase ends after a decision when CONDITION holds for both players"},
     {"holes", "(holes REGION...), e.g. (holes d4 e5)"},
     {"rectangle", "(rectangle WIDTH HEIGHT)"},
     {"rhombus", "(rhombus WIDTH HEIGHT)"},
@@ -64,7 +75,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"gravity", "(gravity DIRECTION)"},
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
-    {"when", "(when (can-move others)) or (when (= ply N))"},
+    {"when", "(when (can-move others)), (when (= ply N)) or (when (OP QUANTITY N)), e.g. (when (= (pieces) 3))"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
     {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)"},
@@ -84,11 +95,11 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"and", "(and CONDITION...)"},
     {"or", "(or CONDITION...)"},
     {"not", "(not CONDITION)"},
-    {"<", "(< (counter NAME) N)"},
-    {"<=", "(<= (counter NAME) N)"},
-    {"=", "(= (counter NAME) N)"},
-    {">=", "(>= (counter NAME) N)"},
-    {">", "(> (counter NAME) N)"},
+    {"<", "(< QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
+    {"<=", "(<= QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
+    {"=", "(= QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
+    {">=", "(>= QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
+    {">", "(> QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
     {"ply-limit", "(ply-limit PLIES)"},
     {"in-a-row", "(in-a-row LENGTH [PIECE] [(at-most LONGEST)])"},
     {"at-most", "(at-most LONGEST)"},
@@ -146,6 +157,7 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"any-direction", "(any-direction NAME DIRECTIONS EXPR)"},
     {"each-direction", "(each-direction NAME DIRECTIONS EXPR)"},
     {"is", "(is PIECE)"},
+    {"at", "(at origin): here is the cell the moving piece started from"},
     {"in", "(in REGION)"},
     {"can", "(can EXPR...)"},
     {"cannot", "(cannot EXPR...)"},
@@ -158,6 +170,14 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"swap-pieces", "(swap-pieces mirror)"},
     {"add", "(add COUNTER N)"},
     {"set", "(set COUNTER N)"},
+    {"attr", "(attr ATTRIBUTE): the piece at here has it"},
+    {"attacked", "(attacked): a move of the opponent could take the mover at here"},
+    {"at-register", "(at-register REGISTER): here is the cell the register holds"},
+    {"mark", "(mark NAME): remember here as NAME, for (relocate NAME)"},
+    {"relocate", "(relocate NAME): the piece at here goes to the cell marked NAME"},
+    {"set-attr", "(set-attr ATTRIBUTE)"},
+    {"clear-attr", "(clear-attr ATTRIBUTE)"},
+    {"remember", "(remember REGISTER): the register holds here once the move is played"},
 };
 // A core form that stands where a test is asked for.
 bool is_test(core::Op op) {
@@ -169,12 +189,16 @@ bool is_test(core::Op op) {
     case core::Op::Occupied:
     case core::Op::Any:
     case core::Op::Captured:
+    case core::Op::AtOrigin:
     case core::Op::Is:
     case core::Op::In:
     case core::Op::Can:
     case core::Op::Cannot:
     case core::Op::Not:
-    case core::Op::And: return true;
+    case core::Op::And:
+    case core::Op::Attr:
+    case core::Op::Attacked:
+    case core::Op::AtRegister: return true;
     default: return false;
   }
 }
@@ -182,10 +206,6 @@ bool is_test(core::Op op) {
 const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
-const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
-    {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},   {"w", {-1, 0}},
-    {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
-};
 const std::vector<std::pair<std::string, std::vector<std::string>>> kDirectionGroups = {
     {"orthogonal", {"n", "e", "s", "w"}},
     {"diagonal", {"ne", "se", "sw", "nw"}},
@@ -225,6 +245,10 @@ std::vector<std::string> direction_names() {
 // that no move is listed by both back ends and a piece's promotion stays with its moves. A keyword
 // form whose lowering does not compile is an internal error.
 void compile_through_core(Rules& rules, const std::vector<core::Rule>& written) {
+  if (rules.has_links()) {  // the fast tables step by shifts of the grid, which a link is not
+    core::move_to_general(rules, written);
+    return;
+  }
   core::Rules general = rules.general ? *rules.general : core::Rules{};  // a ZRF file's, already general
   rules.general.reset();  // core::lower appends the general rules: these are not to be recognised
   core::Rules fast = core::lower(rules);
@@ -266,7 +290,11 @@ class Checker {
     read_board();
     read_regions();
     read_counters();
+    read_attributes();
+    read_registers();
+    read_phase_names();
     read_pieces();
+    read_phases();
     read_setup();
     read_end();
     read_pass();
@@ -437,7 +465,8 @@ class Checker {
       if (std::find(kGameForms.begin(), kGameForms.end(), keyword) == kGameForms.end())
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
       const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" ||
-                              keyword == "moves" || keyword == "counter";
+                              keyword == "moves" || keyword == "counter" || keyword == "attribute" ||
+                              keyword == "register" || keyword == "phase";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -598,13 +627,93 @@ class Checker {
 
   void read_board() {
     const Node& form = *forms("board").front();
-    expect_at_most(form, 3);
     const Node& shape = argument(form, 1, "SHAPE");
     if (shape.head() == "hexagon")
       read_hexagon(shape);
+    else if (shape.head() == "points")
+      read_points(shape);
     else
       read_grid(shape);
-    if (form.items.size() > 2) read_holes(form.items[2]);
+    std::size_t next = 2;
+    if (next < form.items.size() && form.items[next].head() == "holes") read_holes(form.items[next++]);
+    for (; next < form.items.size(); ++next) {
+      const Node& part = form.items[next];
+      if (part.head() == "line")
+        read_line(part);
+      else if (part.head() == "link")
+        read_link(part);
+      else if (part.head() == "holes")
+        fail(part, "'(holes ...)' comes right after the board's shape, before its lines and links", usage("board"));
+      else
+        fail(part,
+             fmt::format("expected '(holes ...)', '(line ...)' or '(link ...)' in the board, found {}", describe(part)),
+             usage("board"));
+    }
+  }
+
+  // (points CELL...): the named cells of the smallest grid from a1 that holds them all; the grid's
+  // other cells are holes, and its cells are joined only by the board's lines and links.
+  void read_points(const Node& shape) {
+    if (shape.items.size() < 2) fail(shape, "'(points ...)' names no point", usage("points"));
+    CellList points;  // as cells of a 26x26 grid, until the grid's size is known
+    for (std::size_t i = 1; i < shape.items.size(); ++i) {
+      const Node& point = shape.items[i];
+      const int cell = point.is_symbol() ? parse_cell(point.text, kMaxBoardSide, kMaxBoardSide) : -1;
+      if (cell < 0)
+        fail(point, fmt::format("expected a point named like a cell, e.g. d1, found {}", describe(point)),
+             "a point is named by its column a..z and its row 1..26 on the board's chart");
+      if (std::find(points.begin(), points.end(), cell) != points.end())
+        fail(point, fmt::format("the point {} is named twice", point.text));
+      points.push_back(cell);
+      rules_.width = std::max(rules_.width, cell % kMaxBoardSide + 1);
+      rules_.height = std::max(rules_.height, cell / kMaxBoardSide + 1);
+    }
+    rules_.points = true;
+    CellList cells;
+    for (const int point : points) cells.push_back(rules_.cell(point % kMaxBoardSide, point / kMaxBoardSide));
+    std::sort(cells.begin(), cells.end());
+    for (int cell = 0; cell < rules_.cells(); ++cell)
+      if (!std::binary_search(cells.begin(), cells.end(), cell)) rules_.holes.push_back(cell);
+  }
+
+  // (line DIRECTION CELL CELL...): each cell leads to the next along DIRECTION, and the next back
+  // to it along the opposite direction.
+  void read_line(const Node& node) {
+    const Offset direction = board_direction(argument(node, 1, "DIRECTION"));
+    if (node.items.size() < 4) fail(node, "a line joins at least two cells", usage("line"));
+    for (std::size_t i = 2; i + 1 < node.items.size(); ++i) {
+      const int from = cell(node.items[i]), to = cell(node.items[i + 1]);
+      add_link(node.items[i], {direction, from, to});
+      add_link(node.items[i + 1], {{-direction.dx, -direction.dy}, to, from});
+    }
+  }
+
+  // (link DIRECTION FROM TO): one way only.
+  void read_link(const Node& node) {
+    expect_at_most(node, 4);
+    const Offset direction = board_direction(argument(node, 1, "DIRECTION"));
+    const int from = cell(argument(node, 2, "FROM"));
+    add_link(node.items[2], {direction, from, cell(argument(node, 3, "TO"))});
+  }
+
+  void add_link(const Node& at, const Link& link) {
+    if (link.from == link.to) fail(at, fmt::format("{} would lead to itself", at.text));
+    for (const Link& earlier : rules_.links)
+      if (earlier.from == link.from && earlier.direction == link.direction && earlier.to != link.to)
+        fail(at,
+             fmt::format("{} already leads {} to {}", at.text, direction_name(link.direction),
+                         cell_name(earlier.to, rules_.width)),
+             "a cell has at most one neighbour in each direction");
+    if (std::find(rules_.links.begin(), rules_.links.end(), link) == rules_.links.end()) rules_.links.push_back(link);
+  }
+
+  // One of the board's directions, n ... nw: lines and links are the same for both players.
+  Offset board_direction(const Node& node) const {
+    for (const auto& [name, offset] : kAbsoluteDirections)
+      if (node.is_symbol(name)) return offset;
+    fail(node, fmt::format("expected a board direction, found {}", describe(node)),
+         node.is_symbol() ? suggest(node.text, names_of(kAbsoluteDirections))
+                          : "one of n, ne, e, se, s, sw, w, nw: lines and links are the same for both players");
   }
 
   // (rectangle WIDTH HEIGHT) or (rhombus WIDTH HEIGHT).
@@ -823,6 +932,9 @@ class Checker {
     if (found < 0)
       fail(node, fmt::format("the cell {} is outside the {}x{} board", node.text, rules_.width, rules_.height),
            fmt::format("cells run from a1 to {}", cell_name(rules_.cells() - 1, rules_.width)));
+    if (rules_.points && rules_.is_hole(found))
+      fail(node, fmt::format("{} is not a point of the board", node.text),
+           "the board's cells are the points its (points ...) names");
     if (rules_.is_hole(found))
       fail(node, fmt::format("{} is a hole of the board", node.text),
            "a hole is not a cell: no piece stands there and no move goes there");
@@ -1312,6 +1424,7 @@ class Checker {
     for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
     if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
     rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : std::vector<int>{0, 1};
+    marks_.clear();
     rule.expr = core_sequence(form, body);
     if (rule.scope == core::Rule::Scope::Game) rule.piece = entering_piece(rule.expr);
     check_core_rule(form, rule);
@@ -1341,6 +1454,10 @@ class Checker {
       if (rule.only_player >= 0) fail(node, "'(only ...)' is given twice");
       expect_at_most(node, 2);
       rule.only_player = player_index(argument(node, 1, "PLAYER"));
+    } else if (node.head() == "phase") {
+      if (rule.phase >= 0) fail(node, "'(phase ...)' is given twice");
+      expect_at_most(node, 2);
+      rule.phase = phase_named(argument(node, 1, "NAME"));
     } else if (node.head() == "priority") {
       if (rule.priority != 0) fail(node, "'(priority ...)' is given twice");
       expect_at_most(node, 2);
@@ -1357,6 +1474,11 @@ class Checker {
       return {core::Condition::Kind::OthersCanMove, 0};
     if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("ply"))
       return {core::Condition::Kind::PlyIs, bounded(node.items[2], 0, 1000000, "the ply")};
+    if (std::find(kComparisons.begin(), kComparisons.end(), node.head()) != kComparisons.end()) {
+      EndRule compared;
+      comparison(node, compared);
+      return {core::Condition::Kind::Compare, 0, compared.counter, compared.comparison, compared.value};
+    }
     fail(node, fmt::format("unknown condition {}", describe(node)), usage("when"));
   }
 
@@ -1435,6 +1557,20 @@ class Checker {
         expr.amount = bounded(form.items[2], -kMaxCounterValue, kMaxCounterValue,
                               expr.op == Op::Add ? "the amount added" : "the value set");
         break;
+      case Op::Attacked: expect_core_items(form, 0, 0); break;
+      case Op::Attr:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+        expect_core_items(form, 1, 1);
+        expr.slot = attribute_named(form.items[1]);
+        break;
+      case Op::AtRegister:
+      case Op::Remember:
+        expect_core_items(form, 1, 1);
+        expr.slot = register_named(form.items[1]);
+        break;
+      case Op::Mark:
+      case Op::Relocate: mark_form(form, expr); break;
       default: core_argument(form, expr);
     }
   }
@@ -1456,9 +1592,29 @@ class Checker {
         else
           expr.directions = core_directions(argument);
         break;
+      case Op::AtOrigin:
+        if (!argument.is_symbol("origin"))
+          fail(argument, fmt::format("expected 'origin', found {}", describe(argument)), core_usage("at"));
+        break;
       default:
         if (!argument.is_symbol("mirror"))
           fail(argument, fmt::format("expected 'mirror', found {}", describe(argument)), core_usage("swap-pieces"));
+    }
+  }
+
+  // (mark NAME) names a cell for a later (relocate NAME) of the same rule.
+  void mark_form(const Node& form, core::Expr& expr) {
+    expect_core_items(form, 1, 1);
+    expr.variable = name_argument(form.items[1], "a name for the mark");
+    const bool known = std::find(marks_.begin(), marks_.end(), expr.variable) != marks_.end();
+    if (expr.op == core::Op::Relocate && !known)
+      fail(form.items[1], fmt::format("no (mark {}) comes before this (relocate {})", expr.variable, expr.variable),
+           "mark the cell the piece goes to first, earlier in the rule: (mark NAME)");
+    if (expr.op == core::Op::Mark && !known) {
+      if (marks_.size() == core::kMaxNamedMarks)
+        fail(form, fmt::format("a rule names at most {} marks", core::kMaxNamedMarks),
+             "the general back end keeps that many named cells in a run");
+      marks_.push_back(expr.variable);
     }
   }
 
@@ -1692,7 +1848,8 @@ class Checker {
   static bool changes_position(core::Op op, bool moves_piece) {
     using core::Op;
     switch (op) {
-      case Op::Go: return moves_piece;
+      case Op::Go:
+      case Op::Enter: return moves_piece;  // a piece that flies, e.g. (enter all) empty (not (at origin))
       case Op::New:
       case Op::Capture:
       case Op::Block:
@@ -1702,7 +1859,11 @@ class Checker {
       case Op::SwapPiecesMirror:
       case Op::Exit:
       case Op::Add:
-      case Op::Set: return true;
+      case Op::Set:
+      case Op::Relocate:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+      case Op::Remember: return true;
       default: return false;
     }
   }
@@ -1806,6 +1967,132 @@ class Checker {
     if (it != names.end()) return static_cast<int>(it - names.begin());
     fail(node, fmt::format("unknown counter '{}'", name),
          names.empty() ? "declare it at game level: (counter NAME (range LOW HIGH))" : suggest(name, names));
+  }
+
+  // The index of the attribute, or register, `node` names.
+  int attribute_named(const Node& node) const {
+    std::vector<std::string> names;
+    for (const Attribute& attribute : rules_.attributes) names.push_back(attribute.name);
+    return slot_named(node, "attribute", names, "(attribute NAME (initially REGION))");
+  }
+  int register_named(const Node& node) const {
+    std::vector<std::string> names;
+    for (const Register& reg : rules_.registers) names.push_back(reg.name);
+    return slot_named(node, "register", names, "(register NAME [transient])");
+  }
+  int slot_named(const Node& node, const std::string& kind, const std::vector<std::string>& names,
+                 const std::string& declaration) const {
+    const std::string name = name_argument(node, fmt::format("{} {} name", kind == "attribute" ? "an" : "a", kind));
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    fail(node, fmt::format("unknown {} '{}'", kind, name),
+         names.empty() ? fmt::format("declare it at game level: {}", declaration) : suggest(name, names));
+  }
+
+  // Counters, attributes and registers are written NAME=... in position text: one name each.
+  void check_new_name(const Node& at, const std::string& name, const char* kind) const {
+    const auto clash = [&](const char* other, const std::string& earlier, const SourcePos& pos) {
+      if (earlier == name)
+        fail(at, fmt::format("'{}' is already the name of a {}, at line {}", name, other, pos.line),
+             fmt::format("give the {} a name of its own: position text writes each as NAME=...", kind));
+    };
+    for (const Counter& counter : rules_.counters) clash("counter", counter.name, counter.pos);
+    for (const Attribute& attribute : rules_.attributes) clash("attribute", attribute.name, attribute.pos);
+    for (const Register& reg : rules_.registers) clash("register", reg.name, reg.pos);
+  }
+
+  // (attribute NAME (initially REGION)): a mark of pieces, the setup's on REGION having it at the start.
+  void read_attributes() {
+    for (const Node* form : forms("attribute")) {
+      expect_at_most(*form, 3);
+      Attribute attribute;
+      attribute.pos = form->pos;
+      attribute.name = name_argument(argument(*form, 1, "NAME"), "a name for the attribute");
+      check_new_name(form->items[1], attribute.name, "attribute");
+      if (rules_.attributes.size() == kMaxAttributes)
+        fail(*form, fmt::format("a game has at most {} attributes", kMaxAttributes));
+      const Node& initially = argument(*form, 2, "(initially REGION)");
+      if (initially.head() != "initially" || initially.items.size() != 2)
+        fail(initially, fmt::format("expected '(initially REGION)', found {}", describe(initially)),
+             usage("attribute"));
+      attribute.initially = region(initially.items[1]);
+      rules_.attributes.push_back(attribute);
+    }
+  }
+
+  // (register NAME [transient]): a cell remembered across moves.
+  void read_registers() {
+    for (const Node* form : forms("register")) {
+      expect_at_most(*form, 3);
+      Register reg;
+      reg.pos = form->pos;
+      reg.name = name_argument(argument(*form, 1, "NAME"), "a name for the register");
+      check_new_name(form->items[1], reg.name, "register");
+      if (rules_.registers.size() == kMaxRegisters)
+        fail(*form, fmt::format("a game has at most {} registers", kMaxRegisters));
+      if (form->items.size() == 3) {
+        if (!form->items[2].is_symbol("transient"))
+          fail(form->items[2], fmt::format("expected 'transient', found {}", describe(form->items[2])),
+               usage("register"));
+        reg.transient = true;
+      }
+      rules_.registers.push_back(reg);
+    }
+  }
+
+  // (phases NAME NAME...): the names, read before the rules that name them.
+  void read_phase_names() {
+    for (const Node* form : forms("phases")) {
+      if (form->items.size() < 3) fail(*form, "a game with phases has at least two", usage("phases"));
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        Phase phase;
+        phase.pos = form->items[i].pos;
+        phase.name = name_argument(form->items[i], "a name for the phase");
+        if (std::any_of(rules_.phases.begin(), rules_.phases.end(),
+                        [&](const Phase& earlier) { return earlier.name == phase.name; }))
+          fail(form->items[i], fmt::format("the phase '{}' is listed twice", phase.name));
+        rules_.phases.push_back(phase);
+      }
+    }
+  }
+
+  int phase_named(const Node& node) const {
+    const std::string name = name_argument(node, "a phase");
+    std::vector<std::string> names;
+    for (const Phase& phase : rules_.phases) names.push_back(phase.name);
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    fail(node, fmt::format("unknown phase '{}'", name),
+         names.empty() ? "declare the game's phases at game level: (phases NAME NAME...)" : suggest(name, names));
+  }
+
+  // (phase NAME (until CONDITION)): when the phase ends. Every phase but the last needs one.
+  void read_phases() {
+    for (const Node* form : forms("phase")) {
+      expect_at_most(*form, 3);
+      const int index = phase_named(argument(*form, 1, "NAME"));
+      Phase& phase = rules_.phases[static_cast<std::size_t>(index)];
+      if (!phase.until.empty())
+        fail(*form, fmt::format("the end of the phase '{}' is given twice", phase.name), "merge the two conditions");
+      if (index + 1 == static_cast<int>(rules_.phases.size()))
+        fail(form->items[1], fmt::format("'{}' is the last phase: it lasts to the end of the game", phase.name));
+      const Node& until = argument(*form, 2, "(until CONDITION)");
+      if (until.head() != "until" || until.items.size() != 2)
+        fail(until, fmt::format("expected '(until CONDITION)', found {}", describe(until)), usage("phase"));
+      EndRule rule;
+      rule.pos = until.items[1].pos;
+      rule.text = to_text(until);
+      rule.condition_text = to_text(until.items[1]);
+      condition(until.items[1], rule);
+      if (const EndRule* part = part_not_of_a_position(rule))
+        fail_at(part->pos, fmt::format("'(until ...)' cannot test {}", part->condition_text),
+                "a phase ends by the position after a decision alone");
+      phase.until.push_back(std::move(rule));
+    }
+    for (std::size_t i = 0; i + 1 < rules_.phases.size(); ++i)
+      if (rules_.phases[i].until.empty())
+        fail_at(rules_.phases[i].pos, fmt::format("the phase '{}' never ends", rules_.phases[i].name),
+                fmt::format("give it (phase {} (until CONDITION))", rules_.phases[i].name));
   }
 
   // (counter NAME (range LOW HIGH)): a number that each player keeps.
@@ -1994,7 +2281,7 @@ class Checker {
                                                                      {"or", "conditions"},
                                                                      {"not", "a condition"}};
       if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_symbol())
-        fail(at, fmt::format("the comparison '{}' needs a counter and a number", word), usage(word));
+        fail(at, fmt::format("the comparison '{}' needs a quantity and a number", word), usage(word));
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
         fail(at, fmt::format("the condition '{}' needs {}", word, it->second), usage(word));
       fail(at, fmt::format("unknown condition '{}'", word), suggest(word, kConditions));
@@ -2042,10 +2329,13 @@ class Checker {
     rule.comparison =
         static_cast<Comparison>(std::find(kComparisons.begin(), kComparisons.end(), word) - kComparisons.begin());
     expect_at_most(node, 3);
-    const Node& quantity = argument(node, 1, "(counter NAME)");
-    if (quantity.head() != "counter" || quantity.items.size() != 2)
-      fail(quantity, fmt::format("expected '(counter NAME)', found {}", describe(quantity)), usage(word));
-    rule.counter = counter_named(quantity.items[1]);
+    const Node& quantity = argument(node, 1, "QUANTITY");
+    if (quantity.head() == "pieces" && quantity.items.size() == 1)
+      rule.counter = -1;  // the player's pieces on the board
+    else if (quantity.head() == "counter" && quantity.items.size() == 2)
+      rule.counter = counter_named(quantity.items[1]);
+    else
+      fail(quantity, fmt::format("expected '(counter NAME)' or '(pieces)', found {}", describe(quantity)), usage(word));
     rule.value = bounded(argument(node, 2, "N"), -kMaxCounterValue, kMaxCounterValue, "the number compared with");
   }
 
@@ -2159,6 +2449,7 @@ class Checker {
   // While a core rule is read: its players, and the direction names bound around the form read.
   std::vector<int> rule_players_;
   std::vector<std::string> bound_;
+  std::vector<std::string> marks_;  // the (mark NAME)s of the rule being read so far
   // The (moves ...) rules of the file, and their forms for messages.
   std::vector<core::Rule> written_;
   std::vector<const Node*> written_forms_;
@@ -2185,6 +2476,15 @@ int parse_cell(std::string_view name, int width, int height) {
   if (error != std::errc() || end != name.data() + name.size() || name[1] == '0') return -1;
   if (column >= width || row < 1 || row > height) return -1;
   return (row - 1) * width + column;
+}
+
+int Rules::next_cell(int cell, Offset offset) const {
+  for (const Link& link : links)
+    if (link.from == cell && link.direction == offset) return link.to;
+  if (points && std::abs(offset.dx) <= 1 && std::abs(offset.dy) <= 1) return -1;
+  const int column = cell % width + offset.dx, row = cell / width + offset.dy;
+  if (column < 0 || column >= width || row < 0 || row >= height || is_hole(this->cell(column, row))) return -1;
+  return this->cell(column, row);
 }
 
 const std::string& target_name(Target target) { return kTargets[static_cast<std::size_t>(target)]; }

@@ -30,6 +30,7 @@ const char* keyword(Op op) {
     case Op::Occupied: return "occupied";
     case Op::Any: return "any";
     case Op::Captured: return "captured";
+    case Op::AtOrigin: return "at";
     case Op::Is: return "is";
     case Op::In: return "in";
     case Op::Can: return "can";
@@ -51,6 +52,14 @@ const char* keyword(Op op) {
     case Op::Exit: return "exit";
     case Op::Add: return "add";
     case Op::Set: return "set";
+    case Op::Attr: return "attr";
+    case Op::Attacked: return "attacked";
+    case Op::AtRegister: return "at-register";
+    case Op::Mark: return "mark";
+    case Op::Relocate: return "relocate";
+    case Op::SetAttr: return "set-attr";
+    case Op::ClearAttr: return "clear-attr";
+    case Op::Remember: return "remember";
   }
   return "";
 }
@@ -96,7 +105,7 @@ std::optional<Expr> choice(std::vector<Expr> ways) {
 
 bool is_rule_option(const Node& item) {
   return item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" ||
-         item.head() == "only" || item.head() == "priority";
+         item.head() == "only" || item.head() == "priority" || item.head() == "phase";
 }
 
 namespace {
@@ -206,6 +215,8 @@ class Printer {
       form.items.push_back(
           list({symbol("only"), symbol(rules_.players[static_cast<std::size_t>(rule.only_player)].name)}));
     if (rule.priority != 0) form.items.push_back(list({symbol("priority"), integer(rule.priority)}));
+    if (rule.phase >= 0)
+      form.items.push_back(list({symbol("phase"), symbol(rules_.phases[static_cast<std::size_t>(rule.phase)].name)}));
     append_body(form, rule.expr);
     return form;
   }
@@ -247,11 +258,24 @@ class Printer {
       case Op::In:
       case Op::Enter: form.items.push_back(region(expr.region)); break;
       case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
+      case Op::AtOrigin: form.items.push_back(symbol("origin")); break;
       case Op::Add:
       case Op::Set:
         form.items.push_back(symbol(rules_.counters[static_cast<std::size_t>(expr.counter)].name));
         form.items.push_back(integer(expr.amount));
         break;
+      case Op::Attr:
+      case Op::SetAttr:
+      case Op::ClearAttr:
+        form.items.push_back(symbol(rules_.attributes[static_cast<std::size_t>(expr.slot)].name));
+        break;
+      case Op::AtRegister:
+      case Op::Remember:
+        form.items.push_back(symbol(rules_.registers[static_cast<std::size_t>(expr.slot)].name));
+        break;
+      case Op::Mark:
+      case Op::Relocate: form.items.push_back(symbol(expr.variable)); break;
+      case Op::Attacked: return form;  // written (attacked), as §1.2 has it
       case Op::Seq:
       case Op::Or:
       case Op::Opt:
@@ -298,9 +322,15 @@ class Printer {
     return note;
   }
 
-  static Node condition(const Condition& condition) {
+  Node condition(const Condition& condition) const {
     if (condition.kind == Condition::Kind::OthersCanMove) return list({symbol("can-move"), symbol("others")});
-    return list({symbol("="), symbol("ply"), integer(condition.ply)});
+    if (condition.kind == Condition::Kind::PlyIs) return list({symbol("="), symbol("ply"), integer(condition.ply)});
+    static constexpr const char* kOperators[] = {"<", "<=", "=", ">=", ">"};  // by lang::Comparison
+    const Node quantity =
+        condition.counter < 0
+            ? list({symbol("pieces")})
+            : list({symbol("counter"), symbol(rules_.counters[static_cast<std::size_t>(condition.counter)].name)});
+    return list({symbol(kOperators[static_cast<int>(condition.comparison)]), quantity, integer(condition.value)});
   }
 
   // A sequence as its items, anything else as itself.

@@ -65,6 +65,7 @@ enum class Op {
   Occupied,
   Any,
   Captured,  // a capture of this cell is pending
+  AtOrigin,  // (at origin): here is the cell the carried mover started from
   Is,        // a piece of type `piece`
   In,        // in `region`
   Can,       // items[0] has a complete run from here (lookahead: no effects)
@@ -87,8 +88,17 @@ enum class Op {
   Exit,              // the mover leaves the board at here, when the move is played
   Add,               // (add COUNTER N): the mover's player's `counter` goes up by `amount`
   Set,               // (set COUNTER N): the mover's player's `counter` becomes `amount`
+  // Added for chess (docs/core-design.md §6, step 14).
+  Attr,        // test: the piece at here has the attribute `slot` (read before the move)
+  Attacked,    // test: a move of the opponent, were it to move, could take the mover standing at here
+  AtRegister,  // test: here is the cell the register `slot` holds
+  Mark,        // (mark NAME): the mark `variable` := here
+  Relocate,    // (relocate NAME): the piece at here goes to the mark `variable`, when the move is played
+  SetAttr,     // (set-attr NAME): the piece at here once the move is played has the attribute `slot`
+  ClearAttr,   // (clear-attr NAME): and does not have it
+  Remember,    // (remember NAME): the register `slot` holds here once the move is played
 };
-inline constexpr int kOps = static_cast<int>(Op::Set) + 1;
+inline constexpr int kOps = static_cast<int>(Op::Remember) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -110,6 +120,7 @@ struct Expr {
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
   int counter = -1;                   // Add, Set: an index into lang::Rules::counters
   int amount = 0;                     // Add, Set
+  int slot = -1;  // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
   bool operator==(const Expr&) const = default;
 };
 
@@ -130,9 +141,13 @@ struct Condition {
   enum class Kind {
     OthersCanMove,  // (can-move others): the other player has a move, fallback rules not counted
     PlyIs,          // (= ply N)
+    Compare,        // (OP (pieces) N) or (OP (counter NAME) N): the player to move's
   };
   Kind kind = Kind::PlyIs;
   int ply = 0;
+  int counter = -1;  // Compare: an index into lang::Rules::counters, or -1 for the player's pieces on the board
+  Comparison comparison = Comparison::Equal;
+  int value = 0;  // Compare
   bool operator==(const Condition&) const = default;
 };
 
@@ -149,6 +164,7 @@ struct Rule {
   // Rules of a lower priority come first: a position's moves are those of the lowest priority
   // that gives any (ZRF's move-priorities). Every rule has 0 unless priorities are given.
   int priority = 0;
+  int phase = -1;  // (phase NAME): the rule applies only in that phase, an index into lang::Rules::phases
   Expr expr;
   // The keyword form lowered here, as written, and where; a game option such as (must-capture)
   // has no position in lang::Rules. A rule read from a (moves ...) form has that form instead.
@@ -160,6 +176,8 @@ struct Rule {
 
 // each-direction nested deeper than this is refused: the general back end keeps one mark per level.
 inline constexpr int kMaxNestedEachDirection = 4;
+// Named marks, (mark NAME), in one rule: the general back end keeps them beside each-direction's.
+inline constexpr int kMaxNamedMarks = 2;
 
 struct Rules {
   // As lang::Rules holds them: each piece's move rules and drops in turn, then the pass and the swap.
@@ -176,6 +194,11 @@ struct Rules {
 // Every move rule and game option of `rules` in core forms, as docs/core-design.md §1.4 writes them,
 // then the rules of rules.general as they are.
 Rules lower(const lang::Rules& rules);
+
+// Every move rule and game option of `rules`, and the rules `written` in core forms, moved to the
+// general back end: core::lower's rules and `written` in rules.general, no keyword form left. For
+// boards whose directions are not shifts of the grid, and for TROYKA_FORCE_GENERAL=1.
+void move_to_general(lang::Rules& rules, const std::vector<Rule>& written = {});
 
 // The game's rules in core forms, as S-expressions with a comment naming each rule's keyword form:
 // what `troyka show --core` prints.

@@ -10,6 +10,18 @@
 
 namespace troyka::lang {
 
+// The board's directions, the same for every player.
+inline const std::vector<std::pair<std::string, Offset>> kAbsoluteDirections = {
+    {"n", {0, 1}},  {"s", {0, -1}},  {"e", {1, 0}},   {"w", {-1, 0}},
+    {"ne", {1, 1}}, {"nw", {-1, 1}}, {"se", {1, -1}}, {"sw", {-1, -1}},
+};
+// The name of a board direction, n ... nw, or "" for another offset.
+inline std::string direction_name(Offset offset) {
+  for (const auto& [name, direction] : kAbsoluteDirections)
+    if (direction == offset) return name;
+  return {};
+}
+
 // Relative directions in (right, forward) of the player.
 inline const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
     {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},

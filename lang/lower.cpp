@@ -353,4 +353,15 @@ CellList relative_rows(const lang::Rules& rules, int player, int rows, bool far)
 
 Rules lower(const lang::Rules& rules) { return Lowerer(rules).run(); }
 
+void move_to_general(lang::Rules& rules, const std::vector<Rule>& written) {
+  auto general = std::make_shared<Rules>(lower(rules));  // rules.general included
+  general->moves.insert(general->moves.end(), written.begin(), written.end());
+  for (lang::PieceType& piece : rules.pieces) {
+    piece.moves.clear();
+    piece.promote_to = -1;  // lowered into the rules of the piece
+  }
+  rules.pass_when_stuck = rules.swap_rule = rules.must_capture = false;
+  rules.general = std::move(general);
+}
+
 }  // namespace troyka::lang::core

@@ -39,12 +39,15 @@ constexpr BitboardWidth bitboard_width(int cells) {
     if (cells <= 64 * width.words) return width;
   return kBitboardWidths.back();
 }
-inline constexpr int kMaxTestedMoves = 255;     // moves with cell tests in a game
-inline constexpr int kMaxJumpCells = 64;        // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
-inline constexpr int kMaxTurnActions = 255;     // the decisions of one turn, (turn (actions N)): State keeps them in a byte
-inline constexpr int kMaxCounters = 4;          // (counter ...) declarations in a game
+inline constexpr int kMaxTestedMoves = 255;  // moves with cell tests in a game
+inline constexpr int kMaxJumpCells = 64;     // a jump's captured cells are kept in a 64-bit mask (Move::jumped)
+inline constexpr int kMaxTurnActions =
+    255;                                // the decisions of one turn, (turn (actions N)): State keeps them in a byte
+inline constexpr int kMaxCounters = 4;  // (counter ...) declarations in a game
 inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the amounts moves add, lie within +-this
 inline constexpr int kMaxRepetitions = 100;     // (repetition N): N is at most this
+inline constexpr int kMaxAttributes = 4;        // (attribute ...) declarations in a game
+inline constexpr int kMaxRegisters = 4;         // (register ...) declarations in a game
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -160,7 +163,7 @@ enum class EndKind {
   Connect,              // a chain of the player's touching pieces joins `region` to `other_region`
   QuietMoves,           // `ply_limit` plies in a row without a capture or a move of `piece` (if set)
   Lost,                 // the player has no piece of type `piece` on the board (a captured king)
-  Compare,              // the player's counter `counter` compares with `value` as `comparison` says
+  Compare,              // the player's counter `counter` (-1: its pieces on the board) compares with `value`
   All,                  // (and C...): every condition of `parts` holds
   Any,                  // (or C...): some condition of `parts` holds
   Not,                  // (not C): the condition parts[0] does not hold
@@ -171,6 +174,18 @@ enum class EndKind {
 };
 
 enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };
+
+// Whether `value` compares with `bound` as `comparison` says: for end conditions and rule options.
+constexpr bool compare(int value, Comparison comparison, int bound) {
+  switch (comparison) {
+    case Comparison::Less: return value < bound;
+    case Comparison::LessOrEqual: return value <= bound;
+    case Comparison::Equal: return value == bound;
+    case Comparison::GreaterOrEqual: return value >= bound;
+    case Comparison::Greater: return value > bound;
+  }
+  return false;
+}
 
 // "When KIND holds for a player, OUTCOME for that player." Checked after every move, in file order.
 struct EndRule {
@@ -186,7 +201,7 @@ struct EndRule {
   SourcePos pos;
   std::string text;            // the whole rule as written, e.g. "(win (reach Pawn far-row))"
   std::string condition_text;  // its condition alone, e.g. "(reach Pawn far-row)"
-  int counter = -1;            // Compare: an index into Rules::counters
+  int counter = -1;            // Compare: an index into Rules::counters; -1 for the count of the player's pieces
   Comparison comparison = Comparison::Equal;
   int value = 0;               // Compare
   std::vector<EndRule> parts;  // All, Any, Not: the conditions combined, for the same player (their outcome unused)
@@ -201,6 +216,43 @@ struct Counter {
   int low = 0;
   int high = 0;
   SourcePos pos;
+};
+
+// (attribute NAME (initially REGION)): a mark a piece carries while it stands unchanged on its cell,
+// such as chess's `unmoved`. The pieces of the setup on a player's cells of `initially` start with
+// it; a piece that moves, is taken, changes type or owner loses it; the core actions (set-attr NAME)
+// and (clear-attr NAME) give and take it; the test (attr NAME) reads it.
+struct Attribute {
+  std::string name;
+  PlayerRegion initially;
+  SourcePos pos;
+};
+
+// (register NAME [transient]): one cell remembered across moves, or none: the core action
+// (remember NAME) sets it to here, the test (at-register NAME) asks whether here is it. A transient
+// register is cleared at every decision before the move's own (remember ...) (chess's square passed
+// over by a pawn's double step, which only the next move may use).
+struct Register {
+  std::string name;
+  bool transient = false;
+  SourcePos pos;
+};
+
+// (phase NAME [(until CONDITION)]) of (phases NAME...): the game goes through its phases in order,
+// starting in the first; after a decision, the phase moves on to the next when its CONDITION holds
+// for both players. Rules tagged (phase NAME) apply only in that phase.
+struct Phase {
+  std::string name;
+  std::vector<EndRule> until;  // empty: the phase lasts to the end of the game
+  SourcePos pos;
+};
+
+// A link of a graph board: a step along `direction` (absolute) from `from` leads to `to`.
+struct Link {
+  Offset direction;
+  int from = 0;
+  int to = 0;
+  bool operator==(const Link&) const = default;
 };
 
 struct Placement {
@@ -222,11 +274,20 @@ struct Rules {
   // region holds it and nothing stands on it or moves through it. The other cells keep their
   // indices and names.
   CellList holes;
+  // (board (points ...) ...): the cells are the named points of the grid (the others are holes), and
+  // the board's directions join them only along its links.
+  bool points = false;
+  // (line DIR c1 c2 ...) and (link DIR FROM TO): a step along DIR from `from` leads to `to`, whatever
+  // the grid says. A board with links has directions that are not one shift of the grid: its rules
+  // run on the general back end, which steps by table (GeneralMoves::next_).
+  std::vector<Link> links;
   std::array<Player, kPlayers> players;
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
-  std::vector<Counter> counters;  // at most kMaxCounters, in declaration order
+  std::vector<Counter> counters;      // at most kMaxCounters, in declaration order
+  std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order
+  std::vector<Register> registers;    // at most kMaxRegisters, in declaration order
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;
@@ -243,6 +304,7 @@ struct Rules {
   // and one ply; the game's first turn is M. 1 and 1: the players alternate, one move each.
   int turn_actions = 1;
   int first_turn_actions = 1;
+  std::vector<Phase> phases;  // (phases ...); empty: the game has one phase
   // The (moves ...) rules in core forms that the recogniser did not map onto MoveRules: they run on
   // the general back end (interpreter/general.h). Null when there are none.
   std::shared_ptr<const core::Rules> general;
@@ -257,6 +319,12 @@ struct Rules {
   int cells_on_board() const { return cells() - static_cast<int>(holes.size()); }
   bool is_hole(int cell) const { return std::binary_search(holes.begin(), holes.end(), cell); }
   int cell(int column, int row) const { return row * width + column; }
+  // Whether a direction of the board may be other than one shift of the grid.
+  bool has_links() const { return points || !links.empty(); }
+  // Where a step by `offset` from `cell` leads, or -1: along a link that leaves `cell` that way; else,
+  // on a points board, nowhere for a neighbour's offset (a leap still lands by the grid); else the
+  // grid's cell at that offset, unless it is off the grid or a hole.
+  int next_cell(int cell, Offset offset) const;
 };
 
 // Choices made outside the rule file, e.g. on the command line.

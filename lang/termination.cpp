@@ -87,7 +87,8 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
     case Op::Convert:
     case Op::Again:
     case Op::Pass:
-    case Op::SwapPiecesMirror: return false;
+    case Op::SwapPiecesMirror:
+    case Op::Relocate: return false;
     default: break;
   }
   for (const core::Direction& direction : expr.directions)
@@ -99,8 +100,10 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
 // The first rule of the general back end that may not advance (only_advances), or null.
 const core::Rule* first_general_rule_not_advancing(const Rules& rules) {
   if (!rules.general) return nullptr;
-  for (const core::Rule& rule : rules.general->moves)
-    if (rule.scope != core::Rule::Scope::Piece || !only_advances(rules, rule.expr, rule.only_player)) return &rule;
+  for (const core::Rule& rule : rules.general->moves)  // a link may lead back: its board proves nothing
+    if (rule.scope != core::Rule::Scope::Piece || rules.has_links() ||
+        !only_advances(rules, rule.expr, rule.only_player))
+      return &rule;
   return nullptr;
 }
 

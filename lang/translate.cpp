@@ -320,6 +320,39 @@ std::string general_moves_text(const Rules& rules, int piece, const std::string&
   return text;
 }
 
+namespace {
+
+// The board: its shape and holes, or its points, then each link (a line is two links a pair of cells).
+std::string board_text(const Rules& rules) {
+  std::string text;
+  if (rules.points) {
+    text = "  (board (points";
+    for (int cell = 0; cell < rules.cells(); ++cell)
+      if (!rules.is_hole(cell)) text += " " + cell_name(cell, rules.width);
+    text += ")";
+  } else {
+    text =
+        fmt::format("  (board ({} {} {}){}", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
+                    rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
+  }
+  for (const Link& link : rules.links)
+    text += fmt::format("\n    (link {} {} {})", direction_name(link.direction), cell_name(link.from, rules.width),
+                        cell_name(link.to, rules.width));
+  return text + ")\n";
+}
+
+std::string phases_text(const Rules& rules) {
+  std::string text = "  (phases";
+  for (const Phase& phase : rules.phases) text += " " + phase.name;
+  text += ")\n";
+  for (const Phase& phase : rules.phases)
+    for (const EndRule& until : phase.until)
+      text += fmt::format("  (phase {} (until {}))\n", phase.name, condition_text(rules, until, -1));
+  return text;
+}
+
+}  // namespace
+
 std::string to_troyka_language(const Rules& rules) {
   // Written with facings when the first player faces north and the second's moves are the first's
   // turned to its facing; otherwise move by move for each player.
@@ -334,11 +367,18 @@ std::string to_troyka_language(const Rules& rules) {
                                     "translation cannot keep",
                                     rules.players[0].name, rules.players[0].facing, rules.players[1].name,
                                     rules.players[1].facing));
-  text +=
-      fmt::format("  (board ({} {} {}){})\n", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
-                  rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
+  text += board_text(rules);
   for (const Counter& counter : rules.counters)
     text += fmt::format("  (counter {} (range {} {}))\n", counter.name, counter.low, counter.high);
+  for (const Attribute& attribute : rules.attributes) {
+    if (attribute.initially[0] != attribute.initially[1])
+      cannot_write(rules, fmt::format("the attribute {} starts on cells that differ by player", attribute.name));
+    text +=
+        fmt::format("  (attribute {} (initially {}))\n", attribute.name, cells(attribute.initially[0], rules.width));
+  }
+  for (const Register& reg : rules.registers)
+    text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
+  if (!rules.phases.empty()) text += phases_text(rules);
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture) text += "  (must-capture)\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";

@@ -104,7 +104,7 @@ std::vector<std::string> successor_texts(const Program& program, const typename 
   return texts;
 }
 
-// A plain reference written for one game (tests/reference_hasami.h, reference_tafl.h): its start,
+// A plain reference written for one game (tests/reference_hasami.h, reference_tafl.h, reference_morris.h): its start,
 // the positions one move leads to, who has won a position reached by a move (a player, troyka::kDraw
 // or `ongoing`) and the position's text as troyka writes it.
 template <typename Position>

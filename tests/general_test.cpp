@@ -308,7 +308,7 @@ TEST(GeneralRules, RememberedMoveTextsStayBounded) {
     while (!state.over) {
       moves.clear();
       records.clear();
-      general.list(state, false, false, moves, &records);
+      general.list(state, false, false, moves, &records, nullptr);
       general.name_moves(moves, records, false);
       longest = std::max(longest, moves.size());
       EXPECT_LE(general.known_texts(), 2 * std::max<std::size_t>(8, longest));

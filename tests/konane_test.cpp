@@ -3,7 +3,6 @@
 // straight and may stop, the end, and a match of MCTS against random.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -11,7 +10,6 @@
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
-#include "interpreter/random.h"
 #include "tests/games.h"
 #include "tests/reference_konane.h"
 #include "tests/run_troyka.h"
@@ -32,22 +30,6 @@ Game konane_game(int width, int height) {
 
 // The board part of a position's text, before the player to move.
 std::string board_of(const std::string& position_text) { return position_text.substr(0, position_text.find(' ')); }
-
-// The boards after each legal move of `state`, sorted.
-template <typename Program>
-std::vector<std::string> successor_boards(const Program& program, const typename Program::StateType& state) {
-  std::vector<std::string> boards;
-  for (const std::string& text : troyka_tests::successor_texts(program, state)) boards.push_back(board_of(text));
-  std::sort(boards.begin(), boards.end());
-  return boards;
-}
-
-std::vector<std::string> successor_boards(const konane::Position& position) {
-  std::vector<std::string> boards;
-  for (const konane::Position& next : konane::successors(position)) boards.push_back(konane::board_text(next));
-  std::sort(boards.begin(), boards.end());
-  return boards;
-}
 
 struct KonanePerft {
   int width;
@@ -82,34 +64,18 @@ TEST(Konane, PerftAgreesWithTheReference) {
   }
 }
 
-// Every position of random games has the reference's moves (compared by the boards they leave)
-// and its end: a player without a jump has lost.
+// Every position of random games has the reference's text, moves (compared by the positions they
+// leave) and end: a player without a jump has lost.
 TEST(Konane, RandomGamesAgreeWithTheReference) {
-  for (const auto& [width, height] : std::vector<std::pair<int, int>>{{8, 8}, {6, 6}, {5, 5}, {7, 4}, {10, 10}}) {
-    konane_game(width, height).visit([&](const auto& program) {
-      Rng rng(7);
-      for (int round = 0; round < (kSlowBuild ? 3 : 20); ++round) {
-        auto state = program.initial_state();
-        konane::Position expected = konane::start(width, height);
-        while (true) {
-          const std::string text = program.position_text(state);
-          ASSERT_EQ(board_of(text), konane::board_text(expected)) << text;
-          const std::vector<std::string> boards = successor_boards(expected);
-          ASSERT_EQ(successor_boards(program, state), boards) << text;
-          ASSERT_EQ(state.over, boards.empty()) << text;
-          if (state.over) {
-            EXPECT_EQ(state.winner, 1 - expected.to_move) << text;
-            break;
-          }
-          const Move move = program.random_move(state, rng);
-          EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
-          program.apply(state, move);
-          for (const konane::Position& next : konane::successors(expected))
-            if (konane::board_text(next) == board_of(program.position_text(state))) expected = next;
-        }
-      }
-    });
-  }
+  const auto text = [](const konane::Position& position) {
+    return konane::board_text(position) + (position.to_move == 0 ? " Black " : " White ") +
+           std::to_string(position.ply);
+  };
+  const auto winner = [](const konane::Position& position) { return 1 - position.to_move; };
+  for (const auto& [width, height] : std::vector<std::pair<int, int>>{{8, 8}, {6, 6}, {5, 5}, {7, 4}, {10, 10}})
+    troyka_tests::expect_random_games_agree_with_plain_reference(konane_game(width, height),
+                                                                 konane::start(width, height), konane::successors, text,
+                                                                 winner, kSlowBuild ? 3 : 20, 7);
 }
 
 TEST(Konane, BlackOpensByTakingOffAStoneFromTheMiddleOrACorner) {

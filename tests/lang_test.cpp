@@ -489,7 +489,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal', 'attribute', 'register', 'phases', 'phase'
 )");
 }
 
@@ -515,7 +515,7 @@ TEST(LangStructure, MissingBoardForm) {
             R"(test.game:1:1: error: the game has no '(board ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with (line ...) and (link ...) after any shape
 )");
 }
 
@@ -607,7 +607,7 @@ TEST(LangStructure, BoardWithoutAShape) {
             R"(test.game:7:3: error: '(board ...)' is missing its SHAPE
  7 |   (board)
    |   ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with (line ...) and (link ...) after any shape
 )");
 }
 
@@ -616,7 +616,7 @@ TEST(LangStructure, UnknownBoardShape) {
             R"(test.game:7:10: error: unknown board shape '(square ...)'
  7 |   (board (square 8))
    |          ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with (line ...) and (link ...) after any shape
 )");
 }
 
@@ -2891,11 +2891,12 @@ hint: a board needs at least one cell that is not a hole
 }
 
 TEST(LangHoles, SomethingElseAfterTheShape) {
-  EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (walls d4))")),
-            R"(test.game:7:35: error: expected '(holes ...)' after the board's shape, found '(walls ...)'
+  EXPECT_EQ(
+      error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (walls d4))")),
+      R"(test.game:7:35: error: expected '(holes ...)', '(line ...)' or '(link ...)' in the board, found '(walls ...)'
  7 |   (board (rectangle width height) (walls d4))
    |                                   ^
-hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)])
+hint: usage: (board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or (board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with (line ...) and (link ...) after any shape
 )");
   EXPECT_EQ(error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes))")),
             R"(test.game:7:35: error: '(holes ...)' needs at least one cell
@@ -2989,17 +2990,17 @@ hint: declare it at game level: (counter NAME (range LOW HIGH))
     |                       ^~~~
 hint: did you mean 'score'?
 )");
-  EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win (>= (pieces) 3))")),
-            R"(test.game:15:14: error: expected '(counter NAME)', found '(pieces ...)'
- 15 |     (win (>= (pieces) 3))
+  EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win (>= (stones) 3))")),
+            R"(test.game:15:14: error: expected '(counter NAME)' or '(pieces)', found '(stones ...)'
+ 15 |     (win (>= (stones) 3))
     |              ^
-hint: usage: (>= (counter NAME) N)
+hint: usage: (>= QUANTITY N) with QUANTITY (counter NAME) or (pieces)
 )");
   EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win >=)")),
-            R"(test.game:15:10: error: the comparison '>=' needs a counter and a number
+            R"(test.game:15:10: error: the comparison '>=' needs a quantity and a number
  15 |     (win >=)
     |          ^~
-hint: usage: (>= (counter NAME) N)
+hint: usage: (>= QUANTITY N) with QUANTITY (counter NAME) or (pieces)
 )");
 }
 

@@ -186,17 +186,5 @@ TEST(KingAndRook, RandomGamesAgreeWithTheReferenceMoveByMove) {
   });
 }
 
-// Chess without castling and en passant, a work in progress kept out of games/ (step 14 adds the
-// rest): the published perft of the start position to depth 4, which neither reaches (depth 5 gives
-// 4865351, the published 4865609 less its 258 captures en passant).
-TEST(ChessWorkInProgress, PerftOfTheStartToDepthFourIsThePublishedOne) {
-  const Game loaded = Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/wip/chess.game", {});
-  const std::vector<std::uint64_t> published = {20, 400, 8902, 197281};
-  loaded.visit([&](const auto& program) {
-    for (std::size_t depth = 1; depth <= published.size() - (kSlowBuild ? 1 : 0); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), static_cast<int>(depth)), published[depth - 1]) << depth;
-  });
-}
-
 }  // namespace
 }  // namespace troyka

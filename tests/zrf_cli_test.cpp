@@ -91,6 +91,19 @@ TEST(ZrfCli, TranslateWritesCountersAndLegality) {
             std::string::npos);
 }
 
+// Chess's attributes and registers are written, and the translation counts the same perft.
+TEST(ZrfCli, TranslateWritesAttributesAndRegisters) {
+  const Outcome translation = run_troyka("translate games/chess.game");
+  ASSERT_EQ(translation.status, 0) << translation.err;
+  EXPECT_NE(translation.out.find("  (attribute unmoved (initially (cells a1 e1 h1 a8 e8 h8)))\n"), std::string::npos);
+  EXPECT_NE(translation.out.find("  (register passed transient)\n"), std::string::npos);
+  const std::string path = testing::TempDir() + "translated-chess.game";
+  std::ofstream(path) << translation.out;
+  const Outcome again = run_troyka("perft " + path + " --depth 3 --json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["depths"][2]["nodes"], 8902);
+}
+
 // A game whose second player moves unlike the first turned is written with both players facing
 // north, where moves in core forms (forward, far-row) would change their meaning: refused.
 TEST(ZrfCli, TranslateRefusesMovesInCoreFormsItCannotKeep) {
