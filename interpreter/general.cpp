@@ -43,10 +43,9 @@ void add_counter_change(GeneralRecord& record, bool set, int counter, int amount
 // The items of a body: a sequence's, else the body alone.
 std::vector<Expr> items_of(const Expr& e) { return e.op == Op::Seq ? e.items : std::vector<Expr>{e}; }
 
-// Whether `e` may change anything outside a lookahead when it runs: any action but a move of here
-// or a landing does (an op not listed here is taken to).
-bool has_effect(const Expr& e) {
-  switch (e.op) {
+// The tests that read the board before the move, and the lookaheads, which change nothing.
+bool is_plain_test(Op op) {
+  switch (op) {
     case Op::Can:
     case Op::Cannot:
     case Op::Empty:
@@ -57,7 +56,16 @@ bool has_effect(const Expr& e) {
     case Op::Any:
     case Op::Captured:
     case Op::Is:
-    case Op::In:
+    case Op::In: return true;
+    default: return false;
+  }
+}
+
+// Whether `e` may change anything outside a lookahead when it runs: any action but a move of here
+// or a landing does (an op not listed here is taken to).
+bool has_effect(const Expr& e) {
+  if (is_plain_test(e.op)) return false;
+  switch (e.op) {
     case Op::Go:
     case Op::Enter:
     case Op::Land:
@@ -144,6 +152,7 @@ bool single_way(const Expr& choice) {
 
 // Whether `e` has at most one complete run from any start (an op not listed here is taken not to).
 bool single_run(const Expr& e) {
+  if (is_plain_test(e.op)) return true;
   switch (e.op) {
     case Op::Go: return !e.variable.empty() || e.directions.size() == 1;
     case Op::Or: return single_way(e);
@@ -153,17 +162,6 @@ bool single_run(const Expr& e) {
     case Op::Seq:
     case Op::IfCan:
     case Op::EachDirection: return single_run_items(e.items);
-    case Op::Can:
-    case Op::Cannot:
-    case Op::Empty:
-    case Op::Friend:
-    case Op::Enemy:
-    case Op::NotFriend:
-    case Op::Occupied:
-    case Op::Any:
-    case Op::Captured:
-    case Op::Is:
-    case Op::In:
     case Op::Not:
     case Op::And:
     case Op::Capture:

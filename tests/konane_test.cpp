@@ -71,11 +71,16 @@ TEST(Konane, RandomGamesAgreeWithTheReference) {
     return konane::board_text(position) + (position.to_move == 0 ? " Black " : " White ") +
            std::to_string(position.ply);
   };
-  const auto winner = [](const konane::Position& position) { return 1 - position.to_move; };
+  constexpr int kOngoing = -1;
+  const auto winner = [](const konane::Position& position) {
+    return konane::successors(position).empty() ? 1 - position.to_move : kOngoing;
+  };
   for (const auto& [width, height] : std::vector<std::pair<int, int>>{{8, 8}, {6, 6}, {5, 5}, {7, 4}, {10, 10}})
-    troyka_tests::expect_random_games_agree_with_plain_reference(konane_game(width, height),
-                                                                 konane::start(width, height), konane::successors, text,
-                                                                 winner, kSlowBuild ? 3 : 20, 7);
+    troyka_tests::expect_random_games_agree_with_plain_reference(
+        konane_game(width, height),
+        troyka_tests::PlainReference<konane::Position>{konane::start(width, height), konane::successors, winner, text,
+                                                       kOngoing},
+        "Konane " + std::to_string(width) + "x" + std::to_string(height), kSlowBuild ? 3 : 20, 7);
 }
 
 TEST(Konane, BlackOpensByTakingOffAStoneFromTheMiddleOrACorner) {

@@ -142,9 +142,6 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
     if (entry.path().extension() == ".game") files.push_back(entry.path().string());
   ASSERT_GE(files.size(), 2u);
   for (const std::string& file : files) {
-    // Whole games check the agents' moves for legality, not their strength: fewer iterations in
-    // slow builds play just as many positions.
-    std::string iterations = troyka_tests::kSlowBuild ? "60" : "300";
     // Small boards play the same rules in a fraction of the time (a game of Breakthrough scoring on
     // 8x8 takes seconds, its pawns moving on the general back end; Connect6 on 19x19 much longer).
     lang::Options options;
@@ -153,15 +150,15 @@ TEST(Mcts, PlaysWholeGamesOfEveryGame) {
       if (name == "size") options.params.emplace_back("size", "7");
       if (name == "width") options.params = {{"width", "5"}, {"height", "6"}};
     }
-    // Hasami Shogi's random games run to hundreds of plies on the general back end, and the tafl
-    // games' moves all run there, where a decisive-move test tries each move on a copy: few
-    // playouts a move (and Hasami's smallest board).
+    // Whole games check the agents' moves for legality, not their strength: fewer iterations in
+    // slow builds play just as many positions. Hasami Shogi's random games run to hundreds of plies on the general back
+    // end, and the tafl games' moves all run there, where a decisive-move test tries each move on a copy: few playouts
+    // a move (and Hasami's smallest board). Nine Men's Morris runs every rule there too, each landing asking for mills
+    // by lookaheads.
     if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
-    if (file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") || file.ends_with("/brandubh.game"))
-      iterations = "2";
-    // Nine Men's Morris runs every rule on the general back end, each landing asking for mills by
-    // lookaheads: few playouts a move.
-    if (file.ends_with("/nine-mens-morris.game")) iterations = "2";
+    const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
+                              file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game");
+    const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "60" : "300";
     // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
     // before the fifty-move draw, with castling still allowed.
     const bool chess = file.ends_with("/chess.game");
