@@ -69,7 +69,9 @@ TEST(Chess, TheReferenceCountsThePublishedPerft) {
   const chess::Position start = chess::start(loaded.rules());
   EXPECT_EQ(chess::perft(loaded.rules(), start, 1), 20u);
   EXPECT_EQ(chess::perft(loaded.rules(), start, 2), 400u);
-  if (!kSlowBuild) EXPECT_EQ(chess::perft(loaded.rules(), start, 3), 8902u);
+  if (!kSlowBuild) {
+    EXPECT_EQ(chess::perft(loaded.rules(), start, 3), 8902u);
+  }
 }
 
 // Every position of random games has the reference's moves (compared by the positions they lead

@@ -181,10 +181,7 @@ inline std::vector<Position> successors(const Position& position) {
 }
 
 inline std::uint64_t perft(const Position& position, int depth) {
-  if (depth == 0) return 1;
-  std::uint64_t nodes = 0;
-  for (const Position& next : successors(position)) nodes += perft(next, depth - 1);
-  return nodes;
+  return reference_text::perft(position, depth, successors, [](const Position&) { return true; });
 }
 
 // The position as troyka's position text writes it: the 7x7 chart with '#' where no point is, the

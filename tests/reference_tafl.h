@@ -172,11 +172,8 @@ inline int winner(const Position& position) {
 }
 
 inline std::uint64_t perft(const Position& position, int depth) {
-  if (depth == 0) return 1;
-  std::uint64_t nodes = 0;
-  for (const Position& next : successors(position))
-    nodes += depth == 1 ? 1 : (winner(next) == kOngoing ? perft(next, depth - 1) : 0);
-  return nodes;
+  return reference_text::perft(position, depth, successors,
+                               [](const Position& next) { return winner(next) == kOngoing; });
 }
 
 // The position as troyka's position text writes it: rows from the top, '/'-separated, digits for
