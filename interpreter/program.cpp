@@ -748,17 +748,20 @@ void Program<Words>::apply(StateType& state, Move move, History& history) const 
 }
 
 template <int Words>
-void Program<Words>::play_move(StateType& state, Move move) const {
-  if (move.general)
-    apply_general(state, move);
-  else
+void Program<Words>::play_move(StateType& state, Move move, const GeneralRecord* record) const {
+  if (!move.general)
     move_pieces(state, move);
+  else if (record)
+    apply_record(state, move, *record);
+  else
+    apply_general(state, move);
 }
 
 template <int Words>
-void Program<Words>::apply_remembering(StateType& state, Move move, History* history) const {
+void Program<Words>::apply_remembering(StateType& state, Move move, History* history,
+                                       const GeneralRecord* record) const {
   const int mover = state.to_move;
-  play_move(state, move);
+  play_move(state, move, record);
   if (history) remember(state, move, *history);
   decide_end(
       state, tests_after(state, mover), [&] { return has_legal_move(state); }, history);
@@ -1550,6 +1553,17 @@ inline bool Program<Words>::could_win(const StateType& state, int player) const 
          (wins_by_elimination_[player] && state.by_player[1 - player].count() == 1);
 }
 
+template <int Words>
+template <typename Visit>
+void Program<Words>::for_each_listed_move(const StateType& state, Visit&& visit) const {
+  MoveList moves;
+  std::vector<GeneralRecord> records;
+  list_moves(state, moves, general_ ? &records : nullptr);
+  std::size_t record = 0;  // the general moves before `move`
+  for (const Move& move : moves)
+    if (!visit(move, move.general ? &records[record++] : nullptr)) return;
+}
+
 // Calls on_win(move) for each move of the player to move that wins at once, until it returns
 // false. Only target cells where a win is possible become moves, and those are tried on a copy
 // unless the win is certain.
@@ -1559,16 +1573,14 @@ void Program<Words>::for_each_win(const StateType& state, OnWin&& on_win) const 
   const int mover = state.to_move;
   const Board& enemy = state.by_player[1 - mover];
   const Board last_enemy = wins_by_elimination_[mover] && enemy.count() == 1 ? enemy : Board{};
-  const auto wins = [&](Move move) {
+  const auto wins = [&](Move move, const GeneralRecord* record = nullptr) {
     StateType after = state;
-    apply(after, move);
+    apply_remembering(after, move, nullptr, record);
     return after.over && after.winner == mover;
   };
   if (moves_listed_) {  // a chain may win wherever it ends, and not every target is legal: each move is tried
-    MoveList moves;
-    list_moves(state, moves, nullptr);
-    for (const Move& move : moves)
-      if (wins(move) && !on_win(move)) return;
+    for_each_listed_move(state,
+                         [&](Move move, const GeneralRecord* record) { return !wins(move, record) || on_win(move); });
     return;
   }
   for_each_target_set(state, [&](const TargetSet& set) {
@@ -1632,10 +1644,18 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
   const bool local = targets_fit_inline_ && !flips_ && guards_[1 - mover].empty() && !wins_unforeseen_[1 - mover] &&
                      !(wins_by_elimination_[1 - mover] && state.by_player[mover].count() == 1);
   const Board candidates = local ? threat : board_;
-  MoveList tried;
+  MoveList safe_moves;
+  const auto try_move = [&](Move move, const GeneralRecord* record) {
+    StateType after = state;  // the opponent is to move in it
+    play_move(after, move, record);
+    Move reply;
+    if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
+    return true;
+  };
   if (moves_listed_) {
-    list_moves(state, tried, nullptr);
+    for_each_listed_move(state, try_move);
   } else {
+    MoveList tried;
     for_each_target_set(state, [&](const TargetSet& set) {
       return for_each_move(state, set, set.targets & candidates, [&](const Move& move) {
         tried.push_back(move);
@@ -1643,13 +1663,7 @@ bool Program<Words>::find_safe_move(const StateType& state, const Board& threat,
       });
     });
     if (jumps_may_repeat_[mover]) remove_repeats(tried);
-  }
-  MoveList safe_moves;
-  for (const Move& move : tried) {
-    StateType after = state;  // the opponent is to move in it
-    play_move(after, move);
-    Move reply;
-    if (!could_win(after, after.to_move) || !find_win(after, reply)) safe_moves.push_back(move);
+    for (const Move& move : tried) try_move(move, nullptr);
   }
   if (safe_moves.empty()) return false;
   safe = safe_moves[rng.below(static_cast<std::uint32_t>(safe_moves.size()))];

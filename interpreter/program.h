@@ -436,8 +436,9 @@ class Program {
   History playout_history(const StateType& state, const History* history) const {
     return !repeats_ ? History() : history ? *history : start_history(state);
   }
-  // Plays `move` without asking the end rules.
-  void play_move(StateType& state, Move move) const;
+  // Plays `move` without asking the end rules; a general move by its `record` when given (as
+  // list_moves gave it), else by its record found again.
+  void play_move(StateType& state, Move move, const GeneralRecord* record = nullptr) const;
   // Plays `move`, one of `moves` as list_moves gave them with their general `records`, without
   // running any rule again.
   void play_listed_move(StateType& state, Move move, const MoveList& moves,
@@ -445,8 +446,12 @@ class Program {
   // Lists the moves of `state` and answers has_legal_move(state) from them.
   bool list_legal_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
                         bool complete_records) const;
-  // apply, adding the new position to `history` unless it is null.
-  void apply_remembering(StateType& state, Move move, History* history) const;
+  // apply, adding the new position to `history` unless it is null; `record` as for play_move.
+  void apply_remembering(StateType& state, Move move, History* history, const GeneralRecord* record = nullptr) const;
+  // Lists the moves of `state` and calls visit(move, record) for each, with the record of a general
+  // move (null for others), until it returns false: moves tried on copies are played by record.
+  template <typename Visit>
+  void for_each_listed_move(const StateType& state, Visit&& visit) const;
   // Adds the position `move` led to onto the history, which an irreversible move empties first.
   void remember(const StateType& state, Move move, History& history) const;
   bool could_win(const StateType& state, int player) const;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -134,57 +135,71 @@ TEST(MctsSolver, ReportsAProvenLossAndStillMoves) {
   });
 }
 
-// Every game in games/ (and the test games, which have slides), played to the end by every kind of
-// agent; every move must be legal.
-TEST(Mcts, PlaysWholeGamesOfEveryGame) {
+// Every game in games/ (and a test game with slides), played to the end by every kind of agent;
+// every move must be legal. One test per game, so that ctest runs them side by side.
+std::vector<std::string> whole_game_files() {
   std::vector<std::string> files{std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/rooks-and-knights.game"};
   for (const auto& entry : std::filesystem::directory_iterator(std::string(TROYKA_SOURCE_DIR) + "/games"))
     if (entry.path().extension() == ".game") files.push_back(entry.path().string());
-  ASSERT_GE(files.size(), 2u);
-  for (const std::string& file : files) {
-    // Small boards play the same rules in a fraction of the time (a game of Breakthrough scoring on
-    // 8x8 takes seconds, its pawns moving on the general back end; Connect6 on 19x19 much longer).
-    lang::Options options;
-    const Game declared = Game::load(file);
-    for (const auto& [name, value] : declared.rules().params) {
-      if (name == "size") options.params.emplace_back("size", "7");
-      if (name == "width") options.params = {{"width", "5"}, {"height", "6"}};
-    }
-    // Whole games check the agents' moves for legality, not their strength: fewer iterations in
-    // slow builds play just as many positions. Hasami Shogi's random games run to hundreds of plies on the general back
-    // end, and the tafl games' moves all run there, where a decisive-move test tries each move on a copy: few playouts
-    // a move (and Hasami's smallest board). Nine Men's Morris runs every rule there too, each landing asking for mills
-    // by lookaheads.
-    if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
-    const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
-                              file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game");
-    const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "60" : "300";
-    // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
-    // before the fifty-move draw, with castling still allowed.
-    const bool chess = file.ends_with("/chess.game");
-    Game::load(file, options).visit([&](const auto& program) {
-      for (const auto& [white_spec, black_spec] :
-           {std::pair{"mcts:iterations=" + iterations, std::string("random")},
-            std::pair{"uct:iterations=" + iterations, "mcts:iterations=" + iterations + ",threads=2"}}) {
-        auto white = agent(white_spec, program), black = agent(black_spec, program);
-        auto state = chess ? position(program, "4k3/8/8/8/8/8/8/R3K3 White 180 90 unmoved=a1,e1 passed=-")
-                           : program.initial_state();
-        MoveList legal;
-        while (!state.over) {
-          const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
-          program.legal_moves(state, legal);
-          ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
-              << file << ": " << program.move_text(move) << " in " << program.position_text(state);
-          program.apply(state, move);
-          if (chess) continue;  // the agents follow games from the start: they search the ending afresh
-          white->observe(move);
-          black->observe(move);
-        }
-        EXPECT_NE(program.end_reason(state), "") << file;
-      }
-    });
-  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
+
+class WholeGames : public testing::TestWithParam<std::string> {};
+
+TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
+  const std::string& file = GetParam();
+  // Small boards play the same rules in a fraction of the time (a game of Breakthrough scoring on
+  // 8x8 takes seconds, its pawns moving on the general back end; Connect6 on 19x19 much longer).
+  lang::Options options;
+  const Game declared = Game::load(file);
+  for (const auto& [name, value] : declared.rules().params) {
+    if (name == "size") options.params.emplace_back("size", "7");
+    if (name == "width") options.params = {{"width", "5"}, {"height", "6"}};
+  }
+  // Whole games check the agents' moves for legality, not their strength: fewer iterations in
+  // slow builds play just as many positions. Hasami Shogi's random games run to hundreds of plies
+  // on the general back end, and the tafl games' moves all run there, where a decisive-move test
+  // tries each move on a copy: few playouts a move (and Hasami's smallest board). Nine Men's
+  // Morris runs every rule there too, each landing asking for mills by lookaheads.
+  if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
+  const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
+                            file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game");
+  const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "30" : "300";
+  // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
+  // before the fifty-move draw, with castling still allowed.
+  const bool chess = file.ends_with("/chess.game");
+  Game::load(file, options).visit([&](const auto& program) {
+    for (const auto& [white_spec, black_spec] :
+         {std::pair{"mcts:iterations=" + iterations, std::string("random")},
+          std::pair{"uct:iterations=" + iterations, "mcts:iterations=" + iterations + ",threads=2"}}) {
+      auto white = agent(white_spec, program), black = agent(black_spec, program);
+      auto state = chess ? position(program, "4k3/8/8/8/8/8/8/R3K3 White 180 90 unmoved=a1,e1 passed=-")
+                         : program.initial_state();
+      MoveList legal;
+      while (!state.over) {
+        const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
+        program.legal_moves(state, legal);
+        ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
+            << file << ": " << program.move_text(move) << " in " << program.position_text(state);
+        program.apply(state, move);
+        if (chess) continue;  // the agents follow games from the start: they search the ending afresh
+        white->observe(move);
+        black->observe(move);
+      }
+      EXPECT_NE(program.end_reason(state), "") << file;
+    }
+  });
+}
+
+// Test names from file names: "nine-mens-morris.game" is "nine_mens_morris".
+std::string game_test_name(const testing::TestParamInfo<std::string>& info) {
+  std::string name = std::filesystem::path(info.param).stem().string();
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGame, WholeGames, testing::ValuesIn(whole_game_files()), game_test_name);
 
 TEST(Mcts, ReportsThePrincipalLine) {
   breakthrough().visit([](const auto& program) {
