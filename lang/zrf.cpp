@@ -676,8 +676,9 @@ class Lowering {
         fail(form, fmt::format("unknown form {} in a board", describe(form)),
              suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image", "kill-positions"}));
     }
-    if (forms.grids.empty() && forms.positions.empty())
-      fail(board, "the board has no '(grid ...)' and no '(positions ...)'",
+    const auto names_some = [](const Node* positions) { return positions->items.size() > 1; };
+    if (forms.grids.empty() && std::none_of(forms.positions.begin(), forms.positions.end(), names_some))
+      fail(board, "the board has no '(grid ...)' and no position",
            "a board is a (grid ...) with dimensions and directions, or (positions ...) joined by (links ...)");
     if (!read_rectangle(forms)) read_graph(forms);
     for (std::size_t i = 1; i < board.items.size(); ++i)

@@ -1237,6 +1237,8 @@ TEST(ZrfBoards, MistakesInBoardsOfPositionsAndLinks) {
       {positions_board(" (links n (a1 a2))"), "test.zrf:8:439: error: the link of 'n' from a1 is given twice"},
       {positions_board(" (links x (a1 a1))"), "test.zrf:8:439: error: a position linked to itself does not move"},
       {positions_board(" (links x (a1))"), "test.zrf:8:438: error: expected a link like (a1 a2), found '(a1 ...)'"},
+      {"(game (players White Black) (board (positions)) (piece (name Pawn)) (board-setup))",
+       "test.zrf:1:29: error: the board has no '(grid ...)' and no position"},
       {tiny_with("(grid", "(positions (a1 0 0 1 1)) (grid"),
        "test.zrf:7:17: error: two positions are named 'a1' (a mistake in the file)"},
       {tiny_with("(symmetry Black (n s) (s n))", "(unlink a1) (symmetry Black (n s) (s n))"),
