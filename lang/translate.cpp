@@ -335,9 +335,15 @@ std::string board_text(const Rules& rules) {
         fmt::format("  (board ({} {} {}){}", rules.shape == BoardShape::Rhombus ? "rhombus" : "rectangle", rules.width,
                     rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
   }
-  for (const Link& link : rules.links)
-    text += fmt::format("\n    (link {} {} {})", direction_name(link.direction), cell_name(link.from, rules.width),
-                        cell_name(link.to, rules.width));
+  for (const Link& link : rules.links) {
+    const std::string name = direction_name(link.direction);
+    if (name.empty())  // a ZRF board's own direction, neither n, ne, ... nor nw
+      cannot_write(rules, fmt::format("the board links {} to {} along a direction that is none of n, ne, e, se, s, "
+                                      "sw, w, nw",
+                                      cell_name(link.from, rules.width), cell_name(link.to, rules.width)));
+    text +=
+        fmt::format("\n    (link {} {} {})", name, cell_name(link.from, rules.width), cell_name(link.to, rules.width));
+  }
   return text + ")\n";
 }
 

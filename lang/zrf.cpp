@@ -77,7 +77,7 @@ const std::vector<std::string> kConditions = {"absolute-config", "relative-confi
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"turn-order", "a turn order other than the two players alternating is not supported"},
-    {"unlink", "removing links from a grid is not supported: troyka boards are full rectangles"},
+    {"unlink", "removing links is not supported yet (a missing feature, not a mistake in the file)"},
     {"count-condition", "'count-condition' is not supported"},
     {"checkmated", "'checkmated' is not supported"},
     {"captured", "'captured' is not supported"},
@@ -649,47 +649,261 @@ class Lowering {
 
   // ---- board ----
 
+  // The forms of a board that place positions and join them.
+  struct BoardForms {
+    std::vector<const Node*> grids, positions, links;
+  };
+
+  // A board is read as a rectangle with holes, whose directions are offsets and run on the fast
+  // tables, when it is one (read_rectangle); any other board is a graph of named positions joined by
+  // links (read_graph), which runs on the general back end.
   void read_board() {
     const Node& board = single("board");
-    const Node* grid = nullptr;
-    std::vector<const Node*> positions;
-    std::vector<const Node*> links;
+    BoardForms forms;
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       const Node& form = board.items[i];
       const std::string head(form.head());
-      if (head == "image" || head == "kill-positions") continue;
-      if (head == "grid") {
-        if (grid) fail(form, "troyka boards are one grid; this board has a second '(grid ...)'");
-        grid = &form;
-      } else if (head == "positions") {
-        positions.push_back(&form);
-      } else if (head == "links") {
-        links.push_back(&form);
-      } else if (head != "symmetry" && head != "zone") {
-        if (kUnsupported.count(head)) unsupported(form, head);
+      if (head == "image" || head == "kill-positions" || head == "symmetry" || head == "zone") continue;
+      if (head == "grid")
+        forms.grids.push_back(&form);
+      else if (head == "positions")
+        forms.positions.push_back(&form);
+      else if (head == "links")
+        forms.links.push_back(&form);
+      else if (kUnsupported.count(head))
+        unsupported(form, head);
+      else
         fail(form, fmt::format("unknown form {} in a board", describe(form)),
              suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image", "kill-positions"}));
-      }
     }
-    if (grid && !positions.empty())
-      fail(*positions.front(),
-           "unsupported ZRF form 'positions': a board of a grid and more positions is not a "
-           "rectangle, and troyka boards are rectangles",
-           "docs/zrf.md lists the subset troyka plays");
-    if (!grid && positions.empty())
-      fail(board, "the board has no '(grid ...)' and no '(positions ...)'",
-           "troyka reads boards given as a grid with dimensions and directions");
-    if (grid)
-      read_grid(*grid);
-    else
-      read_positions(positions);
-    read_links(links);
+    const auto names_some = [](const Node* positions) { return positions->items.size() > 1; };
+    if (forms.grids.empty() && std::none_of(forms.positions.begin(), forms.positions.end(), names_some))
+      fail(board, "the board has no '(grid ...)' and no position",
+           "a board is a (grid ...) with dimensions and directions, or (positions ...) joined by (links ...)");
+    if (!read_rectangle(forms)) read_graph(forms);
     for (std::size_t i = 1; i < board.items.size(); ++i)
       if (board.items[i].head() == "kill-positions") kill_positions(board.items[i]);
     for (std::size_t i = 1; i < board.items.size(); ++i) {
       if (board.items[i].head() == "symmetry") read_symmetry(board.items[i]);
       if (board.items[i].head() == "zone") read_zone(board.items[i]);
     }
+  }
+
+  // One grid of two dimensions, one across the screen and one down or up, whose links add
+  // directions that are offsets; or positions named as the cells of a rectangle, joined by links
+  // that are offsets. False, with nothing read, for any other board.
+  bool read_rectangle(const BoardForms& forms) {
+    const bool one_grid = forms.grids.size() == 1 && forms.positions.empty() && rectangular(*forms.grids.front());
+    if (!one_grid && !(forms.grids.empty() && named_as_cells(forms.positions))) return false;
+    if (one_grid)
+      read_grid(*forms.grids.front());
+    else
+      read_positions(forms.positions);
+    if (read_links(forms.links)) return true;
+    rules_.width = rules_.height = 0;
+    rules_.holes.clear();
+    position_cells_.clear();
+    position_names_.clear();
+    directions_.clear();
+    return false;
+  }
+
+  // Whether a grid has two dimensions, one across the screen and the other down or up.
+  bool rectangular(const Node& grid) const {
+    for (const Node& form : grid.items) {
+      if (form.head() != "dimensions") continue;
+      if (form.items.size() != 3) return false;
+      const Dimension first = dimension(form.items[1]), second = dimension(form.items[2]);
+      return (across(first) && upright(second)) || (upright(first) && across(second));
+    }
+    return true;  // read_grid says what is missing
+  }
+  static bool across(const Dimension& d) { return d.dy == 0 && d.dx != 0; }
+  static bool upright(const Dimension& d) { return d.dx == 0 && d.dy != 0; }
+
+  static bool named_as_cells(const std::vector<const Node*>& forms) {
+    for (const Node* form : forms)
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        const Node& entry = form->items[i];
+        if (entry.is_list() && !entry.items.empty() && entry.items[0].is_symbol() &&
+            parse_cell(entry.items[0].text, kMaxBoardSide, kMaxBoardSide) < 0)
+          return false;
+      }
+    return true;
+  }
+
+  // ---- boards as graphs ----
+  //
+  // Zillions' board is a set of named positions, each with a place on the screen, and a link per
+  // position and direction to its neighbour that way: a grid's positions are each name of its first
+  // dimension followed by each of the second's (and so on), its directions link each position to
+  // the one so many names further along each dimension, and (links DIR (FROM TO)...) adds links,
+  // replacing the one a position had that way. troyka keeps that graph as it is: each position is a
+  // cell of a chart laid out by the positions' places on the screen, the chart's other cells are
+  // holes, and every step goes along a link (lang::Rules::links on a points board).
+
+  struct GraphPosition {
+    std::string name;
+    int x = 0, y = 0;  // the top left corner of its screen rectangle
+    const Node* at = nullptr;
+  };
+
+  void read_graph(const BoardForms& forms) {
+    std::vector<GraphPosition> positions;
+    std::map<std::pair<std::string, std::string>, std::string> grid_links;  // (from, direction) -> to, by name
+    for (const Node* grid : forms.grids) read_graph_grid(*grid, positions, grid_links);
+    for (const Node* form : forms.positions)
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        const Node& entry = form->items[i];
+        if (!entry.is_list() || entry.items.size() < 3 || !entry.items[0].is_symbol())
+          fail(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
+        positions.push_back({entry.items[0].text, number(entry.items[1], -1000000, 1000000, "a screen coordinate"),
+                             number(entry.items[2], -1000000, 1000000, "a screen coordinate"), &entry.items[0]});
+      }
+    lay_out(positions);
+    rules_.points = true;
+    // (from, direction's dx, dy) -> to: a later link replaces an earlier one
+    std::map<std::tuple<int, int, int>, int> links;
+    const auto link = [&](int from, Offset way, int to) { links[{from, way.dx, way.dy}] = to; };
+    for (const auto& [from_way, to] : grid_links)
+      link(position_cells_.at(from_way.first), graph_direction(from_way.second), position_cells_.at(to));
+    for (const Node* form : forms.links) {
+      const Node& name = argument(*form, 1, "DIRECTION");
+      const Offset way = graph_direction(symbol(name, "a direction name"));
+      for (std::size_t i = 2; i < form->items.size(); ++i) {
+        const Node& pair = form->items[i];
+        if (!pair.is_list() || pair.items.size() != 2)
+          fail(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
+        const int from = named_position(pair.items[0]), to = named_position(pair.items[1]);
+        if (from == to) fail(pair, "a position linked to itself does not move");
+        link(from, way, to);
+      }
+    }
+    for (const auto& [from_way, to] : links) {
+      const auto [from, dx, dy] = from_way;
+      rules_.links.push_back({{dx, dy}, from, to});
+    }
+  }
+
+  // A grid's positions and the links its directions make, by name. Its dimensions may be any
+  // number, running any way across the screen; a position's place is the start rectangle's corner
+  // moved by each dimension's offset once per name before its own.
+  void read_graph_grid(const Node& grid, std::vector<GraphPosition>& positions,
+                       std::map<std::pair<std::string, std::string>, std::string>& links) {
+    std::vector<Dimension> dimensions;
+    int x = 0, y = 0;
+    std::vector<const Node*> directions;
+    for (std::size_t i = 1; i < grid.items.size(); ++i) {
+      const Node& form = grid.items[i];
+      if (form.head() == "dimensions") {
+        for (std::size_t j = 1; j < form.items.size(); ++j) dimensions.push_back(dimension(form.items[j]));
+      } else if (form.head() == "start-rectangle") {
+        x = number(argument(form, 1, "X"), -1000000, 1000000, "a screen coordinate");
+        y = number(argument(form, 2, "Y"), -1000000, 1000000, "a screen coordinate");
+      } else if (form.head() == "directions") {
+        for (std::size_t j = 1; j < form.items.size(); ++j) directions.push_back(&form.items[j]);
+      } else if (kUnsupported.count(form.head())) {
+        unsupported(form, form.head());
+      } else {
+        fail(form, fmt::format("unknown form {} in a grid", describe(form)),
+             suggest(std::string(form.head()), {"dimensions", "directions", "start-rectangle"}));
+      }
+    }
+    if (dimensions.empty()) fail(grid, "the grid has no '(dimensions ...)'");
+    // Every combination of one name per dimension, the first dimension's name first.
+    std::vector<std::vector<int>> indices = {{}};
+    for (const Dimension& d : dimensions) {
+      std::vector<std::vector<int>> longer;
+      for (const std::vector<int>& start : indices)
+        for (std::size_t k = 0; k < d.names.size(); ++k) {
+          longer.push_back(start);
+          longer.back().push_back(static_cast<int>(k));
+        }
+      indices = std::move(longer);
+    }
+    const auto name_of = [&](const std::vector<int>& index) {
+      std::string name;
+      for (std::size_t k = 0; k < dimensions.size(); ++k)
+        name += dimensions[k].names[static_cast<std::size_t>(index[k])];
+      return name;
+    };
+    for (const std::vector<int>& index : indices) {
+      GraphPosition position{name_of(index), x, y, &grid};
+      for (std::size_t k = 0; k < dimensions.size(); ++k) {
+        position.x += index[k] * dimensions[k].dx;
+        position.y += index[k] * dimensions[k].dy;
+      }
+      positions.push_back(std::move(position));
+    }
+    for (const Node* direction : directions) {
+      if (!direction->is_list() || direction->items.size() != dimensions.size() + 1 || !direction->items[0].is_symbol())
+        fail(*direction, fmt::format("expected a direction of a name and {} steps, like (n 0 -1), found {}",
+                                     dimensions.size(), describe(*direction)));
+      graph_direction(direction->items[0].text);  // a direction with no link still has a name
+      for (const std::vector<int>& index : indices) {
+        std::vector<int> next = index;
+        bool inside = true;
+        for (std::size_t k = 0; k < dimensions.size(); ++k) {
+          next[k] += number(direction->items[k + 1], -kMaxBoardSide, kMaxBoardSide, "a direction's step");
+          inside = inside && next[k] >= 0 && next[k] < static_cast<int>(dimensions[k].names.size());
+        }
+        if (inside) links[{name_of(index), direction->items[0].text}] = name_of(next);
+      }
+    }
+  }
+
+  // Each position a cell of a chart: the columns are the positions' distinct places across the
+  // screen, the rows their distinct places down it (the top row last, as troyka counts rows from
+  // the bottom), when that chart fits a troyka board and gives each position a cell of its own;
+  // else the positions in the order given, row after row of a square.
+  void lay_out(const std::vector<GraphPosition>& positions) {
+    const int count = static_cast<int>(positions.size());
+    if (count > kMaxBoardSide * kMaxBoardSide)
+      fail(*positions.back().at,
+           fmt::format("the board has {} positions; troyka boards hold at most {} (a missing feature, not a mistake "
+                       "in the file)",
+                       count, kMaxBoardSide * kMaxBoardSide));
+    std::set<int> xs, ys;
+    for (const GraphPosition& position : positions) {
+      xs.insert(position.x);
+      ys.insert(position.y);
+    }
+    const auto rank = [](const std::set<int>& values, int value) {
+      return static_cast<int>(std::distance(values.begin(), values.find(value)));
+    };
+    std::vector<int> cells;
+    if (xs.size() <= static_cast<std::size_t>(kMaxBoardSide) && ys.size() <= static_cast<std::size_t>(kMaxBoardSide)) {
+      rules_.width = static_cast<int>(xs.size());
+      rules_.height = static_cast<int>(ys.size());
+      for (const GraphPosition& position : positions)
+        cells.push_back(rules_.cell(rank(xs, position.x), rules_.height - 1 - rank(ys, position.y)));
+    }
+    if (std::set<int>(cells.begin(), cells.end()).size() != positions.size()) {
+      rules_.width = 1;
+      while (rules_.width * rules_.width < count) ++rules_.width;
+      rules_.height = (count + rules_.width - 1) / rules_.width;
+      cells.clear();
+      for (int i = 0; i < count; ++i) cells.push_back(i);
+    }
+    std::vector<bool> named(static_cast<std::size_t>(rules_.cells()), false);
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      name_position(positions[i].name, cells[i], *positions[i].at);
+      named[static_cast<std::size_t>(cells[i])] = true;
+    }
+    for (int cell = 0; cell < rules_.cells(); ++cell)
+      if (!named[static_cast<std::size_t>(cell)]) rules_.holes.push_back(cell);
+  }
+
+  // A graph board's direction: the step of troyka's board direction of the same name (n, ne, ... nw,
+  // so that in-a-row goals go along them), else a step longer than any board, one per name, which
+  // leads only along links.
+  Offset graph_direction(const std::string& name) {
+    if (const auto known = directions_.find(name); known != directions_.end()) return known->second;
+    Offset offset{kMaxBoardSide + static_cast<int>(directions_.size()), 0};
+    for (const auto& [compass, step] : kAbsoluteDirections)
+      if (compass == name) offset = step;
+    directions_.emplace(name, offset);
+    return offset;
   }
 
   // (positions (NAME X1 Y1 X2 Y2)...): a board position by position. troyka reads it when the
@@ -734,21 +948,15 @@ class Lowering {
     for (const Node* name : names) name_position(name->text, parse_cell(name->text, width, height), *name);
   }
 
-  // (links DIRECTION (FROM TO)...): DIRECTION leads from each FROM to its TO. troyka reads the links
-  // of a direction the grid does not define when together they are exactly one offset taken from
-  // every cell that has a neighbour at that offset: a direction of the rectangle.
-  void read_links(const std::vector<const Node*>& forms) {
+  // (links DIRECTION (FROM TO)...): DIRECTION leads from each FROM to its TO. On a rectangle, the links
+  // of a direction the grid does not define are a direction of the rectangle when together they are
+  // exactly one offset taken from every cell that has a neighbour at that offset; false for any
+  // other links, which make the board a graph (read_graph).
+  bool read_links(const std::vector<const Node*>& forms) {
     std::map<std::string, std::vector<std::pair<const Node*, const Node*>>, std::less<>> pairs;
-    std::map<std::string, const Node*, std::less<>> first_form;
     for (const Node* form : forms) {
       const std::string name = symbol(argument(*form, 1, "DIRECTION"), "a direction name");
-      if (directions_.count(name))
-        fail(form->items[1],
-             fmt::format("unsupported ZRF form 'links': links for the grid's own direction '{}' change the grid, "
-                         "and troyka boards are full rectangles",
-                         name),
-             "docs/zrf.md lists the subset troyka plays");
-      first_form.try_emplace(name, form);
+      if (directions_.count(name)) return false;  // they change the grid's own direction
       for (std::size_t i = 2; i < form->items.size(); ++i) {
         const Node& pair = form->items[i];
         if (!pair.is_list() || pair.items.size() != 2)
@@ -759,7 +967,6 @@ class Lowering {
       }
     }
     for (const auto& [name, links] : pairs) {
-      const Node& form = *first_form.at(name);
       const int from = position(*links.front().first);
       const int to = position(*links.front().second);
       const Offset offset{to % rules_.width - from % rules_.width, to / rules_.width - from / rules_.width};
@@ -775,29 +982,16 @@ class Lowering {
       std::vector<bool> linked(target.size(), false);
       for (const auto& [a, b] : links) {
         const int cell = position(*a);
-        if (target[static_cast<std::size_t>(cell)] != position(*b))
-          fail(*a,
-               fmt::format("unsupported ZRF form 'links': the links of '{}' are not one direction of the "
-                           "rectangle: {} goes to {}, {} to {}",
-                           name, links.front().first->text, links.front().second->text, a->text, b->text),
-               "troyka boards are full rectangles whose directions are offsets; non-rectangular boards are not "
-               "supported");
+        if (target[static_cast<std::size_t>(cell)] != position(*b)) return false;
         if (linked[static_cast<std::size_t>(cell)])
           fail(*a, fmt::format("the link of '{}' from {} is given twice", name, a->text));
         linked[static_cast<std::size_t>(cell)] = true;
       }
       for (int cell = 0; cell < rules_.cells(); ++cell)
-        if (target[static_cast<std::size_t>(cell)] >= 0 && !linked[static_cast<std::size_t>(cell)])
-          fail(form.items[1],
-               fmt::format("unsupported ZRF form 'links': the links of '{}' are not one direction of the rectangle: "
-                           "{} goes to {}, but {} has no link to {}",
-                           name, links.front().first->text, links.front().second->text,
-                           position_names_[static_cast<std::size_t>(cell)],
-                           position_names_[static_cast<std::size_t>(target[static_cast<std::size_t>(cell)])]),
-               "troyka boards are full rectangles whose directions are offsets; non-rectangular boards are not "
-               "supported");
+        if (target[static_cast<std::size_t>(cell)] >= 0 && !linked[static_cast<std::size_t>(cell)]) return false;
       directions_.emplace(name, offset);
     }
+    return true;
   }
 
   void read_grid(const Node& grid) {
@@ -856,19 +1050,8 @@ class Lowering {
   // "A-/B-/C-" with "1/2/3" make "A-1". The screen offsets say which dimension runs across and
   // which down or up, so each name is one troyka cell, whatever the names and their order.
   void read_dimensions(const Node& form) {
-    if (form.items.size() != 3)
-      fail(form, fmt::format("troyka boards have two dimensions; this grid has {} (a missing feature, not a mistake in "
-                             "the file)",
-                             form.items.size() - 1));
-    const auto across = [](const Dimension& d) { return d.dy == 0 && d.dx != 0; };
-    const auto upright = [](const Dimension& d) { return d.dx == 0 && d.dy != 0; };
-    dimensions_ = {dimension(form.items[1]), dimension(form.items[2])};
+    dimensions_ = {dimension(form.items[1]), dimension(form.items[2])};  // two, one across: rectangular()
     const auto& [first, second] = dimensions_;
-    if (!(across(first) && upright(second)) && !(upright(first) && across(second)))
-      fail(form,
-           "troyka reads grids with one dimension across the screen and the other down or up (a missing feature, "
-           "not a mistake in the file)",
-           "for example files (\"a/b/c/d\" (50 0)) and ranks (\"4/3/2/1\" (0 50)), in either order");
     const Dimension& columns = across(first) ? first : second;
     const Dimension& rows = across(first) ? second : first;
     rules_.width = static_cast<int>(columns.names.size());
@@ -950,6 +1133,7 @@ class Lowering {
     for (std::size_t i = 1; i < form.items.size(); ++i) rules_.holes.push_back(named_position(form.items[i]));
     std::sort(rules_.holes.begin(), rules_.holes.end());
     rules_.holes.erase(std::unique(rules_.holes.begin(), rules_.holes.end()), rules_.holes.end());
+    std::erase_if(rules_.links, [&](const Link& link) { return rules_.is_hole(link.from) || rules_.is_hole(link.to); });
     if (rules_.cells_on_board() == 0) fail(form, "every position of the board is killed");
   }
 
@@ -1068,7 +1252,8 @@ class Lowering {
     }
     std::vector<const Node*> bodies;
     for (const CoreBody& body : core_piece.bodies) bodies.push_back(body.node);
-    if (!move_priorities_.empty() || !lower_keyword_moves(bodies, piece.moves))
+    // Keyword moves add up their steps as offsets, which a graph board's links are not.
+    if (!move_priorities_.empty() || rules_.points || !lower_keyword_moves(bodies, piece.moves))
       core_pieces_.push_back(std::move(core_piece));
     for (const Node* list : drops) {
       if (!move_priorities_.empty())
@@ -1395,6 +1580,7 @@ class Lowering {
     try {
       return core_rule(body, piece, player);
     } catch (const Error& core_error) {
+      if (rules_.points) throw;  // a graph board's moves are read only in core forms
       try {
         (void)lower_move(*body.node);
       } catch (const Error& keyword_error) {
@@ -1563,6 +1749,11 @@ class Lowering {
   core::Expr passing(const Node& item, const Run& run) const {
     if (is_direction(item)) return core_go(direction_for(item, run.player), run.player);
     if (item.head() == "opposite") {
+      if (rules_.points)
+        fail(item,
+             "'(opposite DIR)' on a board given by links is not supported yet: troyka does not know which of its "
+             "directions is DIR's opposite (a missing feature, not a mistake in the file)",
+             "write the opposite direction by its name");
       const Offset along = direction_for(argument(item, 1, "DIRECTION"), run.player);
       return core_go({-along.dx, -along.dy}, run.player);
     }
