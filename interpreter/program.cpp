@@ -1103,24 +1103,30 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
 
 template <int Words>
 void Program<Words>::keep_captures(MoveList& moves, std::vector<GeneralRecord>* records) const {
-  // The pieces a move captures: a general move's from its record (the `record`-th), a chain's from
-  // the cells it jumps, else the one on its landing cell, if any.
+  if (!capture_most_) {
+    moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
+                moves.end());
+    if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
+    return;
+  }
+  // The pieces a move captures: a general move's from its record (the `record`-th; a listing under
+  // the majority rule always has them), a chain's from the cells it jumps, else the one on its
+  // landing cell, if any.
   const auto captured = [&](const Move& move, std::size_t record) {
-    if (move.general && records) return (*records)[record].captured_pieces();
-    return move.jumped && !move.general ? std::popcount(move.jumped) : static_cast<int>(move.capture);
+    if (move.general) return (*records)[record].captured_pieces();
+    return move.jumped ? std::popcount(move.jumped) : static_cast<int>(move.capture);
   };
   int most = 1;
-  if (capture_most_) {
-    std::size_t record = 0;
-    for (const Move& move : moves) {
-      most = std::max(most, captured(move, record));
-      record += move.general;
-    }
-  }
-  std::size_t kept = 0, record = 0, records_kept = 0;
+  std::size_t record = 0;
   for (const Move& move : moves) {
-    const bool keep = capture_most_ ? captured(move, record) >= most : move.capture;
-    if (move.general && records) {
+    most = std::max(most, captured(move, record));
+    record += move.general;
+  }
+  std::size_t kept = 0, records_kept = 0;
+  record = 0;
+  for (const Move& move : moves) {
+    const bool keep = captured(move, record) >= most;
+    if (move.general) {
       if (keep) (*records)[records_kept++] = std::move((*records)[record]);
       ++record;
     }

@@ -388,9 +388,10 @@ std::string to_troyka_language(const Rules& rules) {
                         moves_text(rules, piece, alike), general_moves_text(rules, static_cast<int>(piece), "    "));
   if (const std::string game_moves = general_moves_text(rules, -1, "  "); !game_moves.empty())
     text += game_moves.substr(1) + "\n";
-  if (rules.general && rules.general->prefer_most_captures)
+  // The general rules' preference, unless the game's own says it already.
+  if (rules.general && rules.general->prefer_most_captures && !rules.capture_most)
     text += "  (prefer (most captures))\n";
-  else if (rules.general && rules.general->prefer_captures)
+  else if (rules.general && rules.general->prefer_captures && !rules.capture_most)
     text += "  (prefer captures)\n";
   if (rules.turn_actions != 1 || rules.first_turn_actions != 1)
     text += fmt::format("  (turn (actions {}) (first {}))\n", rules.turn_actions, rules.first_turn_actions);
