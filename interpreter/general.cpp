@@ -198,6 +198,11 @@ bool GeneralRecord::captures() const {
                      [](const CellChange& change) { return change.what & CellChange::kCapture; });
 }
 
+int GeneralRecord::captured_pieces() const {
+  return static_cast<int>(std::count_if(changes.begin(), changes.end(),
+                                        [](const CellChange& change) { return change.what & CellChange::kCapture; }));
+}
+
 std::uint64_t GeneralRecord::fingerprint() const {
   std::uint64_t hash =
       mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^

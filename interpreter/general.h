@@ -74,6 +74,7 @@ struct GeneralRecord {
   boost::container::small_vector<std::uint16_t, 8> waypoints;
 
   bool captures() const;
+  int captured_pieces() const;
   std::uint64_t fingerprint() const;
   bool same_move(const GeneralRecord& other) const;
 };

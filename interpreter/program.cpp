@@ -106,6 +106,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   pass_when_stuck_ = rules_->pass_when_stuck;
   swap_rule_ = rules_->swap_rule;
   must_capture_ = rules_->must_capture || (general_ && general_->prefers_captures());
+  capture_most_ = rules_->capture_most || (rules_->general && rules_->general->prefer_most_captures);
   for (const lang::EndRule& rule : rules_->end)
     if (rule.kind == EndKind::QuietMoves) {
       counts_quiet_ = true;
@@ -1087,20 +1088,55 @@ void Program<Words>::list_board_moves(const StateType& state, MoveList& moves, s
 template <int Words>
 void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
                                 bool complete_records) const {
+  // Counting a general move's captures takes its record, which a listing without records has not.
+  std::vector<GeneralRecord> own_records;
+  if (capture_most_ && general_ && !records) records = &own_records;
   list_board_moves(state, moves, records, false, complete_records);
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
-  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; })) {
-    moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
-                moves.end());
-    if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
-  }
+  if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; }))
+    keep_captures(moves, records);
   if (swap_available(state)) moves.push_back(swap_move());
   if (moves.empty() && general_ && general_->has_fallback())
     general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records, this,
                    complete_records);
   // A game that goes on while the player to move has no move on the board: its move is the pass.
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
+}
+
+template <int Words>
+void Program<Words>::keep_captures(MoveList& moves, std::vector<GeneralRecord>* records) const {
+  if (!capture_most_) {
+    moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
+                moves.end());
+    if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
+    return;
+  }
+  // The pieces a move captures: a general move's from its record (the `record`-th; a listing under
+  // the majority rule always has them), a chain's from the cells it jumps, else the one on its
+  // landing cell, if any.
+  const auto captured = [&](const Move& move, std::size_t record) {
+    if (move.general) return (*records)[record].captured_pieces();
+    return move.jumped ? std::popcount(move.jumped) : static_cast<int>(move.capture);
+  };
+  int most = 1;
+  std::size_t record = 0;
+  for (const Move& move : moves) {
+    most = std::max(most, captured(move, record));
+    record += move.general;
+  }
+  std::size_t kept = 0, records_kept = 0;
+  record = 0;
+  for (const Move& move : moves) {
+    const bool keep = captured(move, record) >= most;
+    if (move.general) {
+      if (keep) (*records)[records_kept++] = std::move((*records)[record]);
+      ++record;
+    }
+    if (keep) moves[kept++] = move;
+  }
+  moves.resize(kept);
+  if (records) records->resize(records_kept);
 }
 
 template <int Words>
@@ -2026,8 +2062,9 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   if (must_capture_ && moves.front().capture) {  // then every move captures
     std::string captures;
     for (const Move& move : moves) captures += fmt::format("{}{}", captures.empty() ? "" : " ", move_text(move));
-    return fail(fmt::format("{} is not a legal move for {}; capturing is compulsory: {} must play {}{}", text, player,
-                            player, moves.size() == 1 ? "" : "one of ", captures));
+    return fail(fmt::format("{} is not a legal move for {}; capturing {}is compulsory: {} must play {}{}", text, player,
+                            capture_most_ ? "the most pieces " : "", player, moves.size() == 1 ? "" : "one of ",
+                            captures));
   }
   std::string options;
   int listed_to = -1;
@@ -2499,7 +2536,10 @@ std::string Program<Words>::describe() const {
   if (shoots_)
     out += fmt::format("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown {}) to the end\n",
                        kBlockedSymbol);
-  if (r.must_capture) out += "captures are compulsory: when a player can capture, only its captures are legal\n";
+  if (r.must_capture)
+    out += r.capture_most ? "captures are compulsory: when a player can capture, only the captures that take the most "
+                            "pieces are legal\n"
+                          : "captures are compulsory: when a player can capture, only its captures are legal\n";
   out += targets_fit_inline_
              ? "random moves: counted and drawn without a move list (the fast path)\n"
              : fmt::format(

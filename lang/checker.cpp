@@ -67,7 +67,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"must-capture", "(must-capture)"},
     {"legal", "(legal CONDITION): a move is legal only if CONDITION holds for its mover after it"},
     {"in-check", "(in-check PIECE): the opponent, were it to move, could take a PIECE of the player"},
-    {"prefer", "(prefer captures), the core's (must-capture)"},
+    {"prefer", "(prefer captures), the core's (must-capture), or (prefer (most captures))"},
+    {"most", "(most captures): of the capturing moves, those that capture the most pieces"},
     {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
@@ -267,6 +268,7 @@ void compile_through_core(Rules& rules, const std::vector<core::Rule>& written) 
     std::erase_if(fast.moves, same_owner);
   }
   general.prefer_captures = fast.prefer_captures;
+  general.prefer_most_captures = fast.prefer_most_captures;
   if (!general.moves.empty()) rules.general = std::make_shared<const core::Rules>(std::move(general));
 }
 
@@ -324,7 +326,8 @@ class Checker {
           core.moves.push_back(core_rule(list_form(form.items[i], "for a rule"), piece));
       } else if (form.head() == "moves") {
         core.moves.push_back(core_rule(form, -1));
-      } else if (form.head() == "prefer" && form.items.size() == 2 && form.items[1].is_symbol("captures")) {
+      } else if (form.head() == "prefer") {
+        core.prefer_most_captures = read_preference(form);
         core.prefer_captures = true;
       } else if (form.head() == "turn") {
         read_turn(form, core.turn_actions, core.first_turn_actions);
@@ -2137,18 +2140,29 @@ class Checker {
     }
   }
 
-  // (must-capture), or (prefer captures) as the core writes it.
+  // (must-capture), or (prefer captures) as the core writes it, or (prefer (most captures)).
   void read_must_capture() {
     for (const Node* form : forms("must-capture")) {
       expect_at_most(*form, 1);
       rules_.must_capture = true;
     }
     for (const Node* form : forms("prefer")) {
-      expect_at_most(*form, 2);
-      if (!argument(*form, 1, "captures").is_symbol("captures"))
-        fail(form->items[1], fmt::format("expected 'captures', found {}", describe(form->items[1])), usage("prefer"));
+      rules_.capture_most = read_preference(*form) || rules_.capture_most;
       rules_.must_capture = true;
     }
+  }
+
+  // (prefer captures) or (prefer (most captures)): whether it is the latter.
+  bool read_preference(const Node& form) const {
+    expect_at_most(form, 2);
+    const Node& what = argument(form, 1, "captures");
+    if (what.is_symbol("captures")) return false;
+    if (!what.is_list() || what.head() != "most")
+      fail(what, fmt::format("expected 'captures' or (most captures), found {}", describe(what)), usage("prefer"));
+    expect_at_most(what, 2);
+    if (!argument(what, 1, "captures").is_symbol("captures"))
+      fail(what.items[1], fmt::format("expected 'captures', found {}", describe(what.items[1])), usage("most"));
+    return true;
   }
 
   // (legal CONDITION): the condition must be one a position answers by itself, after the move.

@@ -232,7 +232,10 @@ class Printer {
       text += piece_text(core, static_cast<int>(piece));
     for (const Rule& rule : core.moves)
       if (rule.scope == Rule::Scope::Game) text += rule_text(rule, 0) + "\n";
-    if (core.prefer_captures) text += "; (must-capture)\n(prefer captures)\n";
+    if (core.prefer_most_captures)
+      text += "(prefer (most captures))\n";
+    else if (core.prefer_captures)
+      text += "; (must-capture)\n(prefer captures)\n";
     if (core.turn_actions != 1 || core.first_turn_actions != 1)
       text += fmt::format("(turn (actions {}) (first {}))\n", core.turn_actions, core.first_turn_actions);
     return text;

@@ -185,6 +185,7 @@ struct Rules {
   // other, with the form's text and position.
   std::vector<Rule> moves;
   bool prefer_captures = false;  // (prefer captures): when some move captures, only those
+  bool prefer_most_captures = false;  // (prefer (most captures)): of those, the ones that capture the most
   // (turn (actions N) (first M)), as lang::Rules holds them; 1 and 1 print nothing.
   int turn_actions = 1;
   int first_turn_actions = 1;

@@ -422,7 +422,7 @@ class Assembler {
       piece.promote_to = -1;
       piece.promote_region = {};
     }
-    rules_.pass_when_stuck = rules_.swap_rule = rules_.must_capture = false;
+    rules_.pass_when_stuck = rules_.swap_rule = rules_.must_capture = rules_.capture_most = false;
   }
 
   std::optional<Unmatched> run(const Rules& core) {
@@ -434,6 +434,7 @@ class Assembler {
       if (promotions_[piece].into >= 0) rules_.pieces[piece].promote_region = promotions_[piece].region;
     }
     rules_.must_capture = core.prefer_captures;
+    rules_.capture_most = core.prefer_most_captures;
     return std::nullopt;
   }
 

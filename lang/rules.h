@@ -297,6 +297,9 @@ struct Rules {
   bool swap_rule = false;
   // A player who can capture must: when any move of the player to move captures, only those are legal.
   bool must_capture = false;
+  // (prefer (most captures)): of the capturing moves, only those that capture the most pieces are
+  // legal (the majority rule of international draughts); implies must_capture.
+  bool capture_most = false;
   // (legal CONDITION): a move is legal only if CONDITION holds for its mover after it (before the
   // end rules are asked); at most one, e.g. (not (in-check King)). Empty: every move is legal.
   std::vector<EndRule> legal;

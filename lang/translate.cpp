@@ -145,7 +145,7 @@ std::string core_move_text(const Rules& rules, std::size_t piece, const MoveRule
   Rules alone = rules;
   for (PieceType& type : alone.pieces) type.moves.clear();
   alone.pieces[piece].moves = {move};
-  alone.pass_when_stuck = alone.swap_rule = alone.must_capture = false;
+  alone.pass_when_stuck = alone.swap_rule = alone.must_capture = alone.capture_most = false;
   if (!alike)
     for (Player& player : alone.players) player.forward = kFacings[0].second;
   std::string text;
@@ -386,14 +386,19 @@ std::string to_troyka_language(const Rules& rules) {
     text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
   if (!rules.phases.empty()) text += phases_text(rules);
   if (rules.swap_rule) text += "  (swap-rule)\n";
-  if (rules.must_capture) text += "  (must-capture)\n";
+  if (rules.must_capture && !rules.capture_most) text += "  (must-capture)\n";
+  if (rules.capture_most) text += "  (prefer (most captures))\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
   for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
     text += fmt::format("  (piece {} \"{}\"{}{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
                         moves_text(rules, piece, alike), general_moves_text(rules, static_cast<int>(piece), "    "));
   if (const std::string game_moves = general_moves_text(rules, -1, "  "); !game_moves.empty())
     text += game_moves.substr(1) + "\n";
-  if (rules.general && rules.general->prefer_captures) text += "  (prefer captures)\n";
+  // The general rules' preference, unless the game's own says it already.
+  if (rules.general && rules.general->prefer_most_captures && !rules.capture_most)
+    text += "  (prefer (most captures))\n";
+  else if (rules.general && rules.general->prefer_captures && !rules.capture_most)
+    text += "  (prefer captures)\n";
   if (rules.turn_actions != 1 || rules.first_turn_actions != 1)
     text += fmt::format("  (turn (actions {}) (first {}))\n", rules.turn_actions, rules.first_turn_actions);
   for (const EndRule& legal : rules.legal) text += fmt::format("  (legal {})\n", condition_text(rules, legal, -1));

@@ -230,7 +230,7 @@ TEST(CoreGolden, ShowCoreOfEveryGameMatchesItsFile) {
       EXPECT_EQ(run.out, read_file(golden)) << "troyka show games/" << name << ".game --core differs from " << golden
                                             << "; if the change is meant, rerun with TROYKA_UPDATE_GOLDEN=1";
   }
-  EXPECT_EQ(games, 23);
+  EXPECT_EQ(games, 24);
 }
 
 // ---- ZRF files -------------------------------------------------------------------------------
@@ -644,10 +644,25 @@ TEST(CoreErrors, FormsAndTestsAreChecked) {
             "   |                       ^\n"
             "hint: usage: (go DIRECTIONS), or (go NAME) with a NAME that any-direction or each-direction binds\n");
   EXPECT_EQ(error_of("(step forward)", "(prefer moves)"),
-            "test.game:2:9: error: expected 'captures', found 'moves'\n"
+            "test.game:2:9: error: expected 'captures' or (most captures), found 'moves'\n"
             " 2 | (prefer moves)\n"
             "   |         ^~~~~\n"
-            "hint: usage: (prefer captures), the core's (must-capture)\n");
+            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
+  EXPECT_EQ(error_of("(step forward)", "(prefer (fewest captures))"),
+            "test.game:2:9: error: expected 'captures' or (most captures), found '(fewest ...)'\n"
+            " 2 | (prefer (fewest captures))\n"
+            "   |         ^\n"
+            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
+  EXPECT_EQ(error_of("(step forward)", "(prefer (most pieces))"),
+            "test.game:2:15: error: expected 'captures', found 'pieces'\n"
+            " 2 | (prefer (most pieces))\n"
+            "   |               ^~~~~~\n"
+            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
+  EXPECT_EQ(error_of("(step forward)", "(prefer (most captures pieces))"),
+            "test.game:2:24: error: '(most ...)' takes no more than 1 argument; 'pieces' is one too many\n"
+            " 2 | (prefer (most captures pieces))\n"
+            "   |                        ^~~~~~\n"
+            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
   EXPECT_EQ(error_of("(moves (go (0 0)) empty)"),
             "test.game:3:27: error: a leap of (0 0) does not move\n"
             " 3 | (piece Man \"M\" (moves (go (0 0)) empty))\n"

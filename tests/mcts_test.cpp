@@ -161,10 +161,12 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
   // slow builds play just as many positions. Hasami Shogi's random games run to hundreds of plies
   // on the general back end, and the tafl games' moves all run there, where a decisive-move test
   // tries each move on a copy: few playouts a move (and Hasami's smallest board). Nine Men's
-  // Morris runs every rule there too, each landing asking for mills by lookaheads.
+  // Morris runs every rule there too, each landing asking for mills by lookaheads, and
+  // international draughts' kings search every capture sequence.
   if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
   const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
-                            file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game");
+                            file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game") ||
+                            file.ends_with("/international-draughts.game");
   const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "30" : "300";
   // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
   // before the fifty-move draw, with castling still allowed.
