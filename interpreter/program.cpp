@@ -1104,6 +1104,23 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   if (moves.empty() && pass_when_stuck_) moves.push_back(pass_move());
 }
 
+// Keeps the moves for which keep(move, record) holds, and the records of the general ones in step
+// with them; `record` is the move's record, null for a move that is not general or without records.
+template <typename Keep>
+static void keep_moves_if(MoveList& moves, std::vector<GeneralRecord>* records, Keep&& keep) {
+  std::size_t kept = 0, record = 0, records_kept = 0;
+  for (const Move& move : moves) {
+    const bool kept_move = keep(move, move.general && records ? &(*records)[record] : nullptr);
+    if (move.general && records) {
+      if (kept_move) (*records)[records_kept++] = std::move((*records)[record]);
+      ++record;
+    }
+    if (kept_move) moves[kept++] = move;
+  }
+  moves.resize(kept);
+  if (records) records->resize(records_kept);
+}
+
 template <int Words>
 void Program<Words>::keep_captures(MoveList& moves, std::vector<GeneralRecord>* records) const {
   if (!capture_most_) {
@@ -1112,46 +1129,23 @@ void Program<Words>::keep_captures(MoveList& moves, std::vector<GeneralRecord>* 
     if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
     return;
   }
-  // The pieces a move captures: a general move's from its record (the `record`-th; a listing under
-  // the majority rule always has them), a chain's from the cells it jumps, else the one on its
-  // landing cell, if any.
-  const auto captured = [&](const Move& move, std::size_t record) {
-    if (move.general) return (*records)[record].captured_pieces();
+  // The pieces a move captures: a general move's from its record (a listing under the majority
+  // rule always has them), a chain's from the cells it jumps, else the one on its landing cell, if any.
+  const auto captured = [](const Move& move, const GeneralRecord* record) {
+    if (move.general) return record->captured_pieces();
     return move.jumped ? std::popcount(move.jumped) : static_cast<int>(move.capture);
   };
   int most = 1;
   std::size_t record = 0;
-  for (const Move& move : moves) {
-    most = std::max(most, captured(move, record));
-    record += move.general;
-  }
-  std::size_t kept = 0, records_kept = 0;
-  record = 0;
-  for (const Move& move : moves) {
-    const bool keep = captured(move, record) >= most;
-    if (move.general) {
-      if (keep) (*records)[records_kept++] = std::move((*records)[record]);
-      ++record;
-    }
-    if (keep) moves[kept++] = move;
-  }
-  moves.resize(kept);
-  if (records) records->resize(records_kept);
+  for (const Move& move : moves) most = std::max(most, captured(move, move.general ? &(*records)[record++] : nullptr));
+  keep_moves_if(moves, records,
+                [&](const Move& move, const GeneralRecord* record) { return captured(move, record) >= most; });
 }
 
 template <int Words>
 void Program<Words>::keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
-  std::size_t kept = 0, record = 0, records_kept = 0;
-  for (const Move& move : moves) {
-    const bool legal = legal_after(state, move, move.general && records ? &(*records)[record] : nullptr);
-    if (move.general && records) {
-      if (legal) (*records)[records_kept++] = std::move((*records)[record]);
-      ++record;
-    }
-    if (legal) moves[kept++] = move;
-  }
-  moves.resize(kept);
-  if (records) records->resize(records_kept);
+  keep_moves_if(moves, records,
+                [&](const Move& move, const GeneralRecord* record) { return legal_after(state, move, record); });
 }
 
 // Whether the (legal ...) condition holds for the mover once `move` is played. The checker keeps
