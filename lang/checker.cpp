@@ -1007,6 +1007,8 @@ class Checker {
       if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
     for (std::size_t i = 0; i < demotions.size(); ++i)
       if (demotions[i]) read_demotion(*demotions[i], rules_.pieces[i]);
+    for (std::size_t i = 0; i < demotions.size(); ++i)  // once all are read: a chain may run either way
+      if (demotions[i]) check_demotion_ends(*demotions[i], rules_.pieces[i]);
     read_hands();  // before the rules, which may take pieces from hands
     for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece);
     for (const Node* form : forms("moves")) add_core_moves(*form, -1);
@@ -1039,9 +1041,17 @@ class Checker {
     if (rules_.pieces[static_cast<std::size_t>(piece.demotes_to)].name == piece.name)
       fail(base, fmt::format("the piece '{}' would demote to itself", piece.name),
            "name the unpromoted piece it goes back to, or leave (demotes-to ...) out");
-    if (rules_.pieces[static_cast<std::size_t>(piece.demotes_to)].demotes_to >= 0)
-      fail(base, fmt::format("'{}' demotes in turn; a piece demotes to a type that stays as it is",
-                             rules_.pieces[static_cast<std::size_t>(piece.demotes_to)].name));
+  }
+
+  // A piece demotes to a type that stays as it is: Rules::base_piece takes one step.
+  void check_demotion_ends(const Node& form, const PieceType& piece) const {
+    const PieceType& base = rules_.pieces[static_cast<std::size_t>(piece.demotes_to)];
+    if (base.demotes_to >= 0)
+      fail(form.items[1],
+           fmt::format("'{}' demotes in turn, to '{}'", base.name,
+                       rules_.pieces[static_cast<std::size_t>(base.demotes_to)].name),
+           fmt::format("name the type a captured '{}' goes to a hand as: (demotes-to {})", piece.name,
+                       rules_.pieces[static_cast<std::size_t>(base.demotes_to)].name));
   }
 
   // (hands PIECE...): the types a hand holds, each a base type (one that does not demote).

@@ -209,6 +209,12 @@ TEST(HandForms, ErrorsSayWhatIsWrong) {
             " 3 | (piece King \"K\" (demotes-to King) (moves (go n) empty))\n"
             "   |                             ^~~~\n"
             "hint: name the unpromoted piece it goes back to, or leave (demotes-to ...) out\n");
+  EXPECT_EQ(error_of("(piece Queen \"Q\" (demotes-to Rook)) (piece Rook \"R\" (demotes-to King))",
+                     "(piece King \"K\" (moves (go n) empty))"),
+            "test.game:2:30: error: 'Rook' demotes in turn, to 'King'\n"
+            " 2 | (piece Queen \"Q\" (demotes-to Rook)) (piece Rook \"R\" (demotes-to King))\n"
+            "   |                              ^~~~\n"
+            "hint: name the type a captured 'Queen' goes to a hand as: (demotes-to King)\n");
   EXPECT_EQ(error_of("(hands)", king),
             "test.game:2:1: error: '(hands ...)' names no piece\n"
             " 2 | (hands)\n"
