@@ -165,6 +165,7 @@ bool single_run(const Expr& e) {
     case Op::Not:
     case Op::And:
     case Op::Capture:
+    case Op::CaptureToHand:
     case Op::Become:
     case Op::Convert:
     case Op::Block:
@@ -183,6 +184,7 @@ bool never_fails(const Expr& e) {
     case Op::IfCan: return true;  // its body runs only where it has a complete run
     case Op::If: return std::all_of(e.items.begin() + 1, e.items.end(), never_fails);
     case Op::Capture:
+    case Op::CaptureToHand:
     case Op::Convert:
     case Op::Block:
     case Op::Add:
@@ -208,7 +210,7 @@ std::uint64_t GeneralRecord::fingerprint() const {
       mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
             static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
             static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^
-            swap ^ std::uint64_t{exits} << 62);
+            swap ^ std::uint64_t{exits} << 62 ^ std::uint64_t{from_hand} << 61);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
                          static_cast<std::uint8_t>(change.become) |
@@ -223,9 +225,9 @@ std::uint64_t GeneralRecord::fingerprint() const {
 }
 
 bool GeneralRecord::same_move(const GeneralRecord& other) const {
-  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again, exits) ==
+  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again, exits, from_hand) ==
              std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
-                      other.swap, other.again, other.exits) &&
+                      other.swap, other.again, other.exits, other.from_hand) &&
          changes == other.changes && counters == other.counters && registers == other.registers;
 }
 
@@ -346,7 +348,9 @@ class GeneralMoves<Words>::Compiler {
       }
       case Op::Enter: emit(Code::Enter, region(e.region)); return;
       case Op::Capture: emit(Code::Capture); return;
+      case Op::CaptureToHand: emit(Code::Capture, 1); return;
       case Op::New: emit(Code::New, e.piece); return;
+      case Op::FromHand: emit(Code::FromHand, e.piece < 0 ? kAnyHandPiece : e.piece); return;
       case Op::Land: emit(Code::Land); return;
       case Op::Block: emit(Code::Block); return;
       case Op::Become: emit(Code::Become, e.piece); return;
@@ -598,7 +602,8 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::int8_t piece = -1;    // the mover's type now
-  std::int8_t entered = -1;  // the type of a mover that entered by (new P)
+  std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
+  bool from_hand = false;    // it entered from its player's hand
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
@@ -786,7 +791,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::Again:
       case Code::Swap:
         alive = t.here >= 0 || in.code == Code::Pass || in.code == Code::Again || in.code == Code::Swap;
-        if (alive) s.effect(t, in.code);
+        if (alive) s.effect(t, in.code, in.arg);  // a capture's arg: 1 to the mover's hand
         ++t.pc;
         break;
       case Code::New:
@@ -795,6 +800,26 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         t.piece = t.entered = static_cast<std::int8_t>(in.arg);
         ++t.pc;
         break;
+      case Code::FromHand: {
+        // The types held, each a choice in (hands ...) order; or the one named, when held.
+        const auto& hand = s.state.hands[s.player];
+        boost::container::small_vector<std::int8_t, lang::kMaxHandPieces> held;
+        for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
+          if (hand[slot] > 0 && (in.arg == kAnyHandPiece || rules_->hands[slot] == in.arg))
+            held.push_back(static_cast<std::int8_t>(rules_->hands[slot]));
+        alive = t.mover == kNoMover && !held.empty();
+        if (!alive) break;
+        ++t.pc;
+        t.mover = kCarried;
+        t.from_hand = true;
+        for (auto piece = held.rbegin(); piece + 1 != held.rend(); ++piece) {
+          Thread later = t;
+          later.piece = later.entered = *piece;
+          s.choices.push(later);
+        }
+        t.piece = t.entered = held.front();
+        break;
+      }
       case Code::Land:
       case Code::Exit:
         alive = t.mover == kCarried && (in.code == Code::Exit ? t.here >= 0 : s.landable(t));
@@ -857,6 +882,7 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
     record.final_piece = t.piece;
     record.exits = t.mover == kExited;
   }
+  record.from_hand = t.from_hand;
   record.labelled = static_cast<std::int16_t>(s.labelled);
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
@@ -881,7 +907,9 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
     if (change == record.changes.end())
       change = record.changes.insert(record.changes.end(), CellChange{static_cast<std::uint16_t>(effect.cell)});
     switch (effect.code) {
-      case Code::Capture: change->what |= CellChange::kCapture; break;
+      case Code::Capture:
+        change->what |= effect.arg == 1 ? CellChange::kCapture | CellChange::kToHand : CellChange::kCapture;
+        break;
       case Code::Convert: change->what |= CellChange::kConvert; break;
       case Code::Block: change->what |= CellChange::kBlock; break;
       case Code::Relocate:
@@ -1095,7 +1123,7 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
 // ---- text -------------------------------------------------------------------------------------------
 
 // §1.3: the origin, the waypoints and the landing, joined by 'x' when the move captures, else '-';
-// an entering piece's cell, with its letter when several types enter; blocks after '/'. The
+// an entering piece's cell, with its letter when several types enter (L*c3 from a hand); blocks after '/'. The
 // explicit form also writes the mover's new type, the captures away from the landing, and the
 // cells that change owner or type.
 template <int Words>
@@ -1106,7 +1134,9 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
   if (record.labelled >= 0) {
     text = core_->moves[static_cast<std::size_t>(record.labelled)].label;
   } else if (record.origin < 0) {
-    if (record.landing >= 0)
+    if (record.from_hand)  // shogi's drop: the letter, '*', the cell
+      text = fmt::format("{}*{}", letter(record.piece), cell(record.landing));
+    else if (record.landing >= 0)
       text = name_piece ? fmt::format("{}@{}", letter(record.piece), cell(record.landing)) : cell(record.landing);
   } else {
     const char separator = record.captures() ? 'x' : '-';

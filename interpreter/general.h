@@ -26,9 +26,10 @@ namespace troyka {
 
 // What a general move does to one cell besides moving its mover, merged over the run.
 struct CellChange {
-  static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4, kRelocate = 8;
+  // kToHand: with kCapture, the piece goes to the mover's hand ((capture to-hand)).
+  static constexpr std::uint8_t kCapture = 1, kConvert = 2, kBlock = 4, kRelocate = 8, kToHand = 16;
   std::uint16_t cell = 0;
-  std::uint8_t what = 0;          // kCapture | kConvert | kBlock | kRelocate
+  std::uint8_t what = 0;          // kCapture | kConvert | kBlock | kRelocate | kToHand
   std::int8_t become = -1;        // the type the piece there becomes, or -1
   std::int16_t relocate_to = -1;  // kRelocate: where the piece there goes (relocate MARK)
   // The attributes (bit a for lang::Rules::attributes[a]) the piece here has, or loses, once the
@@ -65,6 +66,8 @@ struct GeneralRecord {
   bool pass = false, swap = false;
   bool again = false;  // the mover decides once more before the turn passes on
   bool exits = false;  // the mover left the board at `landing` (exit)
+  // The mover entered from its player's hand (from-hand), a piece of type `piece`.
+  bool from_hand = false;
   // A listing that defers effects (GeneralMoves::list) leaves a rule's deferred part unrun: the
   // index of that rule, whose part complete() runs; -1 when the record is complete.
   std::int16_t deferred = -1;
@@ -141,6 +144,7 @@ class GeneralMoves {
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
   static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
+  static constexpr std::uint16_t kAnyHandPiece = 0xffff;  // FromHand's arg for (from-hand) of any type
 
   enum class Code : std::uint8_t {
     Go,          // here := next along direction `arg`; off the board: the run dies
@@ -158,7 +162,8 @@ class GeneralMoves {
     Capture,
     Become,  // to piece `arg`
     Convert,
-    New,  // piece `arg` enters as the mover
+    New,       // piece `arg` enters as the mover
+    FromHand,  // a piece `arg` (kAnyHandPiece: each type held) from the mover's hand enters as the mover
     Land,
     Block,
     Waypoint,

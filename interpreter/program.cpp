@@ -158,6 +158,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     for (const lang::EndRule& condition : phase.until)
       for (int player = 0; player < kPlayers; ++player) until.push_back(end_test(condition, player));
   }
+  if (!rules_->hands.empty())  // drawn after every other key: games without hands hash as before
+    for (auto& key : hand_keys_) key = keys.next();
 }
 
 template <int Words>
@@ -587,7 +589,25 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg)
     if (const int held = state.registers[reg]; held > 0)
       hash ^= register_keys_[reg * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(held - 1)];
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
+      hash ^= hand_key(player, static_cast<int>(slot), state.hands[player][slot]);
   return hash;
+}
+
+// A hand holds one key per count, as a counter does: the hash covers how many, not which came when.
+template <int Words>
+std::uint64_t Program<Words>::hand_key(int player, int slot, int count) const {
+  const std::uint64_t seed = hand_keys_[static_cast<std::size_t>(player * lang::kMaxHandPieces + slot)];
+  return Rng(seed + static_cast<std::uint64_t>(count)).next();
+}
+
+template <int Words>
+void Program<Words>::add_to_hand(StateType& state, int player, int slot, int delta) const {
+  std::uint8_t& held = state.hands[player][static_cast<std::size_t>(slot)];
+  state.hash ^= hand_key(player, slot, held);
+  held = static_cast<std::uint8_t>(held + delta);
+  state.hash ^= hand_key(player, slot, held);
 }
 
 template <int Words>
@@ -816,6 +836,7 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     take(state, mover, record.piece, record.origin);
     if (marks_pieces_) clear_attributes(state, record.origin);
   }
+  if (record.from_hand) add_to_hand(state, mover, rules_->hand_slot(record.piece), -1);
   struct Relocated {
     int owner, piece, cell;
   };
@@ -831,6 +852,8 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     const int piece = piece_at(state, owner, cell);
     take(state, owner, piece, cell);
     if (marks_pieces_) clear_attributes(state, cell);
+    if (const int slot = rules_->hand_slot(rules_->base_piece(piece)); (change.what & CellChange::kToHand) && slot >= 0)
+      add_to_hand(state, mover, slot, 1);
     if (change.what & CellChange::kCapture) continue;
     const Relocated after{change.what & CellChange::kConvert ? mover : owner,
                           change.become >= 0 ? change.become : piece,
@@ -2197,7 +2220,53 @@ std::string Program<Words>::position_text(const StateType& state) const {
                         state.counters[1][counter]);
   // Then the attributes, NAME=a1,e1 (the cells of the pieces that have it), and the registers, NAME=e3.
   for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
+  if (!rules_->hands.empty()) text += " hand=" + hand_text(state);
   return text;
+}
+
+// The pieces in hand as shogi's SFEN writes them: per player (the first in upper case), per type in
+// (hands ...) order, the count before the letter when above one; "-" when both hands are empty.
+template <int Words>
+std::string Program<Words>::hand_text(const StateType& state) const {
+  std::string text;
+  for (int player = 0; player < kPlayers; ++player)
+    for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot) {
+      const int count = state.hands[player][slot];
+      const char letter = rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])].letter;
+      if (count > 1) text += std::to_string(count);
+      if (count > 0) text += player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+    }
+  return text.empty() ? "-" : text;
+}
+
+// The value of hand=... in position text, as hand_text writes it, into `state`; what is wrong, or nothing.
+template <int Words>
+std::string Program<Words>::parse_hand(StateType& state, std::string_view text) const {
+  const auto fail = [&](std::string_view why) {
+    return fmt::format(
+        "'hand={}' {}; write each player's pieces in hand as letters, {}'s in upper case, a count before "
+        "a letter held more than once (hand=2Ce), or hand=-",
+        text, why, rules_->players[0].name);
+  };
+  for (std::size_t i = 0; i < text.size() && text != "-";) {
+    int count = 1;
+    if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      const auto [end, error] = std::from_chars(text.data() + i, text.data() + text.size(), count);
+      i = static_cast<std::size_t>(end - text.data());
+      if (error != std::errc() || count < 2 || count > lang::kMaxHandCount || i == text.size())
+        return fail(fmt::format("has a count that is not from 2 to {} before a letter", lang::kMaxHandCount));
+    }
+    const char letter = text[i++];
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
+    const auto slot = std::find_if(rules_->hands.begin(), rules_->hands.end(), [&](int piece) {
+      return rules_->pieces[static_cast<std::size_t>(piece)].letter == upper;
+    });
+    if (slot == rules_->hands.end())
+      return fail(fmt::format("names '{}', which is not a piece of (hands ...)", letter));
+    state.hands[letter == upper ? 0 : 1][static_cast<std::size_t>(slot - rules_->hands.begin())] =
+        static_cast<std::uint8_t>(count);
+  }
+  return {};
 }
 
 template <int Words>
@@ -2237,6 +2306,7 @@ std::string Program<Words>::parse_mark(StateType& state, std::string_view text) 
     }
     return {};
   }
+  if (name == "hand" && !rules_->hands.empty()) return parse_hand(state, value);
   for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg) {
     if (rules_->registers[reg].name != name) continue;
     const int cell = value == "-" ? -1 : cell_of(value);
@@ -2422,6 +2492,7 @@ std::string Program<Words>::diagram(const StateType& state) const {
     out += fmt::format("{}: {} {}, {} {}\n", rules_->counters[counter].name, rules_->players[0].name,
                        state.counters[0][counter], rules_->players[1].name, state.counters[1][counter]);
   for (const auto& [name, value] : mark_texts(state)) out += fmt::format("{}: {}\n", name, value);
+  if (!rules_->hands.empty()) out += fmt::format("in hand: {}\n", hand_text(state));
   return out;
 }
 

@@ -110,6 +110,10 @@ struct State {
   // The cell each (register ...) holds, plus one; 0 when it holds none.
   std::array<std::int16_t, lang::kMaxRegisters> registers{};
 
+  // ---- hands (docs/core-design.md §6, step 15) ----
+  // How many pieces of each type of (hands ...) each player holds, in lang::Rules::hands order.
+  std::array<std::array<std::uint8_t, lang::kMaxHandPieces>, kPlayers> hands{};
+
   // The game's types first; the others stay empty. Last, so that the fields above share the first
   // cache line with the players' boards whatever the number of types.
   std::array<Board, kPieceTypeSlots<Words>> by_piece{};
@@ -507,6 +511,11 @@ class Program {
   void set_register(StateType& state, int reg, int cell) const;  // cell -1: none
   void clear_transient_registers(StateType& state) const;
   std::string parse_mark(StateType& state, std::string_view text) const;  // an attribute's or register's text
+  // Hands: `player`'s count of the hand piece in `slot` (lang::Rules::hands) changes by `delta`.
+  void add_to_hand(StateType& state, int player, int slot, int delta) const;
+  std::uint64_t hand_key(int player, int slot, int count) const;
+  std::string hand_text(const StateType& state) const;  // "2Ce", "-" for empty hands
+  std::string parse_hand(StateType& state, std::string_view text) const;
   // Each attribute, then each register, with its value as text: "a1,e1,h1" or "e3", "-" for none.
   std::vector<std::pair<std::string, std::string>> mark_texts(const StateType& state) const;
   [[gnu::always_inline]] static Board jump_targets(const StateType& state, const Jump& jump, const Board& landing) {
@@ -672,6 +681,7 @@ class Program {
   std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
   std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
   std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
+  std::array<std::uint64_t, kPlayers * lang::kMaxHandPieces> hand_keys_{};   // seeds, by player and hand slot
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
   int piece_types_ = 0;

@@ -24,9 +24,9 @@ namespace {
 // ---- Vocabulary -------------------------------------------------------------------------------
 
 const std::vector<std::string> kGameForms = {
-    "about",     "param",        "variant", "players", "board", "region",  "piece", "setup",     "end",      "pass-when-stuck",
-    "swap-rule", "must-capture", "moves",   "prefer",  "turn",  "counter", "legal", "attribute", "register", "phases",
-    "phase"};
+    "about", "param",           "variant",   "players",      "board", "region", "piece", "setup",
+    "end",   "pass-when-stuck", "swap-rule", "must-capture", "moves", "prefer", "turn",  "counter",
+    "legal", "attribute",       "register",  "phases",       "phase", "hands"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -36,6 +36,8 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"attribute", "(attribute NAME (initially REGION)): a mark the pieces standing on REGION start with"},
     {"initially", "(initially REGION)"},
     {"register", "(register NAME [transient]): a cell remembered across moves"},
+    {"hands", "(hands PIECE...): the piece types a player may hold in hand, e.g. (hands Chick Giraffe Elephant)"},
+    {"demotes-to", "(demotes-to PIECE): a piece of this type captured into a hand goes there as PIECE"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
     {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
     {"board",
@@ -139,7 +141,8 @@ const std::vector<std::string> kConditions = {"reach",
 const std::vector<std::string> kComparisons = {"<", "<=", "=", ">=", ">"};
 const std::vector<std::string> kMoveKinds = {"step", "slide", "leap", "drop", "jump"};
 // What a piece form may hold after its name and letter: its moves, and at most one promotion.
-const std::vector<std::string> kPieceParts = {"step", "slide", "leap", "drop", "jump", "moves", "promote"};
+const std::vector<std::string> kPieceParts = {"step", "slide", "leap",    "drop",
+                                              "jump", "moves", "promote", "demotes-to"};
 // The largest bound of a (repeat ...): far beyond any board's longest line.
 constexpr int kMaxRepeatBound = 1000;
 const std::vector<std::string> kRegionForms = {"row",       "rows",     "column", "columns", "cells",
@@ -179,6 +182,9 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"set-attr", "(set-attr ATTRIBUTE)"},
     {"clear-attr", "(clear-attr ATTRIBUTE)"},
     {"remember", "(remember REGISTER): the register holds here once the move is played"},
+    {"capture", "capture, or (capture to-hand): the piece at here goes to the mover's hand"},
+    {"from-hand",
+     "(from-hand [PIECE]), or the word from-hand: the mover is a piece from its player's hand (any type held)"},
 };
 // A core form that stands where a test is asked for.
 bool is_test(core::Op op) {
@@ -954,6 +960,7 @@ class Checker {
       fail(*piece_forms[static_cast<std::size_t>(cap)], std::move(message), std::move(hint));
     }
     std::vector<const Node*> promotions;                  // by piece: its (promote ...) form, if any
+    std::vector<const Node*> demotions;                   // by piece: its (demotes-to ...) form, if any
     std::vector<std::pair<int, const Node*>> core_rules;  // (moves ...) forms, by piece
     for (const Node* form : piece_forms) {
       PieceType piece;
@@ -982,6 +989,11 @@ class Checker {
         const Node& part = form->items[i];
         if (part.head() == "moves") {
           core_rules.emplace_back(static_cast<int>(rules_.pieces.size()), &part);
+        } else if (part.head() == "demotes-to") {
+          if (demotions.size() > rules_.pieces.size())
+            fail(part, fmt::format("'(demotes-to ...)' is given twice for the piece '{}'", piece.name));
+          demotions.resize(rules_.pieces.size() + 1);
+          demotions.back() = &part;
         } else if (part.head() != "promote") {
           piece.moves.push_back(move_rule(part));
         } else {
@@ -996,6 +1008,11 @@ class Checker {
     // name it.
     for (std::size_t i = 0; i < promotions.size(); ++i)
       if (promotions[i]) read_promotion(*promotions[i], rules_.pieces[i]);
+    for (std::size_t i = 0; i < demotions.size(); ++i)
+      if (demotions[i]) read_demotion(*demotions[i], rules_.pieces[i]);
+    for (std::size_t i = 0; i < demotions.size(); ++i)  // once all are read: a chain may run either way
+      if (demotions[i]) check_demotion_ends(*demotions[i], rules_.pieces[i]);
+    read_hands();  // before the rules, which may take pieces from hands
     for (const auto& [piece, form] : core_rules) add_core_moves(*form, piece);
     for (const Node* form : forms("moves")) add_core_moves(*form, -1);
   }
@@ -1017,6 +1034,58 @@ class Checker {
       fail(into, fmt::format("the piece '{}' would promote to itself", piece.name),
            "name the piece it becomes, declared with its own (piece ...) form");
     piece.promote_region = region(argument(form, 2, "REGION"));
+  }
+
+  // (demotes-to PIECE): the type the piece goes to a hand as.
+  void read_demotion(const Node& form, PieceType& piece) const {
+    expect_at_most(form, 2);
+    const Node& base = argument(form, 1, "PIECE");
+    piece.demotes_to = piece_named(base);
+    if (rules_.pieces[static_cast<std::size_t>(piece.demotes_to)].name == piece.name)
+      fail(base, fmt::format("the piece '{}' would demote to itself", piece.name),
+           "name the unpromoted piece it goes back to, or leave (demotes-to ...) out");
+  }
+
+  // A piece demotes to a type that stays as it is: Rules::base_piece takes one step.
+  void check_demotion_ends(const Node& form, const PieceType& piece) const {
+    const PieceType& base = rules_.pieces[static_cast<std::size_t>(piece.demotes_to)];
+    if (base.demotes_to >= 0)
+      fail(form.items[1],
+           fmt::format("'{}' demotes in turn, to '{}'", base.name,
+                       rules_.pieces[static_cast<std::size_t>(base.demotes_to)].name),
+           fmt::format("name the type a captured '{}' goes to a hand as: (demotes-to {})", piece.name,
+                       rules_.pieces[static_cast<std::size_t>(base.demotes_to)].name));
+  }
+
+  // (hands PIECE...): the types a hand holds, each a base type (one that does not demote).
+  void read_hands() {
+    for (const Node* form : forms("hands")) {
+      if (form->items.size() < 2) fail(*form, "'(hands ...)' names no piece", usage("hands"));
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        const int piece = piece_named(form->items[i]);
+        const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
+        if (rules_.hand_slot(piece) >= 0)
+          fail(form->items[i], fmt::format("the piece '{}' is in (hands ...) twice", type.name));
+        if (type.demotes_to >= 0)
+          fail(form->items[i],
+               fmt::format("'{}' demotes to '{}' when captured, so no hand holds it", type.name,
+                           rules_.pieces[static_cast<std::size_t>(type.demotes_to)].name),
+               fmt::format("name '{}' instead", rules_.pieces[static_cast<std::size_t>(type.demotes_to)].name));
+        if (rules_.hands.size() == kMaxHandPieces)
+          fail(form->items[i], fmt::format("a hand holds at most {} piece types", kMaxHandPieces));
+        rules_.hands.push_back(piece);
+      }
+    }
+  }
+
+  // A core form that takes from or adds to hands needs (hands ...), and the piece it names in them.
+  void check_hand(const Node& node, int piece) const {
+    if (rules_.hands.empty())
+      fail(node, fmt::format("'{}' needs hands, and this game has none", to_text(node)),
+           "declare the piece types a player may hold: (hands PIECE...)");
+    if (piece >= 0 && rules_.hand_slot(piece) < 0)
+      fail(node, fmt::format("no hand holds the piece '{}'", rules_.pieces[static_cast<std::size_t>(piece)].name),
+           "add it to (hands ...)");
   }
 
   int piece_index(std::string_view name) const { return lang::piece_index(rules_, name); }
@@ -1437,7 +1506,7 @@ class Checker {
   // A game rule that starts by bringing in a piece, on each of its ways, belongs to that piece (a drop).
   static int entering_piece(const core::Expr& expr) {
     if (expr.op == core::Op::Seq) return entering_piece(expr.items.front());
-    if (expr.op == core::Op::New) return expr.piece;
+    if (expr.op == core::Op::New || expr.op == core::Op::FromHand) return expr.piece;
     if (expr.op != core::Op::Or) return -1;
     const int piece = entering_piece(expr.items.front());
     for (const core::Expr& way : expr.items)
@@ -1513,7 +1582,9 @@ class Checker {
   core::Expr core_word(const Node& node) const {
     core::Expr expr;
     expr.op = core_op(node);
-    if (kCoreUsage.count(node.text))
+    if (expr.op == core::Op::FromHand) check_hand(node, -1);
+    const bool also_a_word = expr.op == core::Op::Capture || expr.op == core::Op::FromHand;
+    if (kCoreUsage.count(node.text) && !also_a_word)
       fail(node, fmt::format("'{}' opens a form: write it in parentheses", node.text), core_usage(node.text));
     return expr;
   }
@@ -1561,6 +1632,11 @@ class Checker {
                               expr.op == Op::Add ? "the amount added" : "the value set");
         break;
       case Op::Attacked: expect_core_items(form, 0, 0); break;
+      case Op::FromHand:  // (from-hand) is the word from-hand: any type held
+        expect_core_items(form, 0, 1);
+        if (form.items.size() == 2) expr.piece = piece_named(form.items[1]);
+        check_hand(form, expr.piece);
+        break;
       case Op::Attr:
       case Op::SetAttr:
       case Op::ClearAttr:
@@ -1587,6 +1663,12 @@ class Checker {
       case Op::Is:
       case Op::New:
       case Op::Become: expr.piece = piece_named(argument); break;
+      case Op::Capture:
+        if (!argument.is_symbol("to-hand"))
+          fail(argument, fmt::format("expected 'to-hand', found {}", describe(argument)), core_usage("capture"));
+        check_hand(form, -1);
+        expr.op = Op::CaptureToHand;
+        break;
       case Op::In:
       case Op::Enter: expr.region = core_region(argument); break;
       case Op::Go:
@@ -1854,7 +1936,9 @@ class Checker {
       case Op::Go:
       case Op::Enter: return moves_piece;  // a piece that flies, e.g. (enter all) empty (not (at origin))
       case Op::New:
+      case Op::FromHand:
       case Op::Capture:
+      case Op::CaptureToHand:
       case Op::Block:
       case Op::Become:
       case Op::Convert:
@@ -1893,6 +1977,7 @@ class Checker {
     switch (expr.op) {
       case Op::Enter: entered = true; return nullptr;
       case Op::New:
+      case Op::FromHand:
       case Op::Pass:
       case Op::Again:
       case Op::SwapPiecesMirror:

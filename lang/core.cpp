@@ -60,6 +60,8 @@ const char* keyword(Op op) {
     case Op::SetAttr: return "set-attr";
     case Op::ClearAttr: return "clear-attr";
     case Op::Remember: return "remember";
+    case Op::CaptureToHand: return "capture";  // (capture to-hand)
+    case Op::FromHand: return "from-hand";
   }
   return "";
 }
@@ -279,6 +281,11 @@ class Printer {
       case Op::Mark:
       case Op::Relocate: form.items.push_back(symbol(expr.variable)); break;
       case Op::Attacked: return form;  // written (attacked), as §1.2 has it
+      case Op::CaptureToHand: form.items.push_back(symbol("to-hand")); return form;
+      case Op::FromHand:  // (from-hand PIECE), or the word alone for any piece held
+        if (expr.piece < 0) return form.items.front();
+        form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name));
+        return form;
       case Op::Seq:
       case Op::Or:
       case Op::Opt:

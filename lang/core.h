@@ -97,8 +97,11 @@ enum class Op {
   SetAttr,     // (set-attr NAME): the piece at here once the move is played has the attribute `slot`
   ClearAttr,   // (clear-attr NAME): and does not have it
   Remember,    // (remember NAME): the register `slot` holds here once the move is played
+  // Added for hands (docs/core-design.md §6, step 15).
+  CaptureToHand,  // (capture to-hand): capture, and the piece goes to the mover's hand as its base type
+  FromHand,       // (from-hand [PIECE]): the mover is a `piece` from its player's hand (-1: any type held)
 };
-inline constexpr int kOps = static_cast<int>(Op::Remember) + 1;
+inline constexpr int kOps = static_cast<int>(Op::FromHand) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -114,7 +117,7 @@ struct Expr {
   std::vector<Direction> directions;  // Go, AnyDirection, EachDirection
   std::string variable;               // Go along a bound direction; AnyDirection, EachDirection: its name
   Region region;                      // Enter, In
-  int piece = -1;                     // Is, New, Become: an index into Rules::pieces
+  int piece = -1;                     // Is, New, Become, FromHand: an index into Rules::pieces
   int at_least = 0;                   // Repeat
   int at_most = -1;                   // Repeat: -1 for no bound
   bool maximal = false;               // Repeat: ends only where another pass has no complete run

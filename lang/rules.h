@@ -48,6 +48,8 @@ inline constexpr int kMaxCounterValue = 30000;  // a counter's bounds, and the a
 inline constexpr int kMaxRepetitions = 100;     // (repetition N): N is at most this
 inline constexpr int kMaxAttributes = 4;        // (attribute ...) declarations in a game
 inline constexpr int kMaxRegisters = 4;         // (register ...) declarations in a game
+inline constexpr int kMaxHandPieces = 8;        // the piece types of (hands ...): shogi has 7
+inline constexpr int kMaxHandCount = 99;        // pieces of one type in one hand, as position text reads them
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -142,6 +144,9 @@ struct PieceType {
   // player's version of the region becomes a `promote_to` there, and the move ends. -1: never.
   int promote_to = -1;
   PlayerRegion promote_region;
+  // (demotes-to PIECE): a piece of this type captured into a hand goes there as a `demotes_to`
+  // (a promoted piece returns unpromoted). -1: as itself.
+  int demotes_to = -1;
   SourcePos pos;
 };
 
@@ -288,6 +293,10 @@ struct Rules {
   std::vector<Counter> counters;      // at most kMaxCounters, in declaration order
   std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order
   std::vector<Register> registers;    // at most kMaxRegisters, in declaration order
+  // (hands PIECE...): the piece types a player may hold in hand, in the order position text writes
+  // them; at most kMaxHandPieces. A piece captured by (capture to-hand) goes to the capturer's hand
+  // as its base type (PieceType::demotes_to) when that type is here, else it leaves the game.
+  std::vector<int> hands;
   // A player to move who has no legal move passes, as long as its opponent has one: the pass is
   // then its only move. With it, no-legal-moves holds only when neither player can move.
   bool pass_when_stuck = false;
@@ -322,6 +331,16 @@ struct Rules {
   int cells_on_board() const { return cells() - static_cast<int>(holes.size()); }
   bool is_hole(int cell) const { return std::binary_search(holes.begin(), holes.end(), cell); }
   int cell(int column, int row) const { return row * width + column; }
+  // The index in `hands` of piece type `piece`, or -1 when no hand holds it.
+  int hand_slot(int piece) const {
+    const auto found = std::find(hands.begin(), hands.end(), piece);
+    return found == hands.end() ? -1 : static_cast<int>(found - hands.begin());
+  }
+  // The type a captured `piece` goes to a hand as: its (demotes-to ...), else itself.
+  int base_piece(int piece) const {
+    const int base = pieces[static_cast<std::size_t>(piece)].demotes_to;
+    return base < 0 ? piece : base;
+  }
   // Whether a direction of the board may be other than one shift of the grid.
   bool has_links() const { return points || !links.empty(); }
   // Where a step by `offset` from `cell` leads, or -1: along a link that leaves `cell` that way; else,

@@ -82,6 +82,7 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
     case Op::Can:
     case Op::Cannot: return true;
     case Op::New:
+    case Op::FromHand:
     case Op::Enter:
     case Op::Become:
     case Op::Convert:

@@ -384,14 +384,22 @@ std::string to_troyka_language(const Rules& rules) {
   }
   for (const Register& reg : rules.registers)
     text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
+  if (!rules.hands.empty()) {
+    text += "  (hands";
+    for (const int piece : rules.hands) text += " " + rules.pieces[static_cast<std::size_t>(piece)].name;
+    text += ")\n";
+  }
   if (!rules.phases.empty()) text += phases_text(rules);
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture && !rules.capture_most) text += "  (must-capture)\n";
   if (rules.capture_most) text += "  (prefer (most captures))\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
-  for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
-    text += fmt::format("  (piece {} \"{}\"{}{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
+  for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
+    const int base = rules.pieces[piece].demotes_to;
+    text += fmt::format("  (piece {} \"{}\"{}{}{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
+                        base < 0 ? "" : " (demotes-to " + rules.pieces[static_cast<std::size_t>(base)].name + ")",
                         moves_text(rules, piece, alike), general_moves_text(rules, static_cast<int>(piece), "    "));
+  }
   if (const std::string game_moves = general_moves_text(rules, -1, "  "); !game_moves.empty())
     text += game_moves.substr(1) + "\n";
   // The general rules' preference, unless the game's own says it already.

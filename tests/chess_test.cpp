@@ -116,12 +116,7 @@ std::string error_of(const std::string& declarations, const std::string& rules) 
   const std::string text = "(game \"Test\" (players (White north) (Black south)) (board (rectangle 5 5))\n" +
                            declarations + "\n(piece King \"K\" " + rules +
                            ")\n(setup (place White King a1) (place Black King e5)) (end (lose no-legal-moves)))";
-  try {
-    lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {});
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  return "loads";
+  return troyka_tests::load_error(text);
 }
 
 TEST(ChessForms, AttributesAndRegistersAreDeclared) {

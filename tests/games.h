@@ -204,6 +204,17 @@ inline const std::string kSampleRecord = R"record([Game "Breakthrough"]
 6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
 )record";
 
+// The diagnostic, rendered, that loading the rule file `text` (as test.game) fails with; "loads" if it loads.
+inline std::string load_error(const std::string& text) {
+  try {
+    troyka::lang::load_rules(std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"test.game", text}),
+                             {});
+  } catch (const troyka::lang::Error& error) {
+    return troyka::lang::render(error.diagnostic());
+  }
+  return "loads";
+}
+
 // The position a text form names (Program::parse_position); a bad text fails the test.
 template <typename Program>
 typename Program::StateType position(const Program& program, const std::string& text) {

@@ -489,7 +489,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal', 'attribute', 'register', 'phases', 'phase'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal', 'attribute', 'register', 'phases', 'phase', 'hands'
 )");
 }
 
