@@ -1028,22 +1028,26 @@ class Checker {
   // (promote PIECE REGION): the piece becomes PIECE on the region, and its move ends there.
   void read_promotion(const Node& form, PieceType& piece) const {
     expect_at_most(form, 3);
-    const Node& into = argument(form, 1, "PIECE");
-    piece.promote_to = piece_named(into);
-    if (rules_.pieces[static_cast<std::size_t>(piece.promote_to)].name == piece.name)
-      fail(into, fmt::format("the piece '{}' would promote to itself", piece.name),
-           "name the piece it becomes, declared with its own (piece ...) form");
+    piece.promote_to =
+        other_piece(form, piece, "promote", "name the piece it becomes, declared with its own (piece ...) form");
     piece.promote_region = region(argument(form, 2, "REGION"));
   }
 
   // (demotes-to PIECE): the type the piece goes to a hand as.
   void read_demotion(const Node& form, PieceType& piece) const {
     expect_at_most(form, 2);
-    const Node& base = argument(form, 1, "PIECE");
-    piece.demotes_to = piece_named(base);
-    if (rules_.pieces[static_cast<std::size_t>(piece.demotes_to)].name == piece.name)
-      fail(base, fmt::format("the piece '{}' would demote to itself", piece.name),
-           "name the unpromoted piece it goes back to, or leave (demotes-to ...) out");
+    piece.demotes_to =
+        other_piece(form, piece, "demote", "name the unpromoted piece it goes back to, or leave (demotes-to ...) out");
+  }
+
+  // The piece that the first argument of `form` names, which may not be `piece` itself: it would
+  // `change` to itself.
+  int other_piece(const Node& form, const PieceType& piece, std::string_view change, std::string hint) const {
+    const Node& named = argument(form, 1, "PIECE");
+    const int other = piece_named(named);
+    if (rules_.pieces[static_cast<std::size_t>(other)].name == piece.name)
+      fail(named, fmt::format("the piece '{}' would {} to itself", piece.name, change), std::move(hint));
+    return other;
   }
 
   // A piece demotes to a type that stays as it is: Rules::base_piece takes one step.

@@ -297,13 +297,7 @@ TEST(Chess, AHundredPliesWithoutACaptureOrAPawnMoveDraw) {
 
 TEST(Chess, TheThirdRepetitionDraws) {
   game("chess.game").visit([](const auto& program) {
-    auto state = program.initial_state();
-    History history = program.start_history(state);
-    for (int round = 0; round < 2; ++round)
-      for (const char* text : {"g1-f3", "g8-f6", "f3-g1", "f6-g8"}) {
-        EXPECT_FALSE(state.over) << text;
-        program.apply(state, program.parse_move(state, text).move, history);
-      }
+    const auto state = troyka_tests::after_rounds(program, {"g1-f3", "g8-f6", "f3-g1", "f6-g8"}, 2);
     EXPECT_TRUE(state.over);
     EXPECT_EQ(program.end_reason(state), "draw by (repetition 3)");
   });

@@ -19,6 +19,8 @@ namespace troyka {
 namespace {
 
 using troyka_tests::after;
+using troyka_tests::after_move;
+using troyka_tests::end_after;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
@@ -46,19 +48,6 @@ TEST(Dobutsu, RandomGamesAgreeWithTheReference) {
       troyka_tests::PlainReference<dobutsu::Position>{dobutsu::start(), dobutsu::successors, dobutsu::winner,
                                                       dobutsu::text, dobutsu::kOngoing},
       "dobutsu-shogi.game", kSlowBuild ? 2 : 30, 14);
-}
-
-// The text of the position after `move` from `text`.
-template <typename Program>
-std::string after_move(const Program& program, const std::string& text, const std::string& move) {
-  return program.position_text(after(program, position(program, text), move));
-}
-
-// The end reason after `move` from `text`, "" when the game goes on.
-template <typename Program>
-std::string end_after(const Program& program, const std::string& text, const std::string& move) {
-  const auto state = after(program, position(program, text), move);
-  return state.over ? program.end_reason(state) : "";
 }
 
 TEST(Dobutsu, ACapturedPieceGoesToTheCaptorsHandAndAHenAsAChick) {
@@ -135,13 +124,7 @@ TEST(Dobutsu, PositionTextWithHandsReadsBack) {
 
 TEST(Dobutsu, ARepeatedPositionDrawsWithTheGamesHistory) {
   game("dobutsu-shogi.game").visit([](const auto& program) {
-    auto state = program.initial_state();
-    History history = program.start_history(state);
-    for (int round = 0; round < 2; ++round)
-      for (const char* move : {"c1-c2", "a4-a3", "c2-c1", "a3-a4"}) {
-        ASSERT_FALSE(state.over) << move;
-        program.apply(state, program.parse_move(state, move).move, history);
-      }
+    const auto state = troyka_tests::after_rounds(program, {"c1-c2", "a4-a3", "c2-c1", "a3-a4"}, 2);
     ASSERT_TRUE(state.over);
     EXPECT_EQ(program.end_reason(state), "draw by (repetition 3)");
   });

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -242,6 +243,34 @@ typename Program::StateType after(const Program& program, typename Program::Stat
   EXPECT_TRUE(move.ok()) << move_text << ": " << move.error;
   if (move.ok()) program.apply(state, move.move);
   return state;
+}
+
+// The text of the position after `move` from `text`.
+template <typename Program>
+std::string after_move(const Program& program, const std::string& text, const std::string& move) {
+  return program.position_text(after(program, position(program, text), move));
+}
+
+// The position after `moves` played `rounds` times from the start, with the game's history (for
+// (repetition N)); a game that ends before the last move fails the test.
+template <typename Program>
+typename Program::StateType after_rounds(const Program& program, std::initializer_list<const char*> moves, int rounds) {
+  auto state = program.initial_state();
+  troyka::History history = program.start_history(state);
+  for (int round = 0; round < rounds; ++round)
+    for (const char* text : moves) {
+      EXPECT_FALSE(state.over) << text;
+      if (state.over) return state;
+      program.apply(state, program.parse_move(state, text).move, history);
+    }
+  return state;
+}
+
+// The end reason after `move` from `text`, "" when the game goes on.
+template <typename Program>
+std::string end_after(const Program& program, const std::string& text, const std::string& move) {
+  const auto state = after(program, position(program, text), move);
+  return state.over ? program.end_reason(state) : "";
 }
 
 }  // namespace troyka_tests

@@ -20,6 +20,8 @@ namespace troyka {
 namespace {
 
 using troyka_tests::after;
+using troyka_tests::after_move;
+using troyka_tests::end_after;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
@@ -61,19 +63,6 @@ TEST(Tafl, RandomGamesAgreeWithTheReference) {
                                                      tafl::text, tafl::kOngoing},
         test.file, kSlowBuild ? 1 : 20, 15);
   }
-}
-
-// The text of the position after `move` from `text`.
-template <typename Program>
-std::string after_move(const Program& program, const std::string& text, const std::string& move) {
-  return program.position_text(after(program, position(program, text), move));
-}
-
-// The end reason after `move` from `text`, "" when the game goes on.
-template <typename Program>
-std::string end_after(const Program& program, const std::string& text, const std::string& move) {
-  const auto state = after(program, position(program, text), move);
-  return state.over ? program.end_reason(state) : "";
 }
 
 TEST(Tablut, ASoldierIsCapturedAgainstTheEmptyThrone) {
