@@ -199,8 +199,14 @@ void play(const Program& program) {
   auto state = program.initial_state();
   MoveList moves;
   troyka::Rng rng(12345);
-  for (int ply = 0; ply < 20; ++ply) {
+  // The reference walks every move of every position checked: Amazons on 20x20 lists 11,168 at the
+  // start, and twenty such plies outlast the fuzzer's 5 s timeout. The game stops once the moves
+  // listed pass a budget, so a big board is checked for fewer plies.
+  constexpr std::size_t kListedMoves = 40'000;
+  std::size_t listed = 0;
+  for (int ply = 0; ply < 20 && listed < kListedMoves; ++ply) {
     check_state(program, state, moves);
+    listed += moves.size();
     if (state.over) break;
     // Alternate between the two ways agents pick moves; random_move must pick a legal one.
     Move move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
