@@ -195,14 +195,12 @@ bool never_fails(const Expr& e) {
 
 }  // namespace
 
-bool GeneralRecord::captures() const {
-  return std::any_of(changes.begin(), changes.end(),
-                     [](const CellChange& change) { return change.what & CellChange::kCapture; });
-}
+static bool is_capture(const CellChange& change) { return change.what & CellChange::kCapture; }
+
+bool GeneralRecord::captures() const { return std::any_of(changes.begin(), changes.end(), is_capture); }
 
 int GeneralRecord::captured_pieces() const {
-  return static_cast<int>(std::count_if(changes.begin(), changes.end(),
-                                        [](const CellChange& change) { return change.what & CellChange::kCapture; }));
+  return static_cast<int>(std::count_if(changes.begin(), changes.end(), is_capture));
 }
 
 std::uint64_t GeneralRecord::fingerprint() const {

@@ -21,6 +21,12 @@ using lang::EndKind;
 
 // The conditions of (lost PIECE), of counters and the compound ones: they are tested only in the
 // playout loop with extras, and no cheap bound foresees a win by them.
+// The hash key of one value of a quantity seeded by `seed` (a counter, a count in hand): drawn from
+// the seed, so no table of keys per value is kept.
+static std::uint64_t value_key(std::uint64_t seed, int value) {
+  return Rng(seed + static_cast<std::uint64_t>(value)).next();
+}
+
 static bool is_unforeseen(EndKind kind) {
   return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
          kind == EndKind::Not || kind == EndKind::InCheck;
@@ -598,8 +604,7 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
 // A hand holds one key per count, as a counter does: the hash covers how many, not which came when.
 template <int Words>
 std::uint64_t Program<Words>::hand_key(int player, int slot, int count) const {
-  const std::uint64_t seed = hand_keys_[static_cast<std::size_t>(player * lang::kMaxHandPieces + slot)];
-  return Rng(seed + static_cast<std::uint64_t>(count)).next();
+  return value_key(hand_keys_[static_cast<std::size_t>(player * lang::kMaxHandPieces + slot)], count);
 }
 
 template <int Words>
@@ -640,8 +645,7 @@ void Program<Words>::clear_transient_registers(StateType& state) const {
 
 template <int Words>
 std::uint64_t Program<Words>::counter_key(int player, int counter, int value) const {
-  const std::uint64_t seed = counter_keys_[static_cast<std::size_t>(player * lang::kMaxCounters + counter)];
-  return Rng(seed + static_cast<std::uint64_t>(value)).next();
+  return value_key(counter_keys_[static_cast<std::size_t>(player * lang::kMaxCounters + counter)], value);
 }
 
 template <int Words>
