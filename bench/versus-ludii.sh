@@ -25,12 +25,22 @@
 # figure. "plies" is the mean playout length on each side (Ludii's counts every move of a turn
 # and none of its set-up placements).
 set -euo pipefail
-jar="${1:?usage: bench/versus-ludii.sh LUDII_JAR [SECONDS] [GAME...]}"
+usage="usage: bench/versus-ludii.sh LUDII_JAR [SECONDS] [GAME...]  (the header of this file says more)"
+die() { echo "bench/versus-ludii.sh: $*" >&2; exit 2; }
+case "${1:-}" in
+  -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+  "") die "no Ludii jar given; $usage" ;;
+esac
+jar="$1"
 secs="${2:-20}"
 shift $(( $# >= 2 ? 2 : 1 ))
 warmup="${WARMUP:-10}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 troyka="${TROYKA:-$root/build/troyka}"
+[ -e "$jar" ] || die "'$jar' does not exist: give the path of a built Ludii.jar; $usage"
+[[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a whole number of seconds above 0, not '$secs'; $usage"
+[ -x "$troyka" ] || die "'$troyka' is not built: run scripts/setup build, or set TROYKA"
+command -v java >/dev/null || die "java is not installed (Debian: apt-get install default-jre-headless)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -55,6 +65,10 @@ pairs=(
   "nine-mens-morris|-|board/space/line/Nine Men's Morris.lud|-"
   "connect6|-|board/space/line/Connect6.lud|-"
 )
+games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | tr '\n' ' ')"
+for wanted in "$@"; do
+  [[ "$games" == *" $wanted "* ]] || die "no row for '$wanted'; the games are:$games"
+done
 
 # The driver: Ludii's PlayoutsPerSec loop, with game options, timing wall clock, the CPU time of
 # the whole process (its JIT and garbage collector threads included) and that of its thread.
@@ -98,7 +112,8 @@ public class VersusLudii {
   }
 }
 JAVA
-javac -nowarn -cp "$jar" -d "$work" "$work/VersusLudii.java" 2>/dev/null
+javac -nowarn -cp "$jar" -d "$work" "$work/VersusLudii.java" 2>"$work/javac.log" ||
+  die "could not compile the Ludii driver against '$jar' (is it a built Ludii.jar?): $(head -n 3 "$work/javac.log")"
 
 echo "# $(date -u '+%F %H:%M UTC'), $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# troyka bench --seconds $secs --seed 1; Ludii warm-up ${warmup}s, measure ${secs}s; one thread each"
