@@ -990,7 +990,7 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
             [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
   std::sort(record.registers.begin(), record.registers.end(),
             [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
-  record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
+  if (t.waypoints > 0) record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
 }
 
 template <int Words>
@@ -1026,17 +1026,18 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
                                           std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority) const {
   Search s(state, board_, attacks);
   s.defer = defer;
-  boost::container::small_vector<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
+  RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
   const auto accept = [&](const Thread& t) {
     GeneralRecord unkept;
     GeneralRecord& found = kept ? kept->emplace_back() : unkept;
     fill_record(s, t, found);
     const std::uint64_t fingerprint = found.fingerprint();
-    if (std::find(fingerprints.begin(), fingerprints.end(), fingerprint) != fingerprints.end()) {
+    const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
+    if (std::find(fingerprints.begin(), end, fingerprint) != end) {
       if (kept) kept->pop_back();
       return false;
     }
-    fingerprints.push_back(fingerprint);
+    fingerprints.push(fingerprint);
     // A rule with a deferred part: its move is named by the record at COMMIT.
     Move move = move_of(found, fingerprint);
     if (defer && t.committed >= 0) {
@@ -1086,13 +1087,13 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     s.start_piece = -1;
     for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
       if (state.by_piece[piece].test(s.origin)) s.start_piece = piece;
-    fingerprints.clear();
+    fingerprints.cut(0);
     if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
   }
   if (!game_rules) return false;
   s.origin = -1;
   s.start_piece = -1;
-  fingerprints.clear();
+  fingerprints.cut(0);
   return run_rules(lang::core::Rule::Scope::Game, -1);
 }
 
