@@ -222,13 +222,6 @@ std::uint64_t GeneralRecord::fingerprint() const {
   return hash | 1;  // never 0, the jumped mask of a move without captures
 }
 
-bool GeneralRecord::same_move(const GeneralRecord& other) const {
-  return std::tie(origin, landing, piece, final_piece, labelled, pass, swap, again, exits, from_hand) ==
-             std::tie(other.origin, other.landing, other.piece, other.final_piece, other.labelled, other.pass,
-                      other.swap, other.again, other.exits, other.from_hand) &&
-         changes == other.changes && counters == other.counters && registers == other.registers;
-}
-
 // ---- compiling ------------------------------------------------------------------------------------
 
 // One rule for one player into instructions. Tests compile as conditions that fall through when
@@ -255,7 +248,37 @@ class GeneralMoves<Words>::Compiler {
     return resume;
   }
 
+  // The slide that `body` is, or that it starts with when it has a deferred part (CompiledRule::slide).
+  std::optional<Slide> leading_slide(const Expr& body, bool deferred) {
+    if (body.op == Op::AnyDirection) return slide(body, true);
+    if (!deferred || body.items.size() < 2 || body.items[1].op != Op::Land) return {};
+    return slide(body.items.front(), false);
+  }
+
  private:
+  // (any-direction V DIRS (seq (go V) (repeat (seq empty (go V))) empty TEST...)), each TEST (in R)
+  // or (not (in R)) of the landing.
+  std::optional<Slide> slide(const Expr& e, bool whole) {
+    if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1) return {};
+    const std::vector<Expr> body = items_of(e.items.front());
+    const auto go_on = [&](const Expr& item) { return item.op == Op::Go && item.variable == e.variable; };
+    if (body.size() < 3 || !go_on(body[0]) || body[2].op != Op::Empty) return {};
+    const Expr& repeat = body[1];
+    if (repeat.op != Op::Repeat || repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal) return {};
+    const std::vector<Expr> pass = items_of(repeat.items.front());
+    if (pass.size() != 2 || pass[0].op != Op::Empty || !go_on(pass[1])) return {};
+    Slide found{{}, owner_.board_, whole};
+    for (auto test = body.begin() + 3; test != body.end(); ++test) {
+      const bool negated = test->op == Op::Not;
+      const Expr& in = negated ? test->items.front() : *test;
+      if (in.op != Op::In) return {};
+      const Board cells = owner_.regions_[static_cast<std::size_t>(region(in.region))];
+      found.landings = negated ? found.landings - cells : found.landings & cells;
+    }
+    for (const lang::core::Direction& d : e.directions) found.directions.push_back(direction(d));
+    return found;
+  }
+
   int emit(Code code, int arg = 0, bool negate = false) {
     code_.push_back({code, negate, static_cast<std::uint16_t>(arg), -1});
     return static_cast<int>(code_.size()) - 1;
@@ -501,10 +524,14 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     compiled.rule = &rule;
     compiled.index = static_cast<int>(index);
     const bool defer = may_defer(rule);
-    for (int player = 0; player < kPlayers; ++player)
-      if (rule.only_player < 0 || rule.only_player == player)
-        compiled.resume[static_cast<std::size_t>(player)] =
-            Compiler(*this, player, compiled.code[static_cast<std::size_t>(player)]).rule(rule.expr, defer);
+    for (int player = 0; player < kPlayers; ++player) {
+      if (rule.only_player >= 0 && rule.only_player != player) continue;
+      const auto p = static_cast<std::size_t>(player);
+      Compiler compiler(*this, player, compiled.code[p]);
+      compiled.resume[p] = compiler.rule(rule.expr, defer);
+      if (rule.scope == lang::core::Rule::Scope::Piece)
+        compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
+    }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
       priorities_.insert(std::upper_bound(priorities_.begin(), priorities_.end(), rule.priority), rule.priority);
@@ -575,8 +602,8 @@ class RunStack {
   const T& operator[](std::size_t i) const { return items_[i]; }
   const T* begin() const { return items_.data(); }
   void push(const T& item) {
-    if (size_ == items_.size())
-      items_.push_back(item);
+    if (size_ == items_.size()) [[unlikely]]
+      grow(item);
     else
       items_[size_] = item;
     ++size_;
@@ -585,6 +612,9 @@ class RunStack {
   void cut(std::size_t size) { size_ = size; }
 
  private:
+  // Out of line, so that a push is a store and a compare where the room is there.
+  [[gnu::noinline]] void grow(const T& item) { items_.push_back(item); }
+
   boost::container::small_vector<T, Inline> items_;
   std::size_t size_ = 0;
 };
@@ -644,7 +674,8 @@ struct GeneralMoves<Words>::Search {
   }
 
   // The frozen board at here: the carried mover is off its origin, a landed mover is where it landed.
-  bool holds(const Thread& t, int mask) const {
+  // Inlined: the VM's most frequent instruction, a call of its own took 4% of Tablut's playouts.
+  [[gnu::always_inline]] bool holds(const Thread& t, int mask) const {
     if (t.mover == kLanded && t.here == t.land)
       return mask == kFriend || mask == kOccupied || mask == kAny || mask == kPieceMasks + t.piece;
     if (t.here == origin) return mask == kEmpty || mask == kNotFriend || mask == kAny;
@@ -678,11 +709,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     return found;
   };
   for (;;) {
-    if (++s.steps > kStepBudget)
-      throw RunawayRule(fmt::format(
-          "the general move generator ran {} steps in one position of {}: a rule may repeat without end; bound it with "
-          "(at-most N)",
-          kStepBudget, rules_->name));
+    if (++s.steps > kStepBudget) throw runaway();
     const Instruction& in = code[static_cast<std::size_t>(t.pc)];
     bool alive = true;
     switch (in.code) {
@@ -871,8 +898,41 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
 }
 
 template <int Words>
-GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) const {
-  GeneralRecord record;
+RunawayRule GeneralMoves<Words>::runaway() const {
+  return RunawayRule(fmt::format(
+      "the general move generator ran {} steps in one position of {}: a rule may repeat without end; bound it with "
+      "(at-most N)",
+      kStepBudget, rules_->name));
+}
+
+// The VM's runs of the slide: each direction in turn, and along it the landings farthest first (the
+// repeat goes on before it stops); where a board's links lead a slide round in a circle, the VM
+// would repeat without end.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_slide(const Search& s, const Slide& slide, Thread t, OnAccept&& on_accept) const {
+  t.mover = kLanded;
+  if (!slide.whole) t.committed = t.piece;  // at the COMMIT after the land
+  const Board& empty = s.masks[kEmpty];
+  boost::container::small_vector<std::int16_t, 32> path;
+  for (const int direction : slide.directions) {
+    const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
+    path.clear();
+    for (int cell = next[s.origin]; cell >= 0 && (cell == s.origin || empty.test(cell)); cell = next[cell]) {
+      if (path.size() == static_cast<std::size_t>(cells_)) throw runaway();
+      path.push_back(static_cast<std::int16_t>(cell));
+    }
+    for (auto cell = path.rbegin(); cell != path.rend(); ++cell) {
+      if (!slide.landings.test(*cell)) continue;
+      t.here = t.land = *cell;
+      if (on_accept(t)) return true;
+    }
+  }
+  return false;
+}
+
+template <int Words>
+void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
   record.origin = static_cast<std::int16_t>(s.origin);
   record.piece = static_cast<std::int8_t>(s.origin >= 0 ? s.start_piece : t.entered);
   if (t.mover == kLanded || t.mover == kExited) {
@@ -930,8 +990,7 @@ GeneralRecord GeneralMoves<Words>::record(const Search& s, const Thread& t) cons
             [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
   std::sort(record.registers.begin(), record.registers.end(),
             [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
-  record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
-  return record;
+  if (t.waypoints > 0) record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
 }
 
 template <int Words>
@@ -956,26 +1015,29 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
 }
 
 // Calls on_record(record, move) for each move of the rules that apply, once per move (runs whose
-// records are equal are one move), until it returns true. `origin` >= 0 runs only the piece rules
-// from that cell; `game_rules` says whether the game rules run too; `defer` leaves deferred parts
-// unrun; `priority` >= 0 runs only the rules of that priority.
+// records have equal fingerprints are one move), until it returns true. `origin` >= 0 runs only the
+// piece rules from that cell; `game_rules` says whether the game rules run too; `defer` leaves
+// deferred parts unrun; `priority` >= 0 runs only the rules of that priority. With `kept`, each
+// move's record is made in place at its end (no copy), and stays there.
 template <int Words>
 template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
-                                          OnRecord&& on_record, int priority) const {
+                                          std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority) const {
   Search s(state, board_, attacks);
   s.defer = defer;
-  std::vector<GeneralRecord> seen;                                 // the moves of this origin so far
-  boost::container::small_vector<std::uint64_t, 32> fingerprints;  // theirs, side by side
+  RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
   const auto accept = [&](const Thread& t) {
-    GeneralRecord found = record(s, t);
+    GeneralRecord unkept;
+    GeneralRecord& found = kept ? kept->emplace_back() : unkept;
+    fill_record(s, t, found);
     const std::uint64_t fingerprint = found.fingerprint();
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-      if (fingerprints[i] != fingerprint) continue;  // then the records differ
-      if (seen[i].same_move(found)) return false;
-      throw std::logic_error("two general moves of one origin have the same fingerprint");
+    const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
+    if (std::find(fingerprints.begin(), end, fingerprint) != end) {
+      if (kept) kept->pop_back();
+      return false;
     }
+    fingerprints.push(fingerprint);
     // A rule with a deferred part: its move is named by the record at COMMIT.
     Move move = move_of(found, fingerprint);
     if (defer && t.committed >= 0) {
@@ -989,15 +1051,19 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       committed.labelled = found.labelled;
       move = move_of(committed, committed.fingerprint());
     }
-    seen.push_back(std::move(found));
-    fingerprints.push_back(fingerprint);
-    return on_record(seen.back(), move);
+    return on_record(found, move);
   };
+  // Whether a rule applies does not depend on the origin.
+  boost::container::small_vector<const CompiledRule*, 16> applying;
+  for (const CompiledRule& compiled : compiled_)
+    if (applies(compiled, state, fallback, others_can_move, priority)) applying.push_back(&compiled);
+  const bool piece_rules = std::any_of(applying.begin(), applying.end(), [](const CompiledRule* compiled) {
+    return compiled->rule->scope == lang::core::Rule::Scope::Piece;
+  });
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
-    for (const CompiledRule& compiled : compiled_) {
-      if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece) ||
-          !applies(compiled, state, fallback, others_can_move, priority))
-        continue;
+    for (const CompiledRule* rule : applying) {
+      const CompiledRule& compiled = *rule;
+      if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece)) continue;
       Thread start;
       start.marks.fill(-1);
       start.here = static_cast<std::int16_t>(s.origin);
@@ -1008,26 +1074,26 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       s.code = &compiled.code[state.to_move];
       s.rule = compiled.index;
       s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
-      if (run(s, start, accept)) return true;
+      const std::optional<Slide>& slide = compiled.slide[state.to_move];
+      const bool walked = slide && (slide->whole || defer);
+      if (walked ? run_slide(s, *slide, start, accept) : run(s, start, accept)) return true;
     }
     return false;
   };
   Board origins = state.by_player[state.to_move];
   if (origin >= 0) origins &= Board::single(origin);
-  while (origin != -2 && origins.any()) {
+  while (origin != -2 && piece_rules && origins.any()) {
     s.origin = origins.pop_lowest();
     s.start_piece = -1;
     for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
       if (state.by_piece[piece].test(s.origin)) s.start_piece = piece;
-    seen.clear();
-    fingerprints.clear();
+    fingerprints.cut(0);
     if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
   }
   if (!game_rules) return false;
   s.origin = -1;
   s.start_piece = -1;
-  seen.clear();
-  fingerprints.clear();
+  fingerprints.cut(0);
   return run_rules(lang::core::Rule::Scope::Game, -1);
 }
 
@@ -1049,28 +1115,27 @@ template <int Words>
 void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool others_can_move, MoveList& moves,
                                std::vector<GeneralRecord>* records, const Program<Words>* attacks,
                                bool complete_records) const {
-  const auto add = [&](const GeneralRecord& record, Move move) {
+  const auto add = [&](const GeneralRecord&, Move move) {
     moves.push_back(move);
-    if (records) records->push_back(record);
     return false;
   };
   const bool defer = !records || !complete_records;
   if (priorities_.size() < 2) {
-    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, add);
+    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, records, add);
     return;
   }
   // The rules of each priority in turn, until some move is found: the moves already listed, the
   // fast path's, are of priority 0, as every compiled rule is.
   for (const int priority : priorities_) {
     if (!moves.empty()) return;
-    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, add, priority);
+    for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, records, add, priority);
   }
 }
 
 template <int Words>
 bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others_can_move,
                               const Program<Words>* attacks) const {
-  return for_each_record(state, fallback, others_can_move, attacks, -1, true, true,
+  return for_each_record(state, fallback, others_can_move, attacks, -1, true, true, nullptr,
                          [](const GeneralRecord&, Move) { return true; });
 }
 
@@ -1082,7 +1147,7 @@ GeneralRecord GeneralMoves<Words>::record_of(const StateType& state, Move move, 
   const bool game_rules = move.from == move.to || move.from == cells_;
   for (const bool fallback : {false, true})
     if (for_each_record(state, fallback, others_can_move, attacks, piece_rules ? move.from : -2, game_rules, false,
-                        [&](const GeneralRecord& record, Move listed) {
+                        nullptr, [&](const GeneralRecord& record, Move listed) {
                           if (!(listed == move)) return false;
                           found = record;
                           return true;
@@ -1110,7 +1175,7 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
   t.mover = kLanded;
   GeneralRecord completed;
   if (!run(s, t, [&](const Thread& done) {
-        completed = this->record(s, done);
+        fill_record(s, done, completed);
         return true;
       }))
     throw std::logic_error(fmt::format("the deferred part of a rule of {} failed", rules_->name));

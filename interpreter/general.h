@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -78,8 +79,8 @@ struct GeneralRecord {
 
   bool captures() const;
   int captured_pieces() const;
+  // The move's identity (Move::jumped): two records with equal fingerprints are one move.
   std::uint64_t fingerprint() const;
-  bool same_move(const GeneralRecord& other) const;
 };
 
 // Thrown when a rule's runs in one position take more than GeneralMoves::kStepBudget steps: a rule
@@ -191,6 +192,11 @@ class GeneralMoves {
   };
 
  private:
+  struct Slide {
+    std::vector<int> directions;  // indices into directions_, in the rule's order
+    Board landings;               // the cells where the slide may end
+    bool whole = false;           // the whole rule, else the part before its deferred part
+  };
   struct CompiledRule {
     const lang::core::Rule* rule = nullptr;
     int index = 0;
@@ -202,6 +208,11 @@ class GeneralMoves {
     // is named by its record at COMMIT, in every listing, so both listings give equal Moves.
     // `resume`: where the deferred part starts in each player's code; -1 for a rule without one.
     std::array<std::int32_t, kPlayers> resume{-1, -1};
+    // A rule that starts with a slide through empty cells ((any-direction D (seq (go D) (repeat (seq
+    // empty (go D))) empty)), its landing perhaps tested for regions), as the whole rule or as the
+    // part before its deferred part, has its runs found by walking the board, without the VM: the
+    // same runs in the same order (Tablut's, Hasami Shogi's men). Per player, as the code.
+    std::array<std::optional<Slide>, kPlayers> slide;
   };
   class Compiler;
   struct Thread;
@@ -212,11 +223,17 @@ class GeneralMoves {
                int priority) const;
   template <typename OnAccept>
   bool run(Search& s, Thread t, OnAccept&& on_accept) const;
-  GeneralRecord record(const Search& s, const Thread& t) const;
-  // on_record(record, move) for each move; see the definition.
+  // The runs of `slide` from `t`, the thread that starts the rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_slide(const Search& s, const Slide& slide, Thread t, OnAccept&& on_accept) const;
+  RunawayRule runaway() const;  // the error of a rule that ran past the step budget
+  // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
+  void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
+  // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
-                       int origin, bool game_rules, bool defer, OnRecord&& on_record, int priority = -1) const;
+                       int origin, bool game_rules, bool defer, std::vector<GeneralRecord>* kept, OnRecord&& on_record,
+                       int priority = -1) const;
   bool may_defer(const lang::core::Rule& rule) const;
   Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;

@@ -247,6 +247,32 @@ TEST(GeneralRules, DeferredPartsRunOnlyForThePlayedMove) {
     });
 }
 
+// A slide through empty cells, as the whole rule or as the part before a deferred part, is walked
+// over the board instead of run by the VM (perft's listings); a test of the landing's region lets it
+// pass over a cell where it may not stop. legal_moves runs the deferred rule in the VM and agrees.
+TEST(GeneralRules, SlidesPassOverCellsTheyMayNotLandOn) {
+  const std::string slide =
+      "(any-direction d orthogonal (seq (go d) (repeat (seq empty (go d))) empty (not (in (cells c3)))))";
+  const std::string sandwich = "(each-direction e orthogonal (if-can (seq (go e) enemy capture (go e) friend)))";
+  const Texts d3 = {"d3-a3", "d3-b3", "d3-d4", "d3-d5", "d3-e3"};
+  const auto with_d3 = [&](Texts texts) {
+    texts.insert(texts.end(), d3.begin(), d3.end());
+    return texts;
+  };
+  rook_game("(moves " + slide + ")").visit([&](const auto& program) {
+    const auto start = position(program, "5/5/3R1/3r1/2R2 White 0");
+    EXPECT_EQ(move_texts(program, start), with_d3({"c1-a1", "c1-b1", "c1-c2", "c1-c4", "c1-c5", "c1-d1", "c1-e1"}));
+    EXPECT_EQ(perft(program, start, 1), 12u);
+  });
+  rook_game("(moves " + slide + " land " + sandwich + ")").visit([&](const auto& program) {
+    EXPECT_NE(program.describe().find("runs for played moves only"), std::string::npos) << program.describe();
+    const auto start = position(program, "5/5/3R1/3r1/2R2 White 0");
+    EXPECT_EQ(move_texts(program, start), with_d3({"c1-a1", "c1-b1", "c1-c2", "c1-c4", "c1-c5", "c1-e1", "c1xd1"}));
+    EXPECT_EQ(perft(program, start, 1), 12u);
+    EXPECT_EQ(program.position_text(after(program, start, "c1xd1")), "5/5/3R1/5/3R1 Black 1");
+  });
+}
+
 // Program::playout plays the moves and reaches the result of looping random_move + apply with the
 // same generator, in every game: its listings may defer parts of rules and reuse the moves listed
 // for the end rules, which the loop does not.
