@@ -1813,6 +1813,13 @@ class Lowering {
 
   core::Expr passing(const Node& item, const Run& run) const {
     if (is_direction(item)) return core_go(direction_for(item, run.player), run.player);
+    // A position's name moves the current position there (Shogi files go to a1, then walk the
+    // board from it, to drop a piece from their reserve): the core's (enter (cells POSITION)).
+    if (item.is_symbol() && position_cells_.count(item.text)) {
+      core::Expr enter = core::node(core::Op::Enter);
+      enter.region.cells = {position(item)};
+      return enter;
+    }
     if (item.head() == "opposite") {
       if (rules_.points)
         fail(item,

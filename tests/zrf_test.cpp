@@ -957,6 +957,14 @@ TEST(ZrfSemantics, TurnOrdersOfTurnsOfOneLength) {
             "player is not supported (a missing feature, not a mistake in the file)");
 }
 
+// A position's name in a move goes there, wherever the piece stands: (enter (cells a4)) in core forms.
+TEST(ZrfCoreMoves, APositionsNameInAMoveGoesThere) {
+  const Rules rules = tiny_rules("(moves (step n)", "(moves (step n) (a4 (verify empty?) add)");
+  // a1-a2, b1-b2, and each pawn to a4.
+  EXPECT_EQ(perfts(rules, 1), std::vector<std::uint64_t>{4});
+  EXPECT_EQ(perfts(translated(rules), 3), perfts(rules, 3));
+}
+
 // Without a board-setup the board starts empty, and drops come from troyka's unlimited supply.
 TEST(ZrfSemantics, AGameWithoutABoardSetupStartsEmpty) {
   const Rules rules = tiny_rules(
