@@ -43,6 +43,8 @@ const std::set<std::string, std::less<>> kDisplayOptions = {
 // pieces off the board, and troyka counts pieces only in games that never have any there;
 // "recycle promotions" concerns pieces that change type, and troyka refuses every move that does.
 const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", "recycle promotions"};
+// Of those, the one pieces-remaining reads: with it true, the pieces off the board count.
+const std::string kIncludeOffPieces = "include off-pieces";
 // Options that change the rules, with what they do. Set to false they are Zillions' default, the
 // same as no option, and are read; so are "pass turn" forced and "pass partial" true
 // (check_option); any other value is a rule troyka cannot play yet.
@@ -71,17 +73,13 @@ const std::vector<std::string> kGameForms = {
     "board-setup", "win-condition", "loss-condition", "draw-condition", "option", "move-priorities",
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
-const std::vector<std::string> kConditions = {"absolute-config", "relative-config", "pieces-remaining", "stalemated",
-                                              "or"};
+const std::vector<std::string> kConditions = {
+    "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or"};
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
-    {"turn-order", "a turn order other than the two players alternating is not supported"},
-    {"unlink", "removing links is not supported yet (a missing feature, not a mistake in the file)"},
     {"count-condition", "'count-condition' is not supported"},
-    {"checkmated", "'checkmated' is not supported"},
     {"captured", "'captured' is not supported"},
-    {"repetition", "'repetition' is not supported"},
     {"total-piece-count", "'total-piece-count' is not supported"},
     {"attribute", "piece attributes are not supported"},
     {"dummy", "dummy pieces are not supported"},
@@ -472,6 +470,7 @@ class Lowering {
     read_setup();
     check_drop_supplies();
     read_goals();
+    read_royal_pieces();
     assign_facings(rules_);
     lower_core_pieces();
   }
@@ -559,12 +558,13 @@ class Lowering {
         check_option(option->second, form.items.front(), form, 1);
         continue;
       }
-      if (kUnsupported.count(head) && head != "turn-order") unsupported(form.items.front(), head);
+      if (kUnsupported.count(head)) unsupported(form.items.front(), head);
       if (std::find(kGameForms.begin(), kGameForms.end(), head) == kGameForms.end())
         fail(form.items.front(), fmt::format("unknown ZRF form '{}' in a game", head), suggest(head, kGameForms));
       forms_[head].push_back(&form);
     }
-    for (const char* required : {"players", "board", "piece", "board-setup"})
+    // A game without a board-setup starts with an empty board (read_setup).
+    for (const char* required : {"players", "board", "piece"})
       if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
   }
 
@@ -572,6 +572,7 @@ class Lowering {
   // options and rule options at Zillions' default are read and ignored, "pass turn" forced is read;
   // a rule option troyka cannot play is refused as a missing feature, at `at`.
   void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) {
+    if (name == kIncludeOffPieces) include_off_pieces_ = !argument(form, value_at, "VALUE").is_symbol("false");
     if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
     const auto rule = kRuleOptions.find(name);
     if (rule == kRuleOptions.end()) {
@@ -620,14 +621,65 @@ class Lowering {
     for (int p = 0; p < kPlayers; ++p) rules_.players[p].name = symbol(form.items[p + 1], "a player name");
     if (rules_.players[0].name == rules_.players[1].name)
       fail(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
+    read_turn_order();
+  }
+
+  // (turn-order TURN... [repeat TURN...]): who moves at each ply, the turns before `repeat` once and
+  // those after it (all of them, without `repeat`) again and again. troyka plays the orders that are
+  // its (turn (actions N) (first M)): the first player moves M times, then each player N times in
+  // turn. The first player to move is troyka's first player.
+  void read_turn_order() {
     if (forms("turn-order").empty()) return;
     const Node& order = single("turn-order");
-    const bool alternating = order.items.size() == 3 && order.items[1].is_symbol() && order.items[2].is_symbol() &&
-                             order.items[1].text != order.items[2].text;
-    if (!alternating) unsupported(order, "turn-order");
-    const int first = player_index(order.items[1]);
-    player_index(order.items[2]);
-    if (first == 1) std::swap(rules_.players[0], rules_.players[1]);
+    std::vector<int> once, cycle;
+    bool repeats = false;
+    for (std::size_t i = 1; i < order.items.size(); ++i) {
+      const Node& turn = order.items[i];
+      if (turn.is_symbol("repeat")) {
+        if (repeats) fail(turn, "'repeat' appears twice in the turn order (a mistake in the file)");
+        repeats = true;
+      } else if (turn.is_list()) {
+        fail(turn,
+             "a turn that names a move type, (PLAYER TYPE), is not supported yet (a missing feature, not a mistake "
+             "in the file)",
+             "troyka plays turn orders of player names, with or without repeat");
+      } else {
+        (repeats ? cycle : once).push_back(player_index(turn));
+      }
+    }
+    if (!repeats) std::swap(once, cycle);
+    if (cycle.empty()) fail(order, "the turn order has no turn to repeat (a mistake in the file)");
+    if (std::adjacent_find(cycle.begin(), cycle.end(), std::not_equal_to<>()) == cycle.end())
+      fail(order,
+           fmt::format("in this turn order only {} moves, once its first turns are over: a game of one player is not "
+                       "supported (a missing feature, not a mistake in the file)",
+                       rules_.players[cycle.front()].name));
+    const auto mover_at = [&](std::size_t ply) {
+      return ply < once.size() ? once[ply] : cycle[(ply - once.size()) % cycle.size()];
+    };
+    std::size_t first = 1, then = 1;  // the first run of one player's moves, and the next
+    while (mover_at(first) == mover_at(0)) ++first;
+    while (mover_at(first + then) == mover_at(first)) ++then;
+    // Both orders repeat from the later of their starts; a window of a common period shows them equal.
+    const std::size_t window = std::max(once.size(), first) + cycle.size() * 2 * then;
+    for (std::size_t ply = 0; ply < window; ++ply) {
+      const bool second = ply >= first && (ply - first) / then % 2 == 0;
+      if (mover_at(ply) != (second ? mover_at(first) : mover_at(0)))
+        fail(order,
+             fmt::format("troyka plays a turn order of one first turn and then turns of the same length (here {} "
+                         "moves of {}, then {} each); this one gives move {} to {} (a missing feature, not a mistake "
+                         "in the file)",
+                         first, rules_.players[mover_at(0)].name, then, ply + 1, rules_.players[mover_at(ply)].name),
+             "(turn-order White Black), (turn-order White White Black Black) and (turn-order White repeat Black "
+             "Black White White) are read");
+    }
+    if (std::max(first, then) > static_cast<std::size_t>(kMaxTurnActions))
+      fail(order,
+           fmt::format("a turn of more than {} moves is not supported (a missing feature, not a mistake in the file)",
+                       kMaxTurnActions));
+    rules_.first_turn_actions = static_cast<int>(first);
+    rules_.turn_actions = static_cast<int>(then);
+    if (mover_at(0) == 1) std::swap(rules_.players[0], rules_.players[1]);
   }
 
   int player_index(const Node& node) const {
@@ -651,7 +703,7 @@ class Lowering {
 
   // The forms of a board that place positions and join them.
   struct BoardForms {
-    std::vector<const Node*> grids, positions, links;
+    std::vector<const Node*> grids, positions, links, unlinks;
   };
 
   // A board is read as a rectangle with holes, whose directions are offsets and run on the fast
@@ -670,17 +722,20 @@ class Lowering {
         forms.positions.push_back(&form);
       else if (head == "links")
         forms.links.push_back(&form);
+      else if (head == "unlink")
+        forms.unlinks.push_back(&form);
       else if (kUnsupported.count(head))
         unsupported(form, head);
       else
         fail(form, fmt::format("unknown form {} in a board", describe(form)),
-             suggest(head, {"grid", "positions", "links", "symmetry", "zone", "image", "kill-positions"}));
+             suggest(head, {"grid", "positions", "links", "unlink", "symmetry", "zone", "image", "kill-positions"}));
     }
     const auto names_some = [](const Node* positions) { return positions->items.size() > 1; };
     if (forms.grids.empty() && std::none_of(forms.positions.begin(), forms.positions.end(), names_some))
       fail(board, "the board has no '(grid ...)' and no position",
            "a board is a (grid ...) with dimensions and directions, or (positions ...) joined by (links ...)");
-    if (!read_rectangle(forms)) read_graph(forms);
+    // Removing links leaves a rectangle's offsets behind: such a board is a graph.
+    if (!forms.unlinks.empty() || !read_rectangle(forms)) read_graph(forms);
     for (std::size_t i = 1; i < board.items.size(); ++i)
       if (board.items[i].head() == "kill-positions") kill_positions(board.items[i]);
     for (std::size_t i = 1; i < board.items.size(); ++i) {
@@ -779,9 +834,19 @@ class Lowering {
         link(from, way, to);
       }
     }
+    // (unlink (FROM TO)...): no direction leads from FROM to TO any more.
+    std::set<std::pair<int, int>> removed;
+    for (const Node* form : forms.unlinks)
+      for (std::size_t i = 1; i < form->items.size(); ++i) {
+        const Node& pair = form->items[i];
+        if (!pair.is_list() || pair.items.size() != 2)
+          fail(pair, fmt::format("expected a link to remove like (a1 a2), found {}", describe(pair)),
+               "troyka reads (unlink (FROM TO)...): no direction leads from FROM to TO any more");
+        removed.emplace(named_position(pair.items[0]), named_position(pair.items[1]));
+      }
     for (const auto& [from_way, to] : links) {
       const auto [from, dx, dy] = from_way;
-      rules_.links.push_back({{dx, dy}, from, to});
+      if (!removed.count({from, to})) rules_.links.push_back({{dx, dy}, from, to});
     }
   }
 
@@ -1748,6 +1813,13 @@ class Lowering {
 
   core::Expr passing(const Node& item, const Run& run) const {
     if (is_direction(item)) return core_go(direction_for(item, run.player), run.player);
+    // A position's name moves the current position there (Shogi files go to a1, then walk the
+    // board from it, to drop a piece from their reserve): the core's (enter (cells POSITION)).
+    if (item.is_symbol() && position_cells_.count(item.text)) {
+      core::Expr enter = core::node(core::Op::Enter);
+      enter.region.cells = {position(item)};
+      return enter;
+    }
     if (item.head() == "opposite") {
       if (rules_.points)
         fail(item,
@@ -2005,7 +2077,11 @@ class Lowering {
   // troyka's supply never runs out. The two agree when the supply is at least the number of drops
   // the player can ever make, which is bounded when no piece ever leaves the board: every drop then
   // fills a cell for good. Anything else is refused.
+  //
+  // A file with no board-setup at all gives no supply to count: its drops are troyka's, unlimited
+  // (docs/zrf.md, Drops: the only reading under which such files have a game).
   void check_drop_supplies() const {
+    if (forms("board-setup").empty()) return;
     bool moves = !core_pieces_.empty();
     bool capture = !core_pieces_.empty();  // a move in core forms may capture anywhere
     for (const PieceType& piece : rules_.pieces)
@@ -2042,7 +2118,7 @@ class Lowering {
                "supply off the board is sure to last, and troyka's never runs out");
         // Alternating turns of drops alone: the first player makes at most half of them, rounded up.
         int most = all_drops;
-        if (!moves) {
+        if (!moves && rules_.alternates()) {
           const int reachable = static_cast<int>(std::count_if(
               cells.begin(), cells.end(), [&](int cell) { return empty_at_start[static_cast<std::size_t>(cell)]; }));
           most = std::min(reachable, p == 0 ? (all_drops + 1) / 2 : all_drops / 2);
@@ -2070,6 +2146,7 @@ class Lowering {
 
   // (board-setup (PLAYER (PIECE POSITION...)...)...)
   void read_setup() {
+    if (forms("board-setup").empty()) return;  // the board starts empty, and no one has pieces off it
     const Node& form = single("board-setup");
     std::vector<const Node*> placed(static_cast<std::size_t>(rules_.cells()), nullptr);
     for (std::size_t i = 1; i < form.items.size(); ++i) {
@@ -2136,6 +2213,11 @@ class Lowering {
                                                        : Outcome::Draw;
     if (form.items.size() != 3) fail(form, fmt::format("expected ({} (PLAYER...) CONDITION)", head));
     const std::array<bool, kPlayers> players = player_set(form.items[1]);
+    if (form.items[2].head() == "checkmated" && !(players[0] && players[1]))
+      fail(form.items[2],
+           "'checkmated' in a goal of one player is not supported yet: troyka keeps every player's named piece from "
+           "being left attacked (a missing feature, not a mistake in the file)",
+           fmt::format("({} ({} {}) (checkmated ...)) is read", head, rules_.players[0].name, rules_.players[1].name));
     std::vector<EndRule> rules;
     condition(form.items[2], rules);
     for (EndRule& rule : rules) {
@@ -2160,7 +2242,7 @@ class Lowering {
     }
   }
 
-  void condition(const Node& node, std::vector<EndRule>& out) const {
+  void condition(const Node& node, std::vector<EndRule>& out) {
     const std::string word = node.is_symbol() ? node.text : std::string(node.head());
     EndRule rule;
     rule.condition_text = to_text(node);
@@ -2180,14 +2262,15 @@ class Lowering {
     } else if (word == "relative-config" && node.is_list()) {
       out.push_back(in_a_row({&node}, node, rule));
     } else if (word == "pieces-remaining" && node.is_list()) {
-      for (const auto& supplies : supplies_)
-        if (!supplies.empty())
-          fail(node, "'pieces-remaining' in a game with pieces off the board is not supported",
-               "troyka counts the pieces on the board, and whether Zillions also counts those off it is not settled");
-      if (node.items.size() != 2 || number(node.items[1], 0, 1000000, "the number of pieces") != 0)
-        fail(node, "troyka reads only (pieces-remaining 0): a player has no pieces left");
-      rule.kind = EndKind::OpponentHasNoPieces;
+      out.push_back(pieces_remaining(node, rule));
+    } else if (word == "repetition" && node.is_symbol()) {
+      // The player is in a threefold repetition (the Language Reference's goal overview).
+      rule.kind = EndKind::Repetition;
+      rule.repetitions = 3;
+      rule.condition_text = "(repetition 3)";
       out.push_back(rule);
+    } else if (word == "checkmated" && node.is_list()) {
+      out.push_back(checkmated(node, rule));
     } else if (word == "absolute-config" && node.is_list()) {
       absolute_config(node, rule, out);
     } else {
@@ -2195,6 +2278,93 @@ class Lowering {
       if (kUnsupported.count(word)) unsupported(at, word);
       fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
     }
+  }
+
+  // (pieces-remaining N [PIECE]): the player has exactly N pieces (of that type) on the board; pieces
+  // off the board count only with the option "include off-pieces" true (docs/zrf.md gives the source).
+  EndRule pieces_remaining(const Node& node, EndRule rule) const {
+    if (node.items.size() != 2 && node.items.size() != 3)
+      fail(node, "expected (pieces-remaining N) or (pieces-remaining N PIECE) (a mistake in the file)");
+    if (include_off_pieces_ &&
+        std::any_of(supplies_.begin(), supplies_.end(), [](const auto& s) { return !s.empty(); }))
+      fail(node,
+           "'pieces-remaining' counting the pieces off the board (\"include off-pieces\" true) is not supported yet "
+           "(a missing feature, not a mistake in the file)",
+           "troyka counts the pieces on the board, as Zillions does without that option");
+    const int count = number(node.items[1], 0, 1000000, "the number of pieces");
+    if (node.items.size() == 3) {
+      rule.piece = piece_named(node.items[2]);
+      if (count != 0)
+        fail(node,
+             "(pieces-remaining N PIECE) with N above 0 is not supported yet: troyka counts a player's pieces of one "
+             "type only down to none (a missing feature, not a mistake in the file)",
+             "(pieces-remaining 0 PIECE) is read: the player has no PIECE left");
+      rule.kind = EndKind::Lost;
+      rule.condition_text = fmt::format("(lost {})", node.items[2].text);
+    } else if (count == 0) {
+      rule.kind = EndKind::OpponentHasNoPieces;  // read_goal turns it round
+    } else {
+      rule.kind = EndKind::Compare;
+      rule.counter = -1;
+      rule.comparison = Comparison::Equal;
+      rule.value = count;
+      rule.condition_text = fmt::format("(= (pieces) {})", count);
+    }
+    return rule;
+  }
+
+  // (checkmated PIECE...): one of the player's PIECEs is attacked and the player cannot move, which
+  // Zillions reads with a rule beside it: no move may leave such a piece attacked (docs/zrf.md). So
+  // the goal is troyka's (and no-legal-moves (in-check PIECE)), and the game gets (legal (not
+  // (in-check PIECE))) for every piece a checkmated goal names.
+  EndRule checkmated(const Node& node, EndRule rule) {
+    if (node.items.size() < 2) fail(node, "'(checkmated ...)' names no piece (a mistake in the file)");
+    EndRule attacked;
+    attacked.kind = EndKind::Any;
+    std::string pieces;
+    for (std::size_t i = 1; i < node.items.size(); ++i) {
+      EndRule check;
+      check.kind = EndKind::InCheck;
+      check.piece = piece_named(node.items[i]);
+      check.condition_text = fmt::format("(in-check {})", node.items[i].text);
+      pieces += " " + check.condition_text;
+      attacked.parts.push_back(check);
+      royal_pieces_.insert(check.piece);
+    }
+    attacked.condition_text = attacked.parts.size() == 1 ? pieces.substr(1) : "(or" + pieces + ")";
+    if (attacked.parts.size() == 1) attacked = attacked.parts.front();
+    EndRule stuck;
+    stuck.kind = EndKind::NoLegalMoves;
+    stuck.condition_text = "no-legal-moves";
+    rule.kind = EndKind::All;
+    rule.parts = {stuck, attacked};
+    rule.condition_text = fmt::format("(and no-legal-moves {})", attacked.condition_text);
+    return rule;
+  }
+
+  // (legal (not (in-check PIECE))) for the pieces checkmated goals name: Zillions lets no move leave one
+  // of them attacked.
+  void read_royal_pieces() {
+    if (royal_pieces_.empty()) return;
+    EndRule legal;
+    legal.kind = EndKind::All;
+    std::string text;
+    for (const int piece : royal_pieces_) {
+      EndRule check;
+      check.kind = EndKind::InCheck;
+      check.piece = piece;
+      check.condition_text = fmt::format("(in-check {})", rules_.pieces[static_cast<std::size_t>(piece)].name);
+      EndRule safe;
+      safe.kind = EndKind::Not;
+      safe.condition_text = fmt::format("(not {})", check.condition_text);
+      safe.parts = {check};
+      text += " " + safe.condition_text;
+      legal.parts.push_back(safe);
+    }
+    legal.condition_text = legal.parts.size() == 1 ? text.substr(1) : "(and" + text + ")";
+    if (legal.parts.size() == 1) legal = legal.parts.front();
+    legal.text = fmt::format("(legal {})", legal.condition_text);
+    rules_.legal = {legal};
   }
 
   // (relative-config P D P D ... P): the player's pieces P, one D of the other, N of them. The four
@@ -2306,8 +2476,11 @@ class Lowering {
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
   std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
-  bool pass_partial_ = false;  // (option "pass partial" true): a move of several parts may stop after any
-  int tested_moves_ = 0;       // moves lowered with cell tests, at most kMaxTestedMoves
+  bool pass_partial_ = false;
+  bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
+  std::set<int> royal_pieces_;  // the pieces checkmated goals name: no move may leave one attacked  // (option "pass
+                                // partial" true): a move of several parts may stop after any
+  int tested_moves_ = 0;        // moves lowered with cell tests, at most kMaxTestedMoves
 };
 
 }  // namespace
