@@ -47,8 +47,10 @@ lang::Options GameOptions::language_options() const {
 }
 
 int run_check(const GameOptions& options, std::ostream& out) {
-  const Game game = Game::load(options.file, options.language_options());
-  const lang::Rules& rules = game.rules();
+  const lang::Rules rules = lang::load_rules_file(options.file, options.language_options());
+  // A game of the players the interpreter plays is compiled too, as every other command will; one
+  // of more or fewer players is checked as the language reads it (docs/language.md, "Players").
+  if (rules.player_count() == kPlayers) (void)Game(rules);
   const std::optional<lang::Diagnostic> unbounded = lang::unbounded_game_warning(rules);
   if (options.json) {
     Json warnings = Json::array();
@@ -61,6 +63,7 @@ int run_check(const GameOptions& options, std::ostream& out) {
                 {"name", rules.name},
                 {"width", rules.width},
                 {"height", rules.height},
+                {"players", rules.player_count()},
                 {"warnings", warnings}}
                .dump()
         << '\n';
@@ -69,6 +72,9 @@ int run_check(const GameOptions& options, std::ostream& out) {
     fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name, rules.width,
                rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
                rules.end.size() == 1 ? "" : "s");
+    if (rules.player_count() != kPlayers)
+      fmt::print(out, "note: {} players: troyka plays two-player games only so far, so the other commands refuse it\n",
+                 rules.player_count());
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -39,7 +40,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"hands", "(hands PIECE...): the piece types a player may hold in hand, e.g. (hands Chick Giraffe Elephant)"},
     {"demotes-to", "(demotes-to PIECE): a piece of this type captured into a hand goes there as PIECE"},
     {"variant", "(variant \"NAME\" (PARAM VALUE)...)"},
-    {"players", "(players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west"},
+    {"players", fmt::format("(players (NAME FACING)...): 1 to {} players in turn order, with FACING one of north, "
+                            "south, east, west",
+                            kMaxPlayers)},
     {"board",
      "(board (rectangle WIDTH HEIGHT) [(holes REGION...)]) or (board (rhombus WIDTH HEIGHT) [(holes REGION...)]) or "
      "(board (hexagon SIDE) [(holes REGION...)]) or (board (points CELL...) (line DIRECTION CELL...)...), with "
@@ -615,23 +618,38 @@ class Checker {
 
   void read_players() {
     const Node& form = *forms("players").front();
-    if (form.items.size() != 3)
-      fail(form, fmt::format("a game has exactly two players, this one lists {}", form.items.size() - 1),
-           usage("players"));
-    for (int p = 0; p < kPlayers; ++p) {
-      const Node& entry = form.items[p + 1];
-      if (!entry.is_list() || entry.items.size() != 2)
-        fail(entry, fmt::format("expected '(NAME FACING)', found {}", describe(entry)), usage("players"));
-      Player& player = rules_.players[p];
-      player.name = name_argument(entry.items[0], "a player name");
-      player.facing = name_argument(entry.items[1], "a facing");
-      if (std::find(kFacings.begin(), kFacings.end(), player.facing) == kFacings.end())
-        fail(entry.items[1], fmt::format("unknown facing '{}'", player.facing), suggest(player.facing, kFacings));
-      const Offset forwards[] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
-      player.forward = forwards[std::find(kFacings.begin(), kFacings.end(), player.facing) - kFacings.begin()];
-    }
-    if (rules_.players[0].name == rules_.players[1].name)
-      fail(form.items[2].items[0], fmt::format("both players are called '{}'", rules_.players[0].name));
+    const int count = static_cast<int>(form.items.size()) - 1;
+    if (count < 1) fail(form, "a game needs at least one player", usage("players"));
+    if (count > kMaxPlayers)
+      fail(form.items[kMaxPlayers + 1],
+           fmt::format("a game has at most {} players, this one lists {}", kMaxPlayers, count), usage("players"));
+    for (int p = 0; p < count; ++p) rules_.players.push_back(read_player(form.items[p + 1]));
+    for (int p = 1; p < count; ++p)
+      for (int earlier = 0; earlier < p; ++earlier)
+        if (rules_.players[p].name == rules_.players[earlier].name)
+          fail(form.items[p + 1].items[0], fmt::format("two players are called '{}'", rules_.players[p].name),
+               "each player needs a name of its own");
+  }
+
+  std::vector<int> every_player() const {
+    std::vector<int> players(rules_.players.size());
+    std::iota(players.begin(), players.end(), 0);
+    return players;
+  }
+
+  Player read_player(const Node& entry) const {
+    if (!entry.is_list() || entry.items.size() != 2)
+      fail(entry, fmt::format("expected '(NAME FACING)', found {}", describe(entry)), usage("players"));
+    Player player;
+    player.name = name_argument(entry.items[0], "a player name");
+    player.facing = name_argument(entry.items[1], "a facing");
+    player.pos = entry.pos;
+    const auto facing = std::find(kFacings.begin(), kFacings.end(), player.facing);
+    if (facing == kFacings.end())
+      fail(entry.items[1], fmt::format("unknown facing '{}'", player.facing), suggest(player.facing, kFacings));
+    const Offset forwards[] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
+    player.forward = forwards[facing - kFacings.begin()];
+    return player;
   }
 
   void read_board() {
@@ -768,8 +786,8 @@ class Checker {
     CellList holes = rules_.holes;  // a hexagon's corners
     for (std::size_t i = 1; i < node.items.size(); ++i) {
       const PlayerRegion cut = region(node.items[i]);
-      if (cut[0] != cut[1])
-        fail(node.items[i], "holes are the same for both players, and this region is seen from each player's side",
+      if (!is_same_for_every_player(cut))
+        fail(node.items[i], "holes are the same for every player, and this region is seen from each player's side",
              "name the cells, e.g. (holes d4 e5), or use (row N), (column N) or (cells ...)");
       holes.insert(holes.end(), cut[0].begin(), cut[0].end());
     }
@@ -804,7 +822,15 @@ class Checker {
     }
   }
 
-  PlayerRegion same_for_both(const CellList& cells) const { return {cells, cells}; }
+  PlayerRegion same_for_every_player(const CellList& cells) const {
+    PlayerRegion region;
+    std::fill_n(region.begin(), rules_.players.size(), cells);
+    return region;
+  }
+  bool is_same_for_every_player(const PlayerRegion& region) const {
+    return std::all_of(region.begin(), region.begin() + rules_.player_count(),
+                       [&](const CellList& cells) { return cells == region[0]; });
+  }
 
   PlayerRegion region(const Node& node) const {
     if (node.is_symbol()) return region_word(node);
@@ -823,18 +849,18 @@ class Checker {
           fail(node.items[i], fmt::format("the cell {} is listed twice", node.items[i].text));
         cells.push_back(c);
       }
-      return same_for_both(cells);
+      return same_for_every_player(cells);
     }
     expect_at_most(node, form == "rows" || form == "columns" ? 3 : 2);
     if (form == "row" || form == "rows") {
       const int first = line_number(argument(node, 1, "N"), rules_.height, "row");
       const int last = form == "rows" ? line_number(argument(node, 2, "LAST"), rules_.height, "row") : first;
-      return same_for_both(lines(first, last, true));
+      return same_for_every_player(lines(first, last, true));
     }
     if (form == "column" || form == "columns") {
       const int first = column_number(argument(node, 1, "N"));
       const int last = form == "columns" ? column_number(argument(node, 2, "LAST")) : first;
-      return same_for_both(lines(first, last, false));
+      return same_for_every_player(lines(first, last, false));
     }
     const int depth = bounded(argument(node, 1, "N"), 1, std::max(rules_.width, rules_.height), "the number of rows");
     return relative_rows(depth, form == "far-rows", node);
@@ -849,9 +875,9 @@ class Checker {
     const std::string& word = node.text;
     if (word == "all") return whole_board();
     if (word == "home-row" || word == "far-row") return relative_rows(1, word == "far-row", node);
-    if (word == "dark-cells" || word == "light-cells") return same_for_both(checkered(word == "dark-cells"));
+    if (word == "dark-cells" || word == "light-cells") return same_for_every_player(checkered(word == "dark-cells"));
     if (const auto it = regions_.find(word); it != regions_.end()) return it->second;
-    if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_both({cell(node)});
+    if (parse_cell(word, kMaxBoardSide, kMaxBoardSide) >= 0) return same_for_every_player({cell(node)});
     std::vector<std::string> known = kRegionWords;
     for (const auto& [name, cells] : regions_) known.push_back(name);
     for (const auto& form : kRegionForms) known.push_back(form);
@@ -864,7 +890,7 @@ class Checker {
     PlayerRegion result = region(node.items[1]);
     for (std::size_t i = 2; i < node.items.size(); ++i) {
       const PlayerRegion other = region(node.items[i]);
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < rules_.player_count(); ++p) {
         CellList& cells = result[p];
         if (node.head() == "union") {
           cells.insert(cells.end(), other[p].begin(), other[p].end());
@@ -902,7 +928,7 @@ class Checker {
   // The `depth` lines nearest a player's home side (or the far side), seen along the player's facing.
   PlayerRegion relative_rows(int depth, bool far, const Node& at) const {
     PlayerRegion result;
-    for (int p = 0; p < kPlayers; ++p) {
+    for (int p = 0; p < rules_.player_count(); ++p) {
       const Offset f = rules_.players[p].forward;
       const bool vertical = f.dy != 0;
       const int extent = vertical ? rules_.height : rules_.width;
@@ -1135,7 +1161,7 @@ class Checker {
     move.kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
     const Node& what = argument(form, 1, kind == "leap" ? "OFFSETS" : "DIRECTIONS");
     const int owner = move_owner(form, 2);
-    for (int p = 0; p < kPlayers; ++p)
+    for (int p = 0; p < rules_.player_count(); ++p)
       if (owner < 0 || owner == p) move.offsets[p] = move_offsets(kind, what, p);
     bool saw_target = false;
     bool saw_only = false;
@@ -1199,7 +1225,7 @@ class Checker {
       fail(shot.items[2],
            fmt::format("unexpected {} in a shot: a shot lands on an empty cell and blocks it", describe(shot.items[2])),
            fmt::format("write the shot as ({} {}) alone", kind, kind == "leap" ? "OFFSETS" : "DIRECTIONS"));
-    for (int p = 0; p < kPlayers; ++p) move.shot_offsets[p] = move_offsets(kind, what, p);
+    for (int p = 0; p < rules_.player_count(); ++p) move.shot_offsets[p] = move_offsets(kind, what, p);
     move.shoots = true;
     move.shot_kind = kind == "slide" ? MoveKind::Slide : MoveKind::Step;
   }
@@ -1219,7 +1245,7 @@ class Checker {
                        rules_.cells()),
            "a move records the pieces it jumps as a mask of the board's cells");
     const Node& what = argument(form, 1, "DIRECTIONS");
-    for (int p = 0; p < kPlayers; ++p) move.offsets[p] = directions(what, rules_.players[p].forward);
+    for (int p = 0; p < rules_.player_count(); ++p) move.offsets[p] = directions(what, rules_.players[p].forward);
     bool saw_over = false;
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& option = form.items[i];
@@ -1252,7 +1278,8 @@ class Checker {
     expect_at_most(form, 3);
     const Node& where = argument(form, 1, "(RIGHT FORWARD)");
     CellTest test;
-    for (int p = 0; p < kPlayers; ++p) test.offset[p] = relative_offset(where, rules_.players[p].forward, "if");
+    for (int p = 0; p < rules_.player_count(); ++p)
+      test.offset[p] = relative_offset(where, rules_.players[p].forward, "if");
     if (test.offset[0] == Offset{})
       fail(where, "(0 0) is the cell the piece starts on, where the piece itself stands",
            "an offset names the cell to test as (RIGHT FORWARD) from there, e.g. (0 1) for the cell ahead");
@@ -1263,13 +1290,14 @@ class Checker {
   // Cell tests are measured from the start of one jump: the move must go one way, and not test the
   // landing cell, which (to TARGET) already describes.
   void check_cell_tests(const MoveRule& move, const std::vector<const Node*>& test_forms) const {
-    const std::size_t ways = std::max(move.offsets[0].size(), move.offsets[1].size());
+    std::size_t ways = 0;
+    for (const std::vector<Offset>& offsets : move.offsets) ways = std::max(ways, offsets.size());
     if (ways != 1)
       fail(*test_forms.front(),
            fmt::format("a move with cell tests must go one way, and this one has {} directions or offsets", ways),
            "give each direction a move of its own, with its own tests");
     for (std::size_t i = 0; i < move.tests.size(); ++i)
-      for (int p = 0; p < kPlayers; ++p)
+      for (int p = 0; p < rules_.player_count(); ++p)
         if (!move.offsets[p].empty() && move.tests[i].offset[p] == move.offsets[p].front())
           fail(test_forms[i]->items[1], "this cell test names the landing cell",
                "say what the landing cell may hold with (to TARGET)");
@@ -1314,7 +1342,7 @@ class Checker {
     const int owner = move_owner(form, 1);
     if (gravity) {
       const Node& direction = argument(*gravity, 1, "DIRECTION");
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < rules_.player_count(); ++p) {
         if (owner >= 0 && owner != p) continue;
         move.offsets[p] = directions(direction, rules_.players[p].forward);
         if (move.offsets[p].size() != 1)
@@ -1323,7 +1351,7 @@ class Checker {
     }
     if (flanking) {
       const Node& lines = argument(*flanking, 1, "DIRECTIONS");
-      for (int p = 0; p < kPlayers; ++p)
+      for (int p = 0; p < rules_.player_count(); ++p)
         if (owner < 0 || owner == p) move.flanking[p] = directions(lines, rules_.players[p].forward);
     }
     if (only) {
@@ -1338,7 +1366,7 @@ class Checker {
     CellList cells;
     for (int c = 0; c < rules_.cells(); ++c)
       if (!rules_.is_hole(c)) cells.push_back(c);
-    return same_for_both(cells);
+    return same_for_every_player(cells);
   }
 
   void check_capture(const MoveRule& move, const Node& form, const Node* capture) const {
@@ -1499,7 +1527,7 @@ class Checker {
     const std::size_t body = body_start(form);
     for (std::size_t i = 1; i < body; ++i) rule_option(form.items[i], rule);
     if (body == form.items.size()) fail(form, "'(moves ...)' holds no move", core_usage("moves"));
-    rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : std::vector<int>{0, 1};
+    rule_players_ = rule.only_player >= 0 ? std::vector<int>{rule.only_player} : every_player();
     marks_.clear();
     rule.expr = core_sequence(form, body);
     if (rule.scope == core::Rule::Scope::Game) rule.piece = entering_piece(rule.expr);
@@ -2022,7 +2050,7 @@ class Checker {
       const Node& piece_node = place.items[names_player ? 2 : 1];
       const int piece = piece_named(piece_node);
       const PlayerRegion cells = region(place.items[names_player ? 3 : 2]);
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < rules_.player_count(); ++p) {
         if (only >= 0 && p != only) continue;
         for (int c : cells[p]) {
           const auto at = static_cast<std::size_t>(c);
@@ -2481,7 +2509,7 @@ class Checker {
     const std::size_t first = names_piece ? 2 : 1;
     rule.region = region(argument(node, first, "REGION"));
     rule.other_region = region(argument(node, first + 1, "second REGION"));
-    for (int p = 0; p < kPlayers; ++p)
+    for (int p = 0; p < rules_.player_count(); ++p)
       if (rule.region[p].empty() || rule.other_region[p].empty())
         fail(node.items[rule.region[p].empty() ? first : first + 1],
              fmt::format("this region has no cells for {}, so nothing can connect to it", rules_.players[p].name),
@@ -2621,12 +2649,16 @@ std::pair<std::string, std::string> too_many_piece_types(const Rules& rules) {
 }
 
 int player_index(const Rules& rules, std::string_view name) {
-  for (int player = 0; player < kPlayers; ++player)
-    if (rules.players[player].name == name) return player;
+  for (int player = 0; player < rules.player_count(); ++player)
+    if (rules.players[static_cast<std::size_t>(player)].name == name) return player;
   return -1;
 }
 
-std::vector<std::string> player_names(const Rules& rules) { return {rules.players[0].name, rules.players[1].name}; }
+std::vector<std::string> player_names(const Rules& rules) {
+  std::vector<std::string> names;
+  for (const Player& player : rules.players) names.push_back(player.name);
+  return names;
+}
 
 std::string cell_name(int cell, int width) {
   return fmt::format("{}{}", static_cast<char>('a' + cell % width), cell / width + 1);

@@ -6,6 +6,7 @@
 #include "lang/core.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "lang/directions.h"
 #include "lang/sexpr.h"
@@ -224,12 +225,13 @@ class Printer {
   }
 
   std::string text(const Rules& core) const {
-    const Player& first = rules_.players[0];
-    const Player& second = rules_.players[1];
+    std::vector<std::string> facings;
+    for (const Player& player : rules_.players)
+      facings.push_back(fmt::format("{} faces {}", player.name, player.facing));
     std::string text = fmt::format(
         "; {} in core forms (docs/core-design.md): what each keyword form means.\n"
-        "; {} faces {}, {} faces {}: forward, left ... and (RIGHT FORWARD) are seen from the mover's side.\n",
-        rules_.name, first.name, first.facing, second.name, second.facing);
+        "; {}: forward, left ... and (RIGHT FORWARD) are seen from the mover's side.\n",
+        rules_.name, fmt::join(facings, ", "));
     for (std::size_t piece = 0; piece < rules_.pieces.size(); ++piece)
       text += piece_text(core, static_cast<int>(piece));
     for (const Rule& rule : core.moves)

@@ -131,9 +131,9 @@ class Lowerer {
   }
 
   // The players that can make a move: those it has offsets for (a drop: cells for).
-  static std::vector<int> players_of(const MoveRule& move) {
+  std::vector<int> players_of(const MoveRule& move) const {
     std::vector<int> players;
-    for (int player = 0; player < kPlayers; ++player) {
+    for (int player = 0; player < rules_.player_count(); ++player) {
       const auto p = static_cast<std::size_t>(player);
       if (move.kind == MoveKind::Drop ? !move.region[p].empty() : !move.offsets[p].empty()) players.push_back(player);
     }
@@ -215,8 +215,8 @@ class Lowerer {
   }
 
   // CHAIN: the directions of every chain jump of the piece, per player, each once.
-  static std::array<std::vector<Offset>, kPlayers> chain_offsets(const PieceType& type) {
-    std::array<std::vector<Offset>, kPlayers> result;
+  static std::array<std::vector<Offset>, kMaxPlayers> chain_offsets(const PieceType& type) {
+    std::array<std::vector<Offset>, kMaxPlayers> result;
     for (const MoveRule& move : type.moves) {
       if (move.kind != MoveKind::JumpOver || !move.chain) continue;
       for (std::size_t player = 0; player < result.size(); ++player)
@@ -256,7 +256,7 @@ class Lowerer {
 
   // One written form of a direction, given per player, for every player of the rule: a board
   // direction when all go the same way, else the same direction seen from each player.
-  Direction direction(const std::array<Offset, kPlayers>& per_player) {
+  Direction direction(const std::array<Offset, kMaxPlayers>& per_player) {
     const auto absolute = [&](int player) { return per_player[static_cast<std::size_t>(player)]; };
     const auto relative = [&](int player) {
       return relative_to(absolute(player), rules_.players[static_cast<std::size_t>(player)].forward);
@@ -270,11 +270,11 @@ class Lowerer {
     return {named ? Direction::Frame::Relative : Direction::Frame::Leap, relative(lead)};
   }
 
-  std::vector<Direction> directions(const std::array<std::vector<Offset>, kPlayers>& per_player) {
+  std::vector<Direction> directions(const std::array<std::vector<Offset>, kMaxPlayers>& per_player) {
     const std::vector<Offset>& lead = per_player[static_cast<std::size_t>(players_.front())];
     std::vector<Direction> result;
     for (std::size_t i = 0; i < lead.size(); ++i) {
-      std::array<Offset, kPlayers> each;
+      std::array<Offset, kMaxPlayers> each;
       for (const int player : players_) {
         const std::vector<Offset>& own = per_player[static_cast<std::size_t>(player)];
         if (own.size() != lead.size()) fits_ = false;

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "lang/core.h"
 #include "lang/directions.h"
@@ -27,7 +28,7 @@ namespace troyka::lang::core {
 namespace {
 
 using Items = std::vector<const Expr*>;
-using PlayerOffsets = std::array<std::vector<Offset>, kPlayers>;
+using PlayerOffsets = std::array<std::vector<Offset>, kMaxPlayers>;
 
 void append_linear(const Expr& expr, Items& items) {
   if (expr.op != Op::Seq) return items.push_back(&expr);
@@ -166,7 +167,9 @@ class Recogniser {
 
   std::vector<int> players() const {
     if (rule_.only_player >= 0) return {rule_.only_player};
-    return {0, 1};
+    std::vector<int> all(rules_.players.size());
+    std::iota(all.begin(), all.end(), 0);
+    return all;
   }
 
   // The keyword forms of one branch, or nothing when it has none of their shapes.
@@ -483,7 +486,7 @@ class Assembler {
   struct PiecePromotion {
     bool seen = false;
     int into = -1;
-    std::array<bool, kPlayers> seen_for{};
+    std::array<bool, kMaxPlayers> seen_for{};
     PlayerRegion region;
   };
 

@@ -19,7 +19,13 @@ namespace core {
 struct Rules;  // lang/core.h, which includes this file
 }
 
+// The most players a game may list in (players ...): 1 to this many (docs/language.md). Everything
+// kept per player in these rules is sized by it; Rules::players holds the game's own.
+inline constexpr int kMaxPlayers = 8;
+// The players a compiled Program plays (interpreter/program.h) and a ZRF game has: the interpreter,
+// the agents and the tools play two-player games, and Game refuses the others (interpreter/game.h).
 inline constexpr int kPlayers = 2;
+static_assert(kPlayers <= kMaxPlayers);
 inline constexpr int kMaxBoardSide = 26;  // columns are named a..z
 // Moves and records name a piece type in a signed byte (-1 for none): no board holds more types.
 inline constexpr int kMaxPieceTypes = 127;
@@ -93,13 +99,13 @@ inline std::vector<Offset> line_directions(BoardShape shape) {
 
 // A set of cells per player; absolute regions hold the same cells for both players.
 using CellList = std::vector<int>;
-using PlayerRegion = std::array<CellList, kPlayers>;
+using PlayerRegion = std::array<CellList, kMaxPlayers>;
 
 // A condition on a cell other than the landing one: the cell at `offset` from where the piece starts
 // (absolute, per player) must be on the board and hold what `target` allows. ZRF moves that pass
 // over cells and test them (a hop over a piece) are steps with such tests.
 struct CellTest {
-  std::array<Offset, kPlayers> offset;
+  std::array<Offset, kMaxPlayers> offset;
   Target target = Target::Any;
   bool operator==(const CellTest&) const = default;
 };
@@ -108,12 +114,12 @@ struct MoveRule {
   MoveKind kind = MoveKind::Step;
   // Step and Slide: the offsets, absolute, per player. Drop: at most one, the direction of gravity:
   // a cell qualifies only if its neighbour that way is occupied or off the board.
-  std::array<std::vector<Offset>, kPlayers> offsets;
+  std::array<std::vector<Offset>, kMaxPlayers> offsets;
   PlayerRegion region;  // Drop: the cells a piece may be dropped on
   // Drop: when not empty, the drop must flank: along at least one of these directions (absolute,
   // per player) the dropped piece closes a line of one or more enemy pieces with a piece of its own
   // beyond, and every line it closes that way changes owner.
-  std::array<std::vector<Offset>, kPlayers> flanking;
+  std::array<std::vector<Offset>, kMaxPlayers> flanking;
   Target target = Target::Empty;
   bool capture = false;  // the piece on the destination, if any, is removed
   // Step and Slide, (then (shoot MOVE)): the move goes on with a shot from the cell the piece landed
@@ -122,7 +128,7 @@ struct MoveRule {
   // with a shot.
   bool shoots = false;
   MoveKind shot_kind = MoveKind::Step;
-  std::array<std::vector<Offset>, kPlayers> shot_offsets;
+  std::array<std::vector<Offset>, kMaxPlayers> shot_offsets;
   // Step with a single offset: every test must hold for the move to be legal.
   std::vector<CellTest> tests;
   // JumpOver: after jumping, the piece goes on jumping with the chain jumps of its type while it
@@ -154,6 +160,7 @@ struct Player {
   std::string name;
   std::string facing;  // north, south, east or west
   Offset forward;
+  SourcePos pos;  // its (NAME FACING) entry; none for a ZRF game's
 };
 
 // MostPieces: the player with more pieces on the board wins, equal counts draw.
@@ -286,7 +293,7 @@ struct Rules {
   // the grid says. A board with links has directions that are not one shift of the grid: its rules
   // run on the general back end, which steps by table (GeneralMoves::next_).
   std::vector<Link> links;
-  std::array<Player, kPlayers> players;
+  std::vector<Player> players;  // 1 to kMaxPlayers, in turn order: the first moves first
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
   std::vector<EndRule> end;
@@ -321,6 +328,7 @@ struct Rules {
   // the general back end (interpreter/general.h). Null when there are none.
   std::shared_ptr<const core::Rules> general;
 
+  int player_count() const { return static_cast<int>(players.size()); }
   bool alternates() const { return turn_actions == 1 && first_turn_actions == 1; }
   // The turn, from 0, of the decision played at `ply` (from 0); a record numbers it turn / 2 + 1.
   std::uint32_t turn_of(std::uint32_t ply) const {
@@ -372,7 +380,7 @@ std::vector<std::string> piece_names(const Rules& rules);
 // The error, and its hint, for a game with more piece types than its board's width holds
 // (bitboard_width): the front ends report it at the first piece beyond the cap.
 std::pair<std::string, std::string> too_many_piece_types(const Rules& rules);
-// The same for players: 0 or 1, or -1 when no player is called `name`.
+// The same for players: its index in Rules::players, or -1 when no player is called `name`.
 int player_index(const Rules& rules, std::string_view name);
 std::vector<std::string> player_names(const Rules& rules);
 

@@ -30,7 +30,7 @@ bool always_captures(const MoveRule& move) {
 // Every offset of the move takes the piece strictly towards its player's far side.
 bool strictly_forward(const Rules& rules, const MoveRule& move) {
   if (move.kind != MoveKind::Step && move.kind != MoveKind::Slide) return false;
-  for (int player = 0; player < kPlayers; ++player) {
+  for (int player = 0; player < rules.player_count(); ++player) {
     const Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
     for (const Offset& offset : move.offsets[static_cast<std::size_t>(player)])
       if (offset.dx * forward.dx + offset.dy * forward.dy <= 0) return false;
@@ -65,7 +65,7 @@ bool any_move(const Rules& rules, bool (*test)(const MoveRule&)) {
 // Whether `direction` takes a piece strictly towards the far side of every player in `players`.
 bool goes_forward(const Rules& rules, const core::Direction& direction, int only_player) {
   if (direction.frame != core::Direction::Frame::Absolute) return direction.offset.dy > 0;  // (right, forward)
-  for (int player = 0; player < kPlayers; ++player) {
+  for (int player = 0; player < rules.player_count(); ++player) {
     if (only_player >= 0 && player != only_player) continue;
     const Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
     if (direction.offset.dx * forward.dx + direction.offset.dy * forward.dy <= 0) return false;

@@ -360,6 +360,9 @@ std::string phases_text(const Rules& rules) {
 }  // namespace
 
 std::string to_troyka_language(const Rules& rules) {
+  if (rules.player_count() != kPlayers)
+    cannot_write(rules, fmt::format("the game has {} players, and the translation writes two-player games",
+                                    rules.player_count()));
   // Written with facings when the first player faces north and the second's moves are the first's
   // turned to its facing; otherwise move by move for each player.
   const bool alike = rules.players[0].facing == "north" && rules.players[1].facing != "none" &&

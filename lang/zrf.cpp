@@ -618,6 +618,7 @@ class Lowering {
     if (form.items.size() != 3)
       fail(form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
            "write (players White Black)");
+    rules_.players.resize(kPlayers);
     for (int p = 0; p < kPlayers; ++p) rules_.players[p].name = symbol(form.items[p + 1], "a player name");
     if (rules_.players[0].name == rules_.players[1].name)
       fail(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
@@ -1442,7 +1443,7 @@ class Lowering {
   // A cell a move's path reaches, as offsets from where the piece starts (per player), with what
   // its verifies allow to stand there.
   struct PathCell {
-    std::array<Offset, kPlayers> at;
+    std::array<Offset, kMaxPlayers> at;
     unsigned allowed = kAnyOccupant;
   };
 

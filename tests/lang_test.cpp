@@ -144,8 +144,8 @@ PlayerRegion region_of(std::string_view region, std::string_view forms = "") {
 }
 
 // The offsets of the first move of a one-move piece, per player, with the given players.
-std::array<std::vector<Offset>, kPlayers> offsets_of(std::string_view move,
-                                                     std::string_view players = "(White north) (Black south)") {
+std::array<std::vector<Offset>, kMaxPlayers> offsets_of(std::string_view move,
+                                                        std::string_view players = "(White north) (Black south)") {
   std::string text = game_with(R"((piece Pawn "P"
     (step (forward forward-left forward-right) (to empty))
     (step (forward-left forward-right) (to enemy) capture)))",
@@ -506,7 +506,7 @@ TEST(LangStructure, MissingPlayersForm) {
             R"(test.game:1:1: error: the game has no '(players ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west
+hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACING one of north, south, east, west
 )");
 }
 
@@ -680,30 +680,12 @@ hint: usage: (variant "NAME" (PARAM VALUE)...)
 )");
 }
 
-TEST(LangStructure, OnlyOnePlayer) {
-  EXPECT_EQ(error_of(game_with("(players (White north) (Black south))", "(players (White north))")),
-            R"(test.game:6:3: error: a game has exactly two players, this one lists 1
- 6 |   (players (White north))
-   |   ^
-hint: usage: (players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west
-)");
-}
-
-TEST(LangStructure, ThreePlayers) {
-  EXPECT_EQ(error_of(game_with("(Black south)", "(Black south) (Red east)")),
-            R"(test.game:6:3: error: a game has exactly two players, this one lists 3
- 6 |   (players (White north) (Black south) (Red east))
-   |   ^
-hint: usage: (players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west
-)");
-}
-
 TEST(LangStructure, PlayersWithoutTheirFacing) {
   EXPECT_EQ(error_of(game_with("(players (White north) (Black south))", "(players White Black)")),
             R"(test.game:6:12: error: expected '(NAME FACING)', found 'White'
  6 |   (players White Black)
    |            ^~~~~
-hint: usage: (players (NAME FACING) (NAME FACING)) with FACING one of north, south, east, west
+hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACING one of north, south, east, west
 )");
 }
 
@@ -918,9 +900,10 @@ hint: did you mean 'north'?
 
 TEST(LangNames, BothPlayersWithTheSameName) {
   EXPECT_EQ(error_of(game_with("(Black south)", "(White south)")),
-            R"(test.game:6:27: error: both players are called 'White'
+            R"(test.game:6:27: error: two players are called 'White'
  6 |   (players (White north) (White south))
    |                           ^~~~~
+hint: each player needs a name of its own
 )");
 }
 
@@ -2874,7 +2857,7 @@ hint: a hole is not a cell: no piece stands there and no move goes there
 TEST(LangHoles, HolesSeenFromEachPlayersSide) {
   EXPECT_EQ(
       error_of(game_with("(board (rectangle width height))", "(board (rectangle width height) (holes home-row))")),
-      R"(test.game:7:42: error: holes are the same for both players, and this region is seen from each player's side
+      R"(test.game:7:42: error: holes are the same for every player, and this region is seen from each player's side
  7 |   (board (rectangle width height) (holes home-row))
    |                                          ^~~~~~~~
 hint: name the cells, e.g. (holes d4 e5), or use (row N), (column N) or (cells ...)
