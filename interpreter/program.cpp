@@ -1747,6 +1747,7 @@ bool Program<Words>::can_shoot(const StateType& state, const TargetSet& set) con
 
 template <int Words>
 bool Program<Words>::opponent_has_targets(const StateType& state) const {
+  if (general_) return others_can_move(state);  // its moves on the board may be general ones (Lines of Action)
   StateType turned = state;
   turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
   return has_targets(turned);
