@@ -104,11 +104,11 @@ void check_winning_move(const Program& program, const typename Program::StateTyp
       continue;
     }
     // Reaching a region and taking the last piece are foreseen; a win by the conditions of step 7
-    // ((lost PIECE), counters, compounds) makes every move a candidate.
-    anticipated_win = anticipated_win || rule.kind == lang::EndKind::Reach ||
-                      rule.kind == lang::EndKind::OpponentHasNoPieces || rule.kind == lang::EndKind::Lost ||
-                      rule.kind == lang::EndKind::Compare || rule.kind == lang::EndKind::All ||
-                      rule.kind == lang::EndKind::Any || rule.kind == lang::EndKind::Not;
+    // ((lost PIECE), counters, compounds) and by one group (connected) makes every move a candidate.
+    anticipated_win =
+        anticipated_win || rule.kind == lang::EndKind::Reach || rule.kind == lang::EndKind::OpponentHasNoPieces ||
+        rule.kind == lang::EndKind::Lost || rule.kind == lang::EndKind::Compare || rule.kind == lang::EndKind::All ||
+        rule.kind == lang::EndKind::Any || rule.kind == lang::EndKind::Not || rule.kind == lang::EndKind::Connected;
   }
   Move win;
   const bool found = program.winning_move(state, win);

@@ -74,6 +74,7 @@ bool has_effect(const Expr& e) {
     case Op::Or:
     case Op::Opt:
     case Op::Repeat:
+    case Op::Times:
     case Op::While:
     case Op::If:
     case Op::IfCan:
@@ -319,6 +320,7 @@ class GeneralMoves<Words>::Compiler {
         return;
       }
       case Op::Repeat: return repeat(e);
+      case Op::Times: return times(e);
       case Op::While: {
         const int top = next();
         std::vector<int> fails;
@@ -418,6 +420,27 @@ class GeneralMoves<Words>::Compiler {
     if (done >= 0) code_[static_cast<std::size_t>(done)].alt = next();
   }
 
+  // (times N B): N passes. (times (line-pieces D) B): LINECOUNT into this level's count, then a
+  // loop of COUNTDOWN, B and a JUMP back.
+  void times(const Expr& e) {
+    const Expr& body = e.items.front();
+    if (e.directions.empty() && e.variable.empty()) {
+      for (int i = 0; i < e.amount; ++i) expr(body);
+      return;
+    }
+    const int along = e.variable.empty() ? direction(e.directions.front()) : bound_direction(e.variable);
+    const lang::Offset way = owner_.directions_[static_cast<std::size_t>(along)];
+    const int back = owner_.direction_index({-way.dx, -way.dy});
+    owner_.opposite_[static_cast<std::size_t>(along)] = back;
+    const int slot = counts_++;
+    code_[static_cast<std::size_t>(emit(Code::LineCount, along))].alt = slot;
+    const int top = emit(Code::CountDown, slot);
+    expr(body);
+    code_[static_cast<std::size_t>(emit(Code::Jump))].alt = top;
+    code_[static_cast<std::size_t>(top)].alt = next();
+    --counts_;
+  }
+
   // A lookahead: LOOK, the body, SUBACCEPT; the run goes on past them when the body has a complete
   // run (or, negated, has none).
   void look(const std::function<void()>& body, bool negate, std::vector<int>* fails) {
@@ -508,6 +531,7 @@ class GeneralMoves<Words>::Compiler {
   std::vector<Instruction>& code_;
   std::vector<std::pair<std::string, int>> bound_;
   int marks_ = 0;
+  int counts_ = 0;  // line counts open around the expression compiled
   std::vector<std::string> named_marks_;
 };
 
@@ -579,6 +603,7 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   const auto found = std::find(directions_.begin(), directions_.end(), offset);
   if (found != directions_.end()) return static_cast<int>(found - directions_.begin());
   directions_.push_back(offset);
+  opposite_.push_back(-1);
   for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
     next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
@@ -635,6 +660,7 @@ struct GeneralMoves<Words>::Thread {
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
+  std::array<std::int16_t, lang::core::kMaxNestedLineCounts> counts{};  // passes left of each line count
 };
 
 template <int Words>
@@ -881,6 +907,19 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         if (s.defer && on_accept(t)) return stop(true);
         alive = !s.defer;
         break;
+      case Code::LineCount: {
+        const int pieces = t.here < 0 ? 0 : line_pieces(s, in.arg, t.here);
+        alive = pieces > 0;
+        t.counts[static_cast<std::size_t>(in.alt)] = static_cast<std::int16_t>(pieces);
+        ++t.pc;
+        break;
+      }
+      case Code::CountDown: {
+        std::int16_t& left = t.counts[in.arg];
+        t.pc = left == 0 ? in.alt : t.pc + 1;
+        if (left > 0) --left;
+        break;
+      }
       case Code::Accept:
         if (t.mover == kCarried) {
           alive = s.landable(t);
@@ -895,6 +934,19 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     if (s.choices.size() == base) return stop(false);
     t = s.choices.pop();
   }
+}
+
+// The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
+// before the move: the mover still stands on its origin.
+template <int Words>
+int GeneralMoves<Words>::line_pieces(const Search& s, int direction, int cell) const {
+  const Board& occupied = s.masks[kOccupied];
+  int pieces = occupied.test(cell) ? 1 : 0;
+  for (const int way : {direction, opposite_[static_cast<std::size_t>(direction)]})
+    for (int at = next_[static_cast<std::size_t>(way) * cells_ + cell]; at >= 0;
+         at = next_[static_cast<std::size_t>(way) * cells_ + at])
+      pieces += occupied.test(at);
+  return pieces;
 }
 
 template <int Words>

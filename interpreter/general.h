@@ -182,6 +182,8 @@ class GeneralMoves {
     ClearAttr,   // the piece at here loses attribute `arg`
     Remember,    // register `arg` := here
     Commit,      // the rest of the rule is deferred: a listing that defers accepts here
+    LineCount,   // counts[alt] := the pieces on the line through here along direction `arg`, both ways; none: die
+    CountDown,   // counts[arg] is 0: go to alt; else it goes down by one
     Accept,
   };
   struct Instruction {
@@ -219,6 +221,7 @@ class GeneralMoves {
   struct Search;
 
   int direction_index(lang::Offset offset);
+  int line_pieces(const Search& s, int direction, int cell) const;
   bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move,
                int priority) const;
   template <typename OnAccept>
@@ -245,6 +248,7 @@ class GeneralMoves {
   std::vector<CompiledRule> compiled_;
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
+  std::vector<int> opposite_;       // [direction]: the direction back along its line, or -1 until a line count asks
   std::vector<Board> regions_;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)

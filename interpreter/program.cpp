@@ -29,7 +29,7 @@ static std::uint64_t value_key(std::uint64_t seed, int value) {
 
 static bool is_unforeseen(EndKind kind) {
   return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
-         kind == EndKind::Not || kind == EndKind::InCheck;
+         kind == EndKind::Not || kind == EndKind::InCheck || kind == EndKind::Connected;
 }
 
 // Whether the condition, or a part of it, counts repetitions.
@@ -393,6 +393,8 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::QuietMoves:
     // A move can take the mover's own last piece of a type (by exit, or a capture of a friend),
     // change either player's counters, and make any part of a compound true or false.
+    // A capture can leave the victim's remaining pieces in one group (Lines of Action).
+    case EndKind::Connected:
     case EndKind::Lost:
     case EndKind::Compare:
     case EndKind::All:
@@ -1745,6 +1747,7 @@ bool Program<Words>::can_shoot(const StateType& state, const TargetSet& set) con
 
 template <int Words>
 bool Program<Words>::opponent_has_targets(const StateType& state) const {
+  if (general_) return others_can_move(state);  // its moves on the board may be general ones (Lines of Action)
   StateType turned = state;
   turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
   return has_targets(turned);
@@ -1830,6 +1833,11 @@ template <bool Extras, typename HasMoves>
         return test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
       }
       case EndKind::Lost: return !(state.by_player[test.subject] & state.by_piece[test.piece]).any();
+      case EndKind::Connected: {
+        Board pieces = state.by_player[test.subject];
+        if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+        return one_group(pieces);
+      }
       case EndKind::Compare: {
         const int value =
             test.counter < 0 ? state.by_player[test.subject].count() : state.counters[test.subject][test.counter];
@@ -1917,6 +1925,24 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
     reached |= frontier;
   }
   return false;
+}
+
+template <int Words>
+bool Program<Words>::one_group(const Board& pieces) const {
+  if (!pieces.any()) return false;
+  Board start = pieces;
+  Board reached;
+  reached.set(start.pop_lowest());
+  Board frontier = reached;
+  while (frontier.any()) {
+    Board next;
+    for (int i = 0; i < neighbour_count_; ++i)
+      next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(frontier)
+                                    : step_linked(frontier, static_cast<std::size_t>(2 * line_count_ + i));
+    frontier = (next & pieces) - reached;
+    reached |= frontier;
+  }
+  return reached == pieces;
 }
 
 template <int Words>

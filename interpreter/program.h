@@ -556,6 +556,8 @@ class Program {
   Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
   [[gnu::noinline]] bool connects(const Board& pieces, const EndTest& test) const;
+  // Whether `pieces` are one group (none are not), joined as connects() joins them.
+  [[gnu::noinline]] bool one_group(const Board& pieces) const;
   void swap_sides(StateType& state) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   ParsedMove parse_pass(const StateType& state) const;

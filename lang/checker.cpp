@@ -97,6 +97,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"connect", "(connect [PIECE] REGION REGION)"},
     {"reach", "(reach [PIECE] REGION)"},
     {"lost", "(lost PIECE)"},
+    {"connected", "connected, or (connected [PIECE]): all of the player's pieces (of that type) form one group"},
     {"repetition", "(repetition N): the position, with the same player to move, has occurred N times"},
     {"and", "(and CONDITION...)"},
     {"or", "(or CONDITION...)"},
@@ -128,6 +129,7 @@ const std::vector<std::string> kConditions = {"reach",
                                               "ply-limit",
                                               "in-a-row",
                                               "connect",
+                                              "connected",
                                               "quiet-moves",
                                               "lost",
                                               "repetition",
@@ -158,6 +160,7 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"or", "(or EXPR...)"},
     {"opt", "(opt EXPR)"},
     {"repeat", "(repeat EXPR [(at-least N)] [(at-most N)] [maximal])"},
+    {"times", "(times N EXPR) or (times (line-pieces DIRECTION) EXPR)"},
     {"while", "(while TEST EXPR)"},
     {"if", "(if TEST THEN [ELSE])"},
     {"if-can", "(if-can EXPR)"},
@@ -404,10 +407,14 @@ class Checker {
     return arithmetic(node);
   }
 
+  static bool is_arithmetic(std::string_view op) {
+    const std::vector<std::string> operators = {"+", "-", "*", "/", "min", "max"};
+    return std::find(operators.begin(), operators.end(), op) != operators.end();
+  }
+
   std::int64_t arithmetic(const Node& node) const {
     const std::string_view op = node.head();
-    const std::vector<std::string> operators = {"+", "-", "*", "/", "min", "max"};
-    if (op.empty() || std::find(operators.begin(), operators.end(), op) == operators.end())
+    if (!is_arithmetic(op))
       fail(node, fmt::format("expected a number, found {}", describe(node)),
            "arithmetic is written (+ a b), (- a b), (* a b), (/ a b), (min a b), (max a b)");
     if (node.items.size() < 2) fail(node, fmt::format("'({} ...)' needs at least one number", op));
@@ -1647,6 +1654,7 @@ class Checker {
         expr.items.push_back(core_sequence(form, 1));
         break;
       case Op::Repeat: repeat_form(form, expr); break;
+      case Op::Times: times_form(form, expr); break;
       case Op::While:
       case Op::If:
         expect_core_items(form, 2, expr.op == Op::If ? 3 : 2);
@@ -1793,6 +1801,44 @@ class Checker {
     if (expr.at_most < 0) check_repetition_ends(form, expr.items.front());
   }
 
+  // (times N EXPR) or (times (line-pieces DIRECTION) EXPR): a fixed number of passes, or as many
+  // as pieces stand on a line; the back end keeps one count per level of nested line counts.
+  void times_form(const Node& form, core::Expr& expr) {
+    expect_core_items(form, 2, 2);
+    const Node& quantity = form.items[1];
+    const bool counted = quantity.head() == "line-pieces";
+    if (counted) {
+      if (quantity.items.size() != 2)
+        fail(quantity, "expected '(line-pieces DIRECTION)' with one direction", core_usage("times"));
+      const Node& direction = quantity.items[1];
+      if (direction.is_symbol() && std::find(bound_.begin(), bound_.end(), direction.text) != bound_.end())
+        expr.variable = direction.text;
+      else
+        expr.directions = core_directions(direction);
+      if (expr.directions.size() > 1)
+        fail(
+            direction,
+            fmt::format("a line runs one way, and {} names {} directions", describe(direction), expr.directions.size()),
+            "count along one direction, or a bound name: (any-direction d all-directions (times (line-pieces d) ...))");
+      if (line_counts_ == core::kMaxNestedLineCounts)
+        fail(form, fmt::format("line counts are nested more than {} deep", core::kMaxNestedLineCounts),
+             "the general back end keeps that many counts in a run");
+    } else if (quantity.is_list() && !is_arithmetic(quantity.head())) {
+      fail(quantity, fmt::format("expected a number or '(line-pieces DIRECTION)', found {}", describe(quantity)),
+           core_usage("times"));
+    } else {
+      const std::int64_t passes = integer(quantity);
+      if (passes < 1 || passes > kMaxRepeatBound)
+        fail(quantity,
+             fmt::format("the number of passes must be between 1 and {}, but it is {}", kMaxRepeatBound, passes),
+             "a part done no times is left out; for a count the board decides, write (line-pieces DIRECTION)");
+      expr.amount = static_cast<int>(passes);
+    }
+    line_counts_ += counted;
+    expr.items.push_back(core_expr(form.items[2]));
+    line_counts_ -= counted;
+  }
+
   // §1.5: every pass of a repetition with no upper bound goes on along one direction, so the
   // board's edge ends it, or captures a piece not captured yet, so the pieces on the board do.
   void check_repetition_ends(const Node& form, const core::Expr& pass) const {
@@ -1856,6 +1902,7 @@ class Checker {
       case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
       case Op::AnyDirection: return each(expr.items.front());
       case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
+      case Op::Times: return each(expr.items.front());  // at least one pass, or no run
       default: return counts(expr);
     }
   }
@@ -1999,6 +2046,7 @@ class Checker {
     }
     if (expr.op == Op::Seq) return sum;
     if (expr.op == Op::Repeat && most > 0 && expr.at_most != 1) return 2;
+    if (expr.op == Op::Times && most > 0 && expr.amount != 1) return 2;  // a line's count may be over 1
     return most;
   }
 
@@ -2378,6 +2426,11 @@ class Checker {
       in_a_row(node, rule);
     } else if (word == "connect" && node.is_list()) {
       connect(node, rule);
+    } else if (word == "connected") {
+      // connected, or (connected [PIECE]): all of the player's pieces (of that type) in one group.
+      rule.kind = EndKind::Connected;
+      if (node.is_list()) expect_at_most(node, 2);
+      if (node.is_list() && node.items.size() == 2) rule.piece = piece_named(node.items[1]);
     } else if (word == "quiet-moves" && node.is_list()) {
       // (quiet-moves PLIES [PIECE]): PLIES plies in a row without a capture or a move of PIECE.
       rule.kind = EndKind::QuietMoves;
@@ -2581,6 +2634,7 @@ class Checker {
   std::vector<int> rule_players_;
   std::vector<std::string> bound_;
   std::vector<std::string> marks_;  // the (mark NAME)s of the rule being read so far
+  int line_counts_ = 0;             // the (times (line-pieces D) ...) forms around the form read
   // The (moves ...) rules of the file, and their forms for messages.
   std::vector<core::Rule> written_;
   std::vector<const Node*> written_forms_;

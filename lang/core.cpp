@@ -63,6 +63,7 @@ const char* keyword(Op op) {
     case Op::Remember: return "remember";
     case Op::CaptureToHand: return "capture";  // (capture to-hand)
     case Op::FromHand: return "from-hand";
+    case Op::Times: return "times";
   }
   return "";
 }
@@ -288,6 +289,14 @@ class Printer {
         if (expr.piece < 0) return form.items.front();
         form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name));
         return form;
+      case Op::Times:  // (times N EXPR) or (times (line-pieces D) EXPR)
+        if (expr.directions.empty() && expr.variable.empty()) {
+          form.items.push_back(integer(expr.amount));
+        } else {
+          form.items.push_back(list(
+              {symbol("line-pieces"), expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable)}));
+        }
+        break;
       case Op::Seq:
       case Op::Or:
       case Op::Opt:

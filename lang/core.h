@@ -100,8 +100,13 @@ enum class Op {
   // Added for hands (docs/core-design.md §6, step 15).
   CaptureToHand,  // (capture to-hand): capture, and the piece goes to the mover's hand as its base type
   FromHand,       // (from-hand [PIECE]): the mover is a `piece` from its player's hand (-1: any type held)
+  // Added for Lines of Action (issue 15).
+  // (times QUANTITY EXPR): items[0] exactly `amount` times; or, with a direction (`variable` or
+  // directions[0]), as many times as pieces stand on the line through here along it (both ways,
+  // here included, on the position before the move); a line with none has no run.
+  Times,
 };
-inline constexpr int kOps = static_cast<int>(Op::FromHand) + 1;
+inline constexpr int kOps = static_cast<int>(Op::Times) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -114,15 +119,15 @@ bool is_rule_option(const Node& item);
 struct Expr {
   Op op = Op::Seq;
   std::vector<Expr> items;
-  std::vector<Direction> directions;  // Go, AnyDirection, EachDirection
-  std::string variable;               // Go along a bound direction; AnyDirection, EachDirection: its name
+  std::vector<Direction> directions;  // Go, AnyDirection, EachDirection; Times: the line's, when counted
+  std::string variable;               // Go, Times: along a bound direction; AnyDirection, EachDirection: its name
   Region region;                      // Enter, In
   int piece = -1;                     // Is, New, Become, FromHand: an index into Rules::pieces
   int at_least = 0;                   // Repeat
   int at_most = -1;                   // Repeat: -1 for no bound
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
   int counter = -1;                   // Add, Set: an index into lang::Rules::counters
-  int amount = 0;                     // Add, Set
+  int amount = 0;                     // Add, Set; Times: the passes, when not counted on a line
   int slot = -1;  // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
   bool operator==(const Expr&) const = default;
 };
@@ -179,6 +184,8 @@ struct Rule {
 
 // each-direction nested deeper than this is refused: the general back end keeps one mark per level.
 inline constexpr int kMaxNestedEachDirection = 4;
+// (times (line-pieces D) ...) nested deeper than this is refused: the back end keeps a count per level.
+inline constexpr int kMaxNestedLineCounts = 2;
 // Named marks, (mark NAME), in one rule: the general back end keeps them beside each-direction's.
 inline constexpr int kMaxNamedMarks = 2;
 
@@ -187,7 +194,7 @@ struct Rules {
   // A keyword form with no one written form for both players gives a rule for each, one after the
   // other, with the form's text and position.
   std::vector<Rule> moves;
-  bool prefer_captures = false;  // (prefer captures): when some move captures, only those
+  bool prefer_captures = false;       // (prefer captures): when some move captures, only those
   bool prefer_most_captures = false;  // (prefer (most captures)): of those, the ones that capture the most
   // (turn (actions N) (first M)), as lang::Rules holds them; 1 and 1 print nothing.
   int turn_actions = 1;

@@ -183,6 +183,9 @@ enum class EndKind {
   // (counted in a History kept beside the state: interpreter/program.h)
   Repetition,
   InCheck,  // the opponent, were it to move, has a move that takes a piece of type `piece` of the player
+  // The player has a piece (of type `piece`, if set) and all of them form one group, each joined to
+  // another by the board's adjacency (Lines of Action's goal)
+  Connected,
 };
 
 enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };

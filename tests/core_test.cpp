@@ -230,7 +230,7 @@ TEST(CoreGolden, ShowCoreOfEveryGameMatchesItsFile) {
       EXPECT_EQ(run.out, read_file(golden)) << "troyka show games/" << name << ".game --core differs from " << golden
                                             << "; if the change is meant, rerun with TROYKA_UPDATE_GOLDEN=1";
   }
-  EXPECT_EQ(games, 25);
+  EXPECT_EQ(games, 26);
 }
 
 // ---- ZRF files -------------------------------------------------------------------------------
@@ -557,6 +557,38 @@ TEST(CoreErrors, ASwapNeedsAnEmptySquareBoard) {
               "   | ^\n"
               "hint: give the board as many columns as rows, or switch the swap off with (swap-rule 0)\n");
   }
+}
+
+// (times QUANTITY EXPR): a number of passes from 1, or the pieces of one line.
+TEST(CoreErrors, TimesCountsANumberOrOneLine) {
+  EXPECT_EQ(error_of("(moves (times 3 (go n)) empty)"), "loads");
+  EXPECT_EQ(error_of("(moves (any-direction d all-directions (times (line-pieces d) (go d))) empty)"), "loads");
+  EXPECT_EQ(error_of("(moves (times (line-pieces orthogonal) (go n)) empty)"),
+            "test.game:3:43: error: a line runs one way, and 'orthogonal' names 4 directions\n"
+            " 3 | (piece Man \"M\" (moves (times (line-pieces orthogonal) (go n)) empty))\n"
+            "   |                                           ^~~~~~~~~~\n"
+            "hint: count along one direction, or a bound name: (any-direction d all-directions (times (line-pieces d) "
+            "...))\n");
+  EXPECT_EQ(error_of("(moves (times 0 (go n)) empty)"),
+            "test.game:3:30: error: the number of passes must be between 1 and 1000, but it is 0\n"
+            " 3 | (piece Man \"M\" (moves (times 0 (go n)) empty))\n"
+            "   |                              ^\n"
+            "hint: a part done no times is left out; for a count the board decides, write (line-pieces DIRECTION)\n");
+  EXPECT_EQ(error_of("(moves (times (pieces) (go n)) empty)"),
+            "test.game:3:30: error: expected a number or '(line-pieces DIRECTION)', found '(pieces ...)'\n"
+            " 3 | (piece Man \"M\" (moves (times (pieces) (go n)) empty))\n"
+            "   |                              ^\n"
+            "hint: usage: (times N EXPR) or (times (line-pieces DIRECTION) EXPR)\n");
+  EXPECT_EQ(error_of("(moves (times (line-pieces) (go n)) empty)"),
+            "test.game:3:30: error: expected '(line-pieces DIRECTION)' with one direction\n"
+            " 3 | (piece Man \"M\" (moves (times (line-pieces) (go n)) empty))\n"
+            "   |                              ^\n"
+            "hint: usage: (times N EXPR) or (times (line-pieces DIRECTION) EXPR)\n");
+  EXPECT_EQ(error_of("(moves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty)"),
+            "test.game:3:69: error: line counts are nested more than 2 deep\n"
+            " 3 | ...ves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty))\n"
+            "   |                                                      ^\n"
+            "hint: the general back end keeps that many counts in a run\n");
 }
 
 const std::string kRepetitionHint =

@@ -189,6 +189,31 @@ TEST(GeneralRules, IfElseChoosesByTheTest) {
   });
 }
 
+TEST(GeneralRules, TimesMakesExactlyItsPasses) {
+  const Game game = rook_game("(moves (times 2 (go (n e))) empty)");
+  game.visit([](const auto& program) {
+    // Two passes, each a choice of north or east: a1 to a3, b2 (twice: one move) or c1.
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/5/R4 White 0")), (Texts{"a1-a3", "a1-b2", "a1-c1"}));
+  });
+}
+
+// The line through the piece along d and back is counted, pieces of both sides and the mover too;
+// a line of one piece (here the mover) moves it one cell. The count is taken where (times ...)
+// starts: after (go n), on the line through the cell reached.
+TEST(GeneralRules, TimesCountsThePiecesOnTheLine) {
+  const Game game = rook_game("(moves (any-direction d (n e) (times (line-pieces d) (go d))) empty)");
+  game.visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/5/R4 White 0")), (Texts{"a1-a2", "a1-b1"}));
+    // a1's column holds a3 and a5 as well: three cells north; its row holds d1 behind none: two east.
+    EXPECT_EQ(move_texts(program, position(program, "r4/5/r4/5/R2r1 White 0")), (Texts{"a1-a4", "a1-c1"}));
+  });
+  const Game after_go = rook_game("(moves (go n) (times (line-pieces e) (go e)) empty)");
+  after_go.visit([](const auto& program) {
+    // From a2, whose row holds d2 and e2 (the mover stands on a1, off it): two cells east.
+    EXPECT_EQ(move_texts(program, position(program, "5/5/5/3rr/R4 White 0")), (Texts{"a1-c2"}));
+  });
+}
+
 TEST(GeneralRules, WhileStopsOnlyWhereItsTestFails) {
   const Game game = rook_game("(moves (go e) (while empty (go e)) enemy capture)");
   game.visit([](const auto& program) {

@@ -2553,6 +2553,26 @@ hint: usage: (connect [PIECE] REGION REGION)
 )");
 }
 
+// connected, or (connected [PIECE]): all of the player's pieces (of that type) in one group.
+TEST(LangConnected, AWordOrAFormWithAPiece) {
+  EXPECT_EQ(rules_of(hex_with("(connect home-row far-row)", "connected")).end.front().kind, EndKind::Connected);
+  const EndRule stones = rules_of(hex_with("(connect home-row far-row)", "(connected Stone)")).end.front();
+  EXPECT_EQ(stones.kind, EndKind::Connected);
+  EXPECT_EQ(stones.piece, 0);
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connected Stone Stone)")),
+            R"(test.game:8:30: error: '(connected ...)' takes no more than 1 argument; 'Stone' is one too many
+ 8 |   (end (win (connected Stone Stone))))
+   |                              ^~~~~
+hint: usage: connected, or (connected [PIECE]): all of the player's pieces (of that type) form one group
+)");
+  EXPECT_EQ(error_of(hex_with("(connect home-row far-row)", "(connectd)")),
+            R"(test.game:8:14: error: unknown condition 'connectd'
+ 8 |   (end (win (connectd))))
+   |              ^~~~~~~~
+hint: did you mean 'connected'?
+)");
+}
+
 TEST(LangSwapRule, NeedsASquareBoard) {
   EXPECT_EQ(
       error_of(hex_with("(rhombus size size)", "(rhombus size 4)")),

@@ -278,6 +278,34 @@ inline bool connects(const lang::Rules& rules, const lang::EndRule& rule, const 
   return false;
 }
 
+// Whether the player's pieces (of the rule's type) are one group: a flood from one of them, over
+// touching cells, reaches them all. No piece is no group.
+inline bool one_group(const lang::Rules& rules, const lang::EndRule& rule, const Board& board, int subject) {
+  const auto counts = [&](int cell) {
+    const Square& square = board[static_cast<std::size_t>(cell)];
+    return square.player == subject && (rule.piece < 0 || square.piece == rule.piece);
+  };
+  std::vector<int> pieces;
+  for (int cell = 0; cell < rules.cells(); ++cell)
+    if (counts(cell)) pieces.push_back(cell);
+  if (pieces.empty()) return false;
+  std::vector<bool> seen(static_cast<std::size_t>(rules.cells()));
+  std::vector<int> stack{pieces.front()};
+  std::size_t reached = 0;
+  while (!stack.empty()) {
+    const int cell = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(cell)]) continue;
+    seen[static_cast<std::size_t>(cell)] = true;
+    ++reached;
+    for (const lang::Offset d : lang::neighbour_offsets(rules.shape)) {
+      const int column = cell % rules.width + d.dx, row = cell / rules.width + d.dy;
+      if (on_board(rules, column, row) && counts(rules.cell(column, row))) stack.push_back(rules.cell(column, row));
+    }
+  }
+  return reached == pieces.size();
+}
+
 // Whether `value` compares with `bound` as `comparison` says.
 inline bool compares(int value, lang::Comparison comparison, int bound) {
   switch (comparison) {
@@ -309,6 +337,7 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::PlyLimit: return ply >= static_cast<std::uint32_t>(rule.ply_limit);
     case lang::EndKind::InARow: return has_line(rules, rule, board, subject);
     case lang::EndKind::Connect: return connects(rules, rule, board, subject);
+    case lang::EndKind::Connected: return one_group(rules, rule, board, subject);
     case lang::EndKind::QuietMoves: return quiet >= static_cast<std::uint32_t>(rule.ply_limit);
     case lang::EndKind::Lost:
       return std::none_of(board.begin(), board.end(),
