@@ -152,8 +152,8 @@ void expect_random_games_agree_with_plain_reference(const troyka::Game& loaded,
   });
 }
 
-// Builds without NDEBUG run long tests slower than Release: the sanitizer stage (-O1) about six
-// times, a plain -O0 Debug build more. Long tests do less there.
+// Builds without NDEBUG run long tests slower than Release: the sanitizer stage (engine -O1, test code
+// -O0) about six times, more where test code runs long, and a -O0 Debug build more. Long tests do less there.
 #ifdef NDEBUG
 inline constexpr bool kSlowBuild = false;
 #else
