@@ -1907,6 +1907,15 @@ typename Program<Words>::Board Program<Words>::step_linked(const Board& cells, s
   return reached;
 }
 
+template <int Words>
+typename Program<Words>::Board Program<Words>::neighbours_of(const Board& cells) const {
+  Board next;
+  for (int i = 0; i < neighbour_count_; ++i)
+    next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(cells)
+                                  : step_linked(cells, static_cast<std::size_t>(2 * line_count_ + i));
+  return next;
+}
+
 // Whether a chain of `pieces`, each touching the next, joins test.region to test.other_region: the
 // pieces reached from the first region, grown a neighbour at a time, until they touch the other or
 // stop growing. Most positions fail the first test (no piece in one of the regions) for free.
@@ -1917,11 +1926,7 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
   Board frontier = reached;
   while (frontier.any()) {
     if ((reached & test.other_region).any()) return true;
-    Board next;
-    for (int i = 0; i < neighbour_count_; ++i)
-      next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(frontier)
-                                    : step_linked(frontier, static_cast<std::size_t>(2 * line_count_ + i));
-    frontier = (next & pieces) - reached;
+    frontier = (neighbours_of(frontier) & pieces) - reached;
     reached |= frontier;
   }
   return false;
@@ -1935,11 +1940,7 @@ bool Program<Words>::one_group(const Board& pieces) const {
   reached.set(start.pop_lowest());
   Board frontier = reached;
   while (frontier.any()) {
-    Board next;
-    for (int i = 0; i < neighbour_count_; ++i)
-      next |= linked_steps_.empty() ? neighbours_[static_cast<std::size_t>(i)].step(frontier)
-                                    : step_linked(frontier, static_cast<std::size_t>(2 * line_count_ + i));
-    frontier = (next & pieces) - reached;
+    frontier = (neighbours_of(frontier) & pieces) - reached;
     reached |= frontier;
   }
   return reached == pieces;

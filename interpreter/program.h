@@ -653,6 +653,7 @@ class Program {
   // then each neighbour's offset. Empty on a grid.
   std::vector<std::vector<std::int16_t>> linked_steps_;
   Board step_linked(const Board& cells, std::size_t direction) const;
+  Board neighbours_of(const Board& cells) const;  // the cells one step from `cells`, any way
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
   std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
