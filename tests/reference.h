@@ -342,9 +342,13 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::Lost:
       return std::none_of(board.begin(), board.end(),
                           [&](const Square& s) { return s.player == subject && s.piece == rule.piece; });
-    case lang::EndKind::Compare:
-      return compares(counters[static_cast<std::size_t>(subject)][static_cast<std::size_t>(rule.counter)],
-                      rule.comparison, rule.value);
+    case lang::EndKind::Compare: {
+      const int value = rule.counter < 0
+                            ? static_cast<int>(std::count_if(board.begin(), board.end(),
+                                                             [&](const Square& s) { return s.player == subject; }))
+                            : counters[static_cast<std::size_t>(subject)][static_cast<std::size_t>(rule.counter)];
+      return compares(value, rule.comparison, rule.value);
+    }
     case lang::EndKind::All: return std::all_of(rule.parts.begin(), rule.parts.end(), part_holds);
     case lang::EndKind::Any: return std::any_of(rule.parts.begin(), rule.parts.end(), part_holds);
     case lang::EndKind::Not: return !part_holds(rule.parts.front());
