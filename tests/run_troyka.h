@@ -1,15 +1,6 @@
 // Runs the real troyka binary for end-to-end tests.
 #pragma once
 
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cstdio>
-#include <fstream>
-#include <iterator>
-#include <nlohmann/json.hpp>
 #include <string>
 
 namespace troyka_tests {
@@ -22,36 +13,14 @@ struct Outcome {
 
 // A path for a test's file or folder `name` of this process: suites of several checkouts may run at
 // once, and ctest runs tests in parallel processes.
-inline std::string temp_path(const std::string& name) {
-  return testing::TempDir() + "troyka_" + std::to_string(getpid()) + "_" + name;
-}
+std::string temp_path(const std::string& name);
 
 // Runs `troyka ARGS` from the repository root with `input` on stdin; stdout and stderr apart.
 // `wrapper` is a command that runs troyka, e.g. "timeout -s INT 1".
-inline Outcome run_troyka(const std::string& args, const std::string& input = "", const std::string& wrapper = "") {
-  // One set of files per process: ctest runs tests in parallel processes.
-  const std::string stem = testing::TempDir() + "troyka_run_" + std::to_string(getpid());
-  const std::string in_file = stem + "_stdin.txt", err_file = stem + "_stderr.txt";
-  std::ofstream(in_file) << input;
-  const std::string command = "cd '" TROYKA_SOURCE_DIR "' && " + wrapper + " '" TROYKA_BINARY "' " + args + " <'" +
-                              in_file + "' 2>'" + err_file + "'";
-  Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) run.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  run.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-  return run;
-}
+Outcome run_troyka(const std::string& args, const std::string& input = "", const std::string& wrapper = "");
 
 // Runs `troyka MATCH` (a `match ... --json` command) and expects the first agent to score at
 // least `minimum`: the "mcts beats random" test of every game.
-inline void expect_first_agent_scores(const std::string& match, double minimum) {
-  const Outcome run = run_troyka(match);
-  ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_GE(nlohmann::json::parse(run.out)["agents"][0]["score"].get<double>(), minimum) << run.out;
-}
+void expect_first_agent_scores(const std::string& match, double minimum);
 
 }  // namespace troyka_tests
