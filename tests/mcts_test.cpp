@@ -163,11 +163,13 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
   // tries each move on a copy: few playouts a move (and Hasami's smallest board). Nine Men's
   // Morris runs every rule there too, each landing asking for mills by lookaheads, and
   // international draughts' kings search every capture sequence. Lines of Action's random games
-  // run to some 200 plies there, and its win by one group makes decisive-move tests try every move.
+  // run to some 200 plies there, and its win by one group makes decisive-move tests try every move;
+  // so do Go's end by two passes (a counter) and its captures, every stone a flood fill.
   if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
   const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
                             file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game") ||
-                            file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game");
+                            file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game") ||
+                            file.ends_with("/go.game");
   const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "30" : "300";
   // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
   // before the fifty-move draw, with castling still allowed.
