@@ -754,16 +754,13 @@ struct GeneralMoves<Words>::Search {
     if (mover_at >= 0) own.set(mover_at);
     return {own - gone, masks[kEnemy] - gone};
   }
-  void capture_at(Thread& t, int cell) {
-    effects.cut(t.effects);
-    effects.push({static_cast<std::int16_t>(cell), Code::Capture, -1, 0});
-    ++t.effects;
-  }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
-  void effect(Thread& t, Code code, int arg = -1, int amount = 0) {
+  void effect(Thread& t, Code code, int arg = -1, int amount = 0) { effect_at(t, t.here, code, arg, amount); }
+  void effect_at(Thread& t, int cell, Code code, int arg = -1, int amount = 0) {
     effects.cut(t.effects);
-    effects.push({t.here, code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
+    effects.push(
+        {static_cast<std::int16_t>(cell), code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
     ++t.effects;
   }
 };
@@ -1046,7 +1043,7 @@ void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) cons
     const Board group = group_at(cell, enemy, set);
     seen |= group;
     if ((next_to(group, set) & empty).any()) continue;
-    for (Board taken = group; taken.any();) s.capture_at(t, taken.pop_lowest());
+    for (Board taken = group; taken.any();) s.effect_at(t, taken.pop_lowest(), Code::Capture);
   }
 }
 

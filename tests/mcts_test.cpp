@@ -181,13 +181,15 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
       auto white = agent(white_spec, program), black = agent(black_spec, program);
       auto state = chess ? position(program, "4k3/8/8/8/8/8/8/R3K3 White 180 90 unmoved=a1,e1 passed=-")
                          : program.initial_state();
+      // The game's history, for a repetition rule: Go's is what ends the ko fights of weak agents.
+      History history = program.start_history(state);
       MoveList legal;
       while (!state.over) {
         const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
         program.legal_moves(state, legal);
         ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
             << file << ": " << program.move_text(move) << " in " << program.position_text(state);
-        program.apply(state, move);
+        program.apply(state, move, history);
         if (chess) continue;  // the agents follow games from the start: they search the ending afresh
         white->observe(move);
         black->observe(move);
