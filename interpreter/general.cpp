@@ -392,6 +392,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::SetAttr: emit(Code::SetAttr, e.slot); return;
       case Op::ClearAttr: emit(Code::ClearAttr, e.slot); return;
       case Op::Remember: emit(Code::Remember, e.slot); return;
+      case Op::CaptureSurrounded: emit(Code::CaptureSurrounded, direction_set(e.directions)); return;
       default: return cond(e, true, nullptr);
     }
   }
@@ -473,6 +474,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::AtRegister: return test(Code::AtRegister, e.slot, want, fails);
       case Op::Attacked: owner_.asks_attacks_ = true; return test(Code::Attacked, 0, want, fails);
       case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
+      case Op::HasLiberty: return test(Code::HasLiberty, direction_set(e.directions), want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And:
         if (want) {
@@ -513,6 +515,28 @@ class GeneralMoves<Words>::Compiler {
     const lang::Offset forward = owner_.rules_->players[static_cast<std::size_t>(player_)].forward;
     return owner_.direction_index(d.frame == lang::core::Direction::Frame::Absolute ? d.offset
                                                                                     : lang::orient(d.offset, forward));
+  }
+
+  int direction_set(const std::vector<lang::core::Direction>& directions) {
+    DirectionSet set;
+    for (const lang::core::Direction& d : directions) {
+      set.directions.push_back(direction(d));
+      if (!owner_.rules_->has_links()) set.shifts.push_back(group_step(set.directions.back()));
+    }
+    owner_.direction_sets_.push_back(std::move(set));
+    return static_cast<int>(owner_.direction_sets_.size()) - 1;
+  }
+
+  // A step along directions_[index] on a grid, where it moves every cell by one number of cells.
+  GroupStep group_step(int index) const {
+    const lang::Offset offset = owner_.directions_[static_cast<std::size_t>(index)];
+    const int delta = offset.dy * owner_.width_ + offset.dx;
+    GroupStep step;
+    for (int cell = 0; cell < owner_.cells_; ++cell)
+      if (owner_.next_[static_cast<std::size_t>(index) * owner_.cells_ + cell] >= 0) step.from.set(cell);
+    step.left = static_cast<std::uint16_t>(std::max(delta, 0));
+    step.right = static_cast<std::uint16_t>(std::max(-delta, 0));
+    return step;
   }
 
   int region(const lang::core::Region& r) {
@@ -714,11 +738,29 @@ struct GeneralMoves<Words>::Search {
       if (effects[i].code == Code::Capture && effects[i].cell == t.here) return true;
     return false;
   }
+  Board pending_captures(const Thread& t) const {
+    Board cells;
+    for (std::size_t i = 0; i < t.effects; ++i)
+      if (effects[i].code == Code::Capture) cells.set(effects[i].cell);
+    return cells;
+  }
+  // The mover's player's pieces and the enemy's as the run has made the board so far: the mover
+  // where it landed, or at here while carried, and the pieces whose capture is pending gone.
+  std::array<Board, 2> sides(const Thread& t) const {
+    const Board gone = pending_captures(t);
+    Board own = masks[kFriend];
+    if (origin >= 0 && t.mover != kNoMover) own.reset(origin);
+    const int mover_at = t.mover == kLanded ? t.land : t.mover == kCarried ? t.here : -1;
+    if (mover_at >= 0) own.set(mover_at);
+    return {own - gone, masks[kEnemy] - gone};
+  }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
-  void effect(Thread& t, Code code, int arg = -1, int amount = 0) {
+  void effect(Thread& t, Code code, int arg = -1, int amount = 0) { effect_at(t, t.here, code, arg, amount); }
+  void effect_at(Thread& t, int cell, Code code, int arg = -1, int amount = 0) {
     effects.cut(t.effects);
-    effects.push({t.here, code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
+    effects.push(
+        {static_cast<std::int16_t>(cell), code, static_cast<std::int8_t>(arg), static_cast<std::int16_t>(amount)});
     ++t.effects;
   }
 };
@@ -920,6 +962,19 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         if (left > 0) --left;
         break;
       }
+      case Code::CaptureSurrounded:
+        alive = t.here >= 0;
+        if (alive) capture_surrounded(s, t, in.arg);
+        ++t.pc;
+        break;
+      case Code::HasLiberty:
+        if (t.here >= 0 && has_liberty(s, t, in.arg) != in.negate) {
+          ++t.pc;
+        } else {
+          alive = in.alt >= 0;
+          t.pc = in.alt;
+        }
+        break;
       case Code::Accept:
         if (t.mover == kCarried) {
           alive = s.landable(t);
@@ -947,6 +1002,58 @@ int GeneralMoves<Words>::line_pieces(const Search& s, int direction, int cell) c
          at = next_[static_cast<std::size_t>(way) * cells_ + at])
       pieces += occupied.test(at);
   return pieces;
+}
+
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::next_to(const Board& cells, int set) const {
+  const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
+  Board reached;
+  for (const GroupStep& step : steps.shifts) reached |= (cells & step.from).shifted(step.left, step.right);
+  if (!steps.shifts.empty()) return reached;
+  for (Board from = cells; from.any();) {
+    const int cell = from.pop_lowest();
+    for (const int direction : steps.directions)
+      if (const int to = next_[static_cast<std::size_t>(direction) * cells_ + cell]; to >= 0) reached.set(to);
+  }
+  return reached;
+}
+
+// The group of `pieces` that holds `cell`: the cells reached from it a step at a time through `pieces`.
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_at(int cell, const Board& pieces, int set) const {
+  Board group = Board::single(cell);
+  Board frontier = group;
+  while (frontier.any()) {
+    frontier = (next_to(frontier, set) & pieces) - group;
+    group |= frontier;
+  }
+  return group;
+}
+
+// Each enemy group next to here is looked at once; one whose every neighbour is occupied, the mover
+// at here included, is captured whole.
+template <int Words>
+void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) const {
+  const auto [own, enemy] = s.sides(t);
+  const Board empty = s.masks[kAny] - own - enemy;
+  Board seen;
+  for (Board next = next_to(Board::single(t.here), set) & enemy; next.any();) {
+    const int cell = next.pop_lowest();
+    if (seen.test(cell)) continue;
+    const Board group = group_at(cell, enemy, set);
+    seen |= group;
+    if ((next_to(group, set) & empty).any()) continue;
+    for (Board taken = group; taken.any();) s.effect_at(t, taken.pop_lowest(), Code::Capture);
+  }
+}
+
+// Pending captures have emptied their cells, so a move that captures gains the liberties it makes.
+template <int Words>
+bool GeneralMoves<Words>::has_liberty(const Search& s, const Thread& t, int set) const {
+  const auto [own, enemy] = s.sides(t);
+  if (!own.test(t.here)) return false;
+  const Board empty = s.masks[kAny] - own - enemy;
+  return (next_to(group_at(t.here, own, set), set) & empty).any();
 }
 
 template <int Words>

@@ -184,6 +184,9 @@ class GeneralMoves {
     Commit,      // the rest of the rule is deferred: a listing that defers accepts here
     LineCount,   // counts[alt] := the pieces on the line through here along direction `arg`, both ways; none: die
     CountDown,   // counts[arg] is 0: go to alt; else it goes down by one
+    // Groups along the directions of direction_sets_[arg] (lang::core::Op::CaptureSurrounded):
+    CaptureSurrounded,  // every enemy group next to here without a liberty is captured
+    HasLiberty,         // the mover's group at here has a liberty (xor negate), else alt or die
     Accept,
   };
   struct Instruction {
@@ -222,6 +225,12 @@ class GeneralMoves {
 
   int direction_index(lang::Offset offset);
   int line_pieces(const Search& s, int direction, int cell) const;
+  // Groups and liberties along the directions of direction_sets_[set], on the board as the run `t`
+  // has made it so far (docs/language.md, "Groups and liberties").
+  Board next_to(const Board& cells, int set) const;  // the cells one step from `cells`
+  Board group_at(int cell, const Board& pieces, int set) const;
+  void capture_surrounded(Search& s, Thread& t, int set) const;
+  bool has_liberty(const Search& s, const Thread& t, int set) const;
   bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move,
                int priority) const;
   template <typename OnAccept>
@@ -249,6 +258,19 @@ class GeneralMoves {
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
   std::vector<int> opposite_;       // [direction]: the direction back along its line, or -1 until a line count asks
+  // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into
+  // directions_, and on a grid the same steps as shifts of the board, which move a whole set of
+  // cells at once (`from`: the cells whose neighbour that way is on the board); none on a board
+  // with links, whose steps go by next_.
+  struct GroupStep {
+    Board from;
+    std::uint16_t left = 0, right = 0;
+  };
+  struct DirectionSet {
+    std::vector<int> directions;
+    std::vector<GroupStep> shifts;
+  };
+  std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)

@@ -458,6 +458,7 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
       test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
                                              : rule.outcome == lang::Outcome::Loss       ? 1 - subject
                                              : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
+                                             : rule.outcome == lang::Outcome::MostArea   ? kWinnerByArea
                                                                                          : kDraw);
       test.rule = static_cast<std::int8_t>(index);
       all_tests.push_back(test);
@@ -653,10 +654,13 @@ std::uint64_t Program<Words>::counter_key(int player, int counter, int value) co
 template <int Words>
 void Program<Words>::set_counter(StateType& state, int player, int counter, int value) const {
   const lang::Counter& declared = rules_->counters[static_cast<std::size_t>(counter)];
-  std::int16_t& kept = state.counters[player][counter];
-  state.hash ^= counter_key(player, counter, kept);
-  kept = static_cast<std::int16_t>(std::clamp(value, declared.low, declared.high));
-  state.hash ^= counter_key(player, counter, kept);
+  for (int holder = 0; holder < kPlayers; ++holder) {
+    if (holder != player && !declared.shared) continue;  // a shared counter is kept alike for every player
+    std::int16_t& kept = state.counters[holder][counter];
+    state.hash ^= counter_key(holder, counter, kept);
+    kept = static_cast<std::int16_t>(std::clamp(value, declared.low, declared.high));
+    state.hash ^= counter_key(holder, counter, kept);
+  }
 }
 
 // Every counter at the low end of its range, as a game starts.
@@ -1791,8 +1795,8 @@ template <bool Extras, typename CanMove>
     if (!end_test_holds<Extras>(state, test, has_moves, history)) continue;
     state.over = true;
     state.winner = test.winner;
-    if (test.winner == kWinnerByCount) {
-      const int first = state.by_player[0].count(), second = state.by_player[1].count();
+    if (test.winner == kWinnerByCount || test.winner == kWinnerByArea) {
+      const auto [first, second] = test.winner == kWinnerByCount ? pieces_counted(state) : areas(state, test.rule);
       state.winner = static_cast<std::int8_t>(first > second ? 0 : second > first ? 1 : kDraw);
     }
     state.ended_by = test.rule;
@@ -1947,6 +1951,37 @@ bool Program<Words>::one_group(const Board& pieces) const {
 }
 
 template <int Words>
+std::array<int, kPlayers> Program<Words>::pieces_counted(const StateType& state) {
+  return {state.by_player[0].count(), state.by_player[1].count()};
+}
+
+// Tromp-Taylor's count: each player's pieces, and each empty region (its cells joined by the rule's
+// steps) that borders pieces of one player only. A region that borders both, or none, is nobody's.
+template <int Words>
+std::array<int, kPlayers> Program<Words>::areas(const StateType& state, int rule) const {
+  const lang::EndRule& scoring = rules_->end[static_cast<std::size_t>(rule)];
+  std::array<int, kPlayers> area = pieces_counted(state);
+  area[1] += scoring.komi;
+  Board unvisited = board_ - state.occupied();
+  while (unvisited.any()) {
+    std::vector<int> region = {unvisited.pop_lowest()};
+    std::array<bool, kPlayers> borders{};
+    for (std::size_t i = 0; i < region.size(); ++i)
+      for (const lang::Offset step : scoring.area_steps) {
+        const int next = rules_->next_cell(region[i], step);
+        if (next < 0) continue;
+        for (int player = 0; player < kPlayers; ++player) borders[player] |= state.by_player[player].test(next);
+        if (unvisited.test(next)) {
+          unvisited.reset(next);
+          region.push_back(next);
+        }
+      }
+    if (borders[0] != borders[1]) area[borders[0] ? 0 : 1] += static_cast<int>(region.size());
+  }
+  return area;
+}
+
+template <int Words>
 int Program<Words>::result(const StateType& state, int player) const {
   if (!state.over || state.winner == kDraw) return 0;
   return state.winner == player ? 1 : -1;
@@ -1964,6 +1999,14 @@ std::string Program<Words>::end_reason(const StateType& state) const {
     const std::string count = fmt::format("{} to {}", std::max(first, second), std::min(first, second));
     if (state.winner == kDraw) return fmt::format("draw by equal pieces, {}, at {}", count, rule.condition_text);
     return fmt::format("{} wins by more pieces, {}, at {}", rules_->players[state.winner].name, count,
+                       rule.condition_text);
+  }
+  if (rule.outcome == lang::Outcome::MostArea) {
+    const auto [first, second] = areas(state, state.ended_by);
+    const std::string count = fmt::format("{} {} to {} {} (komi {} included)", rules_->players[0].name, first,
+                                          rules_->players[1].name, second, rule.komi);
+    if (state.winner == kDraw) return fmt::format("draw by equal areas, {}, at {}", count, rule.condition_text);
+    return fmt::format("{} wins by the larger area, {}, at {}", rules_->players[state.winner].name, count,
                        rule.condition_text);
   }
   if (state.winner == kDraw) return fmt::format("draw by {}", rule.condition_text);
@@ -2371,6 +2414,8 @@ std::string Program<Words>::parse_counter(StateType& state, std::string_view tex
     state.counters[player][counter] = static_cast<std::int16_t>(parsed);
     values.remove_prefix(std::min(values.size(), value.size() + 1));
   }
+  if (declared->shared && state.counters[0][counter] != state.counters[1][counter])
+    return fmt::format("'{}' gives the shared counter {} two values; it has one, written twice", text, name);
   return {};
 }
 
@@ -2607,8 +2652,9 @@ std::string Program<Words>::describe() const {
   out +=
       fmt::format("setup: {} pieces for {}, {} for {}\n", placed[0], r.players[0].name, placed[1], r.players[1].name);
   for (const lang::Counter& counter : r.counters)
-    out += fmt::format("counter {}: one for each player, from {} to {}, {} at the start\n", counter.name, counter.low,
-                       counter.high, counter.low);
+    out += fmt::format("counter {}: {}, from {} to {}, {} at the start\n", counter.name,
+                       counter.shared ? "one for the game, shared" : "one for each player", counter.low, counter.high,
+                       counter.low);
   for (std::size_t i = 0; i < r.phases.size(); ++i)
     out +=
         fmt::format("phase {}: {}{}\n", i + 1, r.phases[i].name,

@@ -251,6 +251,9 @@ class Program {
   // +1 for a win, -1 for a loss, 0 for a draw or an unfinished game.
   int result(const StateType& state, int player) const;
   std::string end_reason(const StateType& state) const;
+  // Each player's area by the (most-area ...) end rule of index `rule`: its pieces and the empty
+  // regions that border its pieces only, the komi added to the second player's.
+  std::array<int, kPlayers> areas(const StateType& state, int rule) const;
 
   // (attacked) at `cell` for the player to move, as the general back end asks it: a move of the
   // opponent's, were it to move, would take a piece of the player's standing at `cell`. The mover,
@@ -399,8 +402,10 @@ class Program {
     std::int16_t value = 0;                   // Compare: the number; Repetition: the occurrences that end the game
     std::uint16_t first_part = 0, parts = 0;  // All, Any, Not: their tests, end_parts_[first_part...]
   };
-  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
+  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal;
+  // of (most-area ...), whoever has the larger area (areas()).
   static constexpr std::int8_t kWinnerByCount = 3;
+  static constexpr std::int8_t kWinnerByArea = 4;
 
   // With TROYKA_FORCE_GENERAL=1 in the environment, `rules` with every move rule and game option
   // moved to the general back end in core forms (core::lower); else `rules` as they are.
@@ -597,6 +602,7 @@ class Program {
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                     const History* history) const;
   [[gnu::noinline]] static bool repeated(const StateType& state, const EndTest& test, const History* history);
+  static std::array<int, kPlayers> pieces_counted(const StateType& state);
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (piece * kPlayers + player) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];

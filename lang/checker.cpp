@@ -33,7 +33,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"about", "(about \"TEXT\")"},
     {"param", "(param NAME DEFAULT [(range LOW HIGH)])"},
     {"range", "(range LOW HIGH)"},
-    {"counter", "(counter NAME (range LOW HIGH))"},
+    {"counter", "(counter NAME (range LOW HIGH) [shared])"},
     {"attribute", "(attribute NAME (initially REGION)): a mark the pieces standing on REGION start with"},
     {"initially", "(initially REGION)"},
     {"register", "(register NAME [transient]): a cell remembered across moves"},
@@ -84,11 +84,14 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"when", "(when (can-move others)), (when (= ply N)) or (when (OP QUANTITY N)), e.g. (when (= (pieces) 3))"},
     {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
-    {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)"},
+    {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)"},
     {"win", "(win [PLAYER] CONDITION)"},
     {"lose", "(lose [PLAYER] CONDITION)"},
     {"draw", "(draw [PLAYER] CONDITION)"},
     {"most-pieces", "(most-pieces [PLAYER] CONDITION)"},
+    {"most-area",
+     "(most-area DIRECTIONS [(komi N)] CONDITION), e.g. (most-area orthogonal (komi 7) (>= (counter passes) 2))"},
+    {"komi", "(komi N): points added to the second player's area"},
     {"pass-when-stuck", "(pass-when-stuck)"},
     {"turn", "(turn (actions N) [(first M)]): N decisions a turn, M on the game's first"},
     {"actions", "(actions N), inside (turn ...)"},
@@ -161,6 +164,9 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"opt", "(opt EXPR)"},
     {"repeat", "(repeat EXPR [(at-least N)] [(at-most N)] [maximal])"},
     {"times", "(times N EXPR) or (times (line-pieces DIRECTION) EXPR)"},
+    {"capture-surrounded",
+     "(capture-surrounded DIRECTIONS): capture every enemy group next to here left without a liberty"},
+    {"has-liberty", "(has-liberty DIRECTIONS): the mover's group at here has an empty cell next to it"},
     {"while", "(while TEST EXPR)"},
     {"if", "(if TEST THEN [ELSE])"},
     {"if-can", "(if-can EXPR)"},
@@ -211,7 +217,8 @@ bool is_test(core::Op op) {
     case core::Op::And:
     case core::Op::Attr:
     case core::Op::Attacked:
-    case core::Op::AtRegister: return true;
+    case core::Op::AtRegister:
+    case core::Op::HasLiberty: return true;
     default: return false;
   }
 }
@@ -1672,6 +1679,11 @@ class Checker {
                               expr.op == Op::Add ? "the amount added" : "the value set");
         break;
       case Op::Attacked: expect_core_items(form, 0, 0); break;
+      case Op::CaptureSurrounded:
+      case Op::HasLiberty:
+        expect_core_items(form, 1, 1);
+        expr.directions = core_directions(form.items[1]);
+        break;
       case Op::FromHand:  // (from-hand) is the word from-hand: any type held
         expect_core_items(form, 0, 1);
         if (form.items.size() == 2) expr.piece = piece_named(form.items[1]);
@@ -2263,10 +2275,10 @@ class Checker {
                 fmt::format("give it (phase {} (until CONDITION))", rules_.phases[i].name));
   }
 
-  // (counter NAME (range LOW HIGH)): a number that each player keeps.
+  // (counter NAME (range LOW HIGH) [shared]): a number that each player keeps, or one for the game.
   void read_counters() {
     for (const Node* form : forms("counter")) {
-      expect_at_most(*form, 3);
+      expect_at_most(*form, 4);
       Counter counter;
       counter.pos = form->pos;
       counter.name = name_argument(argument(*form, 1, "NAME"), "a name for the counter");
@@ -2285,6 +2297,11 @@ class Checker {
         fail(range,
              fmt::format("this range holds no more than one value: {} is not less than {}", counter.low, counter.high),
              "a counter starts at LOW and may rise to HIGH: write the smaller number first");
+      if (form->items.size() == 4) {
+        if (!form->items[3].is_symbol("shared"))
+          fail(form->items[3], fmt::format("expected 'shared', found {}", describe(form->items[3])), usage("counter"));
+        counter.shared = true;
+      }
       rules_.counters.push_back(counter);
     }
   }
@@ -2385,7 +2402,7 @@ class Checker {
 
   EndRule end_rule(const Node& node) const {
     const Node& form = list_form(node, "in '(end ...)'");
-    const std::vector<std::string> outcomes = {"win", "lose", "draw", "most-pieces"};
+    const std::vector<std::string> outcomes = {"win", "lose", "draw", "most-pieces", "most-area"};
     const std::string head(form.head());
     const auto it = std::find(outcomes.begin(), outcomes.end(), head);
     if (it == outcomes.end())
@@ -2395,14 +2412,43 @@ class Checker {
     rule.text = to_text(form);
     rule.outcome = static_cast<Outcome>(it - outcomes.begin());
     std::size_t next = 1;
+    if (rule.outcome == Outcome::MostArea) next = area_scoring(form, rule);
     const bool names_player =
-        form.items.size() > 2 && form.items[1].is_symbol() &&
+        rule.outcome != Outcome::MostArea && form.items.size() > 2 && form.items[1].is_symbol() &&
         std::find(kConditions.begin(), kConditions.end(), form.items[1].text) == kConditions.end();
     if (names_player) rule.only_player = player_index(form.items[next++]);
     expect_at_most(form, next + 1);
     condition(argument(form, next, "CONDITION"), rule);
     rule.condition_text = to_text(form.items[next]);
     return rule;
+  }
+
+  // (most-area DIRECTIONS [(komi N)] CONDITION): reads the directions and the komi; returns the
+  // index of the condition. An area's cells are joined both ways, so every direction's opposite
+  // must be there too, and board directions only: a player's own would join other cells for each.
+  std::size_t area_scoring(const Node& form, EndRule& rule) const {
+    const Node& steps = argument(form, 1, "DIRECTIONS");
+    for (const core::Direction& direction : core_directions(steps)) {
+      if (direction.frame != core::Direction::Frame::Absolute)
+        fail(steps, "an area is joined along board directions, the same for both players",
+             "write board directions such as orthogonal, or n e s w");
+      rule.area_steps.push_back(direction.offset);
+    }
+    for (const Offset& step : rule.area_steps)
+      if (std::find(rule.area_steps.begin(), rule.area_steps.end(), Offset{-step.dx, -step.dy}) ==
+          rule.area_steps.end())
+        fail(steps,
+             fmt::format("an area joins cells both ways, but these directions go ({}, {}) and not back", step.dx,
+                         step.dy),
+             "add each direction's opposite, or write orthogonal or all-directions");
+    std::size_t next = 2;
+    if (form.items.size() > 3 && form.items[2].head() == "komi") {
+      const Node& komi = form.items[2];
+      expect_at_most(komi, 2);
+      rule.komi = bounded(argument(komi, 1, "N"), 0, kMaxCounterValue, "the komi");
+      ++next;
+    }
+    return next;
   }
 
   void condition(const Node& node, EndRule& rule) const {

@@ -64,6 +64,8 @@ const char* keyword(Op op) {
     case Op::CaptureToHand: return "capture";  // (capture to-hand)
     case Op::FromHand: return "from-hand";
     case Op::Times: return "times";
+    case Op::CaptureSurrounded: return "capture-surrounded";
+    case Op::HasLiberty: return "has-liberty";
   }
   return "";
 }
@@ -260,6 +262,8 @@ class Printer {
       case Op::Go:
         form.items.push_back(expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable));
         break;
+      case Op::CaptureSurrounded:
+      case Op::HasLiberty: form.items.push_back(directions(expr.directions)); break;
       case Op::Is:
       case Op::New:
       case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;

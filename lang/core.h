@@ -105,8 +105,14 @@ enum class Op {
   // directions[0]), as many times as pieces stand on the line through here along it (both ways,
   // here included, on the position before the move); a line with none has no run.
   Times,
+  // Added for Go (issue 15). A group is a maximal set of one player's pieces joined by steps along
+  // `directions`; its liberties are the empty cells one such step from it.
+  CaptureSurrounded,  // (capture-surrounded DIRECTIONS): every enemy group next to here without a liberty,
+                      // the mover standing at here, is captured
+  HasLiberty,         // (has-liberty DIRECTIONS): test: the mover's group at here has a liberty once the
+                      // pending captures are made
 };
-inline constexpr int kOps = static_cast<int>(Op::Times) + 1;
+inline constexpr int kOps = static_cast<int>(Op::HasLiberty) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -119,7 +125,8 @@ bool is_rule_option(const Node& item);
 struct Expr {
   Op op = Op::Seq;
   std::vector<Expr> items;
-  std::vector<Direction> directions;  // Go, AnyDirection, EachDirection; Times: the line's, when counted
+  std::vector<Direction> directions;  // Go, AnyDirection, EachDirection, CaptureSurrounded, HasLiberty; Times: the
+                                      // line's, when counted
   std::string variable;               // Go, Times: along a bound direction; AnyDirection, EachDirection: its name
   Region region;                      // Enter, In
   int piece = -1;                     // Is, New, Become, FromHand: an index into Rules::pieces

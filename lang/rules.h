@@ -163,8 +163,10 @@ struct Player {
   SourcePos pos;  // its (NAME FACING) entry; none for a ZRF game's
 };
 
-// MostPieces: the player with more pieces on the board wins, equal counts draw.
-enum class Outcome { Win, Loss, Draw, MostPieces };
+// MostPieces: the player with more pieces on the board wins, equal counts draw. MostArea: the
+// player with the larger area (EndRule::area_steps) wins, the second player's counted with
+// EndRule::komi added; equal areas draw.
+enum class Outcome { Win, Loss, Draw, MostPieces, MostArea };
 
 enum class EndKind {
   Reach,                // a piece of the player stands in a region
@@ -221,15 +223,23 @@ struct EndRule {
   int value = 0;               // Compare
   std::vector<EndRule> parts;  // All, Any, Not: the conditions combined, for the same player (their outcome unused)
   int repetitions = 0;         // Repetition: how many times the position must have occurred
+  // MostArea: the steps that join cells (absolute, each with its opposite). A player's area is its
+  // pieces and every empty cell whose empty region, joined by these steps, borders pieces of that
+  // player only (Tromp-Taylor's score); `komi` is added to the second player's.
+  std::vector<Offset> area_steps;
+  int komi = 0;
 };
 
 // (counter NAME (range LOW HIGH)): a number that each player keeps, LOW at the start. Moves change
 // it with the core actions (add NAME N) and (set NAME N), which stop at the range's bounds; end
 // conditions compare it, e.g. (>= (counter NAME) 3).
+// With `shared`, (counter NAME (range LOW HIGH) shared), the game keeps one value, which every
+// player's moves change and every player's conditions read (Go's passes in a row).
 struct Counter {
   std::string name;
   int low = 0;
   int high = 0;
+  bool shared = false;
   SourcePos pos;
 };
 

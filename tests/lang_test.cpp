@@ -551,7 +551,7 @@ TEST(LangStructure, MissingEndForm) {
             R"(test.game:1:1: error: the game has no '(end ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
 )");
 }
 
@@ -1607,7 +1607,7 @@ TEST(LangEnd, EndWithoutRules) {
             R"(test.game:12:3: error: '(end ...)' lists no way for the game to end
  12 |   (end))
     |   ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
 )");
 }
 
@@ -3021,7 +3021,7 @@ hint: a counter starts at LOW and may rise to HIGH: write the smaller number fir
             R"(test.game:6:18: error: expected '(range LOW HIGH)', found the number 3
  6 |   (counter score 3)
    |                  ^
-hint: usage: (counter NAME (range LOW HIGH))
+hint: usage: (counter NAME (range LOW HIGH) [shared])
 )");
   EXPECT_EQ(declared("(counter score (range 0 3)) (counter score (range 0 9))"),
             R"(test.game:6:40: error: the counter 'score' is declared twice; first at line 6

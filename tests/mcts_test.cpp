@@ -163,11 +163,13 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
   // tries each move on a copy: few playouts a move (and Hasami's smallest board). Nine Men's
   // Morris runs every rule there too, each landing asking for mills by lookaheads, and
   // international draughts' kings search every capture sequence. Lines of Action's random games
-  // run to some 200 plies there, and its win by one group makes decisive-move tests try every move.
+  // run to some 200 plies there, and its win by one group makes decisive-move tests try every move;
+  // so do Go's end by two passes (a counter) and its captures, every stone a flood fill.
   if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
   const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
                             file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game") ||
-                            file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game");
+                            file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game") ||
+                            file.ends_with("/go.game");
   const std::string iterations = few_playouts ? "2" : troyka_tests::kSlowBuild ? "30" : "300";
   // A random game of chess runs to some 400 plies: the agents play an ending instead, ten plies
   // before the fifty-move draw, with castling still allowed.
@@ -179,13 +181,15 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
       auto white = agent(white_spec, program), black = agent(black_spec, program);
       auto state = chess ? position(program, "4k3/8/8/8/8/8/8/R3K3 White 180 90 unmoved=a1,e1 passed=-")
                          : program.initial_state();
+      // The game's history, for a repetition rule: Go's is what ends the ko fights of weak agents.
+      History history = program.start_history(state);
       MoveList legal;
       while (!state.over) {
         const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
         program.legal_moves(state, legal);
         ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
             << file << ": " << program.move_text(move) << " in " << program.position_text(state);
-        program.apply(state, move);
+        program.apply(state, move, history);
         if (chess) continue;  // the agents follow games from the start: they search the ending afresh
         white->observe(move);
         black->observe(move);
