@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
+#include "lang/diagnostic.h"
 #include "lang/directions.h"
 
 namespace troyka {
@@ -448,6 +450,12 @@ class GeneralMoves<Words>::Compiler {
     const int at = emit(Code::Look, 0, negate);
     body();
     emit(Code::SubAccept);
+    // LOOK keeps where its body ends in its 16-bit argument: past that, it would jump elsewhere.
+    if (next() > std::numeric_limits<std::uint16_t>::max())
+      throw std::runtime_error(fmt::format(
+          "a lookahead of a rule ends at instruction {}, past the {} that the general back end's lookaheads reach: "
+          "bound its repeats more tightly",
+          next(), std::numeric_limits<std::uint16_t>::max()));
     code_[static_cast<std::size_t>(at)].arg = static_cast<std::uint16_t>(next());
     if (fails) fails->push_back(at);
   }
@@ -576,7 +584,16 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       if (rule.only_player >= 0 && rule.only_player != player) continue;
       const auto p = static_cast<std::size_t>(player);
       Compiler compiler(*this, player, compiled.code[p]);
-      compiled.resume[p] = compiler.rule(rule.expr, defer);
+      // What the back end cannot hold (a lookahead too long, marks nested too deep) is refused at
+      // the rule, as loading refuses a file's other rules, not thrown past the tools' error reports.
+      try {
+        compiled.resume[p] = compiler.rule(rule.expr, defer);
+      } catch (const lang::Error&) {
+        throw;
+      } catch (const std::runtime_error& error) {
+        throw lang::Error(lang::Diagnostic{rules_->source, rule.pos, error.what(),
+                                           "docs/core-design.md, section 5.3, says what the general back end holds"});
+      }
       if (rule.scope == lang::core::Rule::Scope::Piece)
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
     }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <tuple>
 
 #include "lang/core.h"
@@ -35,9 +36,11 @@ const std::set<std::string, std::less<>> kIgnoredPieceForms = {
     "image", "help", "description", "move-sound", "release-sound", "capture-sound", "drop-sound"};
 // Options that change only the display or how moves are entered, never which moves are legal
 // (docs/zrf.md gives the sources): read and ignored, whatever their value.
+// The last two are the Dagaz project's: its runtime sets only its view's showCaptures and showBlink
+// from them (Dagaz.Model.checkVersion in common-scripts/zrf-model.js).
 const std::set<std::string, std::less<>> kDisplayOptions = {
-    "animate captures", "animate drops", "highlight goals", "prevent flipping",
-    "show moves list",  "smart moves",   "silent ? moves",  "show hints",
+    "animate captures", "animate drops",  "highlight goals", "prevent flipping", "show moves list",
+    "smart moves",      "silent ? moves", "show hints",      "show captures",    "show blink",
 };
 // Options that change rules no game troyka plays has: read and ignored. "include off-pieces" counts
 // pieces off the board, and troyka counts pieces only in games that never have any there;
@@ -46,13 +49,29 @@ const std::set<std::string, std::less<>> kInertOptions = {"include off-pieces", 
 // Of those, the one pieces-remaining reads: with it true, the pieces off the board count.
 const std::string kIncludeOffPieces = "include off-pieces";
 // Options that change the rules, with what they do. Set to false they are Zillions' default, the
-// same as no option, and are read; so are "pass turn" forced and "pass partial" true
-// (check_option); any other value is a rule troyka cannot play yet.
+// same as no option, and are read; so are the values kReadRuleValues lists (check_option); any other
+// value is a rule troyka cannot play yet.
 const std::map<std::string, std::string, std::less<>> kRuleOptions = {
     {"pass turn", "a player may pass instead of moving"},
     {"pass partial", "a move of several parts may stop after any of them"},
     {"maximal captures", "a player must make the move that captures the most pieces"},
     {"recycle captures", "a captured piece joins the capturer's pieces off the board"},
+};
+// Rule options of the Dagaz project's runtime, which Zillions does not have; false is the game without
+// them. "chess invariant" and "deferred captures" true are read (check_option), the others refused.
+const std::map<std::string, std::string, std::less<>> kDagazRuleOptions = {
+    {"chess invariant", "no move may leave the player's king attacked"},
+    {"deferred captures", "captured pieces leave the board only when the move ends"},
+    {"ko", "a move may not bring back an earlier position"},
+    {"shared pieces", "a player may move the other player's pieces"},
+};
+// The last word of the Dagaz options that load a JavaScript module of rules of the game
+// ("xiangqi-extension", "fanorona-invariant", "pente-restrictions"): the rules are not in the file.
+const std::vector<std::string> kDagazModuleWords = {"extension", "invariant", "restrictions"};
+// The rule options' values other than false that troyka plays (check_option).
+const std::map<std::string, std::string, std::less<>> kReadRuleValues = {
+    {"pass turn", "forced"},       {"pass partial", "true"},    {"maximal captures", "true"},
+    {"deferred captures", "true"}, {"chess invariant", "true"},
 };
 // The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
 // Zillions 1.x write and Polygamo still reads (GameCode.cs: "deprecated"). allow-flipping is the
@@ -256,11 +275,33 @@ class MacroExpander {
     if (++expanded_nodes_ > kMaxExpandedNodes) too_large(use);
     Node copy;
     copy.kind = body.kind;
-    copy.text = body.text;
+    copy.text = body.is_list() ? body.text : substituted_within(body.text, arguments);
     copy.integer = body.integer;
     copy.pos = use.pos;
     for (const Node& item : body.items) substitute_into(item, arguments, use, copy.items);
     out.push_back(std::move(copy));
+  }
+
+  // `text` (a longer word or a string) with each $N in it replaced by the text of that argument,
+  // when the argument is a word (a number as its value): Zillions' macros are text, and files name
+  // a piece T$1 in a macro that defines a piece per use. $N whose argument is a list, or that no use
+  // gives, stays.
+  std::string substituted_within(const std::string& text, const std::vector<Node>& arguments) const {
+    std::string result;
+    for (std::size_t at = 0; at < text.size();) {
+      std::size_t index = 0;
+      const char* digits = text.data() + at + 1;
+      const auto [end, error] = text[at] == '$' ? std::from_chars(digits, text.data() + text.size(), index)
+                                                : std::from_chars_result{digits, std::errc::invalid_argument};
+      const Node* given = error == std::errc() && index > 0 ? argument(index, arguments) : nullptr;
+      if (given && !given->is_list()) {
+        result += given->kind == Node::Kind::Integer ? std::to_string(given->integer) : given->text;
+        at = static_cast<std::size_t>(end - text.data());
+      } else {
+        result += text[at++];
+      }
+    }
+    return result;
   }
 
   static const std::string& name_of(const Node& macro) { return macro.items[1].text; }
@@ -471,6 +512,7 @@ class Lowering {
     check_drop_supplies();
     read_goals();
     read_royal_pieces();
+    check_chess_invariant();
     assign_facings(rules_);
     lower_core_pieces();
   }
@@ -485,11 +527,16 @@ class Lowering {
     int piece = 0;
     std::vector<CoreBody> bodies;
   };
-  // How a body is read into the core: for which player, and whether a capture earlier in the move
-  // empties its cell for what follows (in a piece whose moves have several parts).
+  // What a cell whose piece the move has captured holds for the tests that follow: its piece, as on
+  // the board before the move (Zillions applies a part's captures when it is added); nothing (the
+  // next part of a move of several parts, played on the board the last part left); or a piece that
+  // blocks, which no test but "any" sees and which cannot be captured again ("deferred captures":
+  // captured pieces leave the board when the move ends).
+  enum class Captured { Stands, Gone, Blocks };
+  // How a body is read into the core: for which player, and what its captured cells hold.
   struct Run {
     int player = 0;
-    bool captures_empty = false;
+    Captured captured = Captured::Stands;
   };
   enum class End { Add, AddPartial };  // which kind of add ends the runs wanted
 
@@ -569,39 +616,103 @@ class Lowering {
   }
 
   // (option "NAME" VALUE), or its older form, with the value at `value_at` in `form`: display
-  // options and rule options at Zillions' default are read and ignored, "pass turn" forced is read;
-  // a rule option troyka cannot play is refused as a missing feature, at `at`.
-  void check_option(const std::string& name, const Node& at, const Node& form, std::size_t value_at) {
+  // options and rule options at their default are read and ignored, the rule values troyka plays are
+  // read (read_rule_option); any other is refused as a missing feature, at `at`.
+  void check_option(const std::string& written, const Node& at, const Node& form, std::size_t value_at) {
+    const std::string name = option_name(written);
     if (name == kIncludeOffPieces) include_off_pieces_ = !argument(form, value_at, "VALUE").is_symbol("false");
     if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
-    const auto rule = kRuleOptions.find(name);
-    if (rule == kRuleOptions.end()) {
+    const std::string* meaning = rule_option_meaning(name);
+    if (!meaning && loads_dagaz_module(name))
+      fail(at,
+           fmt::format("the option \"{}\" loads the Dagaz project's JavaScript module of that name, whose rules are "
+                       "not in the file, which troyka cannot play (a missing feature, not a mistake in the file)",
+                       written),
+           "troyka plays the rules the ZRF file itself gives");
+    if (!meaning) {
       std::vector<std::string> known(kDisplayOptions.begin(), kDisplayOptions.end());
       known.insert(known.end(), kInertOptions.begin(), kInertOptions.end());
       for (const auto& [known_name, what] : kRuleOptions) known.push_back(known_name);
-      fail(at, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", name),
+      for (const auto& [known_name, what] : kDagazRuleOptions) known.push_back(known_name);
+      fail(at, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", written),
            suggest(name, known));
     }
     const Node& value = argument(form, value_at, "VALUE");
-    if (value.is_symbol("false")) return;
+    if (value.is_symbol("false") || read_rule_option(name, value, at)) return;
+    fail(at, unplayable_option(written, name, value, *meaning),
+         fmt::format("\"{}\" false, the game without the option, is read, and so are the options that only change "
+                     "the display",
+                     name));
+  }
+
+  // Why a rule option's value is refused: troyka cannot play the option at all, or this value of it.
+  static std::string unplayable_option(const std::string& written, const std::string& name, const Node& value,
+                                       const std::string& meaning) {
+    const auto read = kReadRuleValues.find(name);
+    if (read == kReadRuleValues.end())
+      return fmt::format(
+          "the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, "
+          "not a mistake in the file)",
+          written, to_text(value), meaning);
+    return fmt::format(
+        "the option \"{}\" {} is not supported yet: troyka plays this option ({}) only as false or {} "
+        "(a missing feature, not a mistake in the file)",
+        written, to_text(value), meaning, read->second);
+  }
+
+  // The option's name as troyka knows it: as written, else with its dashes read as spaces, as the
+  // Dagaz project's runtime reads names (its converter writes "smart-moves" for "smart moves"; its
+  // files write either).
+  static std::string option_name(const std::string& written) {
+    if (kDisplayOptions.count(written) || kInertOptions.count(written) || rule_option_meaning(written)) return written;
+    std::string spaced = written;
+    std::replace(spaced.begin(), spaced.end(), '-', ' ');
+    return spaced;
+  }
+
+  static bool loads_dagaz_module(const std::string& name) {
+    const std::size_t space = name.rfind(' ');
+    if (space == std::string::npos) return false;
+    return std::find(kDagazModuleWords.begin(), kDagazModuleWords.end(), name.substr(space + 1)) !=
+           kDagazModuleWords.end();
+  }
+
+  // What a rule option, Zillions' or the Dagaz runtime's, does; null for an unknown option.
+  static const std::string* rule_option_meaning(const std::string& name) {
+    for (const auto* options : {&kRuleOptions, &kDagazRuleOptions})
+      if (const auto option = options->find(name); option != options->end()) return &option->second;
+    return nullptr;
+  }
+
+  // Reads a rule option's value other than false when troyka plays it (kReadRuleValues); false when not.
+  bool read_rule_option(const std::string& name, const Node& value, const Node& at) {
+    const auto read = kReadRuleValues.find(name);
+    if (read == kReadRuleValues.end() || !value.is_symbol(read->second)) return false;
     // A player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves): troyka's
     // (pass-when-stuck), except that a position where neither player can move ends the game by the
     // stalemate goals instead of passing for ever (docs/zrf.md).
-    if (name == "pass turn" && value.is_symbol("forced")) {
-      rules_.pass_when_stuck = true;
-      return;
-    }
+    if (name == "pass turn") rules_.pass_when_stuck = true;
     // A move of several parts (add-partial) may stop after any part, not only where none can follow.
-    if (name == "pass partial" && value.is_symbol("true")) {
-      pass_partial_ = true;
-      return;
-    }
-    fail(at,
-         fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, not "
-                     "a mistake in the file)",
-                     name, to_text(value), rule->second),
-         fmt::format("\"{}\" false, Zillions' default, is read, and so are the options that only change the display",
-                     name));
+    if (name == "pass partial") pass_partial_ = true;
+    // The player must make a move that captures the most pieces: troyka's (prefer (most captures)),
+    // which counts the captures of all the parts of a move.
+    if (name == "maximal captures") rules_.must_capture = rules_.capture_most = true;
+    if (name == "deferred captures") deferred_captures_ = true;
+    // Zillions keeps a king out of check when a checkmated goal names it (read_royal_pieces); the
+    // option asks the Dagaz runtime for the same, which check_chess_invariant requires.
+    if (name == "chess invariant") chess_invariant_ = &at;
+    return true;
+  }
+
+  // "chess invariant" true keeps a king out of attack in Dagaz's JavaScript; troyka reads it only where
+  // the file's own (checkmated ...) goal gives that rule, which Zillions plays.
+  void check_chess_invariant() const {
+    if (!chess_invariant_ || !royal_pieces_.empty()) return;
+    fail(*chess_invariant_,
+         "the option \"chess invariant\" true keeps a king out of attack in the Dagaz project's JavaScript, and no "
+         "(checkmated ...) goal names the piece to keep safe, which troyka cannot play (a missing feature, not a "
+         "mistake in the file)",
+         "with a goal such as (loss-condition (White Black) (checkmated King)) the option is the rule that goal gives");
   }
 
   void read_title() {
@@ -1305,7 +1416,7 @@ class Lowering {
     }
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
-    piece.letter = letter_for(piece.name, notation);
+    piece.letter = letter_for(piece.name, notation, form);
     CorePiece core_piece{static_cast<int>(rules_.pieces.size()), {}};
     for (const Node* list : moves) {
       std::string type;  // (move-type T) types the bodies after it, in its (moves ...) list
@@ -1357,24 +1468,24 @@ class Lowering {
     return true;
   }
 
-  // A diagram letter: the notation's, else the first letter of the name not taken by another piece.
-  char letter_for(const std::string& name, const Node* notation) const {
+  // A diagram letter: the notation's when it is one letter, else the first letter of the name, else
+  // of the alphabet, that no other piece has. Zillions shows the notation only in its list of
+  // moves, so another letter changes nothing in the game.
+  char letter_for(const std::string& name, const Node* notation, const Node& form) const {
     const auto taken = [&](char c) {
       return std::any_of(rules_.pieces.begin(), rules_.pieces.end(), [&](const PieceType& p) { return p.letter == c; });
     };
-    if (notation) {
-      const std::string text = string(*notation, "the notation");
-      const char c = text.size() == 1 ? static_cast<char>(std::toupper(static_cast<unsigned char>(text[0]))) : '\0';
-      if (!std::isalpha(static_cast<unsigned char>(c)) || taken(c))
-        fail(*notation, "troyka needs a notation of one letter that no other piece uses");
-      return c;
-    }
-    for (const char c : name) {
+    std::string candidates = notation ? string(*notation, "the notation") : "";
+    if (candidates.size() != 1) candidates.clear();
+    candidates += name + "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (const char c : candidates) {
       const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       if (std::isalpha(static_cast<unsigned char>(c)) && !taken(upper)) return upper;
     }
-    fail(*forms("piece").back(), fmt::format("the piece '{}' has no letter left for diagrams", name),
-         "give it one with (notation \"L\")");
+    fail(form,
+         fmt::format("the piece '{}' has no letter left for diagrams: troyka's position text writes each piece type "
+                     "as a letter of its own, and the 26 are taken (a missing feature, not a mistake in the file)",
+                     name));
   }
 
   int piece_named(const Node& node) const {
@@ -1669,7 +1780,7 @@ class Lowering {
     rule.origin = to_text(node);
     rule.pos = node.pos;
     rule.priority = priority_of(body);
-    const Run run{player, continues(piece)};
+    const Run run{player, captured_for(piece)};
     std::vector<core::Expr> ways;
     if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
     if (auto part = stopping(items_of(node), run, End::AddPartial))
@@ -1753,6 +1864,12 @@ class Lowering {
   static bool contains_partial(const Node& node) {
     if (node.is_symbol("add-partial") || node.head() == "add-partial") return true;
     return std::any_of(node.items.begin(), node.items.end(), contains_partial);
+  }
+
+  // What the tests of a piece's moves find on a cell the move has captured (Run::captured).
+  Captured captured_for(const CorePiece& piece) const {
+    if (deferred_captures_) return Captured::Blocks;
+    return continues(piece) ? Captured::Gone : Captured::Stands;
   }
 
   // Whether a piece's moves have several parts: then a part's captures are gone for the next part,
@@ -1921,27 +2038,42 @@ class Lowering {
     return negated ? core::node(core::Op::Not, {std::move(test)}) : test;
   }
 
-  // The test that a cell holds one of `allowed` (Occupant bits). When earlier captures empty their
-  // cells, a captured cell counts as empty and its piece as gone.
+  // The test that a cell holds one of `allowed` (Occupant bits), with a captured cell read as the
+  // run says (Run::captured).
   static core::Expr occupants(unsigned allowed, const Run& run) {
-    const auto standing = [&](core::Op op) {
-      if (!run.captures_empty) return core::node(op);
-      return core::node(core::Op::And, {core::node(op), core::node(core::Op::Not, {core::node(core::Op::Captured)})});
-    };
+    if (allowed == 0 || allowed == kAnyOccupant) return core::node(core::Op::Any);  // no test of the cell
+    if (run.captured == Captured::Gone) return occupants_gone(allowed);
+    core::Expr standing = occupants_standing(allowed);
+    if (run.captured == Captured::Stands) return standing;
+    return core::node(core::Op::And, {std::move(standing), not_captured()});
+  }
+
+  // A captured piece stands as on the board before the move.
+  static core::Expr occupants_standing(unsigned allowed) {
     switch (allowed) {
-      case kEmpty:
-        return run.captures_empty ? core::node(core::Op::Not, {standing(core::Op::Occupied)})
-                                  : core::node(core::Op::Empty);
+      case kEmpty: return core::node(core::Op::Empty);
+      case kEnemy: return core::node(core::Op::Enemy);
+      case kFriend: return core::node(core::Op::Friend);
+      case kEnemy | kFriend: return core::node(core::Op::Occupied);
+      case kEmpty | kEnemy: return core::node(core::Op::NotFriend);
+      default: return core::node(core::Op::Not, {core::node(core::Op::Enemy)});  // empty or friend
+    }
+  }
+
+  // A captured cell is empty and its piece gone.
+  static core::Expr occupants_gone(unsigned allowed) {
+    const auto standing = [](core::Op op) { return core::node(core::Op::And, {core::node(op), not_captured()}); };
+    switch (allowed) {
+      case kEmpty: return core::node(core::Op::Not, {standing(core::Op::Occupied)});
       case kEnemy: return standing(core::Op::Enemy);
       case kFriend: return standing(core::Op::Friend);
       case kEnemy | kFriend: return standing(core::Op::Occupied);
-      case kEmpty | kEnemy:
-        return run.captures_empty ? core::node(core::Op::Not, {standing(core::Op::Friend)})
-                                  : core::node(core::Op::NotFriend);
-      case kEmpty | kFriend: return core::node(core::Op::Not, {standing(core::Op::Enemy)});
-      default: return core::node(core::Op::Any);
+      case kEmpty | kEnemy: return core::node(core::Op::Not, {standing(core::Op::Friend)});
+      default: return core::node(core::Op::Not, {standing(core::Op::Enemy)});  // empty or friend
     }
   }
+
+  static core::Expr not_captured() { return core::node(core::Op::Not, {core::node(core::Op::Captured)}); }
 
   core::Region zone_cells(const PlayerRegion& zone, int player) const {
     core::Region region;
@@ -2477,11 +2609,12 @@ class Lowering {
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
   std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
-  bool pass_partial_ = false;
+  bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
-  std::set<int> royal_pieces_;  // the pieces checkmated goals name: no move may leave one attacked  // (option "pass
-                                // partial" true): a move of several parts may stop after any
-  int tested_moves_ = 0;        // moves lowered with cell tests, at most kMaxTestedMoves
+  bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends
+  const Node* chess_invariant_ = nullptr;  // where (option "chess invariant" true) is, when it is
+  std::set<int> royal_pieces_;             // the pieces checkmated goals name: no move may leave one attacked
+  int tested_moves_ = 0;                   // moves lowered with cell tests, at most kMaxTestedMoves
 };
 
 }  // namespace

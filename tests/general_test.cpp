@@ -18,6 +18,7 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "interpreter/random.h"
+#include "lang/diagnostic.h"
 
 namespace troyka {
 namespace {
@@ -375,6 +376,21 @@ TEST(GeneralRules, RememberedMoveTextsStayBounded) {
     ASSERT_NE(forgotten, named.end());
     EXPECT_EQ(program.move_text(*forgotten).find('#'), std::string::npos) << program.move_text(*forgotten);
   });
+}
+
+// A lookahead keeps where its body ends in 16 bits: a longer one (a bounded repeat is unrolled, here
+// 200 x 200 passes inside a cannot) is refused at its rule, where it compiled into a jump elsewhere
+// and the rule listed no moves.
+TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
+  try {
+    (void)rook_game("(moves (cannot (repeat (repeat (seq (go (n e)) any) (at-most 200)) (at-most 200))) (go n) empty)");
+    ADD_FAILURE() << "compiled";
+  } catch (const lang::Error& error) {
+    const std::string rendered = lang::render(error.diagnostic());
+    EXPECT_EQ(rendered.substr(0, rendered.find('\n')),
+              "test.game:2:17: error: a lookahead of a rule ends at instruction 240202, past the 65535 that the "
+              "general back end's lookaheads reach: bound its repeats more tightly");
+  }
 }
 
 // A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.

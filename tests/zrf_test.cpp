@@ -382,12 +382,13 @@ TEST(ZrfErrors, CommonMistakes) {
             "    |                                ^\n"
             "hint: (pieces-remaining 0 PIECE) is read: the player has no PIECE left\n");
   EXPECT_EQ(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (option \"pass turn\" true)")),
-            "test.zrf:3:26: error: the option \"pass turn\" true is not supported yet: a player may pass instead of "
-            "moving, which troyka cannot play (a missing feature, not a mistake in the file)\n"
+            "test.zrf:3:26: error: the option \"pass turn\" true is not supported yet: troyka plays this option (a "
+            "player may pass instead of moving) only as false or forced (a missing feature, not a mistake in the "
+            "file)\n"
             " 3 |   (title \"Tiny\") (option \"pass turn\" true)\n"
             "   |                          ^~~~~~~~~~~\n"
-            "hint: \"pass turn\" false, Zillions' default, is read, and so are the options that only change the "
-            "display\n");
+            "hint: \"pass turn\" false, the game without the option, is read, and so are the options that only "
+            "change the display\n");
   // Ranks numbered from the top: the file's a1 is the top left corner, troyka's a4.
   EXPECT_EQ(cell_name(tiny_rules("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))").setup[0].cell, 4), "a4");
   EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 a1)")),
@@ -467,6 +468,10 @@ TEST(ZrfOptions, DisplayOptionsAndRuleOptionsAtTheirDefaultAreRead) {
        {"(option \"animate captures\" false)", "(option \"animate drops\" false)", "(option \"prevent flipping\" 2)",
         "(option \"show moves list\" false)", "(option \"highlight goals\" false)", "(option \"smart moves\" from)",
         "(option \"silent ? moves\" true)", "(option \"show hints\" false)",
+        // the Dagaz project's display options, and a name written with dashes as its files write them
+        "(option \"show captures\" false)", "(option \"show blink\" false)", "(option \"smart-moves\" from)",
+        // the Dagaz project's rule options at their default
+        "(option \"ko\" false)", "(option \"shared pieces\" false)", "(option \"deferred-captures\" false)",
         // rules no game troyka plays has
         "(option \"include off-pieces\" true)", "(option \"recycle promotions\" true)",
         // rule options at Zillions' default
@@ -505,8 +510,27 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
   };
   const Case cases[] = {
       {"(option \"maximal captures\" 2)",
-       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: a player must make the move "
-       "that captures the most pieces, which troyka cannot play (a missing feature, not a mistake in the file)"},
+       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: troyka plays this option (a "
+       "player must make the move that captures the most pieces) only as false or true (a missing feature, not a "
+       "mistake in the file)"},
+      {"(option \"ko\" situation)",
+       "test.zrf:3:26: error: the option \"ko\" situation is not supported yet: a move may not bring back an "
+       "earlier position, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"shared-pieces\" true)",
+       "test.zrf:3:26: error: the option \"shared-pieces\" true is not supported yet: a player may move the other "
+       "player's pieces, which troyka cannot play (a missing feature, not a mistake in the file)"},
+      {"(option \"xiangqi-extension\" true)",
+       "test.zrf:3:26: error: the option \"xiangqi-extension\" loads the Dagaz project's JavaScript module of that "
+       "name, whose rules are not in the file, which troyka cannot play (a missing feature, not a mistake in the "
+       "file)"},
+      {"(option \"gonu extension\" true)",
+       "test.zrf:3:26: error: the option \"gonu extension\" loads the Dagaz project's JavaScript module of that "
+       "name, whose rules are not in the file, which troyka cannot play (a missing feature, not a mistake in the "
+       "file)"},
+      {"(option \"chess invariant\" true)",
+       "test.zrf:3:26: error: the option \"chess invariant\" true keeps a king out of attack in the Dagaz project's "
+       "JavaScript, and no (checkmated ...) goal names the piece to keep safe, which troyka cannot play (a missing "
+       "feature, not a mistake in the file)"},
       {"(option \"recycle captures\" true)",
        "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
        "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
@@ -522,6 +546,49 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
             " 3 |   (title \"Tiny\") (option \"animate capture\" false)\n"
             "   |                          ^~~~~~~~~~~~~~~~~\n"
             "hint: did you mean 'animate captures'?\n");
+}
+
+// A piece's letter is its notation's, else the first of its name, else of the alphabet, that no other
+// piece has: the notation is only shown in Zillions' list of moves. All 26 taken, a piece is refused.
+TEST(ZrfPieces, EachPieceGetsALetterOfItsOwn) {
+  const std::string pieces =
+      "(piece (name Pawn) (moves (step n) (e (verify enemy?) add))) (piece (name PA)) "
+      "(piece (name AP)) (piece (name Queen) (notation \"+Q\")) (piece (name King) "
+      "(notation \"P\"))";
+  const Rules rules = tiny_rules("(piece (name Pawn) (moves (step n) (e (verify enemy?) add)))", pieces);
+  std::string letters;
+  for (const PieceType& piece : rules.pieces) letters += piece.letter;
+  EXPECT_EQ(letters, "PABQK");
+  std::string many;
+  for (char c = 'A'; c <= 'Z'; ++c)
+    if (c != 'P') many += fmt::format(" (piece (name {}{}))", c, c);  // Pawn has P
+  EXPECT_EQ(first_line(error_of(tiny_with("(board-setup", many + " (piece (name Extra)) (board-setup"))),
+            "test.zrf:12:454: error: the piece 'Extra' has no letter left for diagrams: troyka's position text writes "
+            "each piece type as a letter of its own, and the 26 are taken (a missing feature, not a mistake in the "
+            "file)");
+}
+
+// "maximal captures" true (Zillions'): of the moves, only those that capture the most pieces, the
+// parts of a move counted together; "deferred captures" true (the Dagaz project's): a captured piece
+// blocks its cell, seen by no test, until the move ends. The positions of
+// tests/data/zrf/majority-captures.zrf, whose first moves are listed here by hand.
+TEST(ZrfOptions, MaximalAndDeferredCapturesPlayTheirRules) {
+  const auto first_moves = [](const std::string& chosen) {
+    std::vector<std::string> texts;
+    Game(file_rules(kData + "zrf/majority-captures.zrf", variant(chosen))).visit([&](const auto& program) {
+      texts = troyka_tests::move_texts(program, program.initial_state());
+    });
+    std::sort(texts.begin(), texts.end());
+    return texts;
+  };
+  using Moves = std::vector<std::string>;
+  // a1 jumps b2 and then b4, f2 jumps e3; d1 and f2 may step instead.
+  EXPECT_EQ(first_moves("Men"), (Moves{"a1xc3xa5", "d1-c2", "d1-e2", "f2-g3", "f2xd4"}));
+  EXPECT_EQ(first_moves("Men, maximal captures"), (Moves{"a1xc3xa5"}));
+  // From c5 the line back through d4 leads on to f2 once d4 is gone, not while it blocks.
+  EXPECT_EQ(first_moves("King"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5xg1"}));
+  EXPECT_EQ(first_moves("King, deferred captures"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5"}));
+  EXPECT_EQ(first_moves("King, maximal captures"), (Moves{"b6xe3xg5xe7xc5xg1"}));
 }
 
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
@@ -596,6 +663,20 @@ TEST(ZrfMacros, AnArgumentTheUseDoesNotGiveIsTheEnclosingUsesOrNothing) {
             "(n (verify not-empty?) n (verify empty?) add)");
   // A bare use takes no arguments of its own either.
   EXPECT_EQ(first_move_with("(define ahead ($1 (verify empty?) add)) (define step ahead)"), "(n (verify empty?) add)");
+}
+
+// Zillions' macros are text: a $N inside a longer word or a string is replaced too, as the Dagaz
+// files that define a piece per use (gate.zrf's T$1, backgammon.zrf's D$1) need. An argument that
+// is a list is no text of one word, and leaves the $N as it is.
+TEST(ZrfMacros, AnArgumentInsideAWordOrAStringIsReplaced) {
+  const std::string text =
+      "(define pawn (piece (name Pawn$1) (moves (step n))))\n(define about (description \"Pawns, $1 of them\"))\n" +
+      tiny_with("(piece (name Pawn)", "(about two) (pawn Left) (pawn 7) (pawn (a b)) (piece (name Pawn)");
+  const Rules rules = load_rules(zrf_source(text), {});
+  std::vector<std::string> names;
+  for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"PawnLeft", "Pawn7", "Pawn$1", "Pawn"}));
+  EXPECT_EQ(rules.about, "Pawns, two of them");
 }
 
 TEST(ZrfMacros, AMacroDefinedTwiceHasItsLaterDefinition) {
@@ -926,6 +1007,16 @@ TEST(ZrfGoals, CheckmatedForbidsLeavingTheKingAttackedAndEndsTheGame) {
                 std::string(kKings).replace(std::string(kKings).find("(White Black) (checkmated"), 13, "(White)"))),
             "test.zrf:13:27: error: 'checkmated' in a goal of one player is not supported yet: troyka keeps every "
             "player's named piece from being left attacked (a missing feature, not a mistake in the file)");
+}
+
+// "chess invariant" true asks the Dagaz runtime to keep a king out of attack, the rule a checkmated
+// goal gives in Zillions: with one, the game is the same with the option or without it.
+TEST(ZrfOptions, ChessInvariantIsTheRuleOfACheckmatedGoal) {
+  const std::string with_option =
+      std::string(kKings).replace(std::string(kKings).find("(players"), 0, "(option \"chess invariant\" true) ");
+  const Rules rules = load_rules(zrf_source(with_option), {});
+  ASSERT_EQ(rules.legal.size(), 1u);
+  EXPECT_EQ(perfts(rules, 4), perfts(load_rules(zrf_source(std::string(kKings)), {}), 4));
 }
 
 // A turn order that is one first turn and then turns of the same length is (turn (actions N)
