@@ -165,6 +165,8 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
   // international draughts' kings search every capture sequence. Lines of Action's random games
   // run to some 200 plies there, and its win by one group makes decisive-move tests try every move.
   if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
+  // Breakthrough for three and four sides: its smallest board.
+  if (declared.rules().player_count() > kPlayers) options.params = {{"size", "8"}};
   const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
                             file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game") ||
                             file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game");
