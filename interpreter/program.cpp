@@ -835,16 +835,15 @@ void Program<Words>::put_out(StateType& state, int player, int rule) const {
   }
   state.out_order |= static_cast<std::uint32_t>(out + 1) << (4 * player);
   state.hash ^= out_keys_[static_cast<std::size_t>(player)];
-  if (out + 2 == players_) {  // one player is left, and wins
+  // One player left wins, and has the turn in the finished game: a player out never has it.
+  const int next = out + 2 == players_ ? left : player == state.to_move ? next_in_play(state, player) : state.to_move;
+  state.hash ^= turn_keys_[state.to_move] ^ turn_keys_[static_cast<std::size_t>(next)];
+  state.to_move = static_cast<std::uint8_t>(next);
+  if (out + 2 == players_) {
     state.over = true;
     state.winner = static_cast<std::int8_t>(left);
     state.ended_by = static_cast<std::int8_t>(rule);
-    return;
   }
-  if (player != state.to_move) return;
-  const int next = next_in_play(state, player);
-  state.hash ^= turn_keys_[static_cast<std::size_t>(player)] ^ turn_keys_[static_cast<std::size_t>(next)];
-  state.to_move = static_cast<std::uint8_t>(next);
 }
 
 template <int Words>

