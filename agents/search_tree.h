@@ -28,7 +28,11 @@
 // The solver (Winands, Bjornsson and Saito, 2008): a terminal node is proven by its result; a node
 // whose player to move has a proven winning child is a proven win for that player; a node whose
 // children are all proven is worth the best of them. Proven nodes are never searched below again,
-// and a proven root ends the search.
+// and a proven root ends the search. It proves two-player games only.
+//
+// With more than two players the search is max^n style: a result is one utility per player
+// (Program::utility: its rank among the players, from 0 to 1), and each node adds the utility of
+// the player who moved into it, who is the one choosing it at its parent.
 #pragma once
 
 #include <algorithm>
@@ -77,6 +81,7 @@ class SearchTree {
  public:
   using StateType = typename Program::StateType;
   using Clock = std::chrono::steady_clock;
+  using Results = std::array<double, kMaxPlayers>;  // by player, from 0 to 1
 
   struct Node {
     Move move;                     // the move into this node (none for the root)
@@ -97,7 +102,8 @@ class SearchTree {
         nodes_(options.max_nodes),
         // With reuse, the last fifth of the pool is kept free for re-rooting, which copies the kept
         // subtree there before moving it to the front.
-        grow_limit_(options.reuse ? nodes_.capacity() - nodes_.capacity() / 5 : nodes_.capacity()) {
+        grow_limit_(options.reuse ? nodes_.capacity() - nodes_.capacity() / 5 : nodes_.capacity()),
+        solves_(options.solver && program.player_count() == kPlayers) {
     if (options_.mast) {
       mast_means_.assign(program.move_key_count(), 1.0F);  // unseen moves look good, so playouts try them
       mast_counts_.assign(program.move_key_count(), 0.0F);
@@ -140,9 +146,9 @@ class SearchTree {
   bool keep_subtree(std::uint32_t index, const Clock::time_point* deadline);
   bool expand(std::uint32_t index, const StateType& state);
   std::uint32_t select_child(const Node& parent) const;
-  void back_up(const std::array<double, kPlayers>& results);
+  void back_up(const Results& results);
   void prove_upwards();
-  void learn_moves(const std::array<double, kPlayers>& results);
+  void learn_moves(const Results& results);
   void decay_mast();
 
   const Program& program_;
@@ -153,6 +159,7 @@ class SearchTree {
   History history_;         // the current iteration's: root_history_ and the path so far
   NodeArena<Node> nodes_;   // nodes_[0] is the root
   std::size_t grow_limit_;  // leaves below the root are expanded only while the pool holds fewer nodes
+  bool solves_;             // the solver is on, and the game has two players
   std::uint64_t capped_playouts_ = 0;
   std::vector<std::uint32_t> path_;
   std::vector<PlayedMove> played_;  // the moves of the current iteration, for MAST
@@ -182,7 +189,8 @@ template <class Program>
 void SearchTree<Program>::reset(const StateType& root) {
   root_state_ = root;
   nodes_.clear();
-  nodes_.push(1)->mover = static_cast<std::uint8_t>(1 - root.to_move);  // only read for reports
+  const int players = program_.player_count();  // the player before the one to move; only read for reports
+  nodes_.push(1)->mover = static_cast<std::uint8_t>((root.to_move + players - 1) % players);
 }
 
 // Walks `moves` down from the root; false when the tree does not reach that far.
@@ -250,12 +258,12 @@ bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
     program_.apply(state, child.move, history_);
     if (options_.mast) played_.push_back(PlayedMove{child.move, child.mover});
     path_.push_back(index);
-    if (options_.solver && state.over)
+    if (solves_ && state.over)
       child.proof = state.winner == kDraw                           ? Proof::Draw
                     : state.winner == static_cast<int>(child.mover) ? Proof::Win
                                                                     : Proof::Loss;
   }
-  std::array<double, kPlayers> results;
+  Results results{};
   const Node& leaf = nodes_[index];
   if (leaf.proof != Proof::Unknown) {
     const double mover_result = leaf.proof == Proof::Win ? 1 : leaf.proof == Proof::Loss ? 0 : 0.5;
@@ -274,11 +282,11 @@ bool SearchTree<Program>::iterate(const Clock::time_point* deadline) {
     const std::uint32_t plies = program_.playout(state, rng_, policy);
     if (!state.over && plies < policy.max_plies) return false;  // stopped by the deadline
     capped_playouts_ += !state.over;
-    for (int player = 0; player < kPlayers; ++player)
-      results[static_cast<std::size_t>(player)] = 0.5 * (program_.result(state, player) + 1);
+    for (int player = 0; player < program_.player_count(); ++player)
+      results[static_cast<std::size_t>(player)] = program_.utility(state, player);
   }
   back_up(results);
-  if (options_.solver && leaf.proof != Proof::Unknown) prove_upwards();
+  if (solves_ && leaf.proof != Proof::Unknown) prove_upwards();
   if (options_.mast) learn_moves(results);
   return true;
 }
@@ -323,7 +331,7 @@ std::uint32_t SearchTree<Program>::select_child(const Node& parent) const {
 }
 
 template <class Program>
-void SearchTree<Program>::back_up(const std::array<double, kPlayers>& results) {
+void SearchTree<Program>::back_up(const Results& results) {
   for (const std::uint32_t index : path_) {
     Node& node = nodes_[index];
     ++node.visits;
@@ -369,7 +377,7 @@ std::uint32_t SearchTree<Program>::most_visited_child(const Node& parent) const 
 }
 
 template <class Program>
-void SearchTree<Program>::learn_moves(const std::array<double, kPlayers>& results) {
+void SearchTree<Program>::learn_moves(const Results& results) {
   for (const PlayedMove& played : played_) {
     const std::size_t key = program_.move_key(played.mover, played.move);
     mast_counts_[key] += 1;

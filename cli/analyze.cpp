@@ -242,6 +242,7 @@ int run_analyze(const AnalyzeOptions& options, const std::atomic<bool>* stop, st
     game_options.variant = subject.variant;
     game_options.params = options.params;
     games.push_back(Game::load(subject.file, game_options.language_options()));
+    require_two_players(games.back(), "troyka analyze");
   }
   ProgressLine progress(log, isatty(STDERR_FILENO) != 0);
   std::vector<Analysed> all;

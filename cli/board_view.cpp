@@ -18,11 +18,12 @@ constexpr std::string_view kChessLetters = "PNBRQK";
 constexpr std::array<std::string_view, 6> kFirstPlayerGlyphs = {"♙", "♘", "♗", "♖", "♕", "♔"};
 constexpr std::array<std::string_view, 6> kSecondPlayerGlyphs = {"♟", "♞", "♝", "♜", "♛", "♚"};
 
-// One terminal column for what stands on a cell.
-std::string symbol(const Occupant& occupant, const BoardStyle& style) {
+// One terminal column for what stands on a cell of a game of `players` players.
+std::string symbol(const Occupant& occupant, const BoardStyle& style, std::size_t players) {
   if (occupant.player < 0) return style.unicode ? "·" : ".";
   if (occupant.player == Occupant::kBlocked) return "*";  // as in Program::diagram
   if (occupant.player == Occupant::kHole) return " ";     // a gap in the board, where Program::diagram has '#'
+  if (players > kPlayers) return std::to_string(occupant.player + 1);
   if (style.unicode) {
     if (const std::string_view glyph = chess_glyph(occupant.letter, occupant.player); !glyph.empty())
       return std::string(glyph);
@@ -44,7 +45,7 @@ std::string draw_row(const BoardView& view, const BoardStyle& style, int row, in
                                  std::string(view.rhombus ? static_cast<std::size_t>(row) : 0, ' '));
   for (int column = 0; column < view.width; ++column) {
     const int cell = row * view.width + column;
-    const std::string cell_symbol = symbol(view.cells[static_cast<std::size_t>(cell)], style);
+    const std::string cell_symbol = symbol(view.cells[static_cast<std::size_t>(cell)], style, view.players.size());
     line += gaps[static_cast<std::size_t>(column)];
     if (style.color && (cell == view.last_from || cell == view.last_to))
       line += fmt::format("{}{}{}", kHighlight, cell_symbol, kReset);

@@ -22,18 +22,18 @@ struct BoardStyle {
 
 // What stands on one cell.
 struct Occupant {
-  static constexpr int kBlocked = kPlayers;   // `player` of a cell a shot blocked: no one's
-  static constexpr int kHole = kPlayers + 1;  // `player` of a hole: not a cell, drawn as nothing
-  int player = -1;                            // -1: empty
-  char letter = 0;                            // the piece type's letter, upper case
+  static constexpr int kBlocked = kMaxPlayers;   // `player` of a cell a shot blocked: no one's
+  static constexpr int kHole = kMaxPlayers + 1;  // `player` of a hole: not a cell, drawn as nothing
+  int player = -1;                               // -1: empty
+  char letter = 0;                               // the piece type's letter, upper case
 };
 
 struct BoardView {
   int width = 0, height = 0;
-  std::vector<Occupant> cells;                  // by cell index: row * width + column, row 0 at the bottom
-  int last_from = -1, last_to = -1;             // the last move's cells; -1 when there is none
-  bool rhombus = false;                         // each row drawn half a cell right of the row below
-  std::array<std::string, kPlayers> players{};  // their names, first player first (colours for the SVG board)
+  std::vector<Occupant> cells;       // by cell index: row * width + column, row 0 at the bottom
+  int last_from = -1, last_to = -1;  // the last move's cells; -1 when there is none
+  bool rhombus = false;              // each row drawn half a cell right of the row below
+  std::vector<std::string> players;  // their names, first player first (colours for the SVG board)
   int piece_types = 0;
 };
 
@@ -45,9 +45,9 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
                  .height = rules.height,
                  .cells = std::vector<Occupant>(static_cast<std::size_t>(rules.cells())),
                  .rhombus = rules.shape == lang::BoardShape::Rhombus,
-                 .players = {rules.players[0].name, rules.players[1].name},
+                 .players = lang::player_names(rules),
                  .piece_types = static_cast<int>(rules.pieces.size())};
-  for (int player = 0; player < kPlayers; ++player) {
+  for (int player = 0; player < rules.player_count(); ++player) {
     for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
       auto cells = state.by_player[static_cast<std::size_t>(player)] & state.by_piece[piece];
       while (cells.any())
@@ -69,7 +69,9 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
 std::string_view chess_glyph(char letter, int player);
 
 // The board, one line per row and a line of file letters, each line ending in '\n'. Without
-// colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned.
+// colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned. With
+// more than two players a piece is drawn as its player's number from 1, as case and glyphs tell
+// only two players apart.
 std::string draw_board(const BoardView& view, const BoardStyle& style);
 
 }  // namespace troyka::cli

@@ -83,6 +83,7 @@ int run_clock_bench(const GameOptions& options, const BenchOptions& bench, std::
   const agents::AgentSpec spec = agents::parse_agent_spec(bench.agent);
   if (bench.searches < 1 || bench.searches > 1'000'000) throw usage_error("--searches must be between 1 and 1000000");
   const Game game = Game::load(options.file, options.language_options());
+  require_two_players(game, "troyka bench --clock");
   int games = 0;
   const std::vector<ClockSample> samples =
       game.visit([&](const auto& program) { return timed_searches(program, spec, bench.searches, bench.seed, games); });

@@ -48,9 +48,12 @@ lang::Options GameOptions::language_options() const {
 
 int run_check(const GameOptions& options, std::ostream& out) {
   const lang::Rules rules = lang::load_rules_file(options.file, options.language_options());
-  // A game of the players the interpreter plays is compiled too, as every other command will; one
-  // of more or fewer players is checked as the language reads it (docs/language.md, "Players").
-  if (rules.player_count() == kPlayers) (void)Game(rules);
+  // A game the interpreter plays is compiled too, as every other command will; one of more players
+  // with what the interpreter plays with two only, or of one player, is checked as the language
+  // reads it (docs/language.md, "Players").
+  const std::string unplayable = unplayable_with_many_players(rules);
+  const bool plays = rules.player_count() >= kPlayers && unplayable.empty();
+  if (plays) (void)Game(rules);
   const std::optional<lang::Diagnostic> unbounded = lang::unbounded_game_warning(rules);
   if (options.json) {
     Json warnings = Json::array();
@@ -72,9 +75,11 @@ int run_check(const GameOptions& options, std::ostream& out) {
     fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name, rules.width,
                rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
                rules.end.size() == 1 ? "" : "s");
-    if (rules.player_count() != kPlayers)
-      fmt::print(out, "note: {} players: troyka plays two-player games only so far, so the other commands refuse it\n",
-                 rules.player_count());
+    if (!plays)
+      fmt::print(out, "note: {}, so the other commands refuse it\n",
+                 unplayable.empty() ? "1 player: troyka plays games of 2 or more players"
+                                    : fmt::format("{} players: troyka plays {} with two players only so far",
+                                                  rules.player_count(), unplayable));
   }
   return 0;
 }
@@ -175,9 +180,9 @@ namespace {
 
 struct BenchTotals {
   std::uint64_t playouts = 0, plies = 0;
-  std::array<std::uint64_t, kPlayers + 2> endings{};  // wins by player, then draws, then playouts cut at the cap
+  std::array<std::uint64_t, kMaxPlayers + 2> endings{};  // wins by player, then draws, then playouts cut at the cap
 
-  static constexpr std::size_t kDraws = kPlayers, kCapped = kPlayers + 1;
+  static constexpr std::size_t kDraws = kMaxPlayers, kCapped = kMaxPlayers + 1;
 };
 
 // Runs playouts of at most `max_plies` plies on one thread until the time is up or `quota`
@@ -283,7 +288,8 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   const lang::Rules& rules = game.rules();
   if (options.json) {
     Json wins = Json::object();
-    for (int p = 0; p < kPlayers; ++p) wins[rules.players[p].name] = static_cast<double>(totals.endings[p]) / playouts;
+    for (int p = 0; p < rules.player_count(); ++p)
+      wins[rules.players[p].name] = static_cast<double>(totals.endings[p]) / playouts;
     wins["draw"] = static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts;
     out << Json{{"playouts", totals.playouts},
                 {"seconds", elapsed},
@@ -302,7 +308,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   fmt::print(out, "playouts/s       {:.0f}\n", static_cast<double>(totals.playouts) / elapsed);
   fmt::print(out, "plies/playout    {:.2f}\n", static_cast<double>(totals.plies) / playouts);
   fmt::print(out, "plies/s          {:.0f}\n", static_cast<double>(totals.plies) / elapsed);
-  for (int p = 0; p < kPlayers; ++p)
+  for (int p = 0; p < rules.player_count(); ++p)
     fmt::print(out, "{:<16} {:.1f}%\n", rules.players[p].name + " wins",
                100.0 * static_cast<double>(totals.endings[p]) / playouts);
   fmt::print(out, "{:<16} {:.1f}%\n", "draws",

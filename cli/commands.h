@@ -48,6 +48,7 @@ struct BenchOptions {
 struct PlayOptions {
   std::string white = "random";  // "human" or an agent spec
   std::string black = "random";
+  std::string others = "random";  // the players after the second, in a game of more
   std::uint64_t seed = 1;
   bool verbose = false;     // the whole search report after each agent move
   BoardStyle board;         // glyphs or letters, colours

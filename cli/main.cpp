@@ -102,6 +102,8 @@ int main(int argc, char** argv) {
                            "the first player (default random): human (you, typing moves), random, random:seed=7, "
                            "mcts:time=1s, mcts:iterations=20000,c=0.7,seed=3");
   play_command->add_option("--black", play.black, "the second player (default random)");
+  play_command->add_option("--others", play.others,
+                           "each player after the second, in a game of more than two (default random)");
   play_command->add_option("--seed", play.seed,
                            "random seed (default 1): the first player's agent gets SEED, the second SEED+1, "
                            "unless the agent spec sets seed=");

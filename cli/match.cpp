@@ -349,6 +349,7 @@ Json summary_json(const MatchSetup& setup, const lang::Rules& rules, const std::
 int run_match(const GameOptions& game_options, const MatchOptions& match, std::ostream& out, std::ostream& log) {
   const MatchSetup setup = make_setup(game_options, match);
   const Game game = Game::load(game_options.file, game_options.language_options());
+  require_two_players(game, "troyka match");
   const lang::Rules& rules = game.rules();
   if (!setup.records.empty()) {
     check_player_names(rules);

@@ -89,8 +89,8 @@ class PlaySession {
  public:
   using StateType = typename Program::StateType;
 
-  PlaySession(const Program& program, const std::array<Side, kPlayers>& sides, const PlayOptions& play,
-              HumanConsole& console, std::ostream& screen);
+  PlaySession(const Program& program, const std::vector<Side>& sides, const PlayOptions& play, HumanConsole& console,
+              std::ostream& screen);
 
   // Plays until the rules end the game or a person stops it; prints the game on the screen as it
   // goes and returns its record (what --json prints).
@@ -122,31 +122,32 @@ class PlaySession {
   Json record(const Stop& stop) const;
 
   const Program& program_;
-  const std::array<Side, kPlayers>& sides_;
+  const std::vector<Side>& sides_;  // by player
   const PlayOptions& play_;
   const std::uint32_t max_plies_;  // --max-plies, or the game's playout cap
   HumanConsole& console_;
   std::ostream& screen_;
-  std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> agents_;
+  std::vector<std::unique_ptr<agents::Agent<Program>>> agents_;  // by player; none for a person
   StateType state_;
   History positions_;  // the game's, for (repetition N)
   std::vector<Ply> history_;
 };
 
 template <class Program>
-PlaySession<Program>::PlaySession(const Program& program, const std::array<Side, kPlayers>& sides,
-                                  const PlayOptions& play, HumanConsole& console, std::ostream& screen)
+PlaySession<Program>::PlaySession(const Program& program, const std::vector<Side>& sides, const PlayOptions& play,
+                                  HumanConsole& console, std::ostream& screen)
     : program_(program),
       sides_(sides),
       play_(play),
       max_plies_(play.max_plies.value_or(program.playout_cap())),
       console_(console),
       screen_(screen),
+      agents_(sides.size()),
       state_(program.initial_state()),
       positions_(program.start_history(state_)) {
   // Each agent draws from its own stream: --seed for the first player, --seed + 1 for the second,
-  // unless its spec sets a seed.
-  for (int player = 0; player < kPlayers; ++player) {
+  // and so on, unless its spec sets a seed.
+  for (int player = 0; player < program.player_count(); ++player) {
     const auto p = static_cast<std::size_t>(player);
     if (sides_[p].human()) continue;
     agents_[p] = agents::make_agent(*sides_[p].agent, program_, play_.seed + p);
@@ -158,9 +159,12 @@ template <class Program>
 Json PlaySession<Program>::run() {
   fmt::print(screen_, "{}\n", program_.rules().name);
   show_board();
-  if (sides_[0].human() || sides_[1].human())
-    fmt::print(screen_, "{}: {}, {}: {}\nType a move as from-to, or 'help' for the commands.\n", player_name(0),
-               sides_[0].label(), player_name(1), sides_[1].label());
+  if (std::any_of(sides_.begin(), sides_.end(), [](const Side& side) { return side.human(); })) {
+    std::vector<std::string> seats;
+    for (std::size_t player = 0; player < sides_.size(); ++player)
+      seats.push_back(fmt::format("{}: {}", player_name(static_cast<int>(player)), sides_[player].label()));
+    fmt::print(screen_, "{}\nType a move as from-to, or 'help' for the commands.\n", fmt::join(seats, ", "));
+  }
   std::optional<Stop> stop;
   while (!state_.over && !stop) {
     if (state_.ply >= max_plies_)
@@ -196,7 +200,9 @@ std::optional<Stop> PlaySession<Program>::human_turn() {
       case HumanInput::Kind::Board: show_board(); break;
       case HumanInput::Kind::Resign:
         fmt::print(screen_, "{} resigns.\n", player_name(mover));
-        return Stop{Ending::Resigned, player_name(mover) + " resigned", 1 - mover};
+        // With more than two players nobody is named winner: the others' ranks are not decided.
+        return Stop{Ending::Resigned, player_name(mover) + " resigned",
+                    program_.player_count() == kPlayers ? 1 - mover : kNoWinner};
       case HumanInput::Kind::Quit: return Stop{Ending::Abandoned, player_name(mover) + " quit", kNoWinner};
       case HumanInput::Kind::EndOfInput:
         return Stop{Ending::Abandoned, fmt::format("the input ended while {} was to move", player_name(mover)),
@@ -256,7 +262,7 @@ std::pair<std::size_t, std::string> PlaySession<Program>::last_turn() const {
     if (!turn_goes_on && ply > 0) ++turns;
     text = (turn_goes_on ? text + "," : std::string()) + program_.move_text(history_[ply].move);
   }
-  return {turns / 2 + 1, text};
+  return {turns / static_cast<std::size_t>(program_.player_count()) + 1, text};
 }
 
 // Goes back to the last position before this one where a person was to move: against an agent
@@ -339,13 +345,15 @@ Json PlaySession<Program>::record(const Stop& stop) const {
 int run_play(const GameOptions& options, const PlayOptions& play, std::istream& in, std::ostream& out,
              std::ostream& err) {
   // Sides are checked before the game is loaded, so a mistyped agent is reported first.
-  const std::array<Side, kPlayers> sides{parse_side(play.white, "--white"), parse_side(play.black, "--black")};
+  std::vector<Side> sides{parse_side(play.white, "--white"), parse_side(play.black, "--black")};
+  const Side other = parse_side(play.others, "--others");
   check_max_plies(play.max_plies);
   const Game game = Game::load(options.file, options.language_options());
+  sides.resize(static_cast<std::size_t>(game.rules().player_count()), other);
   // With --json, stdout carries the record alone; a person still needs the board and the
   // prompts, so those go to stderr.
   std::ostream discard(nullptr);
-  const bool has_human = sides[0].human() || sides[1].human();
+  const bool has_human = std::any_of(sides.begin(), sides.end(), [](const Side& side) { return side.human(); });
   std::ostream& screen = !options.json ? out : has_human ? err : discard;
   HumanConsole console(in, screen, play.echo_input);
   game.visit([&](const auto& program) {

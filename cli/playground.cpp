@@ -159,6 +159,12 @@ AnalysisOptions analysis_options(const Json& request, const PlaygroundLimits& li
   return options;
 }
 
+// The playground's sessions and analyses play two players so far.
+std::shared_ptr<const Game> two_player_game(Game game) {
+  require_two_players(game, "the playground");
+  return std::make_shared<const Game>(std::move(game));
+}
+
 // A version of a game to analyse: the rules of a request and what the page calls them.
 struct Version {
   std::string label;
@@ -167,8 +173,7 @@ struct Version {
 
 Version request_version(const Json& request, std::string fallback_label) {
   if (!request.is_object()) throw ApiError(400, R"("compare" must be an object like the request: {"text": ...})");
-  return {request_text(request, "label", std::move(fallback_label)),
-          std::make_shared<const Game>(request_rules(request))};
+  return {request_text(request, "label", std::move(fallback_label)), two_player_game(Game(request_rules(request)))};
 }
 
 // Analyses each version in turn, each stopped with what it has after its share of max_seconds
@@ -384,7 +389,7 @@ Answer Playground::Impl::check(const httplib::Request& request) const {
 }
 
 Answer Playground::Impl::open_game(const httplib::Request& request) {
-  auto game = std::make_shared<const Game>(request_rules(request_json(request)));
+  auto game = two_player_game(Game(request_rules(request_json(request))));
   return {201, sessions.open(make_game_session(std::move(game)))->view(std::nullopt, {})};
 }
 
@@ -407,7 +412,7 @@ Answer Playground::Impl::open_record(const httplib::Request& request) {
     rules = std::make_shared<const lang::SourceFile>(
         lang::SourceFile{name, std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>())});
   }
-  auto game = std::make_shared<const Game>(
+  auto game = two_player_game(
       load_record_game(record, [&](const lang::Options& options) { return lang::load_rules(rules, options); }));
   return {201, sessions.open(make_record_session(std::move(game), record))->view(0, {})};
 }

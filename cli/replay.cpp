@@ -106,6 +106,7 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
   const Game game =
       load_record_game(record, [&](const lang::Options& language) { return lang::load_rules_file(path, language); });
   check_game_name(record, game.rules());
+  require_two_players(game, "troyka replay");
   if (!options.svg_dir.empty()) create_output_directory(options.svg_dir, "--svg");
   game.visit([&](const auto& program) {
     const lang::Rules& rules = program.rules();

@@ -39,4 +39,12 @@ class Game {
   AnyProgram program_;
 };
 
+// What of `rules` the interpreter does not play yet with more than two players, as the language
+// writes it ("drops", "counters"...); "" when it plays them all (or the game has two players).
+std::string unplayable_with_many_players(const lang::Rules& rules);
+
+// For a tool that plays two-player games only so far (`tool`: "troyka match"): throws lang::Error,
+// pointing at the third player, when the game has more.
+void require_two_players(const Game& game, const std::string& tool);
+
 }  // namespace troyka

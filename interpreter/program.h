@@ -31,7 +31,9 @@ template <int Words>
 inline constexpr int kPieceTypeSlots = lang::bitboard_width(Words * 64).max_piece_types;
 // A set of piece types, by index.
 using PieceTypeSet = std::bitset<lang::kMaxPieceTypes>;
-inline constexpr int kDraw = 2;       // State::winner when the game is drawn
+using lang::kMaxPlayers;
+// State::winner when the game is drawn: past every player's index, for games of up to kMaxPlayers.
+inline constexpr int kDraw = kMaxPlayers;
 inline constexpr int kNoWinner = -1;  // State::winner while the game goes on
 
 // Move::shot of a move without a second part.
@@ -81,14 +83,18 @@ template <int Words>
 struct State {
   static_assert(lang::bitboard_width(Words * 64).words == Words, "a width of lang::kBitboardWidths");
   using Board = Bitboard<Words>;
-  std::array<Board, kPlayers> by_player{};
+  // One board per player; a game of n players uses the first n, the others stay empty.
+  std::array<Board, kMaxPlayers> by_player{};
   Board blocked{};  // the cells shots have blocked: they belong to no player and stay to the end
   std::uint64_t hash = 0;
   std::uint32_t ply = 0;
   std::uint8_t to_move = 0;
-  std::int8_t winner = kNoWinner;  // a player, kDraw, or kNoWinner
+  std::int8_t winner = kNoWinner;  // a player, kDraw, or kNoWinner; with more than two players, the player ranked first
   std::int8_t ended_by = -1;       // index of the end rule that fired; kEndedByNoMoves by default rule
   bool over = false;
+  // Games of more than two players: a player who loses is out (docs/core-design.md §3.1). Four bits
+  // per player: 0 while it plays, k when it was the k-th player out.
+  std::uint32_t out_order = 0;
   // Plies in a row without a capture or a move of the piece the (quiet-moves ...) rule names;
   // kept only in games with that rule.
   std::uint16_t quiet_plies = 0;
@@ -102,6 +108,7 @@ struct State {
 
   // ---- counters (docs/core-design.md §6, step 7) ----
   // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
+  // Two players' only: a game of more players with counters is refused (interpreter/game.cpp).
   std::array<std::array<std::int16_t, lang::kMaxCounters>, kPlayers> counters{};
 
   // ---- attributes and registers (docs/core-design.md §6, step 14) ----
@@ -112,13 +119,22 @@ struct State {
 
   // ---- hands (docs/core-design.md §6, step 15) ----
   // How many pieces of each type of (hands ...) each player holds, in lang::Rules::hands order.
+  // Two players' only, as counters are.
   std::array<std::array<std::uint8_t, lang::kMaxHandPieces>, kPlayers> hands{};
 
   // The game's types first; the others stay empty. Last, so that the fields above share the first
   // cache line with the players' boards whatever the number of types.
   std::array<Board, kPieceTypeSlots<Words>> by_piece{};
 
-  Board occupied() const { return by_player[0] | by_player[1] | blocked; }
+  // Every player's pieces; the boards of players a game does not have are empty.
+  Board pieces() const {
+    Board all = by_player[0];
+    for (std::size_t player = 1; player < by_player.size(); ++player) all |= by_player[player];
+    return all;
+  }
+  Board occupied() const { return pieces() | blocked; }
+  int out_rank(int player) const { return static_cast<int>(out_order >> (4 * player)) & 0xf; }
+  bool is_out(int player) const { return out_rank(player) != 0; }
 };
 
 // Why a game ended when no end rule applied: the player to move had no move, which is a draw.
@@ -226,7 +242,7 @@ class Program {
   }
   std::size_t move_key_count() const {
     const std::size_t side = static_cast<std::size_t>(cells_) + 2;
-    return static_cast<std::size_t>(kPlayers) * side * side;
+    return static_cast<std::size_t>(players_) * side * side;
   }
   // The pass of a game with (pass-when-stuck): the only move of a player who has none while its
   // opponent has some. Its text is "pass".
@@ -246,10 +262,22 @@ class Program {
 
   bool is_terminal(const StateType& state) const { return state.over; }
   int to_move(const StateType& state) const { return state.to_move; }
+  int player_count() const { return players_; }
+  // The player whose turn comes after `player`'s: the next in turn order who is not out.
+  int next_player(const StateType& state, int player) const {
+    if (players_ == kPlayers) return 1 - player;
+    return next_in_play(state, player);
+  }
   // Whether a decision of the player to move ends its turn (the last of its turn's actions).
   bool turn_ends(const StateType& state) const { return state.actions_left == 1; }
-  // +1 for a win, -1 for a loss, 0 for a draw or an unfinished game.
+  // +1 for a win, -1 for a loss, 0 for a draw or an unfinished game. With more than two players:
+  // +1 for the player ranked first alone, -1 for one ranked last alone, 0 otherwise.
   int result(const StateType& state, int player) const;
+  // How `player` did, from 0 to 1: (the players ranked below it + half those tied with it) / (n - 1);
+  // 1, 0.5 and 0 for a win, a draw and a loss of two players; 0.5 for an unfinished game.
+  double utility(const StateType& state, int player) const;
+  // `player`'s place in a finished game, from 1; tied players share a place (1 2 2, not 1 2 3).
+  int rank(const StateType& state, int player) const;
   std::string end_reason(const StateType& state) const;
   // Each player's area by the (most-area ...) end rule of index `rule`: its pieces and the empty
   // regions that border its pieces only, the komi added to the second player's.
@@ -402,10 +430,15 @@ class Program {
     std::int16_t value = 0;                   // Compare: the number; Repetition: the occurrences that end the game
     std::uint16_t first_part = 0, parts = 0;  // All, Any, Not: their tests, end_parts_[first_part...]
   };
-  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal;
-  // of (most-area ...), whoever has the larger area (areas()).
-  static constexpr std::int8_t kWinnerByCount = 3;
-  static constexpr std::int8_t kWinnerByArea = 4;
+  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
+  static constexpr std::int8_t kWinnerByCount = kDraw + 1;
+  // EndTest::winner of a loss with more than two players: the subject is out, the game goes on.
+  static constexpr std::int8_t kSubjectOut = kDraw + 2;
+  // EndTest::winner of (most-area ...): whoever has the larger area (areas()), a draw if equal.
+  static constexpr std::int8_t kWinnerByArea = kDraw + 3;
+  // EndTest::subject of (lose no-legal-moves) and the like with more than two players: the player
+  // to move, whoever that is once the players out are skipped.
+  static constexpr std::int8_t kSubjectToMove = -1;
 
   // With TROYKA_FORCE_GENERAL=1 in the environment, `rules` with every move rule and game option
   // moved to the general back end in core forms (core::lower); else `rules` as they are.
@@ -594,6 +627,9 @@ class Program {
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
                   const History* history = nullptr) const;
+  template <bool Extras, typename CanMove>
+  [[gnu::noinline]] bool put_out_and_decide(StateType& state, const std::vector<EndTest>& tests, const EndTest& test,
+                                            CanMove& can_move, const History* history) const;
   template <bool Extras, typename HasMoves>
   [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                              const History* history) const;
@@ -604,10 +640,26 @@ class Program {
   [[gnu::noinline]] static bool repeated(const StateType& state, const EndTest& test, const History* history);
   static std::array<int, kPlayers> pieces_counted(const StateType& state);
   std::uint64_t piece_key(int player, int piece, int cell) const {
-    const int index = (piece * kPlayers + player) * cells_ + cell;
+    const int index = (piece * players_ + player) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];
   }
   std::uint64_t full_hash(const StateType& state) const;
+  // ---- more than two players (docs/core-design.md §3.1) ----
+  // The pieces of every player but `player`: whom its moves may take.
+  Board enemies(const StateType& state, int player) const {
+    if (players_ == kPlayers) return state.by_player[1 - player];
+    return state.pieces() - state.by_player[player];
+  }
+  // The player who owns the piece on `cell`, or -1.
+  int owner_at(const StateType& state, int cell) const;
+  int next_in_play(const StateType& state, int player) const;
+  // The player who moved last in a position of unknown history: the one before the player to move.
+  int previous_in_play(const StateType& state) const;
+  // `player` loses and is out, by end rule `rule`; the game ends when one player is left.
+  void put_out(StateType& state, int player, int rule) const;
+  // An order of how players did: the winner highest, then those still playing, then those out, the
+  // last out highest.
+  int standing(const StateType& state, int player) const;
   // The key of `player`'s counter `counter` at `value`: the hash holds one for each counter.
   std::uint64_t counter_key(int player, int counter, int value) const;
   // Sets `player`'s counter to `value`, kept within the counter's range.
@@ -619,6 +671,11 @@ class Program {
   void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
   char symbol_at(const StateType& state, int cell) const;
+  std::string cell_text(const StateType& state, int cell) const;
+  std::string out_text(const StateType& state) const;
+  std::string parse_out(StateType& state, std::string_view text) const;  // the list after "out="
+  // Passes the turn on after a decision of `mover`.
+  void pass_turn(StateType& state, int mover) const;
   static constexpr char kBlockedSymbol = '*';
   static constexpr char kHoleSymbol = '#';
   std::string not_a_cell(std::string_view name, int cell) const;
@@ -628,12 +685,13 @@ class Program {
   std::uint32_t playout_cap_ = 0;
   std::shared_ptr<const GeneralMoves<Words>> general_;  // the rules of lang::Rules::general, or null
   Board board_;                                         // every cell of the board
-  std::array<std::vector<Jump>, kPlayers> jumps_;
-  std::array<std::vector<Drop>, kPlayers> drops_;
-  std::array<std::vector<Shot>, kPlayers> shots_;
-  std::array<std::vector<std::vector<Guard>>, kPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
-  std::array<std::vector<Hop>, kPlayers> hops_;
-  std::array<std::vector<Promotion>, kPlayers> promotions_;  // by player and piece
+  int players_ = 0;                                     // rules_->player_count()
+  std::array<std::vector<Jump>, kMaxPlayers> jumps_;
+  std::array<std::vector<Drop>, kMaxPlayers> drops_;
+  std::array<std::vector<Shot>, kMaxPlayers> shots_;
+  std::array<std::vector<std::vector<Guard>>, kMaxPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
+  std::array<std::vector<Hop>, kMaxPlayers> hops_;
+  std::array<std::vector<Promotion>, kMaxPlayers> promotions_;  // by player and piece
   bool promotes_ = false;
   bool must_capture_ = false;
   bool capture_most_ = false;  // of the captures, only those that capture the most pieces are legal
@@ -644,12 +702,12 @@ class Program {
   bool repeats_ = false;       // the game has a (repetition N) rule
   // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
   bool checks_legality_ = false;
-  std::array<EndTest, kPlayers> legal_tests_{};
+  std::array<EndTest, kMaxPlayers> legal_tests_{};
   // No move adds a piece to the board (no drops, no general rules): a capture is then irreversible,
   // and empties a history.
   bool pieces_only_fall_ = false;
-  std::int8_t quiet_piece_ = -1;                             // the piece whose moves are not quiet, or -1
-  std::array<std::vector<TargetSource>, kPlayers> sources_;  // by target set: the jumps, then the drops
+  std::int8_t quiet_piece_ = -1;                                // the piece whose moves are not quiet, or -1
+  std::array<std::vector<TargetSource>, kMaxPlayers> sources_;  // by target set: the jumps, then the drops
   std::array<LineDirection, lang::kLineDirections.size()> lines_;
   int line_count_ = 0;             // the board's lines: 4 on a rectangle, 3 on a rhombus
   std::array<Ray, 8> neighbours_;  // the shifts to each neighbour of a cell
@@ -662,22 +720,24 @@ class Program {
   Board neighbours_of(const Board& cells) const;  // the cells one step from `cells`, any way
   // By the player who just moved: every test (for a position of unknown history), and only the
   // tests a move can newly make true (for the position right after a move).
-  std::array<std::vector<EndTest>, kPlayers> all_end_tests_, after_move_tests_;
+  std::array<std::vector<EndTest>, kMaxPlayers> all_end_tests_, after_move_tests_;
   // The same after a decision that leaves its player the turn, of which "no legal moves" then asks.
-  std::array<std::vector<EndTest>, kPlayers> all_mid_turn_tests_, mid_turn_tests_;
+  std::array<std::vector<EndTest>, kMaxPlayers> all_mid_turn_tests_, mid_turn_tests_;
   std::vector<EndTest> end_parts_;  // the tests that compound tests combine, each compound's side by side
   // Cheap tests of "could this player win with one move?", by player: the cells whose reaching
   // wins (by piece), the cells from which one of its jumps may land there, and whether taking the
   // opponent's last piece wins. A move passing them is confirmed by playing it on a copy unless
   // the win is certain.
-  std::array<std::vector<Board>, kPlayers> win_cells_;  // by player and piece
-  std::array<Board, kPlayers> win_from_;
-  std::array<bool, kPlayers> wins_by_elimination_{};
-  std::array<bool, kPlayers> wins_certain_{};     // a move onto a winning cell always wins
-  std::array<bool, kPlayers> drops_may_win_{};    // a drop can land on a winning cell
-  std::array<bool, kPlayers> wins_unforeseen_{};  // an end test that no bound foresees may make it win
-  std::vector<std::uint64_t> zobrist_;            // [piece][player][cell]
+  std::array<std::vector<Board>, kMaxPlayers> win_cells_;  // by player and piece
+  std::array<Board, kMaxPlayers> win_from_;
+  std::array<bool, kMaxPlayers> wins_by_elimination_{};
+  std::array<bool, kMaxPlayers> wins_certain_{};     // a move onto a winning cell always wins
+  std::array<bool, kMaxPlayers> drops_may_win_{};    // a drop can land on a winning cell
+  std::array<bool, kMaxPlayers> wins_unforeseen_{};  // an end test that no bound foresees may make it win
+  std::vector<std::uint64_t> zobrist_;               // [piece][player][cell]
   std::uint64_t side_key_ = 0;
+  // More than two players: by player, the key hashed in while it is to move, and while it is out.
+  std::vector<std::uint64_t> turn_keys_, out_keys_;
   // Turns of several decisions: the decisions of a turn (1 when the players alternate), and by the
   // decisions left in a turn the key hashed in (empty when the players alternate).
   std::uint8_t turn_actions_ = 1;
@@ -696,7 +756,7 @@ class Program {
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one
   // direction), so move lists are rid of repeats. Never so in a game without slides.
-  std::array<bool, kPlayers> jumps_may_repeat_{};
+  std::array<bool, kMaxPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
   bool has_extras_ = false;        // drops, in-a-row end tests, passes, cell tests or shots
   bool shoots_ = false;            // some move has a second part, a shot
@@ -705,7 +765,7 @@ class Program {
   bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips
   // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
-  std::array<std::vector<int>, kPlayers> flanking_drop_;
+  std::array<std::vector<int>, kMaxPlayers> flanking_drop_;
 };
 
 // The bitboard widths programs are compiled for; a board uses the smallest that holds it.

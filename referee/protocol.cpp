@@ -160,7 +160,9 @@ LoadedGame load_game(const std::string& path, const lang::Options& options) {
 
 std::shared_ptr<const Game> compile_game(const GameInfo& info) {
   auto source = std::make_shared<const lang::SourceFile>(lang::SourceFile{info.file, info.rules});
-  return std::make_shared<const Game>(lang::load_rules(std::move(source), info.options()));
+  auto game = std::make_shared<const Game>(lang::load_rules(std::move(source), info.options()));
+  require_two_players(*game, "the referee");
+  return game;
 }
 
 std::shared_ptr<const Game> GameCache::get(const GameInfo& info) {

@@ -166,6 +166,8 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
   // run to some 200 plies there, and its win by one group makes decisive-move tests try every move;
   // so do Go's end by two passes (a counter) and its captures, every stone a flood fill.
   if (file.ends_with("/hasami-shogi.game")) options.params = {{"size", "5"}};
+  // Breakthrough for three and four sides: its smallest board.
+  if (declared.rules().player_count() > kPlayers) options.params = {{"size", "8"}};
   const bool few_playouts = file.ends_with("/hasami-shogi.game") || file.ends_with("/tablut.game") ||
                             file.ends_with("/brandubh.game") || file.ends_with("/nine-mens-morris.game") ||
                             file.ends_with("/international-draughts.game") || file.ends_with("/lines-of-action.game") ||

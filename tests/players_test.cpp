@@ -1,6 +1,7 @@
 // Games of 1 to lang::kMaxPlayers players (issue 14): what the checker reads from (players ...),
-// and how the interpreter and the tools refuse a game of other than two players, which they do not
-// play yet.
+// how the interpreter plays more than two (turn order, players out, ranks), checked against the
+// plain reference of tests/players_reference.h, MCTS with a utility per player, and how the tools
+// that play two players only so far refuse more.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -10,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent.h"
 #include "interpreter/game.h"
+#include "interpreter/perft.h"
+#include "interpreter/random.h"
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
+#include "tests/players_reference.h"
 #include "tests/run_troyka.h"
 
 namespace {
@@ -46,9 +51,9 @@ std::string text_of(const std::string& path) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-// A game of tests/data/games, read as a file of that name.
+// A game of games/, read as a file of that name.
 Rules load_test_game(const std::string& name) {
-  const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/" + name);
+  const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name);
   return troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), {});
 }
 
@@ -150,44 +155,264 @@ TEST(Players, BreakthroughForThreeLeavesTheEastEdgeEmpty) {
   EXPECT_EQ(setup_of(rules, 1), block(0, 1, 2, 7, 10));
 }
 
-TEST(Players, TheInterpreterRefusesAGameOfOtherThanTwoPlayers) {
+// A game of games/, compiled.
+troyka::Game test_game(const std::string& name) { return troyka::Game(load_test_game(name)); }
+
+TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
+  std::string text = game_of_players(3);
+  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
   try {
-    const troyka::Game game(load_test_game("breakthrough-3-players.game"));
-    ADD_FAILURE() << "compiled a three-player game";
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+    ADD_FAILURE() << "compiled a three-player game with drops";
   } catch (const Error& error) {
-    EXPECT_EQ(
-        render(error.diagnostic()),
-        R"(breakthrough-3-players.game:23:37: error: this game has 3 players: troyka plays two-player games only so far
- 23 |   (players (White north) (Red east) (Black south))
-    |                                     ^
-hint: the language takes 1 to 8 players, but the interpreter, the agents and the tools play two; list two to play the game
+    EXPECT_EQ(render(error.diagnostic()),
+              R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
+ 2 |   (players (P1 north) (P2 east) (P3 south))
+   |                                 ^
+hint: the interpreter plays more than two players with steps, slides, captures, promotions and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, "Players")
 )");
   }
 }
 
-// `check` and `show --core` read the rules; every command that plays refuses, the referee before it binds.
-TEST(Players, CheckAndShowCoreReadAFourPlayerGameAndTheOtherCommandsRefuseIt) {
-  const std::string file = "tests/data/games/breakthrough-4-players.game";
+// perft of the start positions, by the interpreter and by the plain reference of
+// tests/players_reference.h; the smaller boards go deeper.
+TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) {
+  struct Case {
+    std::string file;
+    std::string size;
+    std::vector<std::uint64_t> nodes;
+  };
+  const std::vector<Case> cases = {
+      {"breakthrough-3-players.game", "10", {20, 396, 7840, 163932}},
+      {"breakthrough-3-players.game", "8", {14, 192, 2632, 39150, 560514}},
+      {"breakthrough-4-players.game", "10", {20, 396, 7840, 153632}},
+      {"breakthrough-4-players.game", "8", {14, 192, 2632, 35312, 510544}},
+  };
+  for (const Case& test : cases) {
+    const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + test.file);
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{test.file, text}),
+                                                     troyka::lang::Options{"", {{"size", test.size}}}));
+    const auto reference_start = troyka::players_reference::start(game.rules());
+    game.visit([&](const auto& program) {
+      for (std::size_t depth = 1; depth <= test.nodes.size(); ++depth) {
+        const auto d = static_cast<int>(depth);
+        EXPECT_EQ(troyka::perft(program, program.initial_state(), d), test.nodes[depth - 1]) << test.file << " " << d;
+        EXPECT_EQ(troyka::players_reference::perft(game.rules(), reference_start, d), test.nodes[depth - 1])
+            << test.file << " " << d << " (reference)";
+      }
+    });
+  }
+}
+
+// The reference's position of a state of the interpreter, read from its boards.
+template <typename State>
+troyka::players_reference::Position reference_position(const Rules& rules, const State& state) {
+  troyka::players_reference::Position position;
+  position.board.resize(static_cast<std::size_t>(rules.cells()));
+  for (int cell = 0; cell < rules.cells(); ++cell)
+    for (int player = 0; player < rules.player_count(); ++player)
+      for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
+        if (state.by_player[player].test(cell) && state.by_piece[piece].test(cell))
+          position.board[static_cast<std::size_t>(cell)] = {player, static_cast<int>(piece)};
+  position.to_move = state.to_move;
+  position.ply = state.ply;
+  return position;
+}
+
+// Every position of random games, from the start and from a few pawns in the middle (where players
+// go out), has the reference's moves, player to move, players out and end; its text reads back to
+// the same state.
+TEST(Players, RandomGamesAgreeWithThePlainReference) {
+  namespace reference = troyka::players_reference;
+  // Red's one pawn (c5) meets White's and Black's two (and Blue's one, h5).
+  const std::vector<std::pair<std::string, std::string>> games = {
+      {"breakthrough-3-players.game", "10/10/10/10/3P31P34/2P27/4P11P13/10/10/10 White 0"},
+      {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"}};
+  for (const auto& [file, middle] : games) {
+    const troyka::Game game = test_game(file);
+    const Rules& rules = game.rules();
+    game.visit([&](const auto& program) {
+      troyka::Rng rng(11);
+      troyka::MoveList moves;
+      int eliminations = 0;
+      for (int round = 0; round < 60; ++round) {
+        auto state = round % 2 ? program.parse_position(middle).state : program.initial_state();
+        reference::Position expected = round % 2 ? reference_position(rules, state) : reference::start(rules);
+        while (true) {
+          const std::string text = file + ": " + program.position_text(state);
+          ASSERT_EQ(state.over, expected.over) << text;
+          ASSERT_EQ(state.to_move, expected.to_move) << text;
+          int out = 0;
+          for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
+          ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
+          for (std::size_t k = 0; k < expected.out.size(); ++k)
+            EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
+          const auto parsed = program.parse_position(program.position_text(state));
+          ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+          EXPECT_EQ(parsed.state.hash, state.hash) << text;
+          EXPECT_EQ(parsed.state.out_order, state.out_order) << text;
+          if (state.over) {
+            EXPECT_EQ(state.winner, expected.winner) << text;
+            EXPECT_EQ(state.ended_by, expected.ended_by) << text;
+            eliminations += out;
+            break;
+          }
+          program.legal_moves(state, moves);
+          std::vector<reference::MoveKey> listed;
+          for (const troyka::Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          std::sort(listed.begin(), listed.end());
+          ASSERT_EQ(listed, reference::moves(rules, expected)) << text;
+          const troyka::Move move = program.random_move(state, rng);
+          EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
+          program.apply(state, move);
+          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
+        }
+      }
+      EXPECT_GE(eliminations, 5) << file << ": too few random games put a player out";
+    });
+  }
+}
+
+// Red (east) has no pawn left: when White has moved, Red cannot move, so it is out, and Black is to
+// move; from then on the turn goes from White to Black and back.
+TEST(Players, APlayerWhoCannotMoveIsOutAndItsTurnsAreSkipped) {
+  const troyka::Game game = test_game("breakthrough-3-players.game");
+  game.visit([](const auto& program) {
+    const auto start = program.parse_position("10/5P34/10/10/10/10/10/10/10/P14P14 White 7");
+    ASSERT_TRUE(start.ok()) << start.error;
+    ASSERT_FALSE(start.state.over);
+    auto state = start.state;
+    program.apply(state, program.parse_move(state, "a1-a2").move);
+    EXPECT_EQ(program.position_text(state), "10/5P34/10/10/10/10/10/10/P19/5P14 Black 8 out=Red");
+    EXPECT_FALSE(state.over);
+    EXPECT_TRUE(state.is_out(1));
+    EXPECT_EQ(program.next_player(state, 0), 2);
+    program.apply(state, program.parse_move(state, "f9-f8").move);
+    ASSERT_EQ(program.to_move(state), 0);
+    program.apply(state, program.parse_move(state, "a2-a3").move);
+    ASSERT_EQ(program.to_move(state), 2);
+    EXPECT_EQ(program.rank(state, 0), 1);  // not over: nobody is ranked yet but the player out
+    EXPECT_EQ(program.rank(state, 1), 3);
+    EXPECT_EQ(program.utility(state, 1), 0.5);  // an unfinished game is worth a half to everyone
+  });
+}
+
+// The last player left wins; the others are ranked by when they went out.
+TEST(Players, TheLastPlayerLeftWinsAndThePlayersOutAreRankedByWhenTheyWentOut) {
+  const troyka::Game game = test_game("breakthrough-3-players.game");
+  game.visit([](const auto& program) {
+    // Red is out, its pawn still on c5; White has no pawn left, so when Black has moved White
+    // cannot move and is out, which leaves Black.
+    const auto start = program.parse_position("10/5P34/10/10/10/2P27/10/10/10/10 Black 20 out=Red");
+    ASSERT_TRUE(start.ok()) << start.error;
+    auto state = start.state;
+    program.apply(state, program.parse_move(state, "f9-f8").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 2);
+    EXPECT_EQ(program.end_reason(state), "Black wins, the last player left: White loses by no-legal-moves");
+    EXPECT_EQ(program.rank(state, 2), 1);
+    EXPECT_EQ(program.rank(state, 0), 2);
+    EXPECT_EQ(program.rank(state, 1), 3);
+    EXPECT_EQ(program.result(state, 2), 1);
+    EXPECT_EQ(program.result(state, 0), 0);
+    EXPECT_EQ(program.result(state, 1), -1);
+    EXPECT_EQ(program.utility(state, 2), 1.0);
+    EXPECT_EQ(program.utility(state, 0), 0.5);
+    EXPECT_EQ(program.utility(state, 1), 0.0);
+  });
+}
+
+// A win ranks its player first; the others still playing share second place, above those out.
+TEST(Players, AWinRanksTheWinnerFirstAndTheOthersStillPlayingTied) {
+  const troyka::Game game = test_game("breakthrough-4-players.game");
+  game.visit([](const auto& program) {
+    const auto start = program.parse_position("10/P19/10/10/10/10/10/10/10/9P4 White 30 out=Red");
+    ASSERT_TRUE(start.ok()) << start.error;
+    auto state = start.state;
+    program.apply(state, program.parse_move(state, "a9-a10").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(program.end_reason(state), "White wins by (reach Pawn far-row)");
+    EXPECT_EQ(program.rank(state, 0), 1);
+    EXPECT_EQ(program.rank(state, 2), 2);
+    EXPECT_EQ(program.rank(state, 3), 2);
+    EXPECT_EQ(program.rank(state, 1), 4);
+    EXPECT_EQ(program.utility(state, 2), 1.5 / 3);
+  });
+}
+
+TEST(Players, PositionTextNamesEachPiecesPlayer) {
+  const troyka::Game game = test_game("breakthrough-3-players.game");
+  game.visit([](const auto& program) {
+    EXPECT_EQ(program.position_text(program.initial_state()),
+              "2P3P3P3P3P3P32/2P3P3P3P3P3P32/P2P28/P2P28/P2P28/P2P28/P2P28/P2P28/2P1P1P1P1P1P12/2P1P1P1P1P1P12 "
+              "White 0");
+    EXPECT_EQ(program.parse_position("10/10/10/10/10/10/10/10/10/p1 White 0").error,
+              "'p' is not followed by a player's number from 1 to 3 (a piece is written its letter in upper case, "
+              "then its player's number: 'P1')");
+    EXPECT_EQ(program.parse_position("10/10/10/10/10/10/10/10/10/P19 Red 0 out=Red").error,
+              "Red is out, and cannot be the player to move");
+  });
+}
+
+// `check` compiles a game of more than two players; perft, bench and play play it; the tools that
+// play two players only so far refuse it, the referee before it binds.
+TEST(Players, PerftBenchAndPlayPlayAFourPlayerGameAndTheOtherToolsRefuseIt) {
+  const std::string file = "games/breakthrough-4-players.game";
   const troyka_tests::Outcome check = troyka_tests::run_troyka("check " + file);
   EXPECT_EQ(check.status, 0) << check.err;
-  EXPECT_EQ(check.out, file + ": ok (Breakthrough for four players, 10x10 board, 1 piece type, 2 end rules)\n" +
-                           "note: 4 players: troyka plays two-player games only so far, so the other commands refuse "
-                           "it\n");
-  const troyka_tests::Outcome core = troyka_tests::run_troyka("show --core " + file);
-  EXPECT_EQ(core.status, 0) << core.err;
-  EXPECT_NE(core.out.find("; White faces north, Red faces east, Black faces south, Blue faces west: forward, left"),
-            std::string::npos)
-      << core.out;
-  const std::string refusal = "error: this game has 4 players: troyka plays two-player games only so far\n";
-  for (const std::string command :
-       {"perft " + file + " --depth 1", "play " + file, "match " + file + " --agents random random",
-        "referee --bind ipc://" + troyka_tests::temp_path("players.sock") + " --game " + file +
-            " --time 1s --agents a b --results " + troyka_tests::temp_path("players.results")}) {
+  EXPECT_EQ(check.out, file + ": ok (Breakthrough for four players, 10x10 board, 1 piece type, 2 end rules)\n");
+  const troyka_tests::Outcome perft = troyka_tests::run_troyka("perft " + file + " --depth 2 --json");
+  EXPECT_EQ(perft.status, 0) << perft.err;
+  EXPECT_NE(perft.out.find(R"("nodes":396)"), std::string::npos) << perft.out;
+  const troyka_tests::Outcome bench = troyka_tests::run_troyka("bench " + file + " --playouts 20");
+  EXPECT_EQ(bench.status, 0) << bench.err;
+  EXPECT_NE(bench.out.find("Blue wins"), std::string::npos) << bench.out;
+  const troyka_tests::Outcome play = troyka_tests::run_troyka("play " + file + " --ascii --no-color");
+  EXPECT_EQ(play.status, 0) << play.err;
+  EXPECT_NE(play.out.find("result: "), std::string::npos) << play.out;
+  EXPECT_NE(play.out.find("1. Red "), std::string::npos) << play.out;
+  for (const auto& [command, tool] : std::vector<std::pair<std::string, std::string>>{
+           {"match " + file + " --agents random random", "troyka match"},
+           {"referee --bind ipc://" + troyka_tests::temp_path("players.sock") + " --game " + file +
+                " --time 1s --agents a b --results " + troyka_tests::temp_path("players.results"),
+            "the referee"}}) {
     const troyka_tests::Outcome run = troyka_tests::run_troyka(command);
     EXPECT_EQ(run.status, 1) << command;
-    EXPECT_NE(run.err.find(refusal), std::string::npos) << command << ": " << run.err;
+    EXPECT_NE(run.err.find("error: this game has 4 players: " + tool + " plays two-player games only so far\n"),
+              std::string::npos)
+        << command << ": " << run.err;
     EXPECT_EQ(run.out, "") << command;
   }
+}
+
+// MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly
+// more than the third of the games that chance gives.
+TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
+  std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
+  const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"b3.game", text}),
+                                                   troyka::lang::Options{"", {{"size", "8"}}}));
+  game.visit([](const auto& program) {
+    constexpr int kGames = 12;
+    int mcts_wins = 0;
+    for (int round = 0; round < kGames; ++round) {
+      const int seat = round % 3;
+      std::vector<std::unique_ptr<troyka::agents::Agent<std::decay_t<decltype(program)>>>> agents;
+      for (int player = 0; player < 3; ++player) {
+        const std::string spec = player == seat ? "mcts:iterations=400" : "random";
+        agents.push_back(troyka::agents::make_agent(troyka::agents::parse_agent_spec(spec), program,
+                                                    static_cast<std::uint64_t>(100 * round + player)));
+        agents.back()->start(player, troyka::agents::TimeControl{});
+      }
+      auto state = program.initial_state();
+      while (!state.over) {
+        const troyka::Move move = agents[static_cast<std::size_t>(state.to_move)]->choose(state, 0);
+        program.apply(state, move);
+        for (auto& agent : agents) agent->observe(move);
+      }
+      mcts_wins += state.winner == seat;
+    }
+    EXPECT_GE(mcts_wins, 9) << "MCTS won " << mcts_wins << " of " << kGames;
+  });
 }
 
 }  // namespace

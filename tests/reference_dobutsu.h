@@ -24,7 +24,7 @@ namespace troyka::reference_dobutsu {
 
 inline constexpr int kWidth = 3, kHeight = 4, kPlyLimit = 200;
 inline constexpr char kEmpty = '.';
-inline constexpr int kOngoing = -1, kDraw = 2;  // winners besides the players 0 (Black) and 1 (White)
+inline constexpr int kOngoing = -1, kDraw = 8;  // winners besides the players 0 (Black) and 1 (White), as troyka's
 // The types a hand holds, in the order position text writes them.
 inline constexpr std::array<char, 3> kHandTypes = {'C', 'G', 'E'};
 

@@ -22,7 +22,7 @@ namespace troyka::reference_go {
 inline constexpr char kEmpty = '.';
 inline constexpr char kStones[2] = {'S', 's'};  // Black's, the first player's in upper case; White's
 inline constexpr int kOngoing = -1;
-inline constexpr int kDrawn = 2;
+inline constexpr int kDrawn = 8;  // as troyka::kDraw: past every player of a game of up to eight
 
 struct Position {
   int size = 9;

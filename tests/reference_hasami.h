@@ -112,7 +112,7 @@ inline std::vector<Position> successors(const Position& position) {
 }
 
 inline constexpr int kOngoing = -1;
-inline constexpr int kDrawn = 2;
+inline constexpr int kDrawn = 8;  // as troyka::kDraw: past every player of a game of up to eight
 
 // Who has won a position reached by a move (0 Black, 1 White), kDrawn, or kOngoing.
 inline int winner(const Position& position) {

@@ -1,0 +1,172 @@
+// A slow reference for games of more than two players, written from docs/language.md ("Players")
+// and docs/core-design.md §3.1 on a plain array, cell by cell: nothing shared with the interpreter
+// (or with tests/reference.h, whose squares and enemies are two players') but lang::Rules. It plays
+// what the interpreter plays with more than two players and nothing else: steps and slides onto
+// the cells their targets allow, and the end rules reach, no pieces, no legal moves and ply limit.
+// A loss puts its player out: its turns are skipped and its pieces stay; the game ends at a win, a
+// draw or when one player is left.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "interpreter/program.h"
+#include "lang/rules.h"
+
+namespace troyka::players_reference {
+
+struct Square {
+  int player = -1;  // -1: empty
+  int piece = -1;
+};
+
+struct Position {
+  std::vector<Square> board;
+  int to_move = 0;
+  std::uint32_t ply = 0;
+  std::vector<int> out;  // the players out, in the order they went out
+  bool over = false;
+  int winner = kNoWinner;  // a player or kDraw once over
+  int ended_by = -1;       // the end rule that decided, or kEndedByNoMoves
+};
+
+// from, to, piece, capture
+using MoveKey = std::tuple<int, int, int, bool>;
+
+inline bool is_out(const Position& position, int player) {
+  return std::find(position.out.begin(), position.out.end(), player) != position.out.end();
+}
+
+inline bool lands(lang::Target target, int mover, const Square& square) {
+  const bool empty = square.player < 0, own = square.player == mover, other = !empty && !own;
+  switch (target) {
+    case lang::Target::Empty: return empty;
+    case lang::Target::Enemy: return other;
+    case lang::Target::Friend: return own;
+    case lang::Target::NotFriend: return !own;
+    case lang::Target::Any: return true;
+    case lang::Target::Occupied: return !empty;
+  }
+  return false;
+}
+
+inline std::vector<MoveKey> moves(const lang::Rules& rules, const Position& position) {
+  std::vector<MoveKey> found;
+  if (position.over) return found;
+  const int mover = position.to_move;
+  for (int from = 0; from < rules.cells(); ++from) {
+    const Square& square = position.board[static_cast<std::size_t>(from)];
+    if (square.player != mover) continue;
+    for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
+      if ((rule.kind != lang::MoveKind::Step && rule.kind != lang::MoveKind::Slide) || !rule.tests.empty())
+        throw std::logic_error("the players' reference plays steps and slides without cell tests only");
+      for (const lang::Offset offset : rule.offsets[static_cast<std::size_t>(mover)]) {
+        int column = from % rules.width, row = from / rules.width;
+        while (true) {
+          column += offset.dx;
+          row += offset.dy;
+          if (column < 0 || column >= rules.width || row < 0 || row >= rules.height) break;
+          const int to = rules.cell(column, row);
+          const Square& there = position.board[static_cast<std::size_t>(to)];
+          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
+          if (rule.kind == lang::MoveKind::Step || there.player >= 0) break;
+        }
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
+}
+
+inline int next_in_play(const Position& position, int player, int players) {
+  for (int step = 1; step <= players; ++step)
+    if (!is_out(position, (player + step) % players)) return (player + step) % players;
+  return player;
+}
+
+inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Position& position, int subject) {
+  switch (rule.kind) {
+    case lang::EndKind::Reach:
+      for (const int cell : rule.region[static_cast<std::size_t>(subject)]) {
+        const Square& square = position.board[static_cast<std::size_t>(cell)];
+        if (square.player == subject && (rule.piece < 0 || square.piece == rule.piece)) return true;
+      }
+      return false;
+    case lang::EndKind::OpponentHasNoPieces:
+      return std::all_of(position.board.begin(), position.board.end(),
+                         [&](const Square& square) { return square.player < 0 || square.player == subject; });
+    case lang::EndKind::NoLegalMoves: return subject == position.to_move && moves(rules, position).empty();
+    case lang::EndKind::PlyLimit: return position.ply >= static_cast<std::uint32_t>(rule.ply_limit);
+    default: throw std::logic_error("the players' reference reads reach, no pieces, no legal moves and ply limits");
+  }
+}
+
+// Decides the end after `mover`'s move (or, at the start, the last player's): the rules in file
+// order, each for the mover and then the others in turn order.
+inline void decide(const lang::Rules& rules, Position& position, int mover) {
+  const int players = rules.player_count();
+  for (std::size_t index = 0; index < rules.end.size(); ++index) {
+    const lang::EndRule& rule = rules.end[index];
+    for (int step = 0; step < players; ++step) {
+      const int subject = (mover + step) % players;
+      if (is_out(position, subject) || !holds(rules, rule, position, subject)) continue;
+      if (rule.outcome != lang::Outcome::Loss) {
+        position.over = true;
+        position.winner = rule.outcome == lang::Outcome::Win ? subject : kDraw;
+        position.ended_by = static_cast<int>(index);
+        return;
+      }
+      position.out.push_back(subject);
+      if (static_cast<int>(position.out.size()) == players - 1) {  // the one left wins, and has the turn
+        position.over = true;
+        position.winner = position.to_move = next_in_play(position, subject, players);
+        position.ended_by = static_cast<int>(index);
+        return;
+      }
+      if (subject == position.to_move) position.to_move = next_in_play(position, subject, players);
+      return decide(rules, position, mover);  // asked again, of whoever is to move now
+    }
+  }
+  if (moves(rules, position).empty()) {
+    position.over = true;
+    position.winner = kDraw;
+    position.ended_by = kEndedByNoMoves;
+  }
+}
+
+inline Position start(const lang::Rules& rules) {
+  if (!rules.holes.empty() || std::any_of(rules.pieces.begin(), rules.pieces.end(),
+                                          [](const lang::PieceType& type) { return type.promote_to >= 0; }))
+    throw std::logic_error("the players' reference plays boards without holes and pieces that do not promote");
+  Position position;
+  position.board.resize(static_cast<std::size_t>(rules.cells()));
+  for (const lang::Placement& placement : rules.setup)
+    position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
+  decide(rules, position, rules.player_count() - 1);
+  return position;
+}
+
+inline Position play(const lang::Rules& rules, const Position& position, const MoveKey& move) {
+  const auto [from, to, piece, capture] = move;
+  Position after = position;
+  after.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  after.board[static_cast<std::size_t>(from)] = {};
+  ++after.ply;
+  after.to_move = next_in_play(position, position.to_move, rules.player_count());
+  decide(rules, after, position.to_move);
+  return after;
+}
+
+inline std::uint64_t perft(const lang::Rules& rules, const Position& position, int depth) {
+  if (depth == 0) return 1;
+  std::uint64_t nodes = 0;
+  for (const MoveKey& move : moves(rules, position))
+    nodes += depth == 1 ? 1 : perft(rules, play(rules, position, move), depth - 1);
+  return nodes;
+}
+
+}  // namespace troyka::players_reference
