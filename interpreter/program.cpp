@@ -11,6 +11,7 @@
 
 #include "interpreter/general.h"
 #include "lang/core.h"
+#include "lang/hand.h"
 #include "lang/termination.h"
 
 namespace troyka {
@@ -703,6 +704,10 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
   StateType state;
   state.actions_left = static_cast<std::uint8_t>(rules_->first_turn_actions);
   for (const lang::Placement& placement : rules_->setup) {
+    if (placement.cell == lang::kInHand) {
+      add_to_hand(state, placement.player, rules_->hand_slot(placement.piece), 1);
+      continue;
+    }
     put(state, placement.player, placement.piece, placement.cell);
     for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute)
       if (const lang::CellList& cells = rules_->attributes[attribute].initially[placement.player];
@@ -2869,7 +2874,8 @@ std::string Program<Words>::describe() const {
   if (const std::string game_rules = general_ ? general_->describe(-1) : ""; !game_rules.empty())
     out += "game rules:\n" + game_rules;
   std::array<int, kMaxPlayers> placed{};
-  for (const lang::Placement& p : r.setup) ++placed[static_cast<std::size_t>(p.player)];
+  for (const lang::Placement& p : r.setup)
+    if (p.cell != lang::kInHand) ++placed[static_cast<std::size_t>(p.player)];
   out += "setup: " +
          per_player(", ",
                     [&](int player) {

@@ -15,6 +15,7 @@
 
 #include "lang/core.h"
 #include "lang/directions.h"
+#include "lang/hand.h"
 #include "lang/rules.h"
 #include "lang/sexpr.h"
 #include "lang/zrf.h"
@@ -82,8 +83,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
     {"when", "(when (can-move others)), (when (= ply N)) or (when (OP QUANTITY N)), e.g. (when (= (pieces) 3))"},
-    {"setup", "(setup (place [PLAYER] PIECE REGION)...)"},
+    {"setup", "(setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
+    {"in-hand", "(in-hand [PLAYER] PIECE COUNT), e.g. (in-hand White Stone 40)"},
     {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)"},
     {"win", "(win [PLAYER] CONDITION)"},
     {"lose", "(lose [PLAYER] CONDITION)"},
@@ -2101,8 +2103,13 @@ class Checker {
     std::vector<int> placed_for(static_cast<std::size_t>(rules_.cells()), -1);
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& place = form.items[i];
+      if (place.head() == "in-hand") {
+        read_in_hand(place);
+        continue;
+      }
       if (place.head() != "place")
-        fail(place, fmt::format("expected '(place ...)' in the setup, found {}", describe(place)), usage("place"));
+        fail(place, fmt::format("expected '(place ...)' or '(in-hand ...)' in the setup, found {}", describe(place)),
+             usage("place"));
       const bool names_player = place.items.size() == 4;
       if (place.items.size() != 3 && !names_player)
         fail(place, "'(place ...)' takes a piece and a region", usage("place"));
@@ -2130,6 +2137,21 @@ class Checker {
         }
       }
     }
+  }
+
+  // (in-hand [PLAYER] PIECE N): N pieces start in the hand of PLAYER, or of each player.
+  void read_in_hand(const Node& form) {
+    const bool names_player = form.items.size() == 4;
+    if (form.items.size() != 3 && !names_player)
+      fail(form, "'(in-hand ...)' takes a piece and a count", usage("in-hand"));
+    const int only = names_player ? player_index(form.items[1]) : -1;
+    const Node& piece_node = form.items[names_player ? 2 : 1];
+    const int piece = piece_named(piece_node);
+    check_hand(piece_node, piece);
+    const int count = bounded(form.items[names_player ? 3 : 2], 0, kMaxHandCount, "the count in hand");
+    for (int p = 0; p < rules_.player_count(); ++p)
+      if (only < 0 || p == only)
+        for (int i = 0; i < count; ++i) rules_.setup.push_back({p, piece, kInHand});
   }
 
   int piece_named(const Node& node) const {

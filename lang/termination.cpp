@@ -98,13 +98,35 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
                      [&](const core::Expr& item) { return only_advances(rules, item, only_player); });
 }
 
-// The first rule of the general back end that may not advance (only_advances), or null.
+bool uses_op(const core::Expr& expr, core::Op op) {
+  return expr.op == op ||
+         std::any_of(expr.items.begin(), expr.items.end(), [&](const core::Expr& item) { return uses_op(item, op); });
+}
+
+// Whether `rule` is a drop from the hand, (from-hand ...) (enter ...) and then only advancing, in a
+// game where no capture fills a hand: each such move spends a piece of a hand that never grows back,
+// so however the pieces it enters move on, it is made a bounded number of times.
+bool spends_a_hand(const Rules& rules, const core::Rule& rule) {
+  const std::vector<core::Expr>& items = rule.expr.items;
+  if (rule.scope != core::Rule::Scope::Game || rule.expr.op != core::Op::Seq || items.size() < 2 ||
+      items[0].op != core::Op::FromHand || items[1].op != core::Op::Enter)
+    return false;
+  if (std::any_of(rules.general->moves.begin(), rules.general->moves.end(),
+                  [](const core::Rule& any) { return uses_op(any.expr, core::Op::CaptureToHand); }))
+    return false;
+  return std::all_of(items.begin() + 2, items.end(),
+                     [&](const core::Expr& item) { return only_advances(rules, item, rule.only_player); });
+}
+
+// The first rule of the general back end that may not advance (only_advances, or a drop that spends
+// a hand), or null.
 const core::Rule* first_general_rule_not_advancing(const Rules& rules) {
   if (!rules.general) return nullptr;
-  for (const core::Rule& rule : rules.general->moves)  // a link may lead back: its board proves nothing
-    if (rule.scope != core::Rule::Scope::Piece || rules.has_links() ||
-        !only_advances(rules, rule.expr, rule.only_player))
-      return &rule;
+  for (const core::Rule& rule : rules.general->moves) {
+    if (rules.has_links()) return &rule;  // a link may lead back: its board proves nothing
+    if (spends_a_hand(rules, rule)) continue;
+    if (rule.scope != core::Rule::Scope::Piece || !only_advances(rules, rule.expr, rule.only_player)) return &rule;
+  }
   return nullptr;
 }
 

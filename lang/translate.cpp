@@ -13,6 +13,7 @@
 
 #include "lang/core.h"
 #include "lang/directions.h"
+#include "lang/hand.h"
 #include "lang/sexpr.h"
 
 namespace troyka::lang {
@@ -211,13 +212,21 @@ std::string moves_text(const Rules& rules, std::size_t piece, bool alike) {
 
 std::string setup_text(const Rules& rules) {
   std::map<std::pair<int, int>, CellList> groups;  // (player, piece) -> cells
-  for (const Placement& placement : rules.setup) groups[{placement.player, placement.piece}].push_back(placement.cell);
+  std::map<std::pair<int, int>, int> in_hand;      // (player, piece) -> count
+  for (const Placement& placement : rules.setup)
+    if (placement.cell == kInHand)
+      ++in_hand[{placement.player, placement.piece}];
+    else
+      groups[{placement.player, placement.piece}].push_back(placement.cell);
   std::string text = "  (setup";
   for (auto& [key, list] : groups) {
     std::sort(list.begin(), list.end());
     text += fmt::format("\n    (place {} {} {})", rules.players[static_cast<std::size_t>(key.first)].name,
                         rules.pieces[static_cast<std::size_t>(key.second)].name, cells(list, rules.width));
   }
+  for (const auto& [key, count] : in_hand)
+    text += fmt::format("\n    (in-hand {} {} {})", rules.players[static_cast<std::size_t>(key.first)].name,
+                        rules.pieces[static_cast<std::size_t>(key.second)].name, count);
   return text + ")\n";
 }
 

@@ -18,6 +18,7 @@
 
 #include "lang/core.h"
 #include "lang/directions.h"
+#include "lang/hand.h"
 #include "lang/sexpr.h"
 #include "lang/translate.h"
 
@@ -509,7 +510,7 @@ class Lowering {
     read_move_priorities();
     read_pieces();
     read_setup();
-    check_drop_supplies();
+    place_drops();
     read_goals();
     read_royal_pieces();
     check_chess_invariant();
@@ -1417,32 +1418,30 @@ class Lowering {
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.letter = letter_for(piece.name, notation, form);
-    CorePiece core_piece{static_cast<int>(rules_.pieces.size()), {}};
-    for (const Node* list : moves) {
-      std::string type;  // (move-type T) types the bodies after it, in its (moves ...) list
-      for (std::size_t i = 1; i < list->items.size(); ++i) {
-        if (list->items[i].head() == "move-type")
-          type = symbol(argument(list->items[i], 1, "TYPE"), "a move type");
-        else
-          core_piece.bodies.push_back({&list->items[i], type});
-      }
-    }
+    CorePiece core_piece{static_cast<int>(rules_.pieces.size()), bodies_of(moves)};
     std::vector<const Node*> bodies;
     for (const CoreBody& body : core_piece.bodies) bodies.push_back(body.node);
     // Keyword moves add up their steps as offsets, which a graph board's links are not.
     if (!move_priorities_.empty() || rules_.points || !lower_keyword_moves(bodies, piece.moves))
       core_pieces_.push_back(std::move(core_piece));
-    for (const Node* list : drops) {
-      if (!move_priorities_.empty())
-        fail(*list, "drops in a game with move-priorities are not supported yet",
-             "troyka keeps move priorities among the moves of pieces on the board");
-      drops_of_.emplace(static_cast<int>(rules_.pieces.size()), list);
+    if (CorePiece dropped{static_cast<int>(rules_.pieces.size()), bodies_of(drops)}; !dropped.bodies.empty())
+      drops_.push_back(std::move(dropped));  // lowered once the board-setup is read (place_drops)
+    rules_.pieces.push_back(std::move(piece));
+  }
+
+  // The bodies of a piece's (moves ...) or (drops ...) lists, each with its move type.
+  std::vector<CoreBody> bodies_of(const std::vector<const Node*>& lists) const {
+    std::vector<CoreBody> bodies;
+    for (const Node* list : lists) {
+      std::string type;  // (move-type T) types the bodies after it, in its list
       for (std::size_t i = 1; i < list->items.size(); ++i) {
-        if (list->items[i].head() == "move-type") continue;
-        piece.moves.push_back(lower_drop(list->items[i]));
+        if (list->items[i].head() == "move-type")
+          type = symbol(argument(list->items[i], 1, "TYPE"), "a move type");
+        else
+          bodies.push_back({&list->items[i], type});
       }
     }
-    rules_.pieces.push_back(std::move(piece));
+    return bodies;
   }
 
   // Lowers a piece's move bodies to keyword moves, as lower_move reads them; false, with `moves`
@@ -1734,20 +1733,51 @@ class Lowering {
   // differ per player, so each player gets a rule of its own, and the two are one rule when equal.
 
   void lower_core_pieces() {
-    if (core_pieces_.empty()) return;
+    if (core_pieces_.empty() && core_drops_.empty()) return;
     auto general = std::make_shared<core::Rules>();
     for (const CorePiece& piece : core_pieces_)
-      for (const CoreBody& body : piece.bodies) {
-        std::array<core::Rule, kPlayers> rules;
-        for (int p = 0; p < kPlayers; ++p) rules[static_cast<std::size_t>(p)] = core_rule_or_fail(body, piece, p);
-        if (rules[0].expr == rules[1].expr) {
-          rules[0].only_player = -1;
-          general->moves.push_back(std::move(rules[0]));
-        } else {
-          general->moves.insert(general->moves.end(), rules.begin(), rules.end());
-        }
-      }
+      for (const CoreBody& body : piece.bodies)
+        add_per_player(*general, [&](int p) { return core_rule_or_fail(body, piece, p); });
+    for (const CorePiece& piece : core_drops_)
+      for (const CoreBody& body : piece.bodies)
+        add_per_player(*general, [&](int p) { return drop_rule(body, piece.piece, p); });
     rules_.general = std::move(general);
+  }
+
+  // A body's rules, one per player, as one rule for both when they are equal.
+  template <typename RuleOf>
+  static void add_per_player(core::Rules& general, RuleOf rule_of) {
+    std::array<core::Rule, kPlayers> rules;
+    for (int p = 0; p < kPlayers; ++p) rules[static_cast<std::size_t>(p)] = rule_of(p);
+    if (rules[0].expr == rules[1].expr) {
+      rules[0].only_player = -1;
+      general.moves.push_back(std::move(rules[0]));
+    } else {
+      general.moves.insert(general.moves.end(), rules.begin(), rules.end());
+    }
+  }
+
+  // A drop body's moves for `player`: Zillions tries the body from every position, with a piece of
+  // the player's supply off the board (its hand; a new piece when no board-setup gives a supply), and
+  // each add places the piece where the body stands (landing captures an occupant, as add does).
+  core::Rule drop_rule(const CoreBody& body, int piece, int player) const {
+    const Node& node = *body.node;
+    core::Rule rule;
+    rule.scope = core::Rule::Scope::Game;
+    rule.piece = piece;
+    rule.only_player = player;
+    rule.origin = to_text(node);
+    rule.pos = node.pos;
+    rule.priority = priority_of(body);
+    auto runs = stopping(items_of(node), Run{player, Captured::Stands}, End::Add);
+    if (!runs) fail(node, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
+    const bool supplied = !forms("board-setup").empty();
+    core::Expr enter = core::node(core::Op::Enter);
+    for (int cell = 0; cell < rules_.cells(); ++cell)
+      if (!rules_.is_hole(cell)) enter.region.cells.push_back(cell);
+    rule.expr = core::seq(
+        {core::with_piece(supplied ? core::Op::FromHand : core::Op::New, piece), std::move(enter), std::move(*runs)});
+    return rule;
   }
 
   // The body's rule for `player`. When the core cannot read it, the error is the one of the two
@@ -2206,71 +2236,65 @@ class Lowering {
     return rule;
   }
 
-  // Zillions drops take pieces from the player's supply off the board (board-setup's (PIECE off N));
-  // troyka's supply never runs out. The two agree when the supply is at least the number of drops
-  // the player can ever make, which is bounded when no piece ever leaves the board: every drop then
-  // fills a cell for good. Anything else is refused.
-  //
-  // A file with no board-setup at all gives no supply to count: its drops are troyka's, unlimited
-  // (docs/zrf.md, Drops: the only reading under which such files have a game).
-  void check_drop_supplies() const {
-    if (forms("board-setup").empty()) return;
-    bool moves = !core_pieces_.empty();
-    bool capture = !core_pieces_.empty();  // a move in core forms may capture anywhere
+  // Zillions drops take pieces from the player's supply off the board (board-setup's (PIECE off N)),
+  // which runs out. Drops are keyword drops, from a supply that never runs out, where that is the
+  // same game: no board-setup gives a supply (docs/zrf.md, No board-setup), or the supply surely
+  // lasts. Otherwise, and when move-priorities rank drops among the moves (which only core rules
+  // carry), they are core rules, taking from the player's hand (give_supplies_to_hands).
+  void place_drops() {
+    const bool supplied = !forms("board-setup").empty();
+    if (move_priorities_.empty() && (!supplied || supply_lasts())) {
+      for (const CorePiece& dropped : drops_)
+        for (const CoreBody& body : dropped.bodies)
+          rules_.pieces[static_cast<std::size_t>(dropped.piece)].moves.push_back(lower_drop(*body.node));
+      return;
+    }
+    core_drops_ = drops_;
+    if (supplied) give_supplies_to_hands();
+  }
+
+  // Whether every player's supply of every piece it drops is at least the number of drops it can
+  // make: then no supply runs out. That number is bounded when no piece ever leaves the board, as
+  // each drop then fills a cell for good: the empty cells, or, when nothing but drops happens and
+  // turns alternate, the first player's half of them rounded up and the second's rounded down.
+  bool supply_lasts() const {
+    if (!core_pieces_.empty()) return false;  // a move in core forms may capture anywhere
+    bool moves = false;
     for (const PieceType& piece : rules_.pieces)
-      for (const MoveRule& move : piece.moves)
-        if (move.kind != MoveKind::Drop) {
-          moves = true;
-          capture = capture || move.capture;
-        }
-    std::vector<bool> empty_at_start(static_cast<std::size_t>(rules_.cells()));
-    for (int cell = 0; cell < rules_.cells(); ++cell)
-      empty_at_start[static_cast<std::size_t>(cell)] = !rules_.is_hole(cell);
-    for (const Placement& placement : rules_.setup) empty_at_start[static_cast<std::size_t>(placement.cell)] = false;
-    const int empty_cells = static_cast<int>(std::count(empty_at_start.begin(), empty_at_start.end(), true));
-    // How many drops the game can hold at most: every empty cell filled once (once each in the cells
-    // some drop reaches, when nothing else moves).
-    std::vector<bool> droppable(empty_at_start.size(), false);
-    for (const PieceType& piece : rules_.pieces)
-      for (const MoveRule& move : piece.moves)
-        if (move.kind == MoveKind::Drop)
-          for (const CellList& region : move.region)
-            for (const int cell : region)
-              droppable[static_cast<std::size_t>(cell)] = empty_at_start[static_cast<std::size_t>(cell)];
-    const int all_drops = moves ? empty_cells : static_cast<int>(std::count(droppable.begin(), droppable.end(), true));
-    for (const auto& [piece, form] : drops_of_) {
-      const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
+      for (const MoveRule& move : piece.moves) {
+        if (move.capture) return false;
+        moves = true;
+      }
+    const int empty_cells = rules_.cells_on_board() - static_cast<int>(rules_.setup.size());
+    for (const CorePiece& dropped : drops_)
       for (int p = 0; p < kPlayers; ++p) {
-        std::set<int> cells;
-        for (const MoveRule& move : type.moves)
-          if (move.kind == MoveKind::Drop) cells.insert(move.region[p].begin(), move.region[p].end());
-        if (cells.empty()) continue;  // this player never drops this piece
-        if (capture)
-          fail(form->items.front(),
-               "drops in a game with captures are not supported: a captured piece frees its cell, so no "
-               "supply off the board is sure to last, and troyka's never runs out");
-        // Alternating turns of drops alone: the first player makes at most half of them, rounded up.
-        int most = all_drops;
-        if (!moves && rules_.alternates()) {
-          const int reachable = static_cast<int>(std::count_if(
-              cells.begin(), cells.end(), [&](int cell) { return empty_at_start[static_cast<std::size_t>(cell)]; }));
-          most = std::min(reachable, p == 0 ? (all_drops + 1) / 2 : all_drops / 2);
-        }
-        const std::string& player = rules_.players[p].name;
-        const auto supply = supplies_[static_cast<std::size_t>(p)].find(piece);
-        if (supply == supplies_[static_cast<std::size_t>(p)].end())
-          fail(form->items.front(),
-               fmt::format("the piece '{}' is dropped, but the board-setup gives {} none off the board", type.name,
-                           player),
-               fmt::format("troyka plays drops from a supply that never runs out: give {0} at least {1}, as "
-                           "({0} ({2} off {1}))",
-                           player, most, type.name));
-        if (supply->second.count < most)
+        const int most = moves || !rules_.alternates() ? empty_cells : p == 0 ? (empty_cells + 1) / 2 : empty_cells / 2;
+        const auto supply = supplies_[static_cast<std::size_t>(p)].find(dropped.piece);
+        if (supply == supplies_[static_cast<std::size_t>(p)].end() || supply->second.count < most) return false;
+      }
+    return true;
+  }
+
+  // The supply of each piece a drop places starts in its player's hand, and a drop takes from it
+  // (drop_rule). A piece with no supply given is never dropped. A supply of a piece no drop places
+  // stays off the board, where nothing reads it.
+  void give_supplies_to_hands() {
+    for (const CorePiece& dropped : core_drops_) {
+      const Node& first = *dropped.bodies.front().node;
+      if (rules_.hands.size() == kMaxHandPieces)
+        fail(first, fmt::format("troyka's hands hold at most {} piece types, and this game drops more (a missing "
+                                "feature, not a mistake in the file)",
+                                kMaxHandPieces));
+      rules_.hands.push_back(dropped.piece);
+      for (int p = 0; p < kPlayers; ++p) {
+        const auto supply = supplies_[static_cast<std::size_t>(p)].find(dropped.piece);
+        if (supply == supplies_[static_cast<std::size_t>(p)].end()) continue;
+        if (supply->second.count > kMaxHandCount)
           fail(*supply->second.node,
-               fmt::format("{} may run out of the {} {} off the board: it can drop up to {}, and troyka's supply "
-                           "never runs out",
-                           player, supply->second.count, type.name, most),
-               fmt::format("give {} at least {} off the board", player, most));
+               fmt::format("troyka's hands hold at most {} pieces of a type, and this supply is {} (a missing "
+                           "feature, not a mistake in the file)",
+                           kMaxHandCount, supply->second.count));
+        for (int i = 0; i < supply->second.count; ++i) rules_.setup.push_back({p, dropped.piece, kInHand});
       }
     }
   }
@@ -2605,7 +2629,8 @@ class Lowering {
     const Node* node = nullptr;
   };
   std::array<std::map<int, Supply>, kPlayers> supplies_;
-  std::map<int, const Node*> drops_of_;  // the (drops ...) form of each piece that has one
+  std::vector<CorePiece> drops_;       // the pieces that have drops, with their drop bodies
+  std::vector<CorePiece> core_drops_;  // those of drops_ that are core rules (place_drops)
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
   std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first

@@ -212,5 +212,30 @@ TEST(Dobutsu, MctsBeatsRandomInAMatch) {
       "match games/dobutsu-shogi.game --games 4 --agents mcts:iterations=30 random --json", 3.0);
 }
 
+// (in-hand [PLAYER] PIECE COUNT) in a setup: pieces in hand at the start, and its mistakes.
+std::string with_in_hand(const std::string& in_hand) {
+  return "(game \"Test\" (players (White north) (Black south)) (board (rectangle 3 4)) (hands Man)\n"
+         "(piece King \"K\" (moves (go n) empty)) (piece Man \"M\") (moves (from-hand Man) (enter all) empty)\n"
+         "(setup (place White King a1) (place Black King c4) " +
+         in_hand + ") (end (lose (lost King))))";
+}
+
+TEST(HandForms, InHandFillsAHandAtTheStart) {
+  const std::string text = with_in_hand("(in-hand Man 1) (in-hand White Man 2)");
+  Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}))
+      .visit([](const auto& program) {
+        EXPECT_EQ(program.position_text(program.initial_state()), "2k/3/3/K2 White 0 hand=3Mm");
+        // The King's step, and a Man dropped on each of the 10 empty cells.
+        EXPECT_EQ(perft(program, program.initial_state(), 1), 11u);
+      });
+  const auto first_line = [](const std::string& error) { return error.substr(0, error.find('\n')); };
+  EXPECT_EQ(first_line(troyka_tests::load_error(with_in_hand("(in-hand King 1)"))),
+            "test.game:3:61: error: no hand holds the piece 'King'");
+  EXPECT_EQ(first_line(troyka_tests::load_error(with_in_hand("(in-hand Man 100)"))),
+            "test.game:3:65: error: the count in hand must be between 0 and 99, but it is 100");
+  EXPECT_EQ(first_line(troyka_tests::load_error(with_in_hand("(in-hand Man)"))),
+            "test.game:3:52: error: '(in-hand ...)' takes a piece and a count");
+}
+
 }  // namespace
 }  // namespace troyka

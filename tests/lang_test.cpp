@@ -537,7 +537,7 @@ TEST(LangStructure, MissingSetupForm) {
             R"(test.game:1:1: error: the game has no '(setup ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (setup (place [PLAYER] PIECE REGION)...)
+hint: usage: (setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)...)
 )");
 }
 
@@ -1426,7 +1426,7 @@ hint: usage: (place [PLAYER] PIECE REGION)
 
 TEST(LangSetup, SomethingOtherThanPlaceInTheSetup) {
   EXPECT_EQ(error_of(game_with("(place Pawn (home-rows 2))", "(put Pawn (home-rows 2))")),
-            R"(test.game:11:10: error: expected '(place ...)' in the setup, found '(put ...)'
+            R"(test.game:11:10: error: expected '(place ...)' or '(in-hand ...)' in the setup, found '(put ...)'
  11 |   (setup (put Pawn (home-rows 2)))
     |          ^
 hint: usage: (place [PLAYER] PIECE REGION)

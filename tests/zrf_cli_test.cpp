@@ -172,15 +172,14 @@ TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
   std::ofstream(path) << "(game (title \"Drops\") (players X O)\n"
                          "  (board (grid (dimensions (\"a/b/c\" (1 0)) (\"3/2/1\" (0 1)))))\n"
                          "  (piece (name Man) (drops ((verify empty?) add)))\n"
-                         "  (board-setup (X (Man off 4)) (O (Man off 5))))\n";
+                         "  (board-setup (X (Man off 100)) (O (Man off 3))))\n";
   Outcome run = run_troyka("check " + path);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err, path +
-                         ":4:24: error: X may run out of the 4 Man off the board: it can drop up to 5, and troyka's "
-                         "supply never runs out\n"
-                         " 4 |   (board-setup (X (Man off 4)) (O (Man off 5))))\n"
-                         "   |                        ^~~\n"
-                         "hint: give X at least 5 off the board\n");
+                         ":4:24: error: troyka's hands hold at most 99 pieces of a type, and this supply is 100 (a "
+                         "missing feature, not a mistake in the file)\n"
+                         " 4 |   (board-setup (X (Man off 100)) (O (Man off 3))))\n"
+                         "   |                        ^~~\n");
   run = run_troyka("perft " + kZrf + " --variant 9 --depth 1");
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err.rfind("error: --variant: this ZRF file has no variant \"9\"\n", 0), 0u) << run.err;

@@ -21,6 +21,7 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "lang/core.h"
+#include "lang/hand.h"
 #include "lang/rules.h"
 #include "lang/translate.h"
 #include "tests/games.h"
@@ -1287,17 +1288,12 @@ TEST(ZrfDrops, ZonesAndGravityMakeTheRegionAndTheGravity) {
 }
 
 TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
-  EXPECT_EQ(error_of(drops_with("(O (Man off 4))", "(O (Man off 3))")),
-            "test.zrf:12:40: error: O may run out of the 3 Man off the board: it can drop up to 4, and troyka's "
-            "supply never runs out\n"
-            " 12 |   (board-setup (X (Man off 5)) (O (Man off 3)))\n"
-            "    |                                        ^~~\n"
-            "hint: give O at least 4 off the board\n");
-  EXPECT_EQ(error_of(drops_with(" (O (Man off 4))", "")),
-            "test.zrf:11:22: error: the piece 'Man' is dropped, but the board-setup gives O none off the board\n"
-            " 11 |   (piece (name Man) (drops (add-to-empty)))\n"
-            "    |                      ^~~~~\n"
-            "hint: troyka plays drops from a supply that never runs out: give O at least 4, as (O (Man off 4))\n");
+  // O's three may run out, so the supplies are hands, which hold up to 99.
+  EXPECT_EQ(error_of(drops_with("(X (Man off 5)) (O (Man off 4))", "(X (Man off 100)) (O (Man off 3))")),
+            "test.zrf:12:24: error: troyka's hands hold at most 99 pieces of a type, and this supply is 100 (a "
+            "missing feature, not a mistake in the file)\n"
+            " 12 |   (board-setup (X (Man off 100)) (O (Man off 3)))\n"
+            "    |                        ^~~\n");
   struct Case {
     std::string_view from, to, message;
   };
@@ -1334,9 +1330,6 @@ TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
        "test.zrf:11:49: error: troyka drops end at their first 'add'; this continues after it"},
       {"(add-to-empty)", "((verify empty?))", "test.zrf:11:28: error: this drop never adds: it needs 'add' at its end"},
       {"(add-to-empty)", "empty?", "test.zrf:11:28: error: expected a drop like ((verify empty?) add), found 'empty?'"},
-      {"(drops (add-to-empty))", "(drops (add-to-empty)) (moves (n (verify not-friend?) add))",
-       "test.zrf:11:22: error: drops in a game with captures are not supported: a captured piece frees its cell, so "
-       "no supply off the board is sure to last, and troyka's never runs out"},
       {"(draw-condition (X O) stalemated)",
        "(option \"include off-pieces\" true) (loss-condition (X O) (pieces-remaining 0))",
        "test.zrf:13:60: error: 'pieces-remaining' counting the pieces off the board (\"include off-pieces\" true) is "
@@ -1348,6 +1341,53 @@ TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
        "test.zrf:12:46: error: O's supply of Man off the board is given twice; the first is at line 12"},
   };
   for (const Case& c : cases) EXPECT_EQ(first_line(error_of(drops_with(c.from, c.to))), c.message) << c.to;
+}
+
+// Zillions' supply off the board is the player's hand: each drop takes one, and a player whose
+// supply is spent, or who was given none, drops no more.
+TEST(ZrfDrops, TheSupplyOffTheBoardIsTheHand) {
+  const Rules rules = load_rules(zrf_source(drops_with("(O (Man off 4))", "(O (Man off 1))")), {});
+  EXPECT_EQ(rules.hands, std::vector<int>{0});
+  EXPECT_EQ(std::count_if(rules.setup.begin(), rules.setup.end(),
+                          [](const Placement& p) { return p.player == 0 && p.cell == kInHand; }),
+            5);
+  EXPECT_NE(to_troyka_language(rules).find("(in-hand X Man 5)\n    (in-hand O Man 1))"), std::string::npos)
+      << to_troyka_language(rules);
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    EXPECT_EQ(program.position_text(program.initial_state()), "3/3/3 X 0 hand=5Mm");
+    auto state = troyka_tests::after(program, program.initial_state(), "M*b2");
+    EXPECT_EQ(program.position_text(state), "3/1M1/3 O 1 hand=4Mm");
+    state = troyka_tests::after(program, state, "M*a1");
+    EXPECT_EQ(program.position_text(state), "3/1M1/m2 X 2 hand=4M");
+    state = troyka_tests::after(program, state, "M*c3");
+    // O's one man is spent: O is stalemated, a draw in this game.
+    EXPECT_TRUE(troyka_tests::move_texts(program, state).empty());
+    EXPECT_TRUE(state.over);
+  });
+  // Given none, O never drops: stalemated at its first turn.
+  const Rules none = load_rules(zrf_source(drops_with(" (O (Man off 4))", "")), {});
+  Game(none).visit(
+      [](const auto& program) { EXPECT_TRUE(troyka_tests::after(program, program.initial_state(), "M*b2").over); });
+}
+
+// tests/data/zrf/drops-and-captures.zrf: drops from a supply of two in a game where men capture;
+// a captured man leaves the game, and does not come back to either hand.
+TEST(ZrfDrops, DropsAndCapturesEqualsItsTroykaTwin) {
+  const Rules rules = file_rules(kData + "zrf/drops-and-captures.zrf");
+  const Rules twin = file_rules(kData + "games/drops-and-captures.game");
+  // Any empty cell, for each player; then White drops on any of the 7 left, or steps its man
+  // forward, which it can in the 48 of the 72 positions where that man is not on the top row.
+  EXPECT_EQ(perfts(rules, 3), (std::vector<std::uint64_t>{9, 72, 72 * 7 + 48}));
+  EXPECT_EQ(perfts(rules, 6), perfts(twin, 6));
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 6), perfts(twin, 6));
+  Game(rules).visit([](const auto& program) {
+    EXPECT_EQ(troyka_tests::after_move(program, "1m1/1M1/3 White 2 hand=Mm", "b2xb3"), "1M1/3/3 Black 3 hand=Mm");
+    // White's supply is spent: only the man on the board moves.
+    EXPECT_EQ(troyka_tests::move_texts(program, troyka_tests::position(program, "3/1M1/M2 White 4 hand=m")),
+              (std::vector<std::string>{"a1-a2", "b2-b3"}));
+  });
 }
 
 TEST(ZrfGoals, RelativeConfigIsReadOnlyAsNInARow) {
