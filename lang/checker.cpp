@@ -2110,13 +2110,10 @@ class Checker {
       if (place.head() != "place")
         fail(place, fmt::format("expected '(place ...)' or '(in-hand ...)' in the setup, found {}", describe(place)),
              usage("place"));
-      const bool names_player = place.items.size() == 4;
-      if (place.items.size() != 3 && !names_player)
-        fail(place, "'(place ...)' takes a piece and a region", usage("place"));
-      const int only = names_player ? player_index(place.items[1]) : -1;
-      const Node& piece_node = place.items[names_player ? 2 : 1];
-      const int piece = piece_named(piece_node);
-      const PlayerRegion cells = region(place.items[names_player ? 3 : 2]);
+      const PlayerPieceForm parts = player_piece_form(place, "a region");
+      const int only = parts.only;
+      const int piece = piece_named(*parts.piece);
+      const PlayerRegion cells = region(*parts.last);
       for (int p = 0; p < rules_.player_count(); ++p) {
         if (only >= 0 && p != only) continue;
         for (int c : cells[p]) {
@@ -2139,18 +2136,29 @@ class Checker {
     }
   }
 
-  // (in-hand [PLAYER] PIECE N): N pieces start in the hand of PLAYER, or of each player.
-  void read_in_hand(const Node& form) {
+  // The parts of a setup form (HEAD [PLAYER] PIECE LAST): the player it is for (-1: each player),
+  // the piece and the last argument, which is `last_is`.
+  struct PlayerPieceForm {
+    int only;
+    const Node* piece;
+    const Node* last;
+  };
+  PlayerPieceForm player_piece_form(const Node& form, std::string_view last_is) const {
     const bool names_player = form.items.size() == 4;
     if (form.items.size() != 3 && !names_player)
-      fail(form, "'(in-hand ...)' takes a piece and a count", usage("in-hand"));
-    const int only = names_player ? player_index(form.items[1]) : -1;
-    const Node& piece_node = form.items[names_player ? 2 : 1];
-    const int piece = piece_named(piece_node);
-    check_hand(piece_node, piece);
-    const int count = bounded(form.items[names_player ? 3 : 2], 0, kMaxHandCount, "the count in hand");
+      fail(form, fmt::format("'({} ...)' takes a piece and {}", form.head(), last_is), usage(form.head()));
+    return {names_player ? player_index(form.items[1]) : -1, &form.items[names_player ? 2 : 1],
+            &form.items[names_player ? 3 : 2]};
+  }
+
+  // (in-hand [PLAYER] PIECE N): N pieces start in the hand of PLAYER, or of each player.
+  void read_in_hand(const Node& form) {
+    const PlayerPieceForm parts = player_piece_form(form, "a count");
+    const int piece = piece_named(*parts.piece);
+    check_hand(*parts.piece, piece);
+    const int count = bounded(*parts.last, 0, kMaxHandCount, "the count in hand");
     for (int p = 0; p < rules_.player_count(); ++p)
-      if (only < 0 || p == only)
+      if (parts.only < 0 || p == parts.only)
         for (int i = 0; i < count; ++i) rules_.setup.push_back({p, piece, kInHand});
   }
 
