@@ -50,9 +50,9 @@ std::vector<Square> squares(const lang::Rules& rules, const State& state) {
   std::vector<Square> board(static_cast<std::size_t>(rules.cells()));
   for (int cell = 0; cell < rules.cells(); ++cell) {
     Square& square = board[static_cast<std::size_t>(cell)];
-    for (int player = 0; player < lang::kPlayers; ++player)
+    for (int player = 0; player < rules.player_count(); ++player)
       if (state.by_player[player].test(cell)) {
-        FUZZ_CHECK(square.player < 0, "both players on one cell");
+        FUZZ_CHECK(square.player < 0, "two players on one cell");
         square.player = player;
       }
     for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
@@ -120,8 +120,11 @@ void check_winning_move(const Program& program, const typename Program::StateTyp
   FUZZ_CHECK(after.over && after.winner == state.to_move, program.move_text(win) + " does not win in " + text);
 }
 
-// Whether tests/reference.h cannot play the game of `rules` (see check_state).
-bool unreferenced(const lang::Rules& rules) { return rules.general != nullptr || !rules.legal.empty(); }
+// Whether tests/reference.h cannot play the game of `rules` (see check_state). It plays two
+// players; games of more are checked against tests/players_reference.h in tests/players_test.cpp.
+bool unreferenced(const lang::Rules& rules) {
+  return rules.general != nullptr || !rules.legal.empty() || rules.player_count() != lang::kPlayers;
+}
 
 template <typename Program>
 void check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
@@ -134,7 +137,9 @@ void check_state(const Program& program, const typename Program::StateType& stat
   // tests/legality_test.cpp, is checked for the invariants below, not against it.
   const bool no_reference = unreferenced(rules);
   const troyka::reference::Decision verdict =
-      troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies, counters(state));
+      no_reference
+          ? troyka::reference::Decision{}
+          : troyka::reference::decision(rules, board, state.to_move, state.ply, state.quiet_plies, counters(state));
   FUZZ_CHECK(no_reference || state.over == verdict.over,
              text + ": the reference says over=" + std::to_string(verdict.over));
   if (state.over && !no_reference) {
