@@ -88,8 +88,8 @@ void require_two_players(const Game& game, const std::string& tool) {
   throw lang::Error(lang::Diagnostic{
       rules.source, rules.players[kPlayers].pos,
       fmt::format("this game has {} players: {} plays two-player games only so far", rules.player_count(), tool),
-      "perft, bench and play (with random agents) play games of up to 8 players; the other tools do not yet "
-      "(docs/agents.md)"});
+      "perft, bench and play (with the random and mcts agents) play games of up to 8 players; the other tools "
+      "do not yet (docs/agents.md)"});
 }
 
 Game::Game(lang::Rules rules)
