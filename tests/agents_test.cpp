@@ -60,7 +60,7 @@ std::vector<Move> play(const Program& program, std::array<Agent<Program>*, kPlay
   return moves;
 }
 
-std::string error_of(const std::string& spec) {
+std::string spec_error(const std::string& spec) {
   try {
     parse_agent_spec(spec);
   } catch (const lang::Error& error) {
@@ -114,50 +114,51 @@ TEST(AgentSpec, MctsConfig) {
 }
 
 TEST(AgentSpec, ErrorsNameTheKeyAndListTheValidOnes) {
-  EXPECT_EQ(error_of("mtcs"),
+  EXPECT_EQ(spec_error("mtcs"),
             "error: unknown agent 'mtcs'\nhint: did you mean 'mcts'? valid agents: mcts, random, uct\n");
-  EXPECT_EQ(error_of("rand"),
+  EXPECT_EQ(spec_error("rand"),
             "error: unknown agent 'rand'\nhint: did you mean 'random'? valid agents: mcts, random, uct\n");
-  EXPECT_EQ(error_of("alphazero"), "error: unknown agent 'alphazero'\nhint: valid agents: mcts, random, uct\n");
-  EXPECT_EQ(error_of(""), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
-  EXPECT_EQ(error_of(":seed=1"), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
-  EXPECT_EQ(error_of("mcts:iters=5"),
+  EXPECT_EQ(spec_error("alphazero"), "error: unknown agent 'alphazero'\nhint: valid agents: mcts, random, uct\n");
+  EXPECT_EQ(spec_error(""), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
+  EXPECT_EQ(spec_error(":seed=1"), "error: no agent given\nhint: valid agents: mcts, random, uct\n");
+  EXPECT_EQ(spec_error("mcts:iters=5"),
             "error: unknown option 'iters' for agent 'mcts'\n"
             "hint: did you mean 'iterations'? valid options: c, decisive, iterations, mast, memory, reuse, seed, "
             "solver, threads, time\n");
-  EXPECT_EQ(error_of("mcts:tme=1s"),
+  EXPECT_EQ(spec_error("mcts:tme=1s"),
             "error: unknown option 'tme' for agent 'mcts'\n"
             "hint: did you mean 'time'? valid options: c, decisive, iterations, mast, memory, reuse, seed, solver, "
             "threads, time\n");
-  EXPECT_EQ(error_of("mcts:depth=3"),
+  EXPECT_EQ(spec_error("mcts:depth=3"),
             "error: unknown option 'depth' for agent 'mcts'\nhint: valid options: c, decisive, iterations, mast, "
             "memory, reuse, seed, solver, threads, time\n");
-  EXPECT_EQ(error_of("random:time=1s"), "error: unknown option 'time' for agent 'random'\nhint: valid options: seed\n");
-  EXPECT_EQ(error_of("mcts:time=fast"),
+  EXPECT_EQ(spec_error("random:time=1s"),
+            "error: unknown option 'time' for agent 'random'\nhint: valid options: seed\n");
+  EXPECT_EQ(spec_error("mcts:time=fast"),
             "error: bad value 'fast' for option 'time' of agent 'mcts'\n"
             "hint: expected a time in ms or s, up to 86400 s, e.g. time=200ms or time=1.5s\n");
-  EXPECT_EQ(error_of("mcts:time=1"),
+  EXPECT_EQ(spec_error("mcts:time=1"),
             "error: bad value '1' for option 'time' of agent 'mcts'\n"
             "hint: expected a time in ms or s, up to 86400 s, e.g. time=200ms or time=1.5s\n");
-  EXPECT_EQ(error_of("mcts:iterations=0"),
+  EXPECT_EQ(spec_error("mcts:iterations=0"),
             "error: bad value '0' for option 'iterations' of agent 'mcts'\n"
             "hint: expected a whole number from 1 to 1000000000, e.g. iterations=20000\n");
-  EXPECT_EQ(error_of("mcts:iterations=2k"),
+  EXPECT_EQ(spec_error("mcts:iterations=2k"),
             "error: bad value '2k' for option 'iterations' of agent 'mcts'\n"
             "hint: expected a whole number from 1 to 1000000000, e.g. iterations=20000\n");
-  EXPECT_EQ(error_of("mcts:c=-1"),
+  EXPECT_EQ(spec_error("mcts:c=-1"),
             "error: bad value '-1' for option 'c' of agent 'mcts'\n"
             "hint: expected a number from 0 to 100, e.g. c=0.7\n");
-  EXPECT_EQ(error_of("random:seed=x"),
+  EXPECT_EQ(spec_error("random:seed=x"),
             "error: bad value 'x' for option 'seed' of agent 'random'\nhint: expected a whole number, e.g. seed=7\n");
-  EXPECT_EQ(error_of("mcts:time"), "error: option 'time' for agent 'mcts' needs a value\nhint: e.g. mcts:time=1s\n");
-  EXPECT_EQ(error_of("mcts:seed="), "error: option 'seed' for agent 'mcts' needs a value\nhint: e.g. mcts:seed=7\n");
-  EXPECT_EQ(error_of("mcts:seed=1,seed=2"),
+  EXPECT_EQ(spec_error("mcts:time"), "error: option 'time' for agent 'mcts' needs a value\nhint: e.g. mcts:time=1s\n");
+  EXPECT_EQ(spec_error("mcts:seed="), "error: option 'seed' for agent 'mcts' needs a value\nhint: e.g. mcts:seed=7\n");
+  EXPECT_EQ(spec_error("mcts:seed=1,seed=2"),
             "error: option 'seed' given twice for agent 'mcts'\nhint: give each option once\n");
-  EXPECT_EQ(error_of("mcts:"),
+  EXPECT_EQ(spec_error("mcts:"),
             "error: empty option in agent spec 'mcts:'\n"
             "hint: options are KEY=VALUE separated by commas, e.g. mcts:c=0.7\n");
-  EXPECT_EQ(error_of("mcts:time=1s,"),
+  EXPECT_EQ(spec_error("mcts:time=1s,"),
             "error: empty option in agent spec 'mcts:time=1s,'\n"
             "hint: options are KEY=VALUE separated by commas, e.g. mcts:c=0.7\n");
 }
@@ -187,15 +188,15 @@ TEST(AgentSpec, SearchSwitchesAndSizes) {
 }
 
 TEST(AgentSpec, SearchOptionErrors) {
-  EXPECT_EQ(error_of("mcts:solver=no"),
+  EXPECT_EQ(spec_error("mcts:solver=no"),
             "error: bad value 'no' for option 'solver' of agent 'mcts'\nhint: expected on or off, e.g. solver=off\n");
-  EXPECT_EQ(error_of("uct:threads=0"),
+  EXPECT_EQ(spec_error("uct:threads=0"),
             "error: bad value '0' for option 'threads' of agent 'uct'\n"
             "hint: expected a whole number from 1 to 256 or all (every core), e.g. threads=2\n");
-  EXPECT_EQ(error_of("mcts:memory=lots"),
+  EXPECT_EQ(spec_error("mcts:memory=lots"),
             "error: bad value 'lots' for option 'memory' of agent 'mcts'\n"
             "hint: expected a size from 1MB to 1024GB (KB, MB or GB), e.g. memory=512MB\n");
-  EXPECT_EQ(error_of("mcts:thread=2"),
+  EXPECT_EQ(spec_error("mcts:thread=2"),
             "error: unknown option 'thread' for agent 'mcts'\n"
             "hint: did you mean 'threads'? valid options: c, decisive, iterations, mast, memory, reuse, seed, solver, "
             "threads, time\n");

@@ -112,7 +112,7 @@ TEST(Chess, RandomGamesAgreeWithTheReferenceMoveByMove) {
 // ---- the forms ----------------------------------------------------------------------------------
 
 // A game of two kings on a 5x5 board with `declarations` on line 2 and the king's `rules` on line 3.
-std::string error_of(const std::string& declarations, const std::string& rules) {
+std::string king_rules_error(const std::string& declarations, const std::string& rules) {
   const std::string text = "(game \"Test\" (players (White north) (Black south)) (board (rectangle 5 5))\n" +
                            declarations + "\n(piece King \"K\" " + rules +
                            ")\n(setup (place White King a1) (place Black King e5)) (end (lose no-legal-moves)))";
@@ -120,32 +120,32 @@ std::string error_of(const std::string& declarations, const std::string& rules) 
 }
 
 TEST(ChessForms, AttributesAndRegistersAreDeclared) {
-  EXPECT_EQ(error_of("(attribute unmoved (initially all))", "(moves (attr unmovd) (go e) empty)"),
+  EXPECT_EQ(king_rules_error("(attribute unmoved (initially all))", "(moves (attr unmovd) (go e) empty)"),
             "test.game:3:30: error: unknown attribute 'unmovd'\n"
             " 3 | (piece King \"K\" (moves (attr unmovd) (go e) empty))\n"
             "   |                              ^~~~~~\n"
             "hint: did you mean 'unmoved'?\n");
-  EXPECT_EQ(error_of("", "(moves (go e) empty (set-attr unmoved))"),
+  EXPECT_EQ(king_rules_error("", "(moves (go e) empty (set-attr unmoved))"),
             "test.game:3:47: error: unknown attribute 'unmoved'\n"
             " 3 | (piece King \"K\" (moves (go e) empty (set-attr unmoved)))\n"
             "   |                                               ^~~~~~~\n"
             "hint: declare it at game level: (attribute NAME (initially REGION))\n");
-  EXPECT_EQ(error_of("", "(moves (go e) empty (remember passed))"),
+  EXPECT_EQ(king_rules_error("", "(moves (go e) empty (remember passed))"),
             "test.game:3:47: error: unknown register 'passed'\n"
             " 3 | (piece King \"K\" (moves (go e) empty (remember passed)))\n"
             "   |                                               ^~~~~~\n"
             "hint: declare it at game level: (register NAME [transient])\n");
-  EXPECT_EQ(error_of("(attribute unmoved all)", "(step e)"),
+  EXPECT_EQ(king_rules_error("(attribute unmoved all)", "(step e)"),
             "test.game:2:20: error: expected '(initially REGION)', found 'all'\n"
             " 2 | (attribute unmoved all)\n"
             "   |                    ^~~\n"
             "hint: usage: (attribute NAME (initially REGION)): a mark the pieces standing on REGION start with\n");
-  EXPECT_EQ(error_of("(register passed fleeting)", "(step e)"),
+  EXPECT_EQ(king_rules_error("(register passed fleeting)", "(step e)"),
             "test.game:2:18: error: expected 'transient', found 'fleeting'\n"
             " 2 | (register passed fleeting)\n"
             "   |                  ^~~~~~~~\n"
             "hint: usage: (register NAME [transient]): a cell remembered across moves\n");
-  EXPECT_EQ(error_of("(counter passed (range 0 1)) (register passed)", "(step e)"),
+  EXPECT_EQ(king_rules_error("(counter passed (range 0 1)) (register passed)", "(step e)"),
             "test.game:2:40: error: 'passed' is already the name of a counter, at line 2\n"
             " 2 | (counter passed (range 0 1)) (register passed)\n"
             "   |                                        ^~~~~~\n"
@@ -153,22 +153,22 @@ TEST(ChessForms, AttributesAndRegistersAreDeclared) {
 }
 
 TEST(ChessForms, ARelocationNeedsAMarkAndAttackedTakesNothing) {
-  EXPECT_EQ(error_of("", "(moves (go e) empty (go e) friend (relocate there) (go w))"),
+  EXPECT_EQ(king_rules_error("", "(moves (go e) empty (go e) friend (relocate there) (go w))"),
             "test.game:3:61: error: no (mark there) comes before this (relocate there)\n"
             " 3 | (piece King \"K\" (moves (go e) empty (go e) friend (relocate there) (go w)))\n"
             "   |                                                             ^~~~~\n"
             "hint: mark the cell the piece goes to first, earlier in the rule: (mark NAME)\n");
-  EXPECT_EQ(error_of("", "(moves (mark a) (mark b) (mark c) (go e) empty)"),
+  EXPECT_EQ(king_rules_error("", "(moves (mark a) (mark b) (mark c) (go e) empty)"),
             "test.game:3:42: error: a rule names at most 2 marks\n"
             " 3 | (piece King \"K\" (moves (mark a) (mark b) (mark c) (go e) empty))\n"
             "   |                                          ^\n"
             "hint: the general back end keeps that many named cells in a run\n");
-  EXPECT_EQ(error_of("", "(moves (attacked e) (go e) empty)"),
+  EXPECT_EQ(king_rules_error("", "(moves (attacked e) (go e) empty)"),
             "test.game:3:34: error: '(attacked ...)' takes 0 parts after 'attacked'; 'e' is one too many\n"
             " 3 | (piece King \"K\" (moves (attacked e) (go e) empty))\n"
             "   |                                  ^\n"
             "hint: usage: (attacked): a move of the opponent could take the mover at here\n");
-  EXPECT_EQ(error_of("", "(moves (not attacked) (go e) empty)"),
+  EXPECT_EQ(king_rules_error("", "(moves (not attacked) (go e) empty)"),
             "test.game:3:29: error: 'attacked' opens a form: write it in parentheses\n"
             " 3 | (piece King \"K\" (moves (not attacked) (go e) empty))\n"
             "   |                             ^~~~~~~~\n"

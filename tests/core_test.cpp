@@ -23,7 +23,8 @@
 #include "interpreter/perft.h"
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
-#include "run_troyka.h"
+#include "tests/games.h"
+#include "tests/run_troyka.h"
 
 namespace troyka::lang::core {
 namespace {
@@ -36,7 +37,7 @@ lang::Rules game(const std::string& piece_forms, const std::string& game_forms =
   const std::string text = "(game \"Test\" (players (White north) (Black south)) (board (rectangle 8 8))\n" +
                            game_forms + "\n(piece Man \"M\" " + piece_forms +
                            ")\n(piece King \"K\") (setup) (end (lose no-legal-moves)))";
-  return load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {});
+  return troyka_tests::rules_from_text(text);
 }
 
 // Every core rule of the game, as its (moves ...) form.
@@ -497,7 +498,7 @@ TEST(CoreForms, EnglishDraughtsCompilesLikeKeywords) {
 // ---- Errors in core rules ----------------------------------------------------------------------
 
 // The rendered error of game(piece_forms, game_forms); "loads" when there is none.
-std::string error_of(const std::string& piece_forms, const std::string& game_forms = "") {
+std::string core_rules_error(const std::string& piece_forms, const std::string& game_forms = "") {
   try {
     game(piece_forms, game_forms);
   } catch (const Error& error) {
@@ -509,15 +510,16 @@ std::string error_of(const std::string& piece_forms, const std::string& game_for
 // Shapes the recogniser does not match, and rule options, run on the general back end; what it
 // cannot hold is refused.
 TEST(CoreErrors, OnlyWhatTheGeneralBackEndCannotHoldIsRefused) {
-  EXPECT_EQ(error_of("(moves (or (seq (go n) empty) (seq (go s) capture)))"), "loads");
-  EXPECT_EQ(error_of("", "(moves \"pass\" fallback (when (can-move others)) pass)"), "loads");
-  EXPECT_EQ(error_of("(moves (each-direction a (n) (each-direction b (n) (each-direction c (n) (each-direction d (n) "
-                     "(each-direction e (n) (go n)))))) (go n) enemy capture)"),
-            "test.game:3:16: error: each-direction is nested more than 4 deep in this rule\n"
-            " 3 | (piece Man \"M\" (moves (each-direction a (n) (each-direction b (n) (each-direction c (n) "
-            "(each-direct...\n"
-            "   |                ^\n"
-            "hint: the general back end keeps one mark per level of each-direction\n");
+  EXPECT_EQ(core_rules_error("(moves (or (seq (go n) empty) (seq (go s) capture)))"), "loads");
+  EXPECT_EQ(core_rules_error("", "(moves \"pass\" fallback (when (can-move others)) pass)"), "loads");
+  EXPECT_EQ(
+      core_rules_error("(moves (each-direction a (n) (each-direction b (n) (each-direction c (n) (each-direction d (n) "
+                       "(each-direction e (n) (go n)))))) (go n) enemy capture)"),
+      "test.game:3:16: error: each-direction is nested more than 4 deep in this rule\n"
+      " 3 | (piece Man \"M\" (moves (each-direction a (n) (each-direction b (n) (each-direction c (n) "
+      "(each-direct...\n"
+      "   |                ^\n"
+      "hint: the general back end keeps one mark per level of each-direction\n");
 }
 
 // A rule the recogniser does not compile takes every rule of its piece to the general back end,
@@ -561,34 +563,35 @@ TEST(CoreErrors, ASwapNeedsAnEmptySquareBoard) {
 
 // (times QUANTITY EXPR): a number of passes from 1, or the pieces of one line.
 TEST(CoreErrors, TimesCountsANumberOrOneLine) {
-  EXPECT_EQ(error_of("(moves (times 3 (go n)) empty)"), "loads");
-  EXPECT_EQ(error_of("(moves (any-direction d all-directions (times (line-pieces d) (go d))) empty)"), "loads");
-  EXPECT_EQ(error_of("(moves (times (line-pieces orthogonal) (go n)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (times 3 (go n)) empty)"), "loads");
+  EXPECT_EQ(core_rules_error("(moves (any-direction d all-directions (times (line-pieces d) (go d))) empty)"), "loads");
+  EXPECT_EQ(core_rules_error("(moves (times (line-pieces orthogonal) (go n)) empty)"),
             "test.game:3:43: error: a line runs one way, and 'orthogonal' names 4 directions\n"
             " 3 | (piece Man \"M\" (moves (times (line-pieces orthogonal) (go n)) empty))\n"
             "   |                                           ^~~~~~~~~~\n"
             "hint: count along one direction, or a bound name: (any-direction d all-directions (times (line-pieces d) "
             "...))\n");
-  EXPECT_EQ(error_of("(moves (times 0 (go n)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (times 0 (go n)) empty)"),
             "test.game:3:30: error: the number of passes must be between 1 and 1000, but it is 0\n"
             " 3 | (piece Man \"M\" (moves (times 0 (go n)) empty))\n"
             "   |                              ^\n"
             "hint: a part done no times is left out; for a count the board decides, write (line-pieces DIRECTION)\n");
-  EXPECT_EQ(error_of("(moves (times (pieces) (go n)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (times (pieces) (go n)) empty)"),
             "test.game:3:30: error: expected a number or '(line-pieces DIRECTION)', found '(pieces ...)'\n"
             " 3 | (piece Man \"M\" (moves (times (pieces) (go n)) empty))\n"
             "   |                              ^\n"
             "hint: usage: (times N EXPR) or (times (line-pieces DIRECTION) EXPR)\n");
-  EXPECT_EQ(error_of("(moves (times (line-pieces) (go n)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (times (line-pieces) (go n)) empty)"),
             "test.game:3:30: error: expected '(line-pieces DIRECTION)' with one direction\n"
             " 3 | (piece Man \"M\" (moves (times (line-pieces) (go n)) empty))\n"
             "   |                              ^\n"
             "hint: usage: (times N EXPR) or (times (line-pieces DIRECTION) EXPR)\n");
-  EXPECT_EQ(error_of("(moves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty)"),
-            "test.game:3:69: error: line counts are nested more than 2 deep\n"
-            " 3 | ...ves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty))\n"
-            "   |                                                      ^\n"
-            "hint: the general back end keeps that many counts in a run\n");
+  EXPECT_EQ(
+      core_rules_error("(moves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty)"),
+      "test.game:3:69: error: line counts are nested more than 2 deep\n"
+      " 3 | ...ves (times (line-pieces n) (times (line-pieces e) (times (line-pieces n) (go n)))) empty))\n"
+      "   |                                                      ^\n"
+      "hint: the general back end keeps that many counts in a run\n");
 }
 
 const std::string kRepetitionHint =
@@ -596,29 +599,30 @@ const std::string kRepetitionHint =
     "stops, or capture a piece right after testing (not captured); or add (at-most N)\n";
 
 TEST(CoreErrors, ARepetitionMustGoOnAlongOneDirectionOrCaptureAfresh) {
-  EXPECT_EQ(error_of("(moves (repeat (go (n s))) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (repeat (go (n s))) empty)"),
             "test.game:3:23: error: this repetition may never end\n"
             " 3 | (piece Man \"M\" (moves (repeat (go (n s))) empty))\n"
             "   |                       ^\n" +
                 kRepetitionHint);
-  EXPECT_EQ(error_of("(moves (any-direction d (n e) (seq (go d) (repeat empty) empty)))"),
+  EXPECT_EQ(core_rules_error("(moves (any-direction d (n e) (seq (go d) (repeat empty) empty)))"),
             "test.game:3:58: error: this repetition may never end\n"
             " 3 | (piece Man \"M\" (moves (any-direction d (n e) (seq (go d) (repeat empty) empty))))\n"
             "   |                                                          ^\n" +
                 kRepetitionHint);
   // Jumps in several written directions: every pass takes a piece not taken yet, as a ZRF chain of
   // add-partial lowers; a capture that does not test (not captured) first could take one again.
-  EXPECT_EQ(error_of("(moves (go n) enemy capture (go n) empty (repeat (or (seq (go n) (and enemy (not captured)) "
-                     "capture (go n) empty) (seq (go e) enemy (not captured) capture (go e) empty))))"),
-            "loads");
-  const std::string error = error_of(
+  EXPECT_EQ(
+      core_rules_error("(moves (go n) enemy capture (go n) empty (repeat (or (seq (go n) (and enemy (not captured)) "
+                       "capture (go n) empty) (seq (go e) enemy (not captured) capture (go e) empty))))"),
+      "loads");
+  const std::string error = core_rules_error(
       "(moves (go n) enemy capture (go n) empty (repeat (or (seq (go n) enemy capture (go n) empty) (seq (go e) enemy "
       "(not captured) capture (go e) empty))))");
   EXPECT_EQ(error.substr(0, error.find('\n')), "test.game:3:57: error: this repetition may never end");
 }
 
 TEST(CoreErrors, APieceLandsOnce) {
-  EXPECT_EQ(error_of("(moves (go n) land (go n) land)"),
+  EXPECT_EQ(core_rules_error("(moves (go n) land (go n) land)"),
             "test.game:3:16: error: this rule can put its piece down twice: 'land' comes twice on one way through it\n"
             " 3 | (piece Man \"M\" (moves (go n) land (go n) land))\n"
             "   |                ^\n"
@@ -626,7 +630,7 @@ TEST(CoreErrors, APieceLandsOnce) {
 }
 
 TEST(CoreErrors, AGameRuleChoosesItsCellFirst) {
-  EXPECT_EQ(error_of("", "(moves (new Man) empty)"),
+  EXPECT_EQ(core_rules_error("", "(moves (new Man) empty)"),
             "test.game:2:1: error: a game-level rule starts at no cell, and empty needs one\n"
             " 2 | (moves (new Man) empty)\n"
             "   | ^\n"
@@ -635,14 +639,14 @@ TEST(CoreErrors, AGameRuleChoosesItsCellFirst) {
 
 TEST(CoreErrors, ARuleMustChangeThePosition) {
   EXPECT_EQ(
-      error_of("(moves (opt (go n)) empty)"),
+      core_rules_error("(moves (opt (go n)) empty)"),
       "test.game:3:16: error: this rule can end without changing anything: on some way through it no piece moves, "
       "enters or is captured\n"
       " 3 | (piece Man \"M\" (moves (opt (go n)) empty))\n"
       "   |                ^\n"
       "hint: every move must change the position; look at the rule's (opt ...), (or ...) and (repeat ...) parts\n");
   EXPECT_EQ(
-      error_of("", "(moves (enter all) empty)"),
+      core_rules_error("", "(moves (enter all) empty)"),
       "test.game:2:1: error: this rule can end without changing anything: on some way through it no piece moves, "
       "enters or is captured\n"
       " 2 | (moves (enter all) empty)\n"
@@ -652,7 +656,7 @@ TEST(CoreErrors, ARuleMustChangeThePosition) {
 
 TEST(CoreErrors, ARegionIsTheSameForBothPlayers) {
   EXPECT_EQ(
-      error_of("", "(moves (new Man) (enter (union home-row d4)) empty)"),
+      core_rules_error("", "(moves (new Man) (enter (union home-row d4)) empty)"),
       "test.game:2:25: error: this region holds different cells for each player, and a core rule names one region for "
       "all\n"
       " 2 | (moves (new Man) (enter (union home-row d4)) empty)\n"
@@ -661,41 +665,41 @@ TEST(CoreErrors, ARegionIsTheSameForBothPlayers) {
 }
 
 TEST(CoreErrors, FormsAndTestsAreChecked) {
-  EXPECT_EQ(error_of("(moves (goo n) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (goo n) empty)"),
             "test.game:3:24: error: unknown core form 'goo'\n"
             " 3 | (piece Man \"M\" (moves (goo n) empty))\n"
             "   |                        ^~~\n"
             "hint: did you mean 'go'?\n");
-  EXPECT_EQ(error_of("(moves (if capture (go n)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (if capture (go n)) empty)"),
             "test.game:3:27: error: expected a test here, such as empty or (can ...), found 'capture'\n"
             " 3 | (piece Man \"M\" (moves (if capture (go n)) empty))\n"
             "   |                           ^~~~~~~\n");
-  EXPECT_EQ(error_of("(moves (go) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (go) empty)"),
             "test.game:3:23: error: '(go ...)' has 0 parts after 'go' but needs 1\n"
             " 3 | (piece Man \"M\" (moves (go) empty))\n"
             "   |                       ^\n"
             "hint: usage: (go DIRECTIONS), or (go NAME) with a NAME that any-direction or each-direction binds\n");
-  EXPECT_EQ(error_of("(step forward)", "(prefer moves)"),
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer moves)"),
             "test.game:2:9: error: expected 'captures' or (most captures), found 'moves'\n"
             " 2 | (prefer moves)\n"
             "   |         ^~~~~\n"
             "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
-  EXPECT_EQ(error_of("(step forward)", "(prefer (fewest captures))"),
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer (fewest captures))"),
             "test.game:2:9: error: expected 'captures' or (most captures), found '(fewest ...)'\n"
             " 2 | (prefer (fewest captures))\n"
             "   |         ^\n"
             "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
-  EXPECT_EQ(error_of("(step forward)", "(prefer (most pieces))"),
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most pieces))"),
             "test.game:2:15: error: expected 'captures', found 'pieces'\n"
             " 2 | (prefer (most pieces))\n"
             "   |               ^~~~~~\n"
             "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
-  EXPECT_EQ(error_of("(step forward)", "(prefer (most captures pieces))"),
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most captures pieces))"),
             "test.game:2:24: error: '(most ...)' takes no more than 1 argument; 'pieces' is one too many\n"
             " 2 | (prefer (most captures pieces))\n"
             "   |                        ^~~~~~\n"
             "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
-  EXPECT_EQ(error_of("(moves (go (0 0)) empty)"),
+  EXPECT_EQ(core_rules_error("(moves (go (0 0)) empty)"),
             "test.game:3:27: error: a leap of (0 0) does not move\n"
             " 3 | (piece Man \"M\" (moves (go (0 0)) empty))\n"
             "   |                           ^\n");

@@ -29,15 +29,15 @@ using troyka_tests::position;
 namespace dobutsu = reference_dobutsu;
 
 // Deeper counts, from troyka perft and the reference alike, are in docs/games.md.
-const std::vector<std::uint64_t> kPerft = {4, 17, 123, 976, 8122, 71677};
+const std::vector<std::uint64_t> kDobutsuPerft = {4, 17, 123, 976, 8122, 71677};
 
 TEST(Dobutsu, PerftAgreesWithTheReference) {
   game("dobutsu-shogi.game").visit([](const auto& program) {
-    const std::size_t depths = kPerft.size() - (kSlowBuild ? 2 : 0);
+    const std::size_t depths = kDobutsuPerft.size() - (kSlowBuild ? 2 : 0);
     for (std::size_t depth = 1; depth <= depths; ++depth) {
       const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, program.initial_state(), d), kPerft[depth - 1]) << "depth " << d;
-      EXPECT_EQ(dobutsu::perft(dobutsu::start(), d), kPerft[depth - 1]) << "depth " << d << " (reference)";
+      EXPECT_EQ(perft(program, program.initial_state(), d), kDobutsuPerft[depth - 1]) << "depth " << d;
+      EXPECT_EQ(dobutsu::perft(dobutsu::start(), d), kDobutsuPerft[depth - 1]) << "depth " << d << " (reference)";
     }
   });
 }
@@ -143,11 +143,11 @@ TEST(Dobutsu, ShowSaysEveryRuleRunsOnTheGeneralBackEndAndTranslateWritesTheHands
                            "(seq enemy (capture to-hand))", "  (moves from-hand (enter all) empty)\n"})
     EXPECT_NE(translated.out.find(form), std::string::npos) << form << " in\n" << translated.out;
   Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"translated.game", translated.out}), {}))
-      .visit([](const auto& program) { EXPECT_EQ(perft(program, program.initial_state(), 4), kPerft[3]); });
+      .visit([](const auto& program) { EXPECT_EQ(perft(program, program.initial_state(), 4), kDobutsuPerft[3]); });
 }
 
 // The mistakes the new forms can make, with their exact messages.
-std::string error_of(const std::string& declarations, const std::string& pieces) {
+std::string hand_forms_error(const std::string& declarations, const std::string& pieces) {
   return troyka_tests::load_error("(game \"Test\" (players (White north) (Black south)) (board (rectangle 3 4))\n" +
                                   declarations + "\n" + pieces +
                                   "\n(setup (place White King a1) (place Black King c4)) (end (lose (lost King))))");
@@ -155,50 +155,51 @@ std::string error_of(const std::string& declarations, const std::string& pieces)
 
 TEST(HandForms, ErrorsSayWhatIsWrong) {
   const std::string king = "(piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hand)))))";
-  EXPECT_EQ(error_of("", king),
+  EXPECT_EQ(hand_forms_error("", king),
             "test.game:3:52: error: '(capture to-hand)' needs hands, and this game has none\n"
             " 3 | (piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hand)))))\n"
             "   |                                                    ^\n"
             "hint: declare the piece types a player may hold: (hands PIECE...)\n");
-  EXPECT_EQ(error_of("(hands King)", "(piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hnd)))))"),
-            "test.game:3:61: error: expected 'to-hand', found 'to-hnd'\n"
-            " 3 | (piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hnd)))))\n"
-            "   |                                                             ^~~~~~\n"
-            "hint: usage: capture, or (capture to-hand): the piece at here goes to the mover's hand\n");
-  EXPECT_EQ(error_of("(hands King) (moves (from-hand Man) (enter all) empty)",
-                     "(piece King \"K\" (moves (go n) empty)) (piece Man \"M\")"),
+  EXPECT_EQ(
+      hand_forms_error("(hands King)", "(piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hnd)))))"),
+      "test.game:3:61: error: expected 'to-hand', found 'to-hnd'\n"
+      " 3 | (piece King \"K\" (moves (go n) (or empty (seq enemy (capture to-hnd)))))\n"
+      "   |                                                             ^~~~~~\n"
+      "hint: usage: capture, or (capture to-hand): the piece at here goes to the mover's hand\n");
+  EXPECT_EQ(hand_forms_error("(hands King) (moves (from-hand Man) (enter all) empty)",
+                             "(piece King \"K\" (moves (go n) empty)) (piece Man \"M\")"),
             "test.game:2:21: error: no hand holds the piece 'Man'\n"
             " 2 | (hands King) (moves (from-hand Man) (enter all) empty)\n"
             "   |                     ^\n"
             "hint: add it to (hands ...)\n");
-  EXPECT_EQ(error_of("", "(piece King \"K\" (moves (go n) empty)) (moves from-hand (enter all) empty)"),
+  EXPECT_EQ(hand_forms_error("", "(piece King \"K\" (moves (go n) empty)) (moves from-hand (enter all) empty)"),
             "test.game:3:46: error: 'from-hand' needs hands, and this game has none\n"
             " 3 | (piece King \"K\" (moves (go n) empty)) (moves from-hand (enter all) empty)\n"
             "   | " +
                 std::string(45, ' ') +
                 "^~~~~~~~~\n"
                 "hint: declare the piece types a player may hold: (hands PIECE...)\n");
-  EXPECT_EQ(error_of("(hands Queen)", king + " (piece Queen \"Q\" (demotes-to King) (moves (go n) empty))"),
+  EXPECT_EQ(hand_forms_error("(hands Queen)", king + " (piece Queen \"Q\" (demotes-to King) (moves (go n) empty))"),
             "test.game:2:8: error: 'Queen' demotes to 'King' when captured, so no hand holds it\n"
             " 2 | (hands Queen)\n"
             "   |        ^~~~~\n"
             "hint: name 'King' instead\n");
-  EXPECT_EQ(error_of("(hands King King)", king),
+  EXPECT_EQ(hand_forms_error("(hands King King)", king),
             "test.game:2:13: error: the piece 'King' is in (hands ...) twice\n"
             " 2 | (hands King King)\n"
             "   |             ^~~~\n");
-  EXPECT_EQ(error_of("(hands King)", "(piece King \"K\" (demotes-to King) (moves (go n) empty))"),
+  EXPECT_EQ(hand_forms_error("(hands King)", "(piece King \"K\" (demotes-to King) (moves (go n) empty))"),
             "test.game:3:29: error: the piece 'King' would demote to itself\n"
             " 3 | (piece King \"K\" (demotes-to King) (moves (go n) empty))\n"
             "   |                             ^~~~\n"
             "hint: name the unpromoted piece it goes back to, or leave (demotes-to ...) out\n");
-  EXPECT_EQ(error_of("(piece Queen \"Q\" (demotes-to Rook)) (piece Rook \"R\" (demotes-to King))",
-                     "(piece King \"K\" (moves (go n) empty))"),
+  EXPECT_EQ(hand_forms_error("(piece Queen \"Q\" (demotes-to Rook)) (piece Rook \"R\" (demotes-to King))",
+                             "(piece King \"K\" (moves (go n) empty))"),
             "test.game:2:30: error: 'Rook' demotes in turn, to 'King'\n"
             " 2 | (piece Queen \"Q\" (demotes-to Rook)) (piece Rook \"R\" (demotes-to King))\n"
             "   |                              ^~~~\n"
             "hint: name the type a captured 'Queen' goes to a hand as: (demotes-to King)\n");
-  EXPECT_EQ(error_of("(hands)", king),
+  EXPECT_EQ(hand_forms_error("(hands)", king),
             "test.game:2:1: error: '(hands ...)' names no piece\n"
             " 2 | (hands)\n"
             "   | ^\n"
@@ -222,12 +223,11 @@ std::string with_in_hand(const std::string& in_hand) {
 
 TEST(HandForms, InHandFillsAHandAtTheStart) {
   const std::string text = with_in_hand("(in-hand Man 1) (in-hand White Man 2)");
-  Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}))
-      .visit([](const auto& program) {
-        EXPECT_EQ(program.position_text(program.initial_state()), "2k/3/3/K2 White 0 hand=3Mm");
-        // The King's step, and a Man dropped on each of the 10 empty cells.
-        EXPECT_EQ(perft(program, program.initial_state(), 1), 11u);
-      });
+  troyka_tests::game_from_text(text).visit([](const auto& program) {
+    EXPECT_EQ(program.position_text(program.initial_state()), "2k/3/3/K2 White 0 hand=3Mm");
+    // The King's step, and a Man dropped on each of the 10 empty cells.
+    EXPECT_EQ(perft(program, program.initial_state(), 1), 11u);
+  });
   const auto first_line = [](const std::string& error) { return error.substr(0, error.find('\n')); };
   EXPECT_EQ(first_line(troyka_tests::load_error(with_in_hand("(in-hand King 1)"))),
             "test.game:3:61: error: no hand holds the piece 'King'");

@@ -23,16 +23,13 @@ namespace {
 using troyka_tests::after;
 using troyka_tests::expect_random_games_agree_with_reference;
 using troyka_tests::game;
+using troyka_tests::game_from_text;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
 using troyka_tests::Outcome;
 using troyka_tests::position;
 using troyka_tests::ReferenceView;
 using troyka_tests::run_troyka;
-
-Game game_of(const std::string& text) {
-  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
-}
 
 // The positions `plies` random plies into games of `loaded` (one game a seed, from 1), those that
 // are not over.
@@ -337,7 +334,7 @@ TEST(EndConditions, AndOrAndNotCombineConditionsOfOnePlayer) {
   // White's king is on b1, its queen on d1; Black has no queen.
   const auto ends_at_start = [](const std::string& condition) {
     bool over = false;
-    game_of(small_game("(win " + condition + ") (draw (ply-limit 4))")).visit([&](const auto& program) {
+    game_from_text(small_game("(win " + condition + ") (draw (ply-limit 4))")).visit([&](const auto& program) {
       over = program.initial_state().over;
     });
     return over;
@@ -352,7 +349,7 @@ TEST(EndConditions, AndOrAndNotCombineConditionsOfOnePlayer) {
 }
 
 TEST(EndConditions, TheSubjectOfACompoundWinsOrLoses) {
-  game_of(small_game("(lose (not (lost Queen))) (draw (ply-limit 4))")).visit([](const auto& program) {
+  game_from_text(small_game("(lose (not (lost Queen))) (draw (ply-limit 4))")).visit([](const auto& program) {
     const auto state = program.initial_state();
     ASSERT_TRUE(state.over);
     EXPECT_EQ(state.winner, 1);  // White still has its queen, and loses
@@ -364,27 +361,28 @@ TEST(Counters, AddAndSetChangeTheMoversCounterWithinItsRange) {
   const std::string counting =
       "(moves (go right) empty (add steps 2)) (moves (go left) empty (set steps 1)) (moves (go forward) empty (add "
       "steps -9))";
-  game_of(small_game("(win (= (counter steps) 5)) (draw (ply-limit 12))", counting)).visit([](const auto& program) {
-    auto state = program.initial_state();
-    EXPECT_EQ(program.position_text(state), "2k1/4/4/1K1Q White 0 steps=0,0");
-    state = after(program, state, "b1-c1");
-    EXPECT_EQ(program.position_text(state), "2k1/4/4/2KQ Black 1 steps=2,0");
-    state = after(program, state, "c4-b4");  // Black's king steps to its right, west
-    EXPECT_EQ(program.position_text(state), "1k2/4/4/2KQ White 2 steps=2,2");
-    state = after(program, state, "c1-b1");
-    EXPECT_EQ(program.position_text(state), "1k2/4/4/1K1Q Black 3 steps=1,2");
-    state = after(program, state, "b4-a4");
-    state = after(program, state, "b1-b2");  // -9 stops at 0
-    EXPECT_EQ(program.position_text(state), "k3/4/1K2/3Q Black 5 steps=0,4");
-    state = after(program, state, "a4-a3");  // Black's forward: -9 from 4
-    EXPECT_EQ(program.position_text(state), "4/k3/1K2/3Q White 6 steps=0,0");
-    EXPECT_EQ(program.parse_position("4/k3/1K2/3Q White 6 steps=0,0").state.hash, state.hash);
-    const auto won = after(program, position(program, "k3/4/4/1K1Q White 8 steps=3,0"), "b1-c1");
-    ASSERT_TRUE(won.over);
-    EXPECT_EQ(won.winner, 0);  // 3 + 2 = 5
-    const auto capped = after(program, position(program, "k3/4/4/1K1Q White 8 steps=4,0"), "b1-c1");
-    EXPECT_TRUE(capped.over);  // 4 + 2 stops at the top, 5
-  });
+  game_from_text(small_game("(win (= (counter steps) 5)) (draw (ply-limit 12))", counting))
+      .visit([](const auto& program) {
+        auto state = program.initial_state();
+        EXPECT_EQ(program.position_text(state), "2k1/4/4/1K1Q White 0 steps=0,0");
+        state = after(program, state, "b1-c1");
+        EXPECT_EQ(program.position_text(state), "2k1/4/4/2KQ Black 1 steps=2,0");
+        state = after(program, state, "c4-b4");  // Black's king steps to its right, west
+        EXPECT_EQ(program.position_text(state), "1k2/4/4/2KQ White 2 steps=2,2");
+        state = after(program, state, "c1-b1");
+        EXPECT_EQ(program.position_text(state), "1k2/4/4/1K1Q Black 3 steps=1,2");
+        state = after(program, state, "b4-a4");
+        state = after(program, state, "b1-b2");  // -9 stops at 0
+        EXPECT_EQ(program.position_text(state), "k3/4/1K2/3Q Black 5 steps=0,4");
+        state = after(program, state, "a4-a3");  // Black's forward: -9 from 4
+        EXPECT_EQ(program.position_text(state), "4/k3/1K2/3Q White 6 steps=0,0");
+        EXPECT_EQ(program.parse_position("4/k3/1K2/3Q White 6 steps=0,0").state.hash, state.hash);
+        const auto won = after(program, position(program, "k3/4/4/1K1Q White 8 steps=3,0"), "b1-c1");
+        ASSERT_TRUE(won.over);
+        EXPECT_EQ(won.winner, 0);  // 3 + 2 = 5
+        const auto capped = after(program, position(program, "k3/4/4/1K1Q White 8 steps=4,0"), "b1-c1");
+        EXPECT_TRUE(capped.over);  // 4 + 2 stops at the top, 5
+      });
 }
 
 TEST(Counters, ShowCorePrintsAddSetAndExitAndReadsThemBack) {

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -206,11 +207,19 @@ inline const std::string kSampleRecord = R"record([Game "Breakthrough"]
 6. c1-c2 e3xd2 7. a1-a2 d2xe1 0-1
 )record";
 
+// The rules of the rule file `text`, read as test.game.
+inline troyka::lang::Rules rules_from_text(std::string_view text) {
+  return troyka::lang::load_rules(
+      std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"test.game", std::string(text)}), {});
+}
+
+// The game of the rule file `text`, read as test.game.
+inline troyka::Game game_from_text(std::string_view text) { return troyka::Game(rules_from_text(text)); }
+
 // The diagnostic, rendered, that loading the rule file `text` (as test.game) fails with; "loads" if it loads.
-inline std::string load_error(const std::string& text) {
+inline std::string load_error(std::string_view text) {
   try {
-    troyka::lang::load_rules(std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"test.game", text}),
-                             {});
+    rules_from_text(text);
   } catch (const troyka::lang::Error& error) {
     return troyka::lang::render(error.diagnostic());
   }

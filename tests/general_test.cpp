@@ -14,11 +14,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "games.h"
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "interpreter/random.h"
 #include "lang/diagnostic.h"
+#include "tests/games.h"
 
 namespace troyka {
 namespace {
@@ -159,7 +159,7 @@ Game rook_game(const std::string& rule) {
   const std::string text =
       "(game \"Test\" (players (White north) (Black south)) (board (rectangle 5 5))\n(piece Rook \"R\" " + rule +
       ")\n(setup) (end (lose no-legal-moves)))";
-  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
+  return troyka_tests::game_from_text(text);
 }
 
 using Texts = std::vector<std::string>;

@@ -31,18 +31,18 @@ Game go_game(int size, int komi = 7) {
 
 // perft(1) ... from the empty board, counted by the reference: on 9x9, and on 3x3 and 4x4, where
 // captures, suicides and the end by two passes come within a few plies.
-struct PerftCase {
+struct GoPerftCase {
   int size;
   std::vector<std::uint64_t> counts;
 };
-const std::vector<PerftCase> kPerft = {
+const std::vector<GoPerftCase> kGoPerft = {
     {9, {82, 6643, 531522}},
     {3, {10, 91, 738, 5281, 33384, 179744}},
     {4, {17, 273, 4112, 57984, 764016}},
 };
 
 TEST(Go, PerftAgreesWithTheReference) {
-  for (const PerftCase& test : kPerft)
+  for (const GoPerftCase& test : kGoPerft)
     go_game(test.size).visit([&](const auto& program) {
       const std::size_t cut = kSlowBuild ? 2 : 0;
       for (std::size_t depth = 1; depth + cut <= test.counts.size(); ++depth) {

@@ -18,6 +18,7 @@ namespace troyka {
 namespace {
 
 using troyka_tests::after;
+using troyka_tests::after_move;
 using troyka_tests::game;
 using troyka_tests::kSlowBuild;
 using troyka_tests::move_texts;
@@ -73,12 +74,6 @@ TEST(HasamiShogi, MenMoveLikeRooks) {
     EXPECT_EQ(texts,
               (std::vector<std::string>{"b1-a1", "b1-b2", "b1-b3", "b1-b4", "b1-b5", "b1-c1", "b1-d1", "b1-e1"}));
   });
-}
-
-// The resulting position's text after `move` from `text`.
-template <typename Program>
-std::string after_move(const Program& program, const std::string& text, const std::string& move) {
-  return program.position_text(after(program, position(program, text), move));
 }
 
 TEST(HasamiShogi, ALineOfEnemyMenBetweenTheMoverAndAFriendIsCaptured) {

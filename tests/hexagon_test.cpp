@@ -163,23 +163,17 @@ std::string with_board(std::string_view board) {
   return text.replace(text.find(from), from.size(), board);
 }
 
-std::string error_of(std::string_view board) {
-  try {
-    lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", with_board(board)}), {});
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  ADD_FAILURE() << "loaded without an error: " << board;
-  return {};
-}
+std::string board_error(std::string_view board) { return troyka_tests::load_error(with_board(board)); }
 
 TEST(HexagonErrors, ASideFromOneToThirteen) {
-  EXPECT_EQ(error_of("(board (hexagon 14))"), R"(test.game:3:19: error: a hexagon's side must be 1 to 13, this one is 14
+  EXPECT_EQ(board_error("(board (hexagon 14))"),
+            R"(test.game:3:19: error: a hexagon's side must be 1 to 13, this one is 14
  3 |   (board (hexagon 14))
    |                   ^~
 hint: a hexagon of side N lies on a rhombus of 2N-1 columns and rows, and a board has at most 26 (columns a..z)
 )");
-  EXPECT_EQ(error_of("(board (hexagon 0))"), R"(test.game:3:19: error: a hexagon's side must be 1 to 13, this one is 0
+  EXPECT_EQ(board_error("(board (hexagon 0))"),
+            R"(test.game:3:19: error: a hexagon's side must be 1 to 13, this one is 0
  3 |   (board (hexagon 0))
    |                   ^
 hint: a hexagon of side N lies on a rhombus of 2N-1 columns and rows, and a board has at most 26 (columns a..z)
@@ -187,12 +181,12 @@ hint: a hexagon of side N lies on a rhombus of 2N-1 columns and rows, and a boar
 }
 
 TEST(HexagonErrors, OneNumberOnly) {
-  EXPECT_EQ(error_of("(board (hexagon))"), R"(test.game:3:10: error: '(hexagon ...)' is missing its SIDE
+  EXPECT_EQ(board_error("(board (hexagon))"), R"(test.game:3:10: error: '(hexagon ...)' is missing its SIDE
  3 |   (board (hexagon))
    |          ^
 hint: usage: (hexagon SIDE), e.g. (hexagon 5): 61 cells on a 9x9 rhombus
 )");
-  EXPECT_EQ(error_of("(board (hexagon 3 3))"),
+  EXPECT_EQ(board_error("(board (hexagon 3 3))"),
             R"(test.game:3:21: error: '(hexagon ...)' takes no more than 1 argument; the number 3 is one too many
  3 |   (board (hexagon 3 3))
    |                     ^
@@ -201,7 +195,7 @@ hint: usage: (hexagon SIDE), e.g. (hexagon 5): 61 cells on a 9x9 rhombus
 }
 
 TEST(HexagonErrors, ItsCornersAreHolesAlready) {
-  EXPECT_EQ(error_of("(board (hexagon 3) (holes a1))"), R"(test.game:3:29: error: a1 is a hole of the board
+  EXPECT_EQ(board_error("(board (hexagon 3) (holes a1))"), R"(test.game:3:29: error: a1 is a hole of the board
  3 |   (board (hexagon 3) (holes a1))
    |                             ^~
 hint: a hole is not a cell: no piece stands there and no move goes there

@@ -54,6 +54,7 @@ namespace {
 
 using troyka_tests::after;
 using troyka_tests::breakthrough;
+using troyka_tests::game_from_text;
 using troyka_tests::kBreakthrough;
 using troyka_tests::move_texts;
 
@@ -63,12 +64,6 @@ Game zillions7x7() {
   lang::Options options;
   options.variant = "zillions-7x7";
   return Game::load(kBreakthrough, options);
-}
-
-// Loads a rule file held in a string.
-Game game_from_text(const std::string& text) {
-  auto source = std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text});
-  return Game(lang::load_rules(source, {}));
 }
 
 // Debug and sanitizer builds run these tests about 25 times slower, so the long random-game loops do less there.

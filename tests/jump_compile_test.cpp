@@ -8,13 +8,12 @@
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "tests/games.h"
 
 namespace troyka {
 namespace {
 
-Game game_from(const std::string& text) {
-  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
-}
+using troyka_tests::game_from_text;
 
 // The legal moves of the start position, as sorted text.
 std::vector<std::string> start_moves(const Game& game) {
@@ -32,7 +31,7 @@ std::vector<std::string> start_moves(const Game& game) {
 // different jumps and must not be merged. The pawn on a1 may step to a2 only if it is empty (it
 // is not), and leap 7 columns right onto an enemy (h1).
 TEST(JumpCompile, OffsetsSharingADeltaStaySeparate) {
-  const Game game = game_from(R"((game "Delta" (players (White north) (Black south)) (board (rectangle 8 8))
+  const Game game = game_from_text(R"((game "Delta" (players (White north) (Black south)) (board (rectangle 8 8))
     (piece Pawn (step forward-left (to empty)) (step forward (to empty)) (leap (7 0) (to enemy) capture))
     (setup (place White Pawn (cells a1 b1)) (place Black Pawn (cells a2 h1 h8)))
     (end (lose no-legal-moves))))");
@@ -42,7 +41,7 @@ TEST(JumpCompile, OffsetsSharingADeltaStaySeparate) {
 // fuzz/crashes/jump-merge-same-delta.game: on a 4-wide board (4,0) shares its delta with (0,1),
 // but no cell can make it; merging let the forward step capture. White has no move and loses.
 TEST(JumpCompile, LeapLongerThanTheBoardIsDropped) {
-  const Game game = game_from(R"((game "Merge" (players (White north) (Black south)) (board (rectangle 4 4))
+  const Game game = game_from_text(R"((game "Merge" (players (White north) (Black south)) (board (rectangle 4 4))
     (piece Pawn "P" (step forward (to empty)) (leap (4 0) (to enemy) capture))
     (setup (place White Pawn a1) (place Black Pawn a2))
     (end (lose no-legal-moves))))");
@@ -57,7 +56,7 @@ TEST(JumpCompile, LeapLongerThanTheBoardIsDropped) {
 // fuzz/crashes/leap-shift-too-large.game: a leap of 3 rows on a 2-row board (52 cells, one 64-bit
 // word) is a shift by 78 bits; it must simply not exist.
 TEST(JumpCompile, LeapBeyondTheBitboardIsDropped) {
-  const Game game = game_from(R"((game "Leap" (players (A north) (B south)) (board (rectangle 26 2))
+  const Game game = game_from_text(R"((game "Leap" (players (A north) (B south)) (board (rectangle 26 2))
     (piece Man "M" (step forward) (leap (0 3) (to any) capture))
     (setup (place A Man (row 1)) (place B Man (row 2)))
     (end (draw no-legal-moves))))");
@@ -75,14 +74,14 @@ void expect_each_move_once(const Game& game, const std::vector<std::string>& exp
 }
 
 TEST(JumpCompile, OverlappingDropsOfOnePieceListEachCellOnce) {
-  expect_each_move_once(game_from(R"((game "Drops" (players (White north) (Black south)) (board (rectangle 2 2))
+  expect_each_move_once(game_from_text(R"((game "Drops" (players (White north) (Black south)) (board (rectangle 2 2))
     (piece Stone (drop (in (rows 1 1))) (drop))
     (setup) (end (draw no-legal-moves))))"),
                         {"a1", "a2", "b1", "b2"});
 }
 
 TEST(JumpCompile, AStepAndASlideAlongOneDirectionListEachMoveOnce) {
-  expect_each_move_once(game_from(R"((game "Rook" (players (White north) (Black south)) (board (rectangle 1 5))
+  expect_each_move_once(game_from_text(R"((game "Rook" (players (White north) (Black south)) (board (rectangle 1 5))
     (piece Rook (step forward) (leap (0 2)) (slide forward))
     (setup (place White Rook (cells a1)) (place Black Rook (cells a5)))
     (end (lose no-legal-moves))))"),
@@ -94,7 +93,7 @@ TEST(JumpCompile, AStepAndASlideAlongOneDirectionListEachMoveOnce) {
 // is off the board), a step an enemy two cells ahead (c1), and a step whose tested cell must only
 // be on the board (not from b1, two columns from the edge). a1-a3 comes from two rules and is one move.
 TEST(JumpCompile, CellTestsKeepOnlyTheOriginsWhereTheyHold) {
-  const Game game = game_from(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
+  const Game game = game_from_text(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
     (piece Pawn (leap (0 2) (to empty) (if (0 1) occupied)) (leap (0 2) (to empty) (if (1 0) friend))
       (step forward (to empty) (if (0 2) enemy)) (step forward-left (to empty) (if (-2 1) any)))
     (setup (place White Pawn (row 1)) (place Black Pawn (cells a2 c3 e5)))
@@ -112,7 +111,7 @@ TEST(JumpCompile, CellTestsKeepOnlyTheOriginsWhereTheyHold) {
 // step twice (c5, on its right, is a friend) and d4 once (d5, behind it, is a friend); unturned
 // tests would let c5 step twice instead.
 TEST(JumpCompile, CellTestsTurnWithThePlayer) {
-  const Game game = game_from(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
+  const Game game = game_from_text(R"((game "Tests" (players (White north) (Black south)) (board (rectangle 5 5))
     (piece Pawn (leap (0 2) (to empty) (if (1 0) friend)) (step forward (to empty) (if (0 -1) friend)))
     (setup (place White Pawn a1) (place Black Pawn (cells c5 d5 d4)))
     (end (lose no-legal-moves))))");

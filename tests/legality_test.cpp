@@ -21,6 +21,7 @@ namespace {
 
 using troyka_tests::after;
 using troyka_tests::kSlowBuild;
+using troyka_tests::load_error;
 using troyka_tests::move_texts;
 using troyka_tests::position;
 
@@ -34,36 +35,27 @@ std::string kings_and_rooks(const std::string& legal) {
          " (setup (place White King a1) (place Black King e5)) (end (lose no-legal-moves)))";
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {});
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  return "loads";
-}
-
 // ---- the forms --------------------------------------------------------------------------------
 
 TEST(LegalityErrors, TheConditionIsOneOfThePositionAfterTheMove) {
-  EXPECT_EQ(error_of(kings_and_rooks("(legal (and (not (in-check King)) no-legal-moves))")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal (and (not (in-check King)) no-legal-moves))")),
             "test.game:2:35: error: '(legal ...)' cannot test no-legal-moves\n"
             " 2 | (legal (and (not (in-check King)) no-legal-moves))\n"
             "   |                                   ^~~~~~~~~~~~~~\n"
             "hint: a move's legality is asked of the position after it alone: not of the moves that follow, nor of "
             "plies counted before it\n");
-  EXPECT_EQ(error_of(kings_and_rooks("(legal (repetition 2))")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal (repetition 2))")),
             "test.game:2:8: error: '(legal ...)' cannot test (repetition 2)\n"
             " 2 | (legal (repetition 2))\n"
             "   |        ^\n"
             "hint: a move's legality is asked of the position after it alone: not of the moves that follow, nor of "
             "plies counted before it\n");
-  EXPECT_EQ(error_of(kings_and_rooks("(legal)")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal)")),
             "test.game:2:1: error: '(legal ...)' is missing its CONDITION\n"
             " 2 | (legal)\n"
             "   | ^\n"
             "hint: usage: (legal CONDITION): a move is legal only if CONDITION holds for its mover after it\n");
-  EXPECT_EQ(error_of(kings_and_rooks("(legal (not (in-check King)))\n(legal (not (in-check Rook)))")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal (not (in-check King)))\n(legal (not (in-check Rook)))")),
             "test.game:3:1: error: '(legal ...)' appears twice; the first is at line 2\n"
             " 3 | (legal (not (in-check Rook)))\n"
             "   | ^\n"
@@ -71,12 +63,12 @@ TEST(LegalityErrors, TheConditionIsOneOfThePositionAfterTheMove) {
 }
 
 TEST(LegalityErrors, InCheckNamesAPiece) {
-  EXPECT_EQ(error_of(kings_and_rooks("(legal (not in-check))")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal (not in-check))")),
             "test.game:2:13: error: the condition 'in-check' needs a piece\n"
             " 2 | (legal (not in-check))\n"
             "   |             ^~~~~~~~\n"
             "hint: usage: (in-check PIECE): the opponent, were it to move, could take a PIECE of the player\n");
-  EXPECT_EQ(error_of(kings_and_rooks("(legal (not (in-check)))")),
+  EXPECT_EQ(load_error(kings_and_rooks("(legal (not (in-check)))")),
             "test.game:2:13: error: '(in-check ...)' is missing its PIECE\n"
             " 2 | (legal (not (in-check)))\n"
             "   |             ^\n"

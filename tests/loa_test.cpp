@@ -29,15 +29,15 @@ namespace loa = reference_loa;
 Game loa_game() { return troyka_tests::game("lines-of-action.game"); }
 
 // perft(1) ... perft(4) from the start, counted by the reference.
-const std::vector<std::uint64_t> kPerft = {36, 1244, 44952, 1563208};
+const std::vector<std::uint64_t> kLoaPerft = {36, 1244, 44952, 1563208};
 
 TEST(LinesOfAction, PerftAgreesWithTheReference) {
   loa_game().visit([](const auto& program) {
     const int cut = kSlowBuild ? 2 : 0;
-    for (std::size_t depth = 1; depth + cut <= kPerft.size(); ++depth) {
+    for (std::size_t depth = 1; depth + cut <= kLoaPerft.size(); ++depth) {
       const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, program.initial_state(), d), kPerft[depth - 1]) << "depth " << d;
-      EXPECT_EQ(loa::perft(loa::start(), d), kPerft[depth - 1]) << "depth " << d << " (reference)";
+      EXPECT_EQ(perft(program, program.initial_state(), d), kLoaPerft[depth - 1]) << "depth " << d;
+      EXPECT_EQ(loa::perft(loa::start(), d), kLoaPerft[depth - 1]) << "depth " << d << " (reference)";
     }
   });
 }

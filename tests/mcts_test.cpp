@@ -27,7 +27,7 @@ using troyka_tests::endless_game;
 using troyka_tests::position;
 
 template <typename Program>
-std::unique_ptr<Agent<Program>> agent(const std::string& spec, const Program& program) {
+std::unique_ptr<Agent<Program>> started_agent(const std::string& spec, const Program& program) {
   auto made = make_agent(parse_agent_spec(spec), program, 1);
   made->start(0, TimeControl{});
   return made;
@@ -88,7 +88,7 @@ TEST(MctsSolver, ProvesForcedWinsAndPlaysThem) {
       if (example.plies > 1) {
         ASSERT_FALSE(forced_win(program, state, example.plies - 2)) << example.position;
       }
-      auto mcts = agent("mcts:iterations=200000", program);
+      auto mcts = started_agent("mcts:iterations=200000", program);
       const Move move = mcts->choose(state, 0);
       const SearchReport report = *mcts->last_report();
       EXPECT_EQ(report.proof, Proof::Win) << example.position;
@@ -106,8 +106,8 @@ TEST(MctsSolver, NeverPlaysALosingMoveWhenAWinExists) {
     for (const ForcedWin& example : kForcedWins) {
       for (const char* spec : {"mcts:iterations=3000", "mcts:iterations=3000,threads=2", "mcts:time=20ms"}) {
         auto state = position(program, example.position);
-        auto white = agent(spec, program);
-        auto black = agent("mcts:iterations=3000", program);
+        auto white = started_agent(spec, program);
+        auto black = started_agent("mcts:iterations=3000", program);
         // White must win whatever Black does, within the plies the position promises.
         while (!state.over) {
           const Move move = (state.to_move == 0 ? white : black)->choose(state, 0);
@@ -126,7 +126,7 @@ TEST(MctsSolver, ReportsAProvenLossAndStillMoves) {
   breakthrough().visit([](const auto& program) {
     // White to move cannot stop both of Black's pawns on row 2.
     const auto state = position(program, "pppppppp/8/8/8/8/8/1p4p1/P6P White 20");
-    auto mcts = agent("mcts:iterations=5000", program);
+    auto mcts = started_agent("mcts:iterations=5000", program);
     const Move move = mcts->choose(state, 0);
     MoveList legal;
     program.legal_moves(state, legal);
@@ -180,7 +180,7 @@ TEST_P(WholeGames, EveryAgentPlaysLegalMovesToTheEnd) {
     for (const auto& [white_spec, black_spec] :
          {std::pair{"mcts:iterations=" + iterations, std::string("random")},
           std::pair{"uct:iterations=" + iterations, "mcts:iterations=" + iterations + ",threads=2"}}) {
-      auto white = agent(white_spec, program), black = agent(black_spec, program);
+      auto white = started_agent(white_spec, program), black = started_agent(black_spec, program);
       auto state = chess ? position(program, "4k3/8/8/8/8/8/8/R3K3 White 180 90 unmoved=a1,e1 passed=-")
                          : program.initial_state();
       // The game's history, for a repetition rule: Go's is what ends the ko fights of weak agents.
@@ -212,7 +212,7 @@ INSTANTIATE_TEST_SUITE_P(EveryGame, WholeGames, testing::ValuesIn(whole_game_fil
 
 TEST(Mcts, ReportsThePrincipalLine) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:iterations=20000", program);
+    auto mcts = started_agent("mcts:iterations=20000", program);
     const auto state = program.initial_state();
     const Move move = mcts->choose(state, 0);
     const SearchReport report = *mcts->last_report();
@@ -237,7 +237,7 @@ TEST(Mcts, ReusesTheTreeOfTheMovesPlayed) {
     // starts from the subtree the first one grew, so it ends with more nodes.
     std::array<std::size_t, 2> nodes{};
     for (const bool reuse : {false, true}) {
-      auto mcts = agent(std::string("mcts:iterations=20000,reuse=") + (reuse ? "on" : "off"), program);
+      auto mcts = started_agent(std::string("mcts:iterations=20000,reuse=") + (reuse ? "on" : "off"), program);
       auto state = program.initial_state();
       const Move first = mcts->choose(state, 0);
       program.apply(state, first);
@@ -256,7 +256,7 @@ TEST(Mcts, ReusesTheTreeOfTheMovesPlayed) {
 
 TEST(Mcts, SearchesAfreshInAPositionItDidNotFollow) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:iterations=2000", program);
+    auto mcts = started_agent("mcts:iterations=2000", program);
     auto state = program.initial_state();
     mcts->choose(state, 0);
     // Moves were played without telling the agent (an undo, a lost message): it must notice.
@@ -274,7 +274,8 @@ TEST(Mcts, SearchesAfreshInAPositionItDidNotFollow) {
 TEST(Mcts, ReuseKeepsSearchesDeterministic) {
   breakthrough(6, 6).visit([](const auto& program) {
     const auto game_moves = [&] {
-      auto white = agent("mcts:iterations=1500,seed=4", program), black = agent("mcts:iterations=1500,seed=9", program);
+      auto white = started_agent("mcts:iterations=1500,seed=4", program),
+           black = started_agent("mcts:iterations=1500,seed=9", program);
       auto state = program.initial_state();
       std::vector<Move> moves;
       while (!state.over) {
@@ -292,7 +293,7 @@ TEST(Mcts, ReuseKeepsSearchesDeterministic) {
 
 TEST(Mcts, FinishLetsGoOfTheTreeAndTheNextGameStartsAfresh) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:iterations=3000,threads=2", program);
+    auto mcts = started_agent("mcts:iterations=3000,threads=2", program);
     const auto start = program.initial_state();
     const Move first = mcts->choose(start, 0);
     mcts->observe(first);
@@ -307,7 +308,7 @@ TEST(Mcts, FinishLetsGoOfTheTreeAndTheNextGameStartsAfresh) {
 
 TEST(Mcts, ThreadsShareTheIterationBudget) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:iterations=10001,threads=3", program);
+    auto mcts = started_agent("mcts:iterations=10001,threads=3", program);
     const auto state = program.initial_state();
     const Move move = mcts->choose(state, 0);
     const SearchReport report = *mcts->last_report();
@@ -317,7 +318,7 @@ TEST(Mcts, ThreadsShareTheIterationBudget) {
     program.legal_moves(state, moves);
     EXPECT_NE(std::find(moves.begin(), moves.end(), move), moves.end());
     // Fewer iterations than threads still runs exactly that many.
-    auto tiny = agent("mcts:iterations=2,threads=4", program);
+    auto tiny = started_agent("mcts:iterations=2,threads=4", program);
     tiny->choose(state, 0);
     EXPECT_EQ(tiny->last_report()->iterations, 2u);
   });
@@ -328,7 +329,7 @@ TEST(Mcts, ThreadsShareTheIterationBudget) {
 // before their trees are used again, in the next search or at the end of the game.
 TEST(Mcts, TheClockDoesNotWaitForAHelperThreadThatWasNotRun) {
   breakthrough().visit([](const auto& program) {
-    auto mcts = agent("mcts:time=5ms,threads=8", program);
+    auto mcts = started_agent("mcts:time=5ms,threads=8", program);
     auto state = program.initial_state();
     MoveList moves;
     for (int ply = 0; ply < 30 && !state.over; ++ply) {
@@ -350,13 +351,13 @@ TEST(Mcts, MemoryCapBoundsTheTree) {
     // 1MB holds 26,214 nodes of 40 bytes; 20,000 iterations would grow about 90,000 (4.5 a
     // iteration). The tree grows into four fifths of them (20,971): the last fifth is room for
     // re-rooting.
-    auto mcts = agent("mcts:iterations=20000,memory=1MB", program);
+    auto mcts = started_agent("mcts:iterations=20000,memory=1MB", program);
     mcts->choose(program.initial_state(), 0);
     EXPECT_LE(mcts->last_report()->nodes, 20971u);
     EXPECT_GT(mcts->last_report()->nodes, 20900u);
     EXPECT_EQ(mcts->last_report()->iterations, 20000u);
     // Without reuse nothing is kept for re-rooting, and the tree may fill the pool.
-    auto forgetful = agent("mcts:iterations=20000,memory=1MB,reuse=off", program);
+    auto forgetful = started_agent("mcts:iterations=20000,memory=1MB,reuse=off", program);
     forgetful->choose(program.initial_state(), 0);
     EXPECT_LE(forgetful->last_report()->nodes, 26214u);
     EXPECT_GT(forgetful->last_report()->nodes, 26100u);
@@ -452,12 +453,12 @@ TEST(Mcts, RerootingKeepsWhatTheFreeSpaceAndTheDeadlineAllow) {
 // its iteration budget and its clock.
 TEST(Mcts, AnEndlessGameIsSearchedWithCappedPlayouts) {
   endless_game().visit([](const auto& program) {
-    auto counted = agent("mcts:iterations=40", program);
+    auto counted = started_agent("mcts:iterations=40", program);
     counted->choose(program.initial_state(), 0);
     EXPECT_EQ(counted->last_report()->iterations, 40u);
     EXPECT_EQ(counted->last_report()->capped_playouts, 40u);
     EXPECT_DOUBLE_EQ(counted->last_report()->value, 0.5);
-    auto timed = agent("mcts:time=100ms", program);
+    auto timed = started_agent("mcts:time=100ms", program);
     timed->choose(program.initial_state(), 0);
     EXPECT_GT(timed->last_report()->capped_playouts, 0u);
     EXPECT_LT(timed->last_report()->seconds, 10.0);  // it returns: no playout runs forever
@@ -471,7 +472,7 @@ TEST(Mcts, ARuleThatRunsAwayFailsTheSearchCleanly) {
       std::make_shared<lang::SourceFile>(lang::SourceFile{"runaway.game", troyka_tests::kRunawayGame}), {}));
   game.visit([](const auto& program) {
     for (const std::string spec : {"mcts:iterations=50", "mcts:iterations=50,threads=2", "mcts:time=10s,threads=2"}) {
-      auto searcher = agent(spec, program);
+      auto searcher = started_agent(spec, program);
       try {
         searcher->choose(program.initial_state(), 0);
         ADD_FAILURE() << spec << " chose a move";
@@ -490,7 +491,7 @@ TEST(Mcts, OneLegalMoveNeedsNoSearch) {
       (end (win (reach far-row)) (lose no-legal-moves))))"}),
                                           {}));
   game.visit([](const auto& program) {
-    auto mcts = agent("mcts:time=10s", program);
+    auto mcts = started_agent("mcts:time=10s", program);
     const Move move = mcts->choose(program.initial_state(), 0);
     EXPECT_EQ(program.move_text(move), "a1-a2");
     EXPECT_LT(mcts->last_report()->seconds, 1.0);

@@ -22,7 +22,9 @@ namespace troyka {
 namespace {
 
 using troyka_tests::game;
+using troyka_tests::game_from_text;
 using troyka_tests::kSlowBuild;
+using troyka_tests::load_error;
 using troyka_tests::move_texts;
 using troyka_tests::position;
 
@@ -33,11 +35,6 @@ Game morris_game() { return game("nine-mens-morris.game"); }
 std::string replaced(std::string_view text, std::string_view from, std::string_view to) {
   std::string result(text);
   return result.replace(result.find(from), from.size(), to);
-}
-
-Game game_of(std::string_view text) {
-  return Game(
-      lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", std::string(text)}), {}));
 }
 
 // Late in the placement phase (White places its ninth man, Black its ninth, then men move) and in
@@ -69,7 +66,8 @@ TEST(Morris, RandomGamesAgreeWithTheReference) {
   };
   troyka_tests::expect_random_games_agree_with_plain_reference(
       morris_game(),
-      troyka_tests::PlainReference<morris::Position>{morris::start(), morris::successors, winner, morris::text, kOngoing},
+      troyka_tests::PlainReference<morris::Position>{morris::start(), morris::successors, winner, morris::text,
+                                                     kOngoing},
       "Nine Men's Morris", kSlowBuild ? 2 : 20, 3);
 }
 
@@ -157,7 +155,7 @@ TEST(Morris, TranslationWritesPointsLinksAndPhasesThatPlayAlike) {
   EXPECT_NE(text.find("(phases placement movement)\n  (phase placement (until (= (counter placed) 9)))"),
             std::string::npos)
       << text;
-  game_of(text).visit([&](const auto& program) {
+  game_from_text(text).visit([&](const auto& program) {
     EXPECT_EQ(perft(program, position(program, morris::text(kLatePlacement)), 3), morris::perft(kLatePlacement, 3));
   });
 }
@@ -183,7 +181,7 @@ constexpr std::string_view kRing = R"((game "Ring"
 )";
 
 TEST(GraphBoards, ALinkLeadsWhereItSaysOnARectangle) {
-  game_of(kRing).visit([&](const auto& program) {
+  game_from_text(kRing).visit([&](const auto& program) {
     EXPECT_EQ(move_texts(program, program.initial_state()), (std::vector<std::string>{"a1-b1", "a1-c1"}));
     EXPECT_EQ(move_texts(program, position(program, "2k/K2 Black 1")), (std::vector<std::string>{"c2-b2"}));
   });
@@ -199,7 +197,7 @@ constexpr std::string_view kSpaced = R"((game "Spaced"
 )";
 
 TEST(GraphBoards, InARowFollowsTheDeclaredLines) {
-  game_of(kSpaced).visit([&](const auto& program) {
+  game_from_text(kSpaced).visit([&](const auto& program) {
     EXPECT_EQ(position(program, "1#1#1/#####/S#S#S Black 3").winner, 0);
     EXPECT_FALSE(position(program, "S#1#1/#####/1#S#S Black 3").over);
   });
@@ -207,24 +205,14 @@ TEST(GraphBoards, InARowFollowsTheDeclaredLines) {
 
 // ---- the forms' errors ------------------------------------------------------------------------------
 
-std::string error_of(std::string_view text) {
-  try {
-    lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", std::string(text)}), {});
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  ADD_FAILURE() << "loaded without an error: " << text;
-  return {};
-}
-
 TEST(GraphBoardErrors, PointsAreNamedLikeCellsOnce) {
-  EXPECT_EQ(error_of(replaced(kSpaced, "(points a1 c1", "(points a1 zz")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(points a1 c1", "(points a1 zz")),
             R"(test.game:3:21: error: expected a point named like a cell, e.g. d1, found 'zz'
  3 |   (board (points a1 zz e1 a3 c3 e3) (line e a1 c1 e1) (line e a3 c3 e3))
    |                     ^~
 hint: a point is named by its column a..z and its row 1..26 on the board's chart
 )");
-  EXPECT_EQ(error_of(replaced(kSpaced, "(points a1 c1", "(points a1 a1")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(points a1 c1", "(points a1 a1")),
             R"(test.game:3:21: error: the point a1 is named twice
  3 |   (board (points a1 a1 e1 a3 c3 e3) (line e a1 c1 e1) (line e a3 c3 e3))
    |                     ^~
@@ -232,32 +220,32 @@ hint: a point is named by its column a..z and its row 1..26 on the board's chart
 }
 
 TEST(GraphBoardErrors, LinesJoinPointsOfTheBoard) {
-  EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1 b1 e1)")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1 b1 e1)")),
             R"(test.game:3:48: error: b1 is not a point of the board
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line e a1 b1 e1) (line e a3 c3 e3))
    |                                                ^~
 hint: the board's cells are the points its (points ...) names
 )");
-  EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line up a1 c1 e1)")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(line e a1 c1 e1)", "(line up a1 c1 e1)")),
             R"(test.game:3:43: error: expected a board direction, found 'up'
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line up a1 c1 e1) (line e a3 c3 e3))
    |                                           ^~
 hint: expected one of 'n', 's', 'e', 'w', 'ne', 'nw', 'se', 'sw'
 )");
-  EXPECT_EQ(error_of(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1)")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(line e a1 c1 e1)", "(line e a1)")),
             R"(test.game:3:37: error: a line joins at least two cells
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line e a1) (line e a3 c3 e3))
    |                                     ^
 hint: usage: (line DIRECTION CELL CELL...): each cell leads to the next along DIRECTION, and back the opposite way
 )");
-  EXPECT_EQ(error_of(replaced(kSpaced, "(line e a3 c3 e3)", "(line e a1 a3)")),
+  EXPECT_EQ(load_error(replaced(kSpaced, "(line e a3 c3 e3)", "(line e a1 a3)")),
             R"(test.game:3:63: error: a1 already leads e to c1
  3 |   (board (points a1 c1 e1 a3 c3 e3) (line e a1 c1 e1) (line e a1 a3))
    |                                                               ^~
 hint: a cell has at most one neighbour in each direction
 )");
   EXPECT_EQ(
-      error_of(replaced(kRing, "(link w a1 c1)", "(tunnel w a1 c1)")),
+      load_error(replaced(kRing, "(link w a1 c1)", "(tunnel w a1 c1)")),
       R"(test.game:3:41: error: expected '(holes ...)', '(line ...)' or '(link ...)' in the board, found '(tunnel ...)'
  3 |   (board (rectangle 3 2) (link e c1 a1) (tunnel w a1 c1))
    |                                         ^
@@ -278,14 +266,14 @@ constexpr std::string_view kPhased = R"((game "Phased"
 )";
 
 TEST(PhaseErrors, ARuleNamesADeclaredPhase) {
-  EXPECT_EQ(error_of(replaced(kPhased, "(moves (phase moving)", "(moves (phase movin)")),
+  EXPECT_EQ(load_error(replaced(kPhased, "(moves (phase moving)", "(moves (phase movin)")),
             R"(test.game:7:34: error: unknown phase 'movin'
  7 |   (piece Stone "S" (moves (phase movin) (go (n e s w)) empty))
    |                                  ^~~~~
 hint: did you mean 'moving'?
 )");
-  EXPECT_EQ(error_of(replaced(replaced(kPhased, "(phases placing moving)\n  ", ""),
-                              "(phase placing (until (= (counter placed) 2)))\n  ", "")),
+  EXPECT_EQ(load_error(replaced(replaced(kPhased, "(phases placing moving)\n  ", ""),
+                                "(phase placing (until (= (counter placed) 2)))\n  ", "")),
             R"(test.game:5:34: error: unknown phase 'moving'
  5 |   (piece Stone "S" (moves (phase moving) (go (n e s w)) empty))
    |                                  ^~~~~~
@@ -294,18 +282,18 @@ hint: declare the game's phases at game level: (phases NAME NAME...)
 }
 
 TEST(PhaseErrors, EveryPhaseButTheLastEnds) {
-  EXPECT_EQ(error_of(replaced(kPhased, "(phase placing (until (= (counter placed) 2)))", "")),
+  EXPECT_EQ(load_error(replaced(kPhased, "(phase placing (until (= (counter placed) 2)))", "")),
             R"(test.game:5:11: error: the phase 'placing' never ends
  5 |   (phases placing moving)
    |           ^~~~~~~
 hint: give it (phase placing (until CONDITION))
 )");
-  EXPECT_EQ(error_of(replaced(kPhased, "(phase placing (until", "(phase moving (until")),
+  EXPECT_EQ(load_error(replaced(kPhased, "(phase placing (until", "(phase moving (until")),
             R"(test.game:6:10: error: 'moving' is the last phase: it lasts to the end of the game
  6 |   (phase moving (until (= (counter placed) 2)))
    |          ^~~~~~
 )");
-  EXPECT_EQ(error_of(replaced(kPhased, "(until (= (counter placed) 2))", "(until no-legal-moves)")),
+  EXPECT_EQ(load_error(replaced(kPhased, "(until (= (counter placed) 2))", "(until no-legal-moves)")),
             R"(test.game:6:25: error: '(until ...)' cannot test no-legal-moves
  6 |   (phase placing (until no-legal-moves))
    |                         ^~~~~~~~~~~~~~
@@ -316,7 +304,7 @@ hint: a phase ends by the position after a decision alone
 // Two stones each are placed, then they step: perft counted by hand. 9, 8, then White's two stones
 // step to the empty neighbours.
 TEST(Phases, RulesApplyInTheirPhaseOnly) {
-  game_of(kPhased).visit([&](const auto& program) {
+  game_from_text(kPhased).visit([&](const auto& program) {
     EXPECT_EQ(perft(program, program.initial_state(), 4), 9u * 8u * 7u * 6u);
     const auto moving = position(program, "S2/1S1/2s Black 4 phase=moving placed=2,2");
     EXPECT_EQ(move_texts(program, moving), (std::vector<std::string>{"c1-b1", "c1-c2"}));

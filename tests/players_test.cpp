@@ -17,6 +17,7 @@
 #include "interpreter/random.h"
 #include "lang/diagnostic.h"
 #include "lang/rules.h"
+#include "tests/games.h"
 #include "tests/players_reference.h"
 #include "tests/run_troyka.h"
 
@@ -28,6 +29,7 @@ using troyka::lang::Error;
 using troyka::lang::Offset;
 using troyka::lang::Rules;
 using troyka::lang::SourceFile;
+using troyka_tests::load_error;
 
 const std::vector<std::string> kFacings = {"north", "east", "south", "west"};
 const std::vector<Offset> kForwards = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
@@ -55,16 +57,6 @@ std::string text_of(const std::string& path) {
 Rules load_test_game(const std::string& name) {
   const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name);
   return troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), {});
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {});
-  } catch (const Error& error) {
-    return render(error.diagnostic());
-  }
-  ADD_FAILURE() << "loaded without an error";
-  return {};
 }
 
 // The cells of a player's pawns at the start.
@@ -106,7 +98,7 @@ TEST(Players, OneToEightPlayersEachMoveAlongTheirOwnFacing) {
 }
 
 TEST(Players, AGameNeedsAPlayer) {
-  EXPECT_EQ(error_of(game_of_players(0)), R"(test.game:2:3: error: a game needs at least one player
+  EXPECT_EQ(load_error(game_of_players(0)), R"(test.game:2:3: error: a game needs at least one player
  2 |   (players)
    |   ^
 hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACING one of north, south, east, west
@@ -114,7 +106,7 @@ hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACI
 }
 
 TEST(Players, TheNinthPlayerIsOneTooMany) {
-  EXPECT_EQ(error_of(game_of_players(9)), R"(test.game:2:96: error: a game has at most 8 players, this one lists 9
+  EXPECT_EQ(load_error(game_of_players(9)), R"(test.game:2:96: error: a game has at most 8 players, this one lists 9
  2 | ...4 west) (P5 north) (P6 east) (P7 south) (P8 west) (P9 north))
    |                                                      ^
 hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACING one of north, south, east, west
@@ -124,7 +116,7 @@ hint: usage: (players (NAME FACING)...): 1 to 8 players in turn order, with FACI
 TEST(Players, EveryPlayerNeedsANameOfItsOwn) {
   std::string text = game_of_players(3);
   text.replace(text.find("P3"), 2, "P1");
-  EXPECT_EQ(error_of(text), R"(test.game:2:34: error: two players are called 'P1'
+  EXPECT_EQ(load_error(text), R"(test.game:2:34: error: two players are called 'P1'
  2 |   (players (P1 north) (P2 east) (P1 south))
    |                                  ^~
 hint: each player needs a name of its own

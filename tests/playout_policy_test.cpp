@@ -15,11 +15,8 @@ namespace troyka {
 namespace {
 
 using troyka_tests::breakthrough;
+using troyka_tests::game_from_text;
 using troyka_tests::position;
-
-Game game_from(const std::string& text) {
-  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {}));
-}
 
 // Games that never end: each side's king goes left or right along its own row, and no one can
 // reach the far row. With a step the playout draws from targets, with a slide from a move list.
@@ -36,7 +33,7 @@ std::vector<std::string> endless_games() {
 
 TEST(PlayoutPolicy, APlayoutStopsUnfinishedAtItsPlyCap) {
   for (const std::string& text : endless_games()) {
-    game_from(text).visit([](const auto& program) {
+    game_from_text(text).visit([](const auto& program) {
       auto state = program.initial_state();
       Rng rng(3);
       PlayoutPolicy policy;
@@ -54,7 +51,7 @@ TEST(PlayoutPolicy, APlayoutStopsUnfinishedAtItsPlyCap) {
 
 TEST(PlayoutPolicy, APlayoutStopsUnfinishedOnceItsDeadlineHasPassed) {
   for (const std::string& text : endless_games()) {
-    game_from(text).visit([](const auto& program) {
+    game_from_text(text).visit([](const auto& program) {
       const auto passed = std::chrono::steady_clock::now() - std::chrono::seconds(1);
       auto state = program.initial_state();
       Rng rng(3);
@@ -161,7 +158,7 @@ TEST(PlayoutPolicy, TakingTheLastPieceIsADecisiveMove) {
 TEST(PlayoutPolicy, WinsAreTriedWhenAnEarlierRuleCouldDecideFirst) {
   // Reaching row 4 wins, but an earlier rule says a pawn reaching d4 loses: moves onto d4 are
   // not wins, and the winning-move test must play them to find out.
-  const Game game = game_from(R"((game "Trap" (players (White north) (Black south)) (board (rectangle 4 4))
+  const Game game = game_from_text(R"((game "Trap" (players (White north) (Black south)) (board (rectangle 4 4))
     (region trap (cells d4))
     (piece Pawn (step forward (to empty)))
     (setup (place White Pawn (cells d3)) (place Black Pawn (cells a1)))

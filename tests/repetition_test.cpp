@@ -20,6 +20,9 @@
 namespace troyka {
 namespace {
 
+using troyka_tests::game_from_text;
+using troyka_tests::load_error;
+using troyka_tests::rules_from_text;
 using troyka_tests::run_troyka;
 
 const std::string kTwoKings = std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/two-kings.game";
@@ -30,21 +33,6 @@ std::string two_kings(const std::string& end, const std::string& king = "(step a
   return "(game \"Test\" (players (White north) (Black south)) (board (rectangle 3 3))\n(end " + end +
          ")\n(piece King \"K\" " + king + ") (setup (place White King a1) (place Black King c3)))";
 }
-
-lang::Rules rules_of(const std::string& text) {
-  return lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {});
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    rules_of(text);
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  return "loads";
-}
-
-Game game_of(const std::string& text) { return Game(rules_of(text)); }
 
 // Plays the moves, keeping `history`.
 template <typename Program>
@@ -63,13 +51,13 @@ constexpr auto kCycle = {"a1-a2", "c3-c2", "a2-a1", "c2-c3"};
 // ---- the form ---------------------------------------------------------------------------------
 
 TEST(RepetitionErrors, TheCountIsTwoOrMore) {
-  EXPECT_EQ(error_of(two_kings("(draw (repetition 1))")),
+  EXPECT_EQ(load_error(two_kings("(draw (repetition 1))")),
             "test.game:2:24: error: the number of repetitions must be between 2 and 100, but it is 1\n"
             " 2 | (end (draw (repetition 1)))\n"
             "   |                        ^\n"
             "hint: every position has occurred once when it stands on the board: (repetition 3) holds at its third "
             "occurrence\n");
-  EXPECT_EQ(error_of(two_kings("(draw (repetition 101))")),
+  EXPECT_EQ(load_error(two_kings("(draw (repetition 101))")),
             "test.game:2:24: error: the number of repetitions must be between 2 and 100, but it is 101\n"
             " 2 | (end (draw (repetition 101)))\n"
             "   |                        ^~~\n"
@@ -78,22 +66,22 @@ TEST(RepetitionErrors, TheCountIsTwoOrMore) {
 }
 
 TEST(RepetitionErrors, TheCountIsANumber) {
-  EXPECT_EQ(error_of(two_kings("(draw repetition)")),
+  EXPECT_EQ(load_error(two_kings("(draw repetition)")),
             "test.game:2:12: error: the condition 'repetition' needs a number of times\n"
             " 2 | (end (draw repetition))\n"
             "   |            ^~~~~~~~~~\n"
             "hint: usage: (repetition N): the position, with the same player to move, has occurred N times\n");
-  EXPECT_EQ(error_of(two_kings("(draw (repetition))")),
+  EXPECT_EQ(load_error(two_kings("(draw (repetition))")),
             "test.game:2:12: error: '(repetition ...)' is missing its N\n"
             " 2 | (end (draw (repetition)))\n"
             "   |            ^\n"
             "hint: usage: (repetition N): the position, with the same player to move, has occurred N times\n");
-  EXPECT_EQ(error_of(two_kings("(draw (repetition 3 4))")),
+  EXPECT_EQ(load_error(two_kings("(draw (repetition 3 4))")),
             "test.game:2:26: error: '(repetition ...)' takes no more than 1 argument; the number 4 is one too many\n"
             " 2 | (end (draw (repetition 3 4)))\n"
             "   |                          ^\n"
             "hint: usage: (repetition N): the position, with the same player to move, has occurred N times\n");
-  EXPECT_EQ(error_of(two_kings("(draw (repetitions 3))")),
+  EXPECT_EQ(load_error(two_kings("(draw (repetitions 3))")),
             "test.game:2:13: error: unknown condition 'repetitions'\n"
             " 2 | (end (draw (repetitions 3)))\n"
             "   |             ^~~~~~~~~~~\n"
@@ -101,11 +89,11 @@ TEST(RepetitionErrors, TheCountIsANumber) {
 }
 
 TEST(RepetitionForm, IsReadAloneAndInCompounds) {
-  const lang::Rules alone = rules_of(two_kings("(draw (repetition 3))"));
+  const lang::Rules alone = rules_from_text(two_kings("(draw (repetition 3))"));
   ASSERT_EQ(alone.end.size(), 1U);
   EXPECT_EQ(alone.end[0].kind, lang::EndKind::Repetition);
   EXPECT_EQ(alone.end[0].repetitions, 3);
-  const lang::Rules compound = rules_of(two_kings("(win (or (repetition 2) (reach King (cells b2))))"));
+  const lang::Rules compound = rules_from_text(two_kings("(win (or (repetition 2) (reach King (cells b2))))"));
   ASSERT_EQ(compound.end[0].parts.size(), 2U);
   EXPECT_EQ(compound.end[0].parts[0].kind, lang::EndKind::Repetition);
   EXPECT_EQ(compound.end[0].parts[0].repetitions, 2);
@@ -139,7 +127,7 @@ TEST(Repetition, TheThirdOccurrenceDrawsAndAStateAloneNeverRepeats) {
 
 // The same cells with the other player to move are another position.
 TEST(Repetition, ThePlayerToMoveIsPartOfThePosition) {
-  const Game loaded = game_of(two_kings("(draw (repetition 2))"));
+  const Game loaded = game_from_text(two_kings("(draw (repetition 2))"));
   loaded.visit([](const auto& program) {
     auto state = program.initial_state();
     History history = program.start_history(state);
@@ -156,7 +144,7 @@ TEST(Repetition, ThePlayerToMoveIsPartOfThePosition) {
 
 // (lose (repetition N)) concerns the player who just moved first: it repeated the position.
 TEST(Repetition, TheMoverIsTestedFirst) {
-  const Game loaded = game_of(two_kings("(lose (repetition 2))"));
+  const Game loaded = game_from_text(two_kings("(lose (repetition 2))"));
   loaded.visit([](const auto& program) {
     auto state = program.initial_state();
     History history = program.start_history(state);
@@ -168,7 +156,7 @@ TEST(Repetition, TheMoverIsTestedFirst) {
 }
 
 TEST(Repetition, CountsInsideCompounds) {
-  const Game loaded = game_of(two_kings("(win (and (repetition 2) (reach King (cells a1))))"));
+  const Game loaded = game_from_text(two_kings("(win (and (repetition 2) (reach King (cells a1))))"));
   loaded.visit([](const auto& program) {
     auto state = program.initial_state();
     History history = program.start_history(state);
@@ -180,7 +168,7 @@ TEST(Repetition, CountsInsideCompounds) {
 
 // A capture in a game where no move adds a piece cannot be undone: the history starts again there.
 TEST(Repetition, ACaptureEmptiesTheHistory) {
-  const Game loaded = game_of(
+  const Game loaded = game_from_text(
       "(game \"Test\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
       "(end (draw (repetition 3)) (win opponent-has-no-pieces))\n"
       "(piece King \"K\" (step all-directions (to not-friend) capture))\n"
@@ -203,7 +191,7 @@ TEST(Repetition, ACaptureEmptiesTheHistory) {
 // apply with a history; a playout from a position takes the game's history so far.
 TEST(Repetition, PlayoutsKeepAHistory) {
   for (const std::string king : {"(step all-directions (to empty))", "(slide all-directions (to empty))"}) {
-    const Game loaded = game_of(two_kings("(draw (repetition 3))", king));
+    const Game loaded = game_from_text(two_kings("(draw (repetition 3))", king));
     loaded.visit([&](const auto& program) {
       for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         auto played = program.initial_state();
@@ -254,7 +242,7 @@ TEST(Repetition, PlayoutsKeepAHistory) {
 // Black to move after the start came back once and White went round again: c2-c3 would bring the
 // start a third time and lose. The search proves that from the game's history, and cannot without.
 TEST(Repetition, MctsCountsTheGameAndTheTreePath) {
-  const Game loaded = game_of(two_kings("(lose (repetition 3))"));
+  const Game loaded = game_from_text(two_kings("(lose (repetition 3))"));
   loaded.visit([](const auto& program) {
     using Program = std::decay_t<decltype(program)>;
     auto state = program.initial_state();
@@ -293,13 +281,15 @@ TEST(Repetition, MctsCountsTheGameAndTheTreePath) {
 // ---- the tools ------------------------------------------------------------------------------------
 
 TEST(Repetition, BoundsTheGameForCheck) {
-  EXPECT_FALSE(lang::unbounded_game_warning(rules_of(two_kings("(draw (repetition 3))"))).has_value());
-  EXPECT_FALSE(lang::unbounded_game_warning(rules_of(two_kings("(draw (or (reach King (cells b2)) (repetition 3)))")))
-                   .has_value());
+  EXPECT_FALSE(lang::unbounded_game_warning(rules_from_text(two_kings("(draw (repetition 3))"))).has_value());
+  EXPECT_FALSE(
+      lang::unbounded_game_warning(rules_from_text(two_kings("(draw (or (reach King (cells b2)) (repetition 3)))")))
+          .has_value());
   // Inside (and ...) or (not ...) a repetition need not end the game.
-  EXPECT_TRUE(lang::unbounded_game_warning(rules_of(two_kings("(draw (and (repetition 3) (reach King (cells b2))))")))
-                  .has_value());
-  EXPECT_TRUE(lang::unbounded_game_warning(rules_of(two_kings("(draw (reach King (cells b2)))"))).has_value());
+  EXPECT_TRUE(
+      lang::unbounded_game_warning(rules_from_text(two_kings("(draw (and (repetition 3) (reach King (cells b2))))")))
+          .has_value());
+  EXPECT_TRUE(lang::unbounded_game_warning(rules_from_text(two_kings("(draw (reach King (cells b2)))"))).has_value());
   const troyka_tests::Outcome check = run_troyka("check " + kTwoKings);
   EXPECT_EQ(check.status, 0) << check.err;
   EXPECT_EQ(check.err.find("warning"), std::string::npos) << check.err;

@@ -35,12 +35,7 @@ std::string turn_error(const std::string& turn, const std::string& options = "")
   const std::string text = "(game \"Test\" (players (Black north) (White south)) (board (rectangle 6 6))" + options +
                            "\n" + turn +
                            "\n(piece Stone \"S\" (drop)) (setup) (end (win (in-a-row 4)) (draw no-legal-moves)))";
-  try {
-    lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"test.game", text}), {});
-  } catch (const lang::Error& error) {
-    return lang::render(error.diagnostic());
-  }
-  return "loads";
+  return troyka_tests::load_error(text);
 }
 
 TEST(TurnErrors, ATurnHasAtLeastOneDecision) {
