@@ -1120,8 +1120,11 @@ bool GeneralMoves<Words>::run_slide(const Search& s, const Slide& slide, Thread 
   return false;
 }
 
-template <int Words>
-void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
+namespace {
+// The scalars of the record of the run that completes as `t`: the whole of a plain run's record.
+// Inlined into a listing's loop, where most runs are plain.
+template <typename Search, typename Thread>
+[[gnu::always_inline]] inline void fill_scalars(const Search& s, const Thread& t, GeneralRecord& record) {
   record.origin = static_cast<std::int16_t>(s.origin);
   record.piece = static_cast<std::int8_t>(s.origin >= 0 ? s.start_piece : t.entered);
   if (t.mover == kLanded || t.mover == kExited) {
@@ -1131,6 +1134,12 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
   }
   record.from_hand = t.from_hand;
   record.labelled = static_cast<std::int16_t>(s.labelled);
+}
+}  // namespace
+
+template <int Words>
+void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
+  fill_scalars(s, t, record);
   if (plain(t)) return;
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
@@ -1220,8 +1229,12 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   const auto accept = [&](const Thread& t) {
     std::optional<GeneralRecord> unkept;  // made only when the record is not kept
     GeneralRecord& found = kept ? kept->emplace_back() : unkept.emplace();
-    fill_record(s, t, found);
-    const std::uint64_t fingerprint = plain(t) ? scalar_fingerprint(found) | 1 : found.fingerprint();
+    const bool scalars_only = plain(t);
+    if (scalars_only)
+      fill_scalars(s, t, found);
+    else
+      fill_record(s, t, found);
+    const std::uint64_t fingerprint = scalars_only ? scalar_fingerprint(found) | 1 : found.fingerprint();
     const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
     if (std::find(fingerprints.begin(), end, fingerprint) != end) {
       if (kept) kept->pop_back();
@@ -1288,7 +1301,8 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
 }
 
 template <int Words>
-Move GeneralMoves<Words>::move_of(const GeneralRecord& record, std::uint64_t fingerprint) const {
+[[gnu::always_inline]] inline Move GeneralMoves<Words>::move_of(const GeneralRecord& record,
+                                                                std::uint64_t fingerprint) const {
   Move move;
   move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
                                          : record.landing >= 0 ? record.landing
