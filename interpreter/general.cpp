@@ -1226,9 +1226,9 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   Search s(state, board_, attacks);
   s.defer = defer;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
-  const auto accept = [&](const Thread& t) {
-    std::optional<GeneralRecord> unkept;  // made only when the record is not kept
-    GeneralRecord& found = kept ? kept->emplace_back() : unkept.emplace();
+  // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
+  // this origin already gave its move.
+  const auto accept_as = [&](GeneralRecord& found, const Thread& t) {
     const bool scalars_only = plain(t);
     if (scalars_only)
       fill_scalars(s, t, found);
@@ -1255,6 +1255,13 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       move = move_of(committed, committed.fingerprint());
     }
     return on_record(found, move);
+  };
+  // Not std::optional for the record that is not kept: GCC zeroes an optional's 224 bytes
+  // (`rep stos`) at each run, kept or not.
+  const auto accept = [&](const Thread& t) {
+    if (kept) return accept_as(kept->emplace_back(), t);
+    GeneralRecord unkept;
+    return accept_as(unkept, t);
   };
   // Whether a rule applies does not depend on the origin.
   boost::container::small_vector<const CompiledRule*, 16> applying;
