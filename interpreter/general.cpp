@@ -206,12 +206,17 @@ int GeneralRecord::captured_pieces() const {
   return static_cast<int>(std::count_if(changes.begin(), changes.end(), is_capture));
 }
 
+// The fingerprint of the record's scalars, before its changes are folded in: a record without
+// changes (a plain slide's) has no other, and a listing computes it without the loops.
+[[gnu::always_inline]] static inline std::uint64_t scalar_fingerprint(const GeneralRecord& r) {
+  return mixed(static_cast<std::uint64_t>(r.origin + 1) << 48 ^ static_cast<std::uint64_t>(r.landing + 1) << 32 ^
+               static_cast<std::uint64_t>(r.piece + 1) << 24 ^ static_cast<std::uint64_t>(r.final_piece + 1) << 16 ^
+               static_cast<std::uint64_t>(r.labelled + 1) << 3 ^ std::uint64_t{r.again} << 2 ^
+               std::uint64_t{r.pass} << 1 ^ r.swap ^ std::uint64_t{r.exits} << 62 ^ std::uint64_t{r.from_hand} << 61);
+}
+
 std::uint64_t GeneralRecord::fingerprint() const {
-  std::uint64_t hash =
-      mixed(static_cast<std::uint64_t>(origin + 1) << 48 ^ static_cast<std::uint64_t>(landing + 1) << 32 ^
-            static_cast<std::uint64_t>(piece + 1) << 24 ^ static_cast<std::uint64_t>(final_piece + 1) << 16 ^
-            static_cast<std::uint64_t>(labelled + 1) << 3 ^ std::uint64_t{again} << 2 ^ std::uint64_t{pass} << 1 ^
-            swap ^ std::uint64_t{exits} << 62 ^ std::uint64_t{from_hand} << 61);
+  std::uint64_t hash = scalar_fingerprint(*this);
   for (const CellChange& change : changes)
     hash = mixed(hash ^ (std::uint64_t{change.cell} << 16 | std::uint64_t{change.what} << 8 |
                          static_cast<std::uint8_t>(change.become) |
@@ -704,6 +709,14 @@ struct GeneralMoves<Words>::Thread {
   std::array<std::int16_t, lang::core::kMaxNestedLineCounts> counts{};  // passes left of each line count
 };
 
+namespace {
+// A run without effects or waypoints (a slide's, a step's): its record is its scalars alone.
+template <typename Thread>
+bool plain(const Thread& t) {
+  return t.effects == 0 && t.waypoints == 0;
+}
+}  // namespace
+
 template <int Words>
 struct GeneralMoves<Words>::Search {
   struct Effect {
@@ -1107,8 +1120,11 @@ bool GeneralMoves<Words>::run_slide(const Search& s, const Slide& slide, Thread 
   return false;
 }
 
-template <int Words>
-void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
+namespace {
+// The scalars of the record of the run that completes as `t`: the whole of a plain run's record.
+// Inlined into a listing's loop, where most runs are plain.
+template <typename Search, typename Thread>
+[[gnu::always_inline]] inline void fill_scalars(const Search& s, const Thread& t, GeneralRecord& record) {
   record.origin = static_cast<std::int16_t>(s.origin);
   record.piece = static_cast<std::int8_t>(s.origin >= 0 ? s.start_piece : t.entered);
   if (t.mover == kLanded || t.mover == kExited) {
@@ -1118,6 +1134,13 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
   }
   record.from_hand = t.from_hand;
   record.labelled = static_cast<std::int16_t>(s.labelled);
+}
+}  // namespace
+
+template <int Words>
+void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
+  fill_scalars(s, t, record);
+  if (plain(t)) return;
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
     if (effect.code == Code::Pass || effect.code == Code::Swap || effect.code == Code::Again) {
@@ -1203,11 +1226,15 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   Search s(state, board_, attacks);
   s.defer = defer;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
-  const auto accept = [&](const Thread& t) {
-    GeneralRecord unkept;
-    GeneralRecord& found = kept ? kept->emplace_back() : unkept;
-    fill_record(s, t, found);
-    const std::uint64_t fingerprint = found.fingerprint();
+  // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
+  // this origin already gave its move.
+  const auto accept_as = [&](GeneralRecord& found, const Thread& t) {
+    const bool scalars_only = plain(t);
+    if (scalars_only)
+      fill_scalars(s, t, found);
+    else
+      fill_record(s, t, found);
+    const std::uint64_t fingerprint = scalars_only ? scalar_fingerprint(found) | 1 : found.fingerprint();
     const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
     if (std::find(fingerprints.begin(), end, fingerprint) != end) {
       if (kept) kept->pop_back();
@@ -1228,6 +1255,13 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       move = move_of(committed, committed.fingerprint());
     }
     return on_record(found, move);
+  };
+  // Not std::optional for the record that is not kept: GCC zeroes an optional's 224 bytes
+  // (`rep stos`) at each run, kept or not.
+  const auto accept = [&](const Thread& t) {
+    if (kept) return accept_as(kept->emplace_back(), t);
+    GeneralRecord unkept;
+    return accept_as(unkept, t);
   };
   // Whether a rule applies does not depend on the origin.
   boost::container::small_vector<const CompiledRule*, 16> applying;
@@ -1274,14 +1308,15 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
 }
 
 template <int Words>
-Move GeneralMoves<Words>::move_of(const GeneralRecord& record, std::uint64_t fingerprint) const {
+[[gnu::always_inline]] inline Move GeneralMoves<Words>::move_of(const GeneralRecord& record,
+                                                                std::uint64_t fingerprint) const {
   Move move;
   move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
                                          : record.landing >= 0 ? record.landing
                                                                : cells_);
   move.to = static_cast<std::uint16_t>(record.landing >= 0 ? record.landing : move.from);
   move.piece = static_cast<std::uint8_t>(std::max<int>(record.piece, 0));
-  move.capture = record.captures();
+  move.capture = !record.changes.empty() && record.captures();
   move.general = true;
   move.jumped = fingerprint;
   return move;

@@ -59,6 +59,10 @@ struct CounterChange {
 // order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
 // only in them are one move (two paths of a chain over the same pieces).
 struct GeneralRecord {
+  // Provided, so that a record made with `()` (emplace_back, optional's emplace) is not first
+  // zeroed whole, 216 bytes, before its members' own initialisers: a listing makes one per move.
+  GeneralRecord() {}  // NOLINT(modernize-use-equals-default)
+
   std::int16_t origin = -1;      // the mover's cell when the rule started at a piece, else -1
   std::int16_t landing = -1;     // where the mover ends; -1 without a mover
   std::int8_t piece = -1;        // the mover's type at the start
