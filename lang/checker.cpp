@@ -1585,7 +1585,7 @@ class Checker {
       expect_at_most(node, 2);
       rule.priority = bounded(argument(node, 1, "PRIORITY"), 0, 255, "the priority");
     } else if (node.head() == "legal") {
-      if (rule.legal) fail(node, "'(legal ...)' is given twice");
+      if (rule.legal) fail(node, "'(legal ...)' is given twice", "join the conditions in one: (legal (and C...))");
       rule.legal = rule_legality(node);
     } else {
       if (rule.when) fail(node, "'(when ...)' is given twice");
