@@ -64,6 +64,7 @@ pairs=(
   "brandubh|-|board/war/custodial/Brandub.lud|-"
   "nine-mens-morris|-|board/space/line/Nine Men's Morris.lud|-"
   "connect6|-|board/space/line/Connect6.lud|-"
+  "minishogi|-|board/war/replacement/checkmate/shogi/Minishogi.lud|-"
 )
 games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | tr '\n' ' ')"
 for wanted in "$@"; do

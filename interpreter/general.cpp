@@ -623,7 +623,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
 // prefer captures, quiet moves, check), since a deferred part's captures are not known then.
 template <int Words>
 bool GeneralMoves<Words>::may_defer(const lang::core::Rule& rule) const {
-  if (rule.scope != lang::core::Rule::Scope::Piece || rule.expr.op != Op::Seq) return false;
+  if (rule.scope != lang::core::Rule::Scope::Piece || rule.expr.op != Op::Seq || rule.legal) return false;
   const auto asks_captures = [](const lang::EndRule& end, const auto& self) -> bool {
     return end.kind == lang::EndKind::QuietMoves || end.kind == lang::EndKind::InCheck ||
            std::any_of(end.parts.begin(), end.parts.end(), [&](const lang::EndRule& part) { return self(part, self); });
@@ -1236,13 +1236,17 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       fill_record(s, t, found);
     const std::uint64_t fingerprint = scalars_only ? scalar_fingerprint(found) | 1 : found.fingerprint();
     const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
-    if (std::find(fingerprints.begin(), end, fingerprint) != end) {
+    Move move = move_of(found, fingerprint);
+    // A move its rule's own (legal ...) refuses is not found, but another rule may make it. A
+    // listing of attacks (no program) takes the moves legal or not.
+    if (std::find(fingerprints.begin(), end, fingerprint) != end ||
+        (attacks && compiled_[static_cast<std::size_t>(s.rule)].rule->legal &&
+         !attacks->rule_allows(state, move, found, s.rule))) {
       if (kept) kept->pop_back();
       return false;
     }
     fingerprints.push(fingerprint);
     // A rule with a deferred part: its move is named by the record at COMMIT.
-    Move move = move_of(found, fingerprint);
     if (defer && t.committed >= 0) {
       found.deferred = static_cast<std::int16_t>(s.rule);
     } else if (t.committed >= 0) {

@@ -137,6 +137,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   checks_legality_ = !rules_->legal.empty();
   if (checks_legality_)
     for (int player = 0; player < players_; ++player) legal_tests_[player] = end_test(rules_->legal.front(), player);
+  if (rules_->general) compile_rule_legality();
   const bool hops = !hops_[0].empty() || !hops_[1].empty();
   moves_listed_ = hops || must_capture_ || general_ || checks_legality_;
   shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
@@ -463,9 +464,20 @@ typename Program<Words>::EndTest Program<Words>::end_test(const lang::EndRule& c
   test.first_part = static_cast<std::uint16_t>(end_parts_.size());
   test.parts = static_cast<std::uint16_t>(condition.parts.size());
   end_parts_.resize(end_parts_.size() + condition.parts.size());
+  const int parts_subject = condition.of_opponent ? 1 - subject : subject;  // (opponent C): two players
   for (std::size_t i = 0; i < condition.parts.size(); ++i)
-    end_parts_[test.first_part + i] = end_test(condition.parts[i], subject);
+    end_parts_[test.first_part + i] = end_test(condition.parts[i], parts_subject);
   return test;
+}
+
+template <int Words>
+void Program<Words>::compile_rule_legality() {
+  const std::vector<lang::core::Rule>& rules = rules_->general->moves;
+  rule_legal_tests_.resize(rules.size());
+  for (std::size_t index = 0; index < rules.size(); ++index)
+    if (rules[index].legal)
+      for (int player = 0; player < players_; ++player)
+        rule_legal_tests_[index][player] = end_test(*rules[index].legal, player);
 }
 
 template <int Words>
@@ -1279,6 +1291,21 @@ bool Program<Words>::legal_after(const StateType& state, Move move, const Genera
     play_move(after, move);
   const auto no_moves_asked = [] { return true; };
   return end_test_holds<true>(after, legal_tests_[state.to_move], no_moves_asked, nullptr);
+}
+
+template <int Words>
+bool Program<Words>::rule_allows(const StateType& state, Move move, const GeneralRecord& record, int rule) const {
+  thread_local bool looking_ahead = false;  // per thread: programs are shared by the threads of a search
+  if (looking_ahead) return true;
+  StateType after = state;
+  apply_record(after, move, record);
+  looking_ahead = true;
+  struct EndOfLook {
+    ~EndOfLook() { looking_ahead = false; }
+  } end_of_look;
+  const auto has_moves = [&] { return has_legal_move(after); };
+  return end_test_holds<true>(after, rule_legal_tests_[static_cast<std::size_t>(rule)][state.to_move], has_moves,
+                              nullptr);
 }
 
 template <int Words>

@@ -288,6 +288,11 @@ class Program {
   // a `piece` carried off `origin` (-1: none), stands there when the cell is empty. The opponent's
   // moves are listed without their own (attacked) tests, which would ask back.
   bool attacked(const StateType& state, int cell, int origin, int piece) const;
+  // A rule's own (legal ...), as the general back end asks it of a move that rule makes: whether
+  // the condition holds for the mover once `move`, of complete record `record`, is played. The
+  // look-ahead is one move deep: while it asks for the moves that follow, their rules' own (legal
+  // ...) are not asked (they hold), only the game's (legal ...), so that a test never asks back.
+  bool rule_allows(const StateType& state, Move move, const GeneralRecord& record, int rule) const;
 
   // ---- text ----
   std::string move_text(Move move) const;
@@ -459,6 +464,7 @@ class Program {
   void compile_end_tests(int mover, int to_move, std::vector<EndTest>& all_tests,
                          std::vector<EndTest>& after_move_tests);
   EndTest end_test(const lang::EndRule& condition, int subject);
+  void compile_rule_legality();  // rule_legal_tests_, of the rules of lang::Rules::general
   void compile_win_prefilters();
   // The playout loops take the history of the game so far (null: the start position alone); the
   // loop without extras, which no game with a repetition rule uses, none.
@@ -703,6 +709,9 @@ class Program {
   // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
   bool checks_legality_ = false;
   std::array<EndTest, kMaxPlayers> legal_tests_{};
+  // A rule's own (legal ...) for each player as the mover, by the index of the rule in
+  // lang::Rules::general; empty for a rule without one.
+  std::vector<std::array<EndTest, kMaxPlayers>> rule_legal_tests_;
   // No move adds a piece to the board (no drops, no general rules): a capture is then irreversible,
   // and empties a history.
   bool pieces_only_fall_ = false;

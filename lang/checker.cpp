@@ -107,6 +107,7 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"and", "(and CONDITION...)"},
     {"or", "(or CONDITION...)"},
     {"not", "(not CONDITION)"},
+    {"opponent", "(opponent CONDITION): CONDITION holds for the player's opponent"},
     {"<", "(< QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
     {"<=", "(<= QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
     {"=", "(= QUANTITY N) with QUANTITY (counter NAME) or (pieces)"},
@@ -142,6 +143,7 @@ const std::vector<std::string> kConditions = {"reach",
                                               "and",
                                               "or",
                                               "not",
+                                              "opponent",
                                               "<",
                                               "<=",
                                               "=",
@@ -1582,11 +1584,32 @@ class Checker {
       if (rule.priority != 0) fail(node, "'(priority ...)' is given twice");
       expect_at_most(node, 2);
       rule.priority = bounded(argument(node, 1, "PRIORITY"), 0, 255, "the priority");
+    } else if (node.head() == "legal") {
+      if (rule.legal) fail(node, "'(legal ...)' is given twice", "join the conditions in one: (legal (and C...))");
+      rule.legal = rule_legality(node);
     } else {
       if (rule.when) fail(node, "'(when ...)' is given twice");
       expect_at_most(node, 2);
       rule.when = rule_condition(argument(node, 1, "CONDITION"));
     }
+  }
+
+  // A rule's (legal CONDITION), asked after each of its moves. Unlike the game's, it may ask
+  // no-legal-moves of the player to move next: the look-ahead is one move deep, since the moves it
+  // lists are tested by the game's (legal ...) alone, not by their rules' own.
+  EndRule rule_legality(const Node& form) const {
+    expect_at_most(form, 2);
+    const Node& node = argument(form, 1, "CONDITION");
+    EndRule rule;
+    rule.pos = node.pos;
+    rule.text = to_text(form);
+    rule.condition_text = to_text(node);
+    condition(node, rule);
+    if (const EndRule* part = part_not_of_a_position(rule, true))
+      fail_at(part->pos, fmt::format("a rule's '(legal ...)' cannot test {}", part->condition_text),
+              "a move's legality is asked of the position after it and of the moves that follow it, not of plies "
+              "counted before it");
+    return rule;
   }
 
   core::Condition rule_condition(const Node& node) const {
@@ -2294,7 +2317,7 @@ class Checker {
       rule.text = to_text(until);
       rule.condition_text = to_text(until.items[1]);
       condition(until.items[1], rule);
-      if (const EndRule* part = part_not_of_a_position(rule))
+      if (const EndRule* part = part_not_of_a_position(rule, false))
         fail_at(part->pos, fmt::format("'(until ...)' cannot test {}", part->condition_text),
                 "a phase ends by the position after a decision alone");
       phase.until.push_back(std::move(rule));
@@ -2387,7 +2410,7 @@ class Checker {
       rule.text = to_text(*form);
       rule.condition_text = to_text(node);
       condition(node, rule);
-      if (const EndRule* part = part_not_of_a_position(rule))
+      if (const EndRule* part = part_not_of_a_position(rule, false))
         fail_at(part->pos, fmt::format("'(legal ...)' cannot test {}", part->condition_text),
                 "a move's legality is asked of the position after it alone: not of the moves that follow, nor "
                 "of plies counted before it");
@@ -2395,12 +2418,14 @@ class Checker {
     }
   }
 
-  // The first condition, `rule` or a part of it, that a position alone does not answer.
-  static const EndRule* part_not_of_a_position(const EndRule& rule) {
-    if (rule.kind == EndKind::NoLegalMoves || rule.kind == EndKind::QuietMoves || rule.kind == EndKind::Repetition)
+  // The first condition, `rule` or a part of it, that a position alone does not answer; with
+  // `moves_allowed`, no-legal-moves, which asks for the moves that follow it, is answered.
+  static const EndRule* part_not_of_a_position(const EndRule& rule, bool moves_allowed) {
+    if ((!moves_allowed && rule.kind == EndKind::NoLegalMoves) || rule.kind == EndKind::QuietMoves ||
+        rule.kind == EndKind::Repetition)
       return &rule;
     for (const EndRule& part : rule.parts)
-      if (const EndRule* found = part_not_of_a_position(part)) return found;
+      if (const EndRule* found = part_not_of_a_position(part, moves_allowed)) return found;
     return nullptr;
   }
 
@@ -2523,7 +2548,7 @@ class Checker {
       rule.kind = EndKind::InCheck;
       expect_at_most(node, 2);
       rule.piece = piece_named(argument(node, 1, "PIECE"));
-    } else if ((word == "and" || word == "or" || word == "not") && node.is_list()) {
+    } else if ((word == "and" || word == "or" || word == "not" || word == "opponent") && node.is_list()) {
       compound(node, rule);
     } else if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_list()) {
       comparison(node, rule);
@@ -2539,7 +2564,8 @@ class Checker {
                                                                      {"in-check", "a piece"},
                                                                      {"and", "conditions"},
                                                                      {"or", "conditions"},
-                                                                     {"not", "a condition"}};
+                                                                     {"not", "a condition"},
+                                                                     {"opponent", "a condition"}};
       if (std::find(kComparisons.begin(), kComparisons.end(), word) != kComparisons.end() && node.is_symbol())
         fail(at, fmt::format("the comparison '{}' needs a quantity and a number", word), usage(word));
       if (const auto it = needs.find(word); node.is_symbol() && it != needs.end())
@@ -2550,10 +2576,17 @@ class Checker {
 
   // (and C...), (or C...), (not C): conditions on the same player, combined. A quiet-moves rule
   // stays a rule of its own: the count of quiet plies is kept only for one.
+  // (opponent C) is an (and C) asked of the player's opponent, in a game of two players.
   void compound(const Node& node, EndRule& rule) const {
     const std::string word(node.head());
-    rule.kind = word == "and" ? EndKind::All : word == "or" ? EndKind::Any : EndKind::Not;
-    if (rule.kind == EndKind::Not) expect_at_most(node, 2);
+    rule.of_opponent = word == "opponent";
+    rule.kind = word == "and" || rule.of_opponent ? EndKind::All : word == "or" ? EndKind::Any : EndKind::Not;
+    if (rule.kind == EndKind::Not || rule.of_opponent) expect_at_most(node, 2);
+    if (rule.of_opponent && rules_.player_count() != 2)
+      fail(node,
+           fmt::format("'(opponent ...)' names the one opponent of a game of two players, and this game has {}",
+                       rules_.player_count()),
+           "ask the condition of each player with an end rule of its own");
     argument(node, 1, "CONDITION");
     for (std::size_t i = 1; i < node.items.size(); ++i) {
       EndRule part;

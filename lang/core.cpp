@@ -111,7 +111,7 @@ std::optional<Expr> choice(std::vector<Expr> ways) {
 
 bool is_rule_option(const Node& item) {
   return item.kind == Node::Kind::String || item.is_symbol("fallback") || item.head() == "when" ||
-         item.head() == "only" || item.head() == "priority" || item.head() == "phase";
+         item.head() == "legal" || item.head() == "only" || item.head() == "priority" || item.head() == "phase";
 }
 
 namespace {
@@ -217,6 +217,7 @@ class Printer {
     if (!rule.label.empty()) form.items.push_back(quoted(rule.label));
     if (rule.fallback) form.items.push_back(symbol("fallback"));
     if (rule.when) form.items.push_back(list({symbol("when"), condition(*rule.when)}));
+    if (rule.legal) form.items.push_back(list({symbol("legal"), symbol(rule.legal->condition_text)}));
     if (rule.only_player >= 0)
       form.items.push_back(
           list({symbol("only"), symbol(rules_.players[static_cast<std::size_t>(rule.only_player)].name)}));

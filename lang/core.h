@@ -119,7 +119,7 @@ inline constexpr int kOps = static_cast<int>(Op::HasLiberty) + 1;
 const char* keyword(Op op);
 
 // Whether an item of a (moves ...) form is one of the rule's options, written before its body: a
-// label, fallback, (when ...), (only ...) or (priority N). Shared by the printer and the checker.
+// label, fallback, (when ...), (legal ...), (only ...) or (priority N). Shared by the printer and the checker.
 bool is_rule_option(const Node& item);
 
 struct Expr {
@@ -175,6 +175,9 @@ struct Rule {
   int only_player = -1;  // (only PLAYER); -1 for every player
   std::string label;     // "pass", "swap": the move's text
   std::optional<Condition> when;
+  // (legal CONDITION): a move of this rule is legal only if CONDITION holds for its mover once it is
+  // played, as the game's (legal ...) is asked; a move another rule makes too is legal by that one.
+  std::optional<lang::EndRule> legal;
   bool fallback = false;  // contributes only when no other rule gives a move
   // Rules of a lower priority come first: a position's moves are those of the lowest priority
   // that gives any (ZRF's move-priorities). Every rule has 0 unless priorities are given.

@@ -447,8 +447,9 @@ class Assembler {
       (is_pass(rule) ? rules_.pass_when_stuck : rules_.swap_rule) = true;
       return std::nullopt;
     }
-    if (!rule.label.empty() || rule.fallback || rule.when || rule.priority != 0 || rule.phase >= 0)
-      return Unmatched{index, -1, "a rule with a label, 'fallback', '(when ...)', a priority or a phase"};
+    if (!rule.label.empty() || rule.fallback || rule.when || rule.legal || rule.priority != 0 || rule.phase >= 0)
+      return Unmatched{index, -1,
+                       "a rule with a label, 'fallback', '(when ...)', '(legal ...)', a priority or a phase"};
     const Recogniser recogniser(rules_, rule);
     const std::vector<const Expr*> all = branches(rule.expr);
     std::vector<MoveRule> moves;

@@ -222,12 +222,15 @@ struct EndRule {
   Comparison comparison = Comparison::Equal;
   int value = 0;               // Compare
   std::vector<EndRule> parts;  // All, Any, Not: the conditions combined, for the same player (their outcome unused)
-  int repetitions = 0;         // Repetition: how many times the position must have occurred
+  // (opponent C): an All of the one part C, which is asked of the player's opponent instead (two players)
+  bool of_opponent = false;
+  int repetitions = 0;  // Repetition: how many times the position must have occurred
   // MostArea: the steps that join cells (absolute, each with its opposite). A player's area is its
   // pieces and every empty cell whose empty region, joined by these steps, borders pieces of that
   // player only (Tromp-Taylor's score); `komi` is added to the second player's.
   std::vector<Offset> area_steps;
   int komi = 0;
+  bool operator==(const EndRule&) const = default;
 };
 
 // (counter NAME (range LOW HIGH)): a number that each player keeps, LOW at the start. Moves change
