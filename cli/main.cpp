@@ -114,17 +114,22 @@ int main(int argc, char** argv) {
   play_command->add_flag("--ascii", ascii, "draw the board with letters only");
   play_command->add_flag("--no-color", no_color, "no colours, even on a terminal");
 
-  CLI::App* match_command = app.add_subcommand("match", "play two agents against each other over many games");
+  CLI::App* match_command =
+      app.add_subcommand("match", "play agents against each other over many games, one agent per player");
   add_game_options(*match_command, game);
-  match_command->add_option("--agents", match.agents, "the two agents, A and B, e.g. --agents mcts:time=200ms random")
+  match_command
+      ->add_option("--agents", match.agents,
+                   "one agent per player, A, B..., e.g. --agents mcts:time=200ms random; the seats rotate")
       ->required()
-      ->expected(2);
-  match_command->add_option("--games", match.games, "games to play; A plays first in odd-numbered games (default 10)");
+      ->expected(2, troyka::lang::kMaxPlayers);
+  match_command->add_option("--games", match.games,
+                            "games to play; A plays first in game 1, second in game 2 of two players, last in game 2 "
+                            "of more (default 10)");
   match_command->add_option("--parallel", match.parallel, "games played at once, one thread each (default 1)");
   match_command->add_option("--records", match.records, "write one record per game into this directory");
   match_command->add_option("--seed", match.seed,
-                            "random seed (default 1): game i (from 0) gets SEED+2i for its first player's agent "
-                            "and one more for the second's, unless an agent spec sets seed=");
+                            "random seed (default 1): game i (from 0) of n players gets SEED+n*i for its first "
+                            "player's agent, one more for the second's and so on, unless an agent spec sets seed=");
   match_command->add_option("--max-plies", match.max_plies,
                             "stop a game still going at this ply as a draw (default: the game's playout cap)");
 

@@ -34,10 +34,12 @@ std::string quoted(std::string_view value) {
 // "1. a2-a3 e4-e3 2. b2-b3" (or "1. c3,d4 e5,f5" with turns of several decisions) and the result, as
 // lines of at most kLineWidth columns. A move number stays on the line of the move it numbers.
 std::string move_lines(const GameRecord& record) {
+  const std::size_t players = record.players.size();
   std::vector<std::string> units;
   for (std::size_t turn = 0; turn < record.moves.size(); ++turn)
-    units.push_back(turn % 2 == 0 ? fmt::format("{}. {}", turn / 2 + 1, record.moves[turn]) : record.moves[turn]);
-  units.push_back(result_token(record.winner));
+    units.push_back(turn % players == 0 ? fmt::format("{}. {}", turn / players + 1, record.moves[turn])
+                                        : record.moves[turn]);
+  units.push_back(result_token(record.ranks));
   std::string text, line;
   for (const std::string& unit : units) {
     if (!line.empty() && line.size() + 1 + unit.size() > kLineWidth) {
@@ -55,6 +57,14 @@ bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0;
 bool is_blank(std::string_view line) { return std::all_of(line.begin(), line.end(), is_space); }
 
 constexpr const char* kHeaderForm = "a header is written [Key \"value\"]";
+constexpr const char* kResultHint =
+    "end the moves with the result: 1-0, 0-1 or 1/2-1/2, or with more than two players the ranks, e.g. 2-1-3";
+
+// A move number as read, checked once the result tells how many players there are.
+struct MoveNumber {
+  RecordToken token;         // "12."
+  std::size_t turns_before;  // the turns read before it
+};
 
 // Reads a record line by line. Columns count bytes from 1, like the rule-file diagnostics.
 class RecordParser {
@@ -78,9 +88,10 @@ class RecordParser {
     }
     if (in_headers)
       throw error_at_end("the record has no moves: the headers must be followed by a blank line, then the moves",
-                         "end the moves with the result: 1-0, 0-1 or 1/2-1/2");
-    if (record_.result.text.empty())
-      throw error_at_end("the moves end without a result", "end the moves with the result: 1-0, 0-1 or 1/2-1/2");
+                         kResultHint);
+    if (record_.result.text.empty()) take_ranks_as_result();
+    if (record_.result.text.empty()) throw error_at_end("the moves end without a result", kResultHint);
+    for (const MoveNumber& number : numbers_) check_move_number(number);
     return std::move(record_);
   }
 
@@ -163,7 +174,8 @@ class RecordParser {
     std::size_t digits = 0;
     while (digits < token.size() && is_digit(token[digits])) ++digits;
     if (digits > 0 && digits < token.size() && token[digits] == '.') {
-      check_move_number(token.substr(0, digits + 1), column);
+      numbers_.push_back(
+          MoveNumber{RecordToken{std::string(token.substr(0, digits + 1)), pos(column, digits + 1)}, turns_});
       if (digits + 1 < token.size()) parse_token(token.substr(digits + 1), column + digits + 1);
       return;
     }
@@ -173,6 +185,7 @@ class RecordParser {
         return;
       }
     // A turn of several decisions: "c3,d4", each its own move.
+    last_token_whole_turn_ = token.find(',') == std::string_view::npos;
     for (std::size_t start = 0, end = 0; start <= token.size(); start = end + 1) {
       end = std::min(token.find(',', start), token.size());
       record_.moves.push_back(
@@ -181,21 +194,44 @@ class RecordParser {
     ++turns_;
   }
 
+  // The ranks of a game of more than two players could pass for a move (a draughts move is numbers
+  // joined by '-' too), so they are the result only as the last token of the moves.
+  void take_ranks_as_result() {
+    if (record_.moves.empty() || !referee::is_ranks_token(record_.moves.back().text) || !last_token_whole_turn_) return;
+    record_.result = std::move(record_.moves.back());
+    record_.moves.pop_back();
+    --turns_;
+    record_.players = static_cast<int>(std::count(record_.result.text.begin(), record_.result.text.end(), '-')) + 1;
+  }
+
   // Numbers are optional, but one that is there must be right: a wrong one means a move is missing.
-  void check_move_number(std::string_view number, std::size_t column) const {
-    const std::size_t moves = turns_;
-    if (moves % 2 != 0)
-      throw error(pos(column, number.size()),
-                  fmt::format("move number {} comes before the second move of move {}", number, moves / 2 + 1),
-                  "each number is followed by two moves, e.g. 1. a2-a3 b7-b6");
-    const std::string expected = fmt::format("{}.", moves / 2 + 1);
-    if (number != expected)
-      throw error(pos(column, number.size()), fmt::format("move number {} where {} was expected", number, expected),
-                  "each number is followed by two moves, e.g. 1. a2-a3 b7-b6");
+  // Each counts a round of turns, one per player; the result tells how many players there are.
+  void check_move_number(const MoveNumber& number) const {
+    const auto players = static_cast<std::size_t>(record_.players);
+    const std::size_t moves = number.turns_before;
+    const std::string hint = players == 2 ? "each number is followed by two moves, e.g. 1. a2-a3 b7-b6"
+                                          : fmt::format("each number is followed by {} moves, one a player", players);
+    if (moves % players != 0)
+      throw error(number.token.pos,
+                  fmt::format("move number {} comes before the {} move of move {}", number.token.text,
+                              ordinal(moves % players + 1), moves / players + 1),
+                  hint);
+    const std::string expected = fmt::format("{}.", moves / players + 1);
+    if (number.token.text != expected)
+      throw error(number.token.pos, fmt::format("move number {} where {} was expected", number.token.text, expected),
+                  hint);
+  }
+
+  static std::string ordinal(std::size_t n) {
+    static constexpr std::array<std::string_view, 8> kOrdinals{"first", "second", "third",   "fourth",
+                                                               "fifth", "sixth",  "seventh", "eighth"};
+    return std::string(kOrdinals[n - 1]);
   }
 
   ParsedRecord record_;
-  std::size_t turns_ = 0;  // the moves read, a turn of several decisions counting once
+  std::vector<MoveNumber> numbers_;     // checked once the result tells the number of players
+  bool last_token_whole_turn_ = false;  // the last token read was a single move, with no ','
+  std::size_t turns_ = 0;               // the moves read, a turn of several decisions counting once
   std::uint32_t line_number_ = 0;
   std::size_t last_line_size_ = 0;
 };
@@ -213,8 +249,9 @@ std::string record_text(const GameRecord& record) {
   header("Params", record.params);
   for (std::size_t player = 0; player < record.players.size(); ++player)
     header(record.players[player], record.agents[player]);
-  header("Result", result_token(record.winner));
-  header("Winner", record.winner == kDraw ? "draw" : record.players[static_cast<std::size_t>(record.winner)]);
+  const int winner = referee::winner_of(record.ranks);
+  header("Result", result_token(record.ranks));
+  header("Winner", winner == kDraw ? "draw" : record.players[static_cast<std::size_t>(winner)]);
   header("Reason", record.reason);
   header("Plies", std::to_string(record.plies));
   header("Seed", std::to_string(record.seed));

@@ -8,6 +8,8 @@
 //   1. a2-a3 e7-e6 2. ...
 //   1-0
 //
+// A game of more than two players numbers each round of turns, and its result is the ranks:
+// "1. a2-a3 h1-g1 b8-b7 2. ... 2-1-3".
 // Writing takes a GameRecord. Reading gives the headers and moves as written, each with its place
 // in the file, without loading the game: what the moves mean is checked by `troyka replay`
 // (cli/replay.h), which needs the place to point at a bad move.
@@ -28,21 +30,21 @@ namespace troyka::cli {
 
 // A finished game and how it was played.
 struct GameRecord {
-  std::string game;     // the rules' name, e.g. "Breakthrough"
-  std::string file;     // the rule file's path as given on the command line
-  std::string variant;  // "" for the default
-  std::string params;   // the --param values as given, separated by spaces: "width=6 height=6"
-  std::array<std::string, lang::kPlayers> players;  // the players' names, first player first
-  std::array<std::string, lang::kPlayers> agents;   // the agent spec playing each player
-  int winner = 0;                                   // a player or kDraw
-  std::string reason;                               // Program::end_reason of the final position
+  std::string game;                  // the rules' name, e.g. "Breakthrough"
+  std::string file;                  // the rule file's path as given on the command line
+  std::string variant;               // "" for the default
+  std::string params;                // the --param values as given, separated by spaces: "width=6 height=6"
+  std::vector<std::string> players;  // the players' names, first player first
+  std::vector<std::string> agents;   // the agent spec playing each player
+  referee::Ranks ranks;              // by player
+  std::string reason;                // Program::end_reason of the final position
   std::uint32_t plies = 0;
-  std::uint64_t seed = 0;          // the first player's agent got this seed, the second's seed + 1
+  std::uint64_t seed = 0;          // the first player's agent got this seed, the second's seed + 1, and so on
   std::string date;                // when the game started, UTC, ISO 8601: 2024-05-01T12:34:56Z
   std::vector<std::string> moves;  // by turn: a turn of several decisions is their texts joined by ','
 };
 
-// The result token of a game: "1-0" (first player wins), "0-1", "1/2-1/2".
+// The result token of a game: "1-0" (first player wins), "0-1", "1/2-1/2"; the ranks with more players.
 using referee::result_token;
 
 // The record as text, ending in a newline.
@@ -73,6 +75,7 @@ struct ParsedRecord {
   std::vector<RecordHeader> headers;  // in file order; no key twice
   std::vector<RecordToken> moves;     // move numbers left out; each decision of a turn "c3,d4" its own
   RecordToken result;                 // the result token that ends the moves
+  int players = 2;                    // as the result token tells: two, or as many as it ranks
 
   // The header named `key`, or null.
   const RecordHeader* find(std::string_view key) const;

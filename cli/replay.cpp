@@ -79,22 +79,31 @@ void check_game_name(const ParsedRecord& record, const lang::Rules& rules) {
                        "check the File header");
 }
 
-void check_outcome(const ParsedRecord& record, const lang::Rules& rules, int winner, const std::string& reason,
+// "1-0, 0-1 or 1/2-1/2", or for three players "the ranks of the 3 players, e.g. 1-2-3".
+std::string result_forms(int players) {
+  if (players == 2) return "1-0, 0-1 or 1/2-1/2";
+  referee::Ranks example;
+  for (int player = 0; player < players; ++player) example.push_back(player + 1);
+  return fmt::format("the ranks of the {} players, e.g. {}", players, result_token(example));
+}
+
+void check_outcome(const ParsedRecord& record, const lang::Rules& rules, const ReplayEnding& ending,
                    std::uint32_t plies) {
   const RecordHeader& claimed_result = record.require("Result");
-  const std::string result = result_token(winner);
-  if (claimed_result.value != "1-0" && claimed_result.value != "0-1" && claimed_result.value != "1/2-1/2")
-    throw record_error(record, claimed_result.value_pos,
-                       fmt::format("Result must be 1-0, 0-1 or 1/2-1/2, not \"{}\"", claimed_result.value));
-  const std::string ending = fmt::format("the game ends: {}", reason);
-  check_claim(record, claimed_result, result, ending);
-  check_claim(record, record.require("Winner"), winner_name(rules, winner), ending);
-  check_claim(record, record.require("Reason"), reason, {});
+  const std::string result = result_token(ending.ranks);
+  if (referee::ranks_of_result_token(claimed_result.value, rules.player_count()).empty())
+    throw record_error(
+        record, claimed_result.value_pos,
+        fmt::format("Result must be {}, not \"{}\"", result_forms(rules.player_count()), claimed_result.value));
+  const std::string reason = fmt::format("the game ends: {}", ending.reason);
+  check_claim(record, claimed_result, result, reason);
+  check_claim(record, record.require("Winner"), winner_name(rules, ending.winner()), reason);
+  check_claim(record, record.require("Reason"), ending.reason, {});
   check_plies(record, record.require("Plies"), plies);
   if (record.result.text != result)
     throw record_error(record, record.result.pos,
                        fmt::format("the moves end with {} but replaying them gives {}", record.result.text, result),
-                       ending);
+                       reason);
 }
 
 int run_replay(const ReplayOptions& options, std::ostream& out) {
@@ -106,7 +115,6 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
   const Game game =
       load_record_game(record, [&](const lang::Options& language) { return lang::load_rules_file(path, language); });
   check_game_name(record, game.rules());
-  require_two_players(game, "troyka replay");
   if (!options.svg_dir.empty()) create_output_directory(options.svg_dir, "--svg");
   game.visit([&](const auto& program) {
     const lang::Rules& rules = program.rules();
@@ -114,21 +122,23 @@ int run_replay(const ReplayOptions& options, std::ostream& out) {
     if (prints) fmt::print(out, "{}\n", rules.name);
     const auto state = replay_record(record, program, [&](const auto& position, std::optional<Move> last, int mover) {
       if (prints && last)
-        fmt::print(out, "{}. {} {}\n", rules.turn_of(position.ply - 1) / 2 + 1, rules.players[mover].name,
-                   program.move_text(*last));
+        fmt::print(out, "{}. {} {}\n", rules.turn_of(position.ply - 1) / rules.player_count() + 1,
+                   rules.players[mover].name, program.move_text(*last));
       if (prints) fmt::print(out, "{}\n", program.diagram(position));
       if (!options.svg_dir.empty())
         write_text_file(fmt::format("{}/ply-{:03}.svg", options.svg_dir, position.ply),
                         board_svg(board_view(program, position, last)), "the picture", "check the --svg directory");
     });
     const ReplayEnding ending = replay_ending(program, state);
-    const std::string winner = winner_name(rules, ending.winner);
+    const std::string winner = winner_name(rules, ending.winner());
     const std::string& reason = ending.reason;
     if (options.json) {
       Json moves = Json::array();
       for (const RecordToken& move : record.moves) moves.push_back(move.text);
-      out << Json{{"ok", true},       {"game", program.rules().name}, {"winner", winner},
-                  {"reason", reason}, {"plies", state.ply},           {"moves", moves}}
+      out << Json{{"ok", true},       {"game", program.rules().name},
+                  {"winner", winner}, {"result", result_token(ending.ranks)},
+                  {"reason", reason}, {"plies", state.ply},
+                  {"moves", moves}}
                  .dump()
           << '\n';
       return;

@@ -35,21 +35,24 @@ Game load_record_game(const ParsedRecord& record, const std::function<lang::Rule
 // Throws unless the record's Game header names the game of `rules` (the record_error points at it).
 void check_game_name(const ParsedRecord& record, const lang::Rules& rules);
 
-// Throws unless the headers (Result, Winner, Reason, Plies) and the result token say how the game
-// ended: `winner` (a player or kDraw) after `plies` plies, for `reason`.
-void check_outcome(const ParsedRecord& record, const lang::Rules& rules, int winner, const std::string& reason,
-                   std::uint32_t plies);
-
-// How the replayed game ended: by its rules, or stopped unfinished at a ply limit (a draw).
+// How the replayed game ended: by its rules, or stopped unfinished at a ply limit (a draw among the
+// players still playing, ranked above those out).
 struct ReplayEnding {
-  int winner = kDraw;
+  referee::Ranks ranks;
   std::string reason;
+
+  int winner() const { return referee::winner_of(ranks); }
 };
+
+// Throws unless the headers (Result, Winner, Reason, Plies) and the result token say how the game
+// ended, after `plies` plies.
+void check_outcome(const ParsedRecord& record, const lang::Rules& rules, const ReplayEnding& ending,
+                   std::uint32_t plies);
 
 template <typename Program>
 ReplayEnding replay_ending(const Program& program, const typename Program::StateType& state) {
-  if (state.over) return {state.winner, program.end_reason(state)};
-  return {kDraw, referee::ply_cap_reason(state.ply)};
+  return {referee::ranks_of(program, state),
+          state.over ? program.end_reason(state) : referee::ply_cap_reason(state.ply)};
 }
 
 // Plays the record's moves from the start, calling on_position(state, last_move, mover) for the
@@ -74,7 +77,7 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
     if (!parsed.ok())
       throw record_error(record, move.pos,
                          fmt::format("cannot play {} as {}'s move {}: {}", move.text, player,
-                                     rules.turn_of(state.ply) / 2 + 1, parsed.error));
+                                     rules.turn_of(state.ply) / rules.player_count() + 1, parsed.error));
     program.apply(state, parsed.move, positions);
     on_position(state, std::optional<Move>(parsed.move), mover);
   }
@@ -85,7 +88,7 @@ typename Program::StateType replay_record(const ParsedRecord& record, const Prog
     throw record_error(record, record.result.pos,
                        fmt::format("the moves end after {} plies but the game is not over", state.ply),
                        fmt::format("{} is to move", rules.players[state.to_move].name));
-  check_outcome(record, rules, ending.winner, ending.reason, state.ply);
+  check_outcome(record, rules, ending, state.ply);
   return state;
 }
 

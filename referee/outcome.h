@@ -1,11 +1,13 @@
 // How the end of a game is written everywhere (records, results files, protocol messages): the
-// result tokens of PGN, the winner by player name, and UTC timestamps.
+// result tokens of PGN, the players' ranks and the points they give, the winner by player name,
+// and UTC timestamps.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lang/rules.h"
 
@@ -19,6 +21,38 @@ std::string result_token(int winner);
 
 // The player a result token names as the winner (kDraw for a draw), or -1 for no token.
 int winner_of_result_token(std::string_view token);
+
+// Each player's place in a game, by player, from 1; tied players share a place (1 2 2, not 1 2 3).
+// A two-player game's winner is 1 and loser 2; a draw is 1 1.
+using Ranks = std::vector<int>;
+
+// The ranks of a game as the program ranks the players (Program::rank). A game stopped before its
+// end ranks those still playing together, above those out.
+template <class Program>
+Ranks ranks_of(const Program& program, const typename Program::StateType& state) {
+  Ranks ranks;
+  for (int player = 0; player < program.player_count(); ++player) ranks.push_back(program.rank(state, player));
+  return ranks;
+}
+
+// The player ranked first alone, or kDraw when first place is shared.
+int winner_of(const Ranks& ranks);
+
+// What a game is worth to `player`: (the players ranked below it + half those tied with it) / (n - 1),
+// the agents' utility (Program::utility). 1, 0.5 and 0 for a win, a draw and a loss of two players;
+// the points of a game of n players add up to n / 2.
+double rank_points(const Ranks& ranks, int player);
+
+// The result token: with two players 1-0, 0-1 or 1/2-1/2; with more, the ranks in player order
+// joined by '-', e.g. 2-1-3 (the second player first, the first second, the third last).
+std::string result_token(const Ranks& ranks);
+
+// The ranks a result token of a game of `players` players gives, or none when it is not one.
+Ranks ranks_of_result_token(std::string_view token, int players);
+
+// Whether `token` reads as the ranks of a game of more than two players: three or more whole
+// numbers from 1 joined by '-'.
+bool is_ranks_token(std::string_view token);
 
 // The winning player's name, "draw", or "none" while the game goes on.
 std::string winner_name(const lang::Rules& rules, int winner);

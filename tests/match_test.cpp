@@ -70,7 +70,7 @@ GameRecord sample_game() {
   record.params = "width=5 height=5";
   record.players = {"White", "Black"};
   record.agents = {"random", "mcts:iterations=200"};
-  record.winner = 1;
+  record.ranks = {2, 1};
   record.reason = "Black wins by (reach Pawn far-row)";
   record.plies = 14;
   record.seed = 1;
@@ -87,7 +87,7 @@ TEST(Record, TextIsTheDocumentedFormat) { EXPECT_EQ(troyka::cli::record_text(sam
 TEST(Record, ReadingGivesBackHeadersMovesAndResultWithEscapes) {
   GameRecord game = sample_game();
   game.file = R"(odd "dir"\breakthrough.game)";
-  game.winner = troyka::kDraw;
+  game.ranks = {1, 1};
   const auto source = std::make_shared<const troyka::lang::SourceFile>(
       troyka::lang::SourceFile{"x.record", troyka::cli::record_text(game)});
   const troyka::cli::ParsedRecord parsed = troyka::cli::parse_record(source);
@@ -299,6 +299,107 @@ TEST(Match, TurnsOfTwoMovesMctsBeatsRandomAndRecordsReplay) {
     ASSERT_EQ(replay.status, 0) << replay.err;
     EXPECT_EQ(nlohmann::json::parse(replay.out)["plies"], json["results"][static_cast<std::size_t>(game - 1)]["plies"]);
   }
+}
+
+// Three agents on three-player Breakthrough: the seats rotate, every game's rank points add up to
+// 1.5, and the records carry the ranks as their result and replay.
+TEST(Match, ThreePlayersRotateSeatsScoreRankPointsAndRecordsReplay) {
+  const std::string records = fresh_directory("three");
+  const Outcome run = run_troyka(
+      "match games/breakthrough-3-players.game --param size=8 --games 3 "
+      "--agents mcts:iterations=100 random uct:iterations=50 --json --records " +
+      records);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json json = nlohmann::json::parse(run.out);
+  EXPECT_EQ(json["players"], nlohmann::json({"White", "Red", "Black"}));
+  EXPECT_EQ(json["elo"], nullptr);
+  const std::array<std::string, 3> specs{"mcts:iterations=100", "random", "uct:iterations=50"};
+  double scores = 0;
+  for (std::size_t agent = 0; agent < 3; ++agent) {
+    const nlohmann::json& line = json["agents"][agent];
+    EXPECT_EQ(line["spec"], specs[agent]);
+    EXPECT_FALSE(line.contains("as_first"));
+    for (std::size_t player = 0; player < 3; ++player)  // each agent played each player once
+      EXPECT_EQ(line["as"][player]["wins"].get<int>() + line["as"][player]["losses"].get<int>() +
+                    line["as"][player]["draws"].get<int>(),
+                1)
+          << line;
+    scores += line["score"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(scores, 3 * 1.5);
+  for (std::size_t game = 0; game < 3; ++game) {
+    const nlohmann::json& result = json["results"][game];
+    // Game 1 seats A, B, C; game 2 B, C, A; game 3 C, A, B.
+    for (std::size_t player = 0; player < 3; ++player)
+      EXPECT_EQ(result["agents"][player], specs[(player + game) % 3]) << result;
+    const std::vector<int> ranks = result["ranks"];
+    const std::string token =
+        std::to_string(ranks[0]) + "-" + std::to_string(ranks[1]) + "-" + std::to_string(ranks[2]);
+    EXPECT_EQ(result["result"], token);
+    const std::string path = records + "/game-000" + std::to_string(game + 1) + ".record";
+    const std::string record = read_file(path);
+    EXPECT_NE(record.find("[White \"" + specs[game] + "\"]\n[Red \"" + specs[(game + 1) % 3] + "\"]\n[Black \"" +
+                          specs[(game + 2) % 3] + "\"]\n[Result \"" + token + "\"]\n"),
+              std::string::npos)
+        << record;
+    EXPECT_NE(record.find("[Seed \"" + std::to_string(1 + 3 * game) + "\"]"), std::string::npos) << record;
+    EXPECT_TRUE(record.ends_with(" " + token + "\n")) << record;
+    EXPECT_NE(record.find("\n1. "), std::string::npos) << record;
+    const Outcome replay = run_troyka("replay --json " + path);
+    ASSERT_EQ(replay.status, 0) << replay.err;
+    const nlohmann::json replayed = nlohmann::json::parse(replay.out);
+    EXPECT_EQ(replayed["result"], token);
+    EXPECT_EQ(replayed["winner"], result["winner"]);
+    EXPECT_EQ(replayed["plies"], result["plies"]);
+  }
+}
+
+TEST(Match, ThreePlayersPlainSummaryAndAgentCountChecked) {
+  const std::string game = "games/breakthrough-3-players.game --param size=8";
+  const Outcome run = run_troyka("match " + game + " --games 3 --agents random random random");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.out.rfind("Breakthrough for three players (size=8): 3 games, random #1 against random #2 against "
+                          "random #3\n"
+                          "agent      as White     as Red       as Black     total        score\n",
+                          0),
+            0u)
+      << run.out;
+  EXPECT_NE(run.out.find("(first-last-between: "), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("Elo"), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.rfind("game 1/3: 1. random #", 0), 0u) << run.err;
+  const Outcome two = run_troyka("match " + game + " --agents random random");
+  EXPECT_EQ(two.status, 1);
+  EXPECT_EQ(two.err,
+            "error: Breakthrough for three players has 3 players but --agents names 2 agents\n"
+            "hint: give one agent for each player; the seats rotate from game to game\n");
+}
+
+// A wrong move number or result of a three-player record is found: numbers count rounds of three.
+TEST(Replay, AThreePlayerRecordNumbersRoundsOfThreeAndEndsWithRanks) {
+  const std::string records = fresh_directory("three_replay");
+  ASSERT_EQ(run_troyka("match games/breakthrough-3-players.game --param size=8 --games 1 --agents random random "
+                       "random --records " +
+                       records)
+                .status,
+            0);
+  const std::string path = records + "/game-0001.record";
+  const std::string record = read_file(path);
+  ASSERT_NE(record.find(" 2. "), std::string::npos) << record;
+  write_file(path, replaced(record, " 2. ", " 3. "));
+  Outcome run = run_troyka("replay --quiet " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("error: move number 3. where 2. was expected\n"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("hint: each number is followed by 3 moves, one a player\n"), std::string::npos) << run.err;
+  const troyka::cli::ParsedRecord parsed = troyka::cli::parse_record(
+      std::make_shared<const troyka::lang::SourceFile>(troyka::lang::SourceFile{"game-0001.record", record}));
+  EXPECT_EQ(parsed.players, 3);
+  const std::string result = parsed.result.text;
+  write_file(path, replaced(record, "[Result \"" + result + "\"]", "[Result \"1-0\"]"));
+  run = run_troyka("replay --quiet " + path);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("error: Result must be the ranks of the 3 players, e.g. 1-2-3, not \"1-0\"\n"),
+            std::string::npos)
+      << run.err;
 }
 
 TEST(Match, TheSameSeedGivesTheSameGamesWhateverTheParallelism) {

@@ -364,7 +364,6 @@ TEST(Players, PerftBenchAndPlayPlayAFourPlayerGameAndTheOtherToolsRefuseIt) {
   EXPECT_NE(play.out.find("result: "), std::string::npos) << play.out;
   EXPECT_NE(play.out.find("1. Red "), std::string::npos) << play.out;
   for (const auto& [command, tool] : std::vector<std::pair<std::string, std::string>>{
-           {"match " + file + " --agents random random", "troyka match"},
            {"referee --bind ipc://" + troyka_tests::temp_path("players.sock") + " --game " + file +
                 " --time 1s --agents a b --results " + troyka_tests::temp_path("players.results"),
             "the referee"}}) {
