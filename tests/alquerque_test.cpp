@@ -37,12 +37,8 @@ TEST(Alquerque, PerftAgreesWithTheReference) {
   alquerque_game().visit([](const auto& program) {
     EXPECT_EQ(program.position_text(program.initial_state()), "mmmmm/mmmmm/mm1MM/MMMMM/MMMMM White 0");
     EXPECT_EQ(alquerque::text(alquerque::start()), "mmmmm/mmmmm/mm1MM/MMMMM/MMMMM White 0");
-    const int depths = kSlowBuild ? 8 : 11;
-    for (int depth = 1; depth <= depths; ++depth) {
-      const std::uint64_t expected = kPerft[static_cast<std::size_t>(depth - 1)];
-      EXPECT_EQ(perft(program, program.initial_state(), depth), expected) << "depth " << depth;
-      EXPECT_EQ(alquerque::perft(alquerque::start(), depth), expected) << "depth " << depth << " (reference)";
-    }
+    troyka_tests::expect_start_perft(program, kPerft, kSlowBuild ? 8 : 11,
+                                     [](int depth) { return alquerque::perft(alquerque::start(), depth); });
   });
 }
 

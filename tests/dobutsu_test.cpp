@@ -33,12 +33,8 @@ const std::vector<std::uint64_t> kDobutsuPerft = {4, 17, 123, 976, 8122, 71677};
 
 TEST(Dobutsu, PerftAgreesWithTheReference) {
   game("dobutsu-shogi.game").visit([](const auto& program) {
-    const std::size_t depths = kDobutsuPerft.size() - (kSlowBuild ? 2 : 0);
-    for (std::size_t depth = 1; depth <= depths; ++depth) {
-      const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, program.initial_state(), d), kDobutsuPerft[depth - 1]) << "depth " << d;
-      EXPECT_EQ(dobutsu::perft(dobutsu::start(), d), kDobutsuPerft[depth - 1]) << "depth " << d << " (reference)";
-    }
+    troyka_tests::expect_start_perft(program, kDobutsuPerft, kDobutsuPerft.size() - (kSlowBuild ? 2 : 0),
+                                     [](int depth) { return dobutsu::perft(dobutsu::start(), depth); });
   });
 }
 

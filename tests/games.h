@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "interpreter/game.h"
+#include "interpreter/perft.h"
 #include "interpreter/random.h"
 #include "tests/reference.h"
 
@@ -224,6 +225,18 @@ inline std::string load_error(std::string_view text) {
     return troyka::lang::render(error.diagnostic());
   }
   return "loads";
+}
+
+// Perft from the start to depths 1..`depths`: troyka's and the plain reference's
+// (`reference_perft(depth)`) must both equal `counts` (published or independent figures).
+template <typename Program, typename ReferencePerft>
+void expect_start_perft(const Program& program, const std::vector<std::uint64_t>& counts, std::size_t depths,
+                        ReferencePerft&& reference_perft) {
+  for (std::size_t depth = 1; depth <= depths; ++depth) {
+    const auto d = static_cast<int>(depth);
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), d), counts[depth - 1]) << "depth " << d;
+    EXPECT_EQ(reference_perft(d), counts[depth - 1]) << "depth " << d << " (reference)";
+  }
 }
 
 // The position a text form names (Program::parse_position); a bad text fails the test.

@@ -53,12 +53,8 @@ TEST(InternationalDraughts, PerftMatchesThePublishedCounts) {
   game(kFile).visit([](const auto& program) {
     const auto start = program.initial_state();
     EXPECT_EQ(program.position_text(start), draughts::text(draughts::start()));
-    const std::size_t depths = kPublished.size() - (kSlowBuild ? 2 : 0);
-    for (std::size_t depth = 1; depth <= depths; ++depth) {
-      const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, start, d), kPublished[depth - 1]) << "depth " << d;
-      EXPECT_EQ(draughts::perft(draughts::start(), d), kPublished[depth - 1]) << "depth " << d << " (reference)";
-    }
+    troyka_tests::expect_start_perft(program, kPublished, kPublished.size() - (kSlowBuild ? 2 : 0),
+                                     [](int depth) { return draughts::perft(draughts::start(), depth); });
   });
 }
 

@@ -33,12 +33,8 @@ const std::vector<std::uint64_t> kLoaPerft = {36, 1244, 44952, 1563208};
 
 TEST(LinesOfAction, PerftAgreesWithTheReference) {
   loa_game().visit([](const auto& program) {
-    const int cut = kSlowBuild ? 2 : 0;
-    for (std::size_t depth = 1; depth + cut <= kLoaPerft.size(); ++depth) {
-      const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, program.initial_state(), d), kLoaPerft[depth - 1]) << "depth " << d;
-      EXPECT_EQ(loa::perft(loa::start(), d), kLoaPerft[depth - 1]) << "depth " << d << " (reference)";
-    }
+    troyka_tests::expect_start_perft(program, kLoaPerft, kLoaPerft.size() - (kSlowBuild ? 2 : 0),
+                                     [](int depth) { return loa::perft(loa::start(), depth); });
   });
 }
 

@@ -36,12 +36,8 @@ const std::vector<std::uint64_t> kMinishogiPerft = {14, 181, 2512, 35401, 533203
 TEST(Minishogi, PerftMatchesThePublishedCountsAndTheReference) {
   game("minishogi.game").visit([](const auto& program) {
     EXPECT_EQ(program.position_text(program.initial_state()), "rbsgk/4p/5/P4/KGSBR Black 0 hand=-");
-    const std::size_t depths = kMinishogiPerft.size() - (kSlowBuild ? 2 : 1);
-    for (std::size_t depth = 1; depth <= depths; ++depth) {
-      const auto d = static_cast<int>(depth);
-      EXPECT_EQ(perft(program, program.initial_state(), d), kMinishogiPerft[depth - 1]) << "depth " << d;
-      EXPECT_EQ(minishogi::perft(minishogi::start(), d), kMinishogiPerft[depth - 1]) << "depth " << d << " (reference)";
-    }
+    troyka_tests::expect_start_perft(program, kMinishogiPerft, kMinishogiPerft.size() - (kSlowBuild ? 2 : 1),
+                                     [](int depth) { return minishogi::perft(minishogi::start(), depth); });
   });
 }
 
