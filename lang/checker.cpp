@@ -171,6 +171,7 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"capture-surrounded",
      "(capture-surrounded DIRECTIONS): capture every enemy group next to here left without a liberty"},
     {"has-liberty", "(has-liberty DIRECTIONS): the mover's group at here has an empty cell next to it"},
+    {"rotate", "(rotate REGION clockwise|anticlockwise): the pieces of a square region turn a quarter with it"},
     {"while", "(while TEST EXPR)"},
     {"if", "(if TEST THEN [ELSE])"},
     {"if-can", "(if-can EXPR)"},
@@ -339,6 +340,7 @@ class Checker {
   // What core::core_text prints, read for the game `game` (core::read_core).
   core::Rules read_core_text(const Rules& game, const std::vector<Node>& forms) {
     rules_ = game;
+    regions_.insert(game.regions.begin(), game.regions.end());
     core::Rules core;
     for (const Node& node : forms) {
       const Node& form = list_form(node, "in core forms");
@@ -838,6 +840,7 @@ class Checker {
         fail(form->items[1], fmt::format("'{}' is a built-in word and cannot name a region", name));
       regions_[name] = region(argument(*form, 2, "REGION"));
     }
+    rules_.regions.assign(regions_.begin(), regions_.end());
   }
 
   PlayerRegion same_for_every_player(const CellList& cells) const {
@@ -1727,6 +1730,7 @@ class Checker {
         break;
       case Op::Mark:
       case Op::Relocate: mark_form(form, expr); break;
+      case Op::Rotate: rotate_form(form, expr); break;
       default: core_argument(form, expr);
     }
   }
@@ -1762,6 +1766,37 @@ class Checker {
         if (!argument.is_symbol("mirror"))
           fail(argument, fmt::format("expected 'mirror', found {}", describe(argument)), core_usage("swap-pieces"));
     }
+  }
+
+  // (rotate REGION clockwise|anticlockwise): the region is a square of cells, a quarter turn of
+  // which is a permutation of them, on a board whose cells are squares.
+  void rotate_form(const Node& form, core::Expr& expr) const {
+    expect_core_items(form, 2, 2);
+    if (rules_.shape != BoardShape::Rectangle || rules_.points)
+      fail(form, "(rotate ...) turns a square of cells, and this board's cells are not squares",
+           "rotate on a (board (rectangle WIDTH HEIGHT))");
+    const Node& sense = form.items[2];
+    if (!sense.is_symbol("clockwise") && !sense.is_symbol("anticlockwise"))
+      fail(sense, fmt::format("expected 'clockwise' or 'anticlockwise', found {}", describe(sense)),
+           core_usage("rotate"));
+    expr.amount = sense.is_symbol("clockwise") ? 1 : -1;
+    expr.region = core_region(form.items[1]);
+    if (expr.region.kind == core::Region::Kind::Cells && form.items[1].is_symbol()) expr.variable = form.items[1].text;
+    const CellList& cells = expr.region.cells;
+    // In increasing order, the first cell is the square's lower left corner, the last its upper right.
+    const int side = cells.empty() ? 0 : cells.back() % rules_.width - cells.front() % rules_.width + 1;
+    const bool square = expr.region.kind == core::Region::Kind::Cells && side >= 2 &&
+                        side * side == static_cast<int>(cells.size()) &&
+                        std::adjacent_find(cells.begin(), cells.end()) == cells.end() &&
+                        std::all_of(cells.begin(), cells.end(), [&](int cell) {
+                          const int dx = cell % rules_.width - cells.front() % rules_.width;
+                          const int dy = cell / rules_.width - cells.front() / rules_.width;
+                          return dx >= 0 && dx < side && dy >= 0 && dy < side;
+                        });
+    if (!square)
+      fail(form.items[1],
+           fmt::format("(rotate ...) turns a square of cells, and {} is not one", describe(form.items[1])),
+           "name the cells of a block of N columns and N rows, N from 2, e.g. (cells a1 b1 a2 b2)");
   }
 
   // (mark NAME) names a cell for a later (relocate NAME) of the same rule.
@@ -2066,7 +2101,8 @@ class Checker {
       case Op::Relocate:
       case Op::SetAttr:
       case Op::ClearAttr:
-      case Op::Remember: return true;
+      case Op::Remember:
+      case Op::Rotate: return true;
       default: return false;
     }
   }
@@ -2099,7 +2135,8 @@ class Checker {
       case Op::Again:
       case Op::SwapPiecesMirror:
       case Op::Add:
-      case Op::Set: return nullptr;
+      case Op::Set:
+      case Op::Rotate: return nullptr;
       case Op::Seq:
         for (const core::Expr& item : expr.items)
           if (const core::Expr* first = before_enter(item, entered)) return first;
