@@ -558,19 +558,16 @@ class GeneralMoves<Words>::Compiler {
 
   // The index of the quarter turn of (rotate REGION SENSE) in rotations_, one entry for each turn.
   // The checker made sure the region is a square of cells on a grid, in increasing order: its
-  // first cell is the lower left corner.
+  // first cell is the lower left corner, its last the upper right. A region written as cells is
+  // named by those two corners, a1..b2.
   int rotation(const Expr& e) {
     const int width = owner_.width_;
     const lang::CellList& cells = e.region.cells;
     const int corner = cells.front(), side = cells.back() % width - corner % width + 1;
-    const std::string text =
-        (e.variable.empty() ? lang::cell_name(corner, width) : e.variable) + (e.amount > 0 ? "+" : "-");
-    auto& rotations = owner_.rotations_;
-    for (std::size_t i = 0; i < rotations.size(); ++i)
-      if (rotations[i].text == text) return static_cast<int>(i);
-    if (rotations.size() == 255) throw std::runtime_error("more than 255 rotations in one game");
     Rotation turn;
-    turn.text = text;
+    turn.text = (e.variable.empty() ? lang::cell_name(corner, width) + ".." + lang::cell_name(cells.back(), width)
+                                    : e.variable) +
+                (e.amount > 0 ? "+" : "-");
     for (const int cell : cells) {
       const int dx = cell % width - corner % width, dy = cell / width - corner / width;
       // Clockwise, with row 1 at the bottom: the upper left corner goes to the upper right.
@@ -578,6 +575,10 @@ class GeneralMoves<Words>::Compiler {
       turn.cells.push_back(static_cast<std::int16_t>(cell));
       turn.images.push_back(static_cast<std::int16_t>(corner + y * width + x));
     }
+    auto& rotations = owner_.rotations_;
+    if (const auto known = std::find(rotations.begin(), rotations.end(), turn); known != rotations.end())
+      return static_cast<int>(known - rotations.begin());
+    if (rotations.size() == 255) throw std::runtime_error("more than 255 rotations in one game");
     rotations.push_back(std::move(turn));
     return static_cast<int>(rotations.size()) - 1;
   }

@@ -91,11 +91,12 @@ struct GeneralRecord {
 };
 
 // A quarter turn of a square region (lang::core::Op::Rotate): the piece on cells[i] goes to
-// images[i]. `text` names it in a move's text: the region's name or lower left cell, then '+' for
-// clockwise, '-' for anticlockwise.
+// images[i]. `text` names it in a move's text: the region's name, or its corners (a1..b2), then
+// '+' for clockwise, '-' for anticlockwise.
 struct Rotation {
   std::vector<std::int16_t> cells, images;
   std::string text;
+  bool operator==(const Rotation&) const = default;
 };
 
 // Thrown when a rule's runs in one position take more than GeneralMoves::kStepBudget steps: a rule
@@ -132,6 +133,7 @@ class GeneralMoves {
   // The record of `move`, a move that list() gave in `state` with the same `attacks`: its origin's
   // rules are run again. Throws std::logic_error when no run of them makes it.
   GeneralRecord record_of(const StateType& state, Move move, bool others_can_move, const Program<Words>* attacks) const;
+  // The quarter turn that GeneralRecord::rotations names by `index`.
   const Rotation& rotation(int index) const { return rotations_[static_cast<std::size_t>(index)]; }
   // Whether some rule tests (attacked).
   bool asks_attacks() const { return asks_attacks_; }

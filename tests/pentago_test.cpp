@@ -168,7 +168,7 @@ TEST(Pentago, AFullBoardWithoutFiveDraws) {
 }
 
 // A drop and a turn in one decision: the turn comes after the drop, so the dropped stone turns too
-// (a1 to a2), and the move's text joins them with ':', the region by its lower left cell.
+// (a1 to a2), and the move's text joins them with ':', the region by its corners.
 TEST(Pentago, ATurnInTheDecisionOfADropTurnsTheDroppedPiece) {
   const Game turned = troyka_tests::game_from_text(
       "(game \"Turn\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
@@ -176,9 +176,25 @@ TEST(Pentago, ATurnInTheDecisionOfADropTurnsTheDroppedPiece) {
       "  (moves (new Stone) (enter all) empty land (rotate (cells a1 b1 a2 b2) clockwise))\n"
       "  (setup) (end (draw no-legal-moves)))\n");
   turned.visit([&](const auto& program) {
-    EXPECT_EQ(move_texts(program, program.initial_state()).front(), "a1:a1+");
-    EXPECT_EQ(troyka_tests::after_move(program, "3/3/3 White 0", "a1:a1+"), "3/S2/3 Black 1");
-    EXPECT_EQ(troyka_tests::after_move(program, "3/3/3 White 0", "c3:a1+"), "2S/3/3 Black 1");
+    EXPECT_EQ(move_texts(program, program.initial_state()).front(), "a1:a1..b2+");
+    EXPECT_EQ(troyka_tests::after_move(program, "3/3/3 White 0", "a1:a1..b2+"), "3/S2/3 Black 1");
+    EXPECT_EQ(troyka_tests::after_move(program, "3/3/3 White 0", "c3:a1..b2+"), "2S/3/3 Black 1");
+  });
+}
+
+// Two squares from the same corner are two turns, each named by both its corners.
+TEST(Pentago, SquaresFromOneCornerAreTwoTurns) {
+  const Game turned = troyka_tests::game_from_text(
+      "(game \"Turns\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
+      "  (piece Stone \"S\")\n"
+      "  (moves (or (rotate (cells a1 b1 a2 b2) clockwise) (rotate all clockwise)\n"
+      "             (rotate (cells a1 b1 c1 a2 b2 c2 a3 b3 c3) anticlockwise)))\n"
+      "  (setup (place White Stone (cells a1))) (end (draw (ply-limit 4))))\n");
+  turned.visit([&](const auto& program) {
+    EXPECT_EQ(move_texts(program, program.initial_state()), (std::vector<std::string>{"a1..b2+", "a1..c3-", "all+"}));
+    EXPECT_EQ(troyka_tests::after_move(program, "3/3/S2 White 0", "a1..b2+"), "3/S2/3 Black 1");
+    EXPECT_EQ(troyka_tests::after_move(program, "3/3/S2 White 0", "all+"), "S2/3/3 Black 1");
+    EXPECT_EQ(troyka_tests::after_move(program, "3/3/S2 White 0", "a1..c3-"), "3/3/2S Black 1");
   });
 }
 
