@@ -1244,6 +1244,12 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
   const lang::core::Condition& when = *rule.when;
   switch (when.kind) {
     case lang::core::Condition::Kind::PlyIs: return state.ply == static_cast<std::uint32_t>(when.ply);
+    case lang::core::Condition::Kind::DecisionIs: {
+      // The decisions of this turn: the first turn's count while its plies last, else the turn's.
+      const int first = rules_->first_turn_actions;
+      const int turn = state.ply < static_cast<std::uint32_t>(first) ? first : rules_->turn_actions;
+      return turn - state.actions_left + 1 == when.value;
+    }
     case lang::core::Condition::Kind::OthersCanMove: return others_can_move;
     case lang::core::Condition::Kind::Compare: {
       const int mover = state.to_move;

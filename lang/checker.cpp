@@ -328,6 +328,7 @@ class Checker {
     read_must_capture();
     read_legal();
     for (const Node* form : this->forms("turn")) read_turn(*form, rules_.turn_actions, rules_.first_turn_actions);
+    for (const core::Rule& rule : written_) check_decision_in_turn(rule);
     if (through_core_)
       compile_written_rules();
     else if (!written_.empty())
@@ -1615,11 +1616,24 @@ class Checker {
     return rule;
   }
 
+  // A rule for a decision past the longest turn would never apply.
+  void check_decision_in_turn(const core::Rule& rule) const {
+    const int most = std::max(rules_.turn_actions, rules_.first_turn_actions);
+    if (!rule.when || rule.when->kind != core::Condition::Kind::DecisionIs || rule.when->value <= most) return;
+    fail_at(rule.pos,
+            fmt::format("a turn of this game is {} decision{}, so (= decision {}) never holds", most,
+                        most == 1 ? "" : "s", rule.when->value),
+            "give a turn more decisions with (turn (actions N))");
+  }
+
   core::Condition rule_condition(const Node& node) const {
     if (node.head() == "can-move" && node.items.size() == 2 && node.items[1].is_symbol("others"))
       return {core::Condition::Kind::OthersCanMove, 0};
     if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("ply"))
       return {core::Condition::Kind::PlyIs, bounded(node.items[2], 0, 1000000, "the ply")};
+    if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("decision"))
+      return {core::Condition::Kind::DecisionIs, 0, -1, Comparison::Equal,
+              bounded(node.items[2], 1, kMaxTurnActions, "the decision")};
     if (std::find(kComparisons.begin(), kComparisons.end(), node.head()) != kComparisons.end()) {
       EndRule compared;
       comparison(node, compared);

@@ -356,6 +356,8 @@ class Printer {
   Node condition(const Condition& condition) const {
     if (condition.kind == Condition::Kind::OthersCanMove) return list({symbol("can-move"), symbol("others")});
     if (condition.kind == Condition::Kind::PlyIs) return list({symbol("="), symbol("ply"), integer(condition.ply)});
+    if (condition.kind == Condition::Kind::DecisionIs)
+      return list({symbol("="), symbol("decision"), integer(condition.value)});
     static constexpr const char* kOperators[] = {"<", "<=", "=", ">=", ">"};  // by lang::Comparison
     const Node quantity =
         condition.counter < 0

@@ -161,6 +161,7 @@ struct Condition {
   enum class Kind {
     OthersCanMove,  // (can-move others): the other player has a move, fallback rules not counted
     PlyIs,          // (= ply N)
+    DecisionIs,     // (= decision N): the player to move makes the N-th decision of its turn, from 1 (`value`)
     Compare,        // (OP (pieces) N) or (OP (counter NAME) N): the player to move's
   };
   Kind kind = Kind::PlyIs;
