@@ -3,8 +3,8 @@
 // tests/reference_pentago.h, random games compared with it decision by decision, hand-made positions
 // for five made by the turn (of the quadrant the marble went to, and of another), five for both
 // players at once, five for the opponent alone, five made by the marble before any turn, and a full
-// board; a drop and a turn in one decision; a record replayed; the errors of (rotate ...); and a
-// match of MCTS against random.
+// board; a drop and a turn in one decision; a record replayed; the errors of (rotate ...); the rule
+// option (when (= decision N)) and its errors; and a match of MCTS against random.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -38,8 +38,8 @@ const std::vector<std::uint64_t> kPentagoPerft = {36, 288, 10080, 80640, 2741760
 
 TEST(Pentago, PerftAgreesWithTheReference) {
   pentago_game().visit([](const auto& program) {
-    EXPECT_EQ(program.position_text(program.initial_state()), "6/6/6/6/6/6 White:2 0 placed=0,0");
-    EXPECT_EQ(pentago::text(pentago::start()), "6/6/6/6/6/6 White:2 0 placed=0,0");
+    EXPECT_EQ(program.position_text(program.initial_state()), "6/6/6/6/6/6 White:2 0");
+    EXPECT_EQ(pentago::text(pentago::start()), "6/6/6/6/6/6 White:2 0");
     troyka_tests::expect_start_perft(program, kPentagoPerft, kSlowBuild ? 4 : 5,
                                      [](int depth) { return pentago::perft(pentago::start(), depth); });
   });
@@ -65,7 +65,7 @@ TEST(Pentago, RandomGamesAgreeWithTheReference) {
 }
 
 // White has b1 c1 a4 a5; Black four marbles far away, in the top right quadrant.
-const std::string kPentagoColumnA = "4mm/M3mm/M5/6/6/1MM3 White:2 16 placed=0,0";
+const std::string kPentagoColumnA = "4mm/M3mm/M5/6/6/1MM3 White:2 16";
 
 // The texts of the legal moves after `moves` from `text`, and whether the game is over then.
 std::vector<std::string> pentago_moves_after(const std::string& text, const std::vector<std::string>& moves) {
@@ -85,14 +85,14 @@ TEST(Pentago, ATurnIsAMarbleThenAQuarterTurn) {
   EXPECT_EQ(pentago_moves_after(kPentagoColumnA, {"a1"}),
             (std::vector<std::string>{"bl+", "bl-", "br+", "br-", "tl+", "tl-", "tr+", "tr-"}));
   pentago_game().visit([&](const auto& program) {
-    EXPECT_EQ(troyka_tests::after_move(program, kPentagoColumnA, "a1"), "4mm/M3mm/M5/6/6/MMM3 White:1 17 placed=1,0");
+    EXPECT_EQ(troyka_tests::after_move(program, kPentagoColumnA, "a1"), "4mm/M3mm/M5/6/6/MMM3 White:1 17");
     // Clockwise, row 1 of the quadrant becomes its column a, read upward from c1: c1 a1, b1 a2, a1 a3.
     const auto placed = troyka_tests::after(program, position(program, kPentagoColumnA), "a1");
     EXPECT_EQ(troyka_tests::after_move(program, program.position_text(placed), "br+"),
-              "4mm/M3mm/M5/6/6/MMM3 Black:2 18 placed=0,0");
+              "4mm/M3mm/M5/6/6/MMM3 Black:2 18");
     // Anticlockwise, row 1 becomes column c, read downward from a1: a1 c1, b1 c2, c1 c3.
     EXPECT_EQ(troyka_tests::after_move(program, program.position_text(placed), "bl-"),
-              "4mm/M3mm/M5/2M3/2M3/2M3 Black:2 18 placed=0,0");
+              "4mm/M3mm/M5/2M3/2M3/2M3 Black:2 18");
   });
 }
 
@@ -103,7 +103,7 @@ TEST(Pentago, FiveMadeByTheTurnWins) {
     const auto placed = troyka_tests::after(program, position(program, kPentagoColumnA), "a1");
     EXPECT_FALSE(placed.over);
     const auto turned = troyka_tests::after(program, placed, "bl+");
-    EXPECT_EQ(program.position_text(turned), "4mm/M3mm/M5/M5/M5/M5 Black:2 18 placed=0,0");
+    EXPECT_EQ(program.position_text(turned), "4mm/M3mm/M5/M5/M5/M5 Black:2 18");
     ASSERT_TRUE(turned.over);
     EXPECT_EQ(turned.winner, 0);
     EXPECT_EQ(program.end_reason(turned), "White wins by (in-a-row 5)");
@@ -114,8 +114,7 @@ TEST(Pentago, FiveMadeByTheTurnWins) {
 TEST(Pentago, FiveMadeByTurningAnotherQuadrantWins) {
   pentago_game().visit([&](const auto& program) {
     const auto state = troyka_tests::after(
-        program, troyka_tests::after(program, position(program, "3mmm/M3mm/M5/6/6/MMM3 White:2 20 placed=0,0"), "f1"),
-        "bl+");
+        program, troyka_tests::after(program, position(program, "3mmm/M3mm/M5/6/6/MMM3 White:2 20"), "f1"), "bl+");
     ASSERT_TRUE(state.over);
     EXPECT_EQ(state.winner, 0);
   });
@@ -126,14 +125,12 @@ TEST(Pentago, FiveMadeByTurningAnotherQuadrantWins) {
 TEST(Pentago, FiveForBothAtOnceDrawsAndForTheOpponentAloneLoses) {
   pentago_game().visit([&](const auto& program) {
     const auto both = troyka_tests::after(
-        program, troyka_tests::after(program, position(program, "6/Mm4/Mm4/6/mmm3/MMM3 White:2 20 placed=0,0"), "f1"),
-        "bl+");
+        program, troyka_tests::after(program, position(program, "6/Mm4/Mm4/6/mmm3/MMM3 White:2 20"), "f1"), "bl+");
     ASSERT_TRUE(both.over);
     EXPECT_EQ(both.winner, kDraw);
     EXPECT_EQ(program.end_reason(both), "draw by (and (in-a-row 5) (opponent (in-a-row 5)))");
     const auto theirs = troyka_tests::after(
-        program, troyka_tests::after(program, position(program, "6/Mm4/1m3M/6/mmm3/MMM3 White:2 20 placed=0,0"), "f1"),
-        "bl+");
+        program, troyka_tests::after(program, position(program, "6/Mm4/1m3M/6/mmm3/MMM3 White:2 20"), "f1"), "bl+");
     ASSERT_TRUE(theirs.over);
     EXPECT_EQ(theirs.winner, 1);
   });
@@ -143,8 +140,7 @@ TEST(Pentago, FiveForBothAtOnceDrawsAndForTheOpponentAloneLoses) {
 // would break the line.
 TEST(Pentago, FiveMadeByTheMarbleWinsBeforeTheTurn) {
   pentago_game().visit([&](const auto& program) {
-    const auto state =
-        troyka_tests::after(program, position(program, "3mmm/M4m/M5/M5/M5/6 White:2 16 placed=0,0"), "a1");
+    const auto state = troyka_tests::after(program, position(program, "3mmm/M4m/M5/M5/M5/6 White:2 16"), "a1");
     ASSERT_TRUE(state.over);
     EXPECT_EQ(state.winner, 0);
     EXPECT_TRUE(move_texts(program, state).empty());
@@ -153,7 +149,7 @@ TEST(Pentago, FiveMadeByTheMarbleWinsBeforeTheTurn) {
 
 // The last empty cell, b6, filled by Black, and any turn: no five for anyone, a full board, a draw.
 TEST(Pentago, AFullBoardWithoutFiveDraws) {
-  const std::string last = "M1MmMM/MMmMmM/mMmMmm/mmMMmM/mmmMMM/MMmmmm Black:2 70 placed=0,0";
+  const std::string last = "M1MmMM/MMmMmM/mMmMmm/mmMMmM/mmmMMM/MMmmmm Black:2 70";
   EXPECT_EQ(pentago_moves_after(last, {}), (std::vector<std::string>{"b6"}));
   pentago_game().visit([&](const auto& program) {
     const auto full = troyka_tests::after(program, position(program, last), "b6");
@@ -265,6 +261,47 @@ TEST(Pentago, RotateErrors) {
             " 3 |   (moves (new Stone) (enter all) (if (rotate all clockwise) empty))\n"
             "   |                                      ^\n");
   EXPECT_EQ(troyka_tests::load_error(kPentagoHead + "  (moves (rotate all clockwise))\n" + kPentagoTail), "loads");
+}
+
+// (when (= decision N)): the N-th decision of the turn, counted in the first turn too, whose length
+// may differ: here one drop, then a drop and a pass a turn.
+TEST(Pentago, ARuleForOneDecisionOfTheTurn) {
+  const Game decisions = troyka_tests::game_from_text(
+      "(game \"Decisions\" (players (White north) (Black south)) (board (rectangle 2 2))\n"
+      "  (piece Stone \"S\")\n"
+      "  (moves (when (= decision 1)) (new Stone) (enter all) empty)\n"
+      "  (moves \"pass\" (when (= decision 2)) pass)\n"
+      "  (turn (actions 2) (first 1))\n"
+      "  (setup) (end (draw (ply-limit 6))))\n");
+  decisions.visit([&](const auto& program) {
+    auto state = program.initial_state();
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a1", "a2", "b1", "b2"}));
+    state = troyka_tests::after(program, state, "a1");
+    EXPECT_EQ(program.position_text(state), "2/S1 Black:2 1");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"a2", "b1", "b2"}));
+    state = troyka_tests::after(program, state, "b2");
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"pass"}));
+  });
+}
+
+TEST(Pentago, DecisionErrors) {
+  EXPECT_EQ(troyka_tests::load_error(kPentagoHead + "  (moves (when (= decision 0)) (rotate all clockwise))\n" +
+                                     "  (turn (actions 2))\n" + kPentagoTail),
+            "test.game:3:28: error: the decision must be between 1 and 255, but it is 0\n"
+            " 3 |   (moves (when (= decision 0)) (rotate all clockwise))\n"
+            "   |                            ^\n");
+  EXPECT_EQ(troyka_tests::load_error(kPentagoHead + "  (moves (when (= decision 3)) (rotate all clockwise))\n" +
+                                     "  (turn (actions 2))\n" + kPentagoTail),
+            "test.game:3:3: error: a turn of this game is 2 decisions, so (= decision 3) never holds\n"
+            " 3 |   (moves (when (= decision 3)) (rotate all clockwise))\n"
+            "   |   ^\n"
+            "hint: give a turn more decisions with (turn (actions N))\n");
+  EXPECT_EQ(troyka_tests::load_error(kPentagoHead + "  (moves (when (= decision 2)) (rotate all clockwise))\n" +
+                                     kPentagoTail),
+            "test.game:3:3: error: a turn of this game is 1 decision, so (= decision 2) never holds\n"
+            " 3 |   (moves (when (= decision 2)) (rotate all clockwise))\n"
+            "   |   ^\n"
+            "hint: give a turn more decisions with (turn (actions N))\n");
 }
 
 // MCTS against random: four games at 100 iterations a decision.

@@ -119,16 +119,13 @@ inline std::vector<Position> successors(const Position& position) {
   return next;
 }
 
-// As troyka writes it: the board, the player to move with its decisions left, the ply, the counter
-// `placed` (1 for the player between its marble and its turn of a quadrant).
+// As troyka writes it: the board, the player to move with its decisions left, the ply.
 inline std::string text(const Position& position) {
   const std::string board = reference_text::board_text(kSize, kSize, kEmpty, [&](int column, int row) {
     return position.at[static_cast<std::size_t>(index(column, row))];
   });
-  const int placed = position.rotating ? 1 : 0;
   return board + (position.to_move == 0 ? " White:" : " Black:") + (position.rotating ? "1 " : "2 ") +
-         std::to_string(position.ply) + " placed=" + std::to_string(position.to_move == 0 ? placed : 0) + "," +
-         std::to_string(position.to_move == 1 ? placed : 0);
+         std::to_string(position.ply);
 }
 
 inline bool goes_on(const Position& position) { return winner(position) == kOngoing; }
