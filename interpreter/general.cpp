@@ -173,7 +173,8 @@ bool single_run(const Expr& e) {
     case Op::Convert:
     case Op::Block:
     case Op::Add:
-    case Op::Set: return true;
+    case Op::Set:
+    case Op::Rotate: return true;
     default: return false;
   }
 }
@@ -191,7 +192,8 @@ bool never_fails(const Expr& e) {
     case Op::Convert:
     case Op::Block:
     case Op::Add:
-    case Op::Set: return true;
+    case Op::Set:
+    case Op::Rotate: return true;
     default: return false;
   }
 }
@@ -227,6 +229,7 @@ std::uint64_t GeneralRecord::fingerprint() const {
   for (const CounterChange& change : counters)
     hash = mixed(hash ^ (std::uint64_t{change.counter} << 40 | std::uint64_t{change.set} << 32 |
                          static_cast<std::uint32_t>(change.value)));
+  for (const std::uint8_t rotation : rotations) hash = mixed(hash ^ (std::uint64_t{rotation} << 52 | 1));
   return hash | 1;  // never 0, the jumped mask of a move without captures
 }
 
@@ -400,6 +403,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::ClearAttr: emit(Code::ClearAttr, e.slot); return;
       case Op::Remember: emit(Code::Remember, e.slot); return;
       case Op::CaptureSurrounded: emit(Code::CaptureSurrounded, direction_set(e.directions)); return;
+      case Op::Rotate: emit(Code::Rotate, rotation(e)); return;
       default: return cond(e, true, nullptr);
     }
   }
@@ -552,6 +556,33 @@ class GeneralMoves<Words>::Compiler {
     return step;
   }
 
+  // The index of the quarter turn of (rotate REGION SENSE) in rotations_, one entry for each turn.
+  // The checker made sure the region is a square of cells on a grid, in increasing order: its
+  // first cell is the lower left corner, its last the upper right. A region written as cells is
+  // named by those two corners, a1..b2.
+  int rotation(const Expr& e) {
+    const int width = owner_.width_;
+    const lang::CellList& cells = e.region.cells;
+    const int corner = cells.front(), side = cells.back() % width - corner % width + 1;
+    Rotation turn;
+    turn.text = (e.variable.empty() ? lang::cell_name(corner, width) + ".." + lang::cell_name(cells.back(), width)
+                                    : e.variable) +
+                (e.amount > 0 ? "+" : "-");
+    for (const int cell : cells) {
+      const int dx = cell % width - corner % width, dy = cell / width - corner / width;
+      // Clockwise, with row 1 at the bottom: the upper left corner goes to the upper right.
+      const int x = e.amount > 0 ? dy : side - 1 - dy, y = e.amount > 0 ? side - 1 - dx : dx;
+      turn.cells.push_back(static_cast<std::int16_t>(cell));
+      turn.images.push_back(static_cast<std::int16_t>(corner + y * width + x));
+    }
+    auto& rotations = owner_.rotations_;
+    if (const auto known = std::find(rotations.begin(), rotations.end(), turn); known != rotations.end())
+      return static_cast<int>(known - rotations.begin());
+    if (rotations.size() == 255) throw std::runtime_error("more than 255 rotations in one game");
+    rotations.push_back(std::move(turn));
+    return static_cast<int>(rotations.size()) - 1;
+  }
+
   int region(const lang::core::Region& r) {
     const bool rows = r.kind != lang::core::Region::Kind::Cells;
     const lang::CellList cells =
@@ -609,6 +640,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (const auto& code : compiled.code)
       for (const Instruction& instruction : code) {
         blocks_ = blocks_ || instruction.code == Code::Block;
+        moves_others_pieces_ =
+            moves_others_pieces_ || instruction.code == Code::Rotate || instruction.code == Code::Relocate;
         if (instruction.code == Code::New) entering_pieces_.set(instruction.arg);
       }
     compiled_.push_back(std::move(compiled));
@@ -955,6 +988,10 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         s.effect(t, in.code, in.arg, in.alt);
         ++t.pc;
         break;
+      case Code::Rotate:
+        s.effect(t, in.code, -1, in.arg);
+        ++t.pc;
+        break;
       case Code::Relocate:
         alive = t.here >= 0 && s.holds(t, kOccupied) && t.marks[in.arg] >= 0;
         if (alive) s.effect(t, in.code, -1, t.marks[in.arg]);
@@ -1151,6 +1188,10 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
       add_counter_change(record, effect.code == Code::Set, effect.arg, effect.amount);
       continue;
     }
+    if (effect.code == Code::Rotate) {
+      record.rotations.push_back(static_cast<std::uint8_t>(effect.amount));
+      continue;
+    }
     if (effect.code == Code::Remember) {
       auto change = std::find_if(record.registers.begin(), record.registers.end(),
                                  [&](const RegisterChange& c) { return c.reg == effect.arg; });
@@ -1203,6 +1244,12 @@ bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType&
   const lang::core::Condition& when = *rule.when;
   switch (when.kind) {
     case lang::core::Condition::Kind::PlyIs: return state.ply == static_cast<std::uint32_t>(when.ply);
+    case lang::core::Condition::Kind::DecisionIs: {
+      // The decisions of this turn: the first turn's count while its plies last, else the turn's.
+      const int first = rules_->first_turn_actions;
+      const int turn = state.ply < static_cast<std::uint32_t>(first) ? first : rules_->turn_actions;
+      return turn - state.actions_left + 1 == when.value;
+    }
     case lang::core::Condition::Kind::OthersCanMove: return others_can_move;
     case lang::core::Condition::Kind::Compare: {
       const int mover = state.to_move;
@@ -1437,6 +1484,7 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
   }
   for (const CellChange& change : record.changes)
     if (change.what & CellChange::kBlock) text += "/" + cell(change.cell);
+  for (const std::uint8_t turn : record.rotations) text += (text.empty() ? "" : ":") + rotation(turn).text;
   if (text.empty()) text = record.swap ? "swap" : "pass";
   return text;
 }

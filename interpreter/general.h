@@ -80,11 +80,23 @@ struct GeneralRecord {
   boost::container::small_vector<CounterChange, 2> counters;    // each changed counter once, in counter order
   boost::container::small_vector<RegisterChange, 1> registers;  // each set register once, in register order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
+  // The quarter turns of regions (rotate ...), indices into GeneralMoves::rotation, in the order
+  // they are made once every other change of the move is.
+  boost::container::small_vector<std::uint8_t, 1> rotations;
 
   bool captures() const;
   int captured_pieces() const;
   // The move's identity (Move::jumped): two records with equal fingerprints are one move.
   std::uint64_t fingerprint() const;
+};
+
+// A quarter turn of a square region (lang::core::Op::Rotate): the piece on cells[i] goes to
+// images[i]. `text` names it in a move's text: the region's name, or its corners (a1..b2), then
+// '+' for clockwise, '-' for anticlockwise.
+struct Rotation {
+  std::vector<std::int16_t> cells, images;
+  std::string text;
+  bool operator==(const Rotation&) const = default;
 };
 
 // Thrown when a rule's runs in one position take more than GeneralMoves::kStepBudget steps: a rule
@@ -121,6 +133,8 @@ class GeneralMoves {
   // The record of `move`, a move that list() gave in `state` with the same `attacks`: its origin's
   // rules are run again. Throws std::logic_error when no run of them makes it.
   GeneralRecord record_of(const StateType& state, Move move, bool others_can_move, const Program<Words>* attacks) const;
+  // The quarter turn that GeneralRecord::rotations names by `index`.
+  const Rotation& rotation(int index) const { return rotations_[static_cast<std::size_t>(index)]; }
   // Whether some rule tests (attacked).
   bool asks_attacks() const { return asks_attacks_; }
 
@@ -128,6 +142,9 @@ class GeneralMoves {
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
   bool prefers_captures() const { return prefer_captures_; }
   bool blocks() const { return blocks_; }
+  // Whether a move can put pieces of the player who did not move on other cells (rotate, relocate):
+  // then a line, a reached region or a connection of theirs can appear by the mover's move.
+  bool moves_others_pieces() const { return moves_others_pieces_; }
   // The piece types that rules bring onto the board (new P).
   const PieceTypeSet& entering_pieces() const { return entering_pieces_; }
   // For `troyka show`: the rules of `piece` (-1: the game rules), each with its instruction count.
@@ -191,6 +208,7 @@ class GeneralMoves {
     // Groups along the directions of direction_sets_[arg] (lang::core::Op::CaptureSurrounded):
     CaptureSurrounded,  // every enemy group next to here without a liberty is captured
     HasLiberty,         // the mover's group at here has a liberty (xor negate), else alt or die
+    Rotate,             // the quarter turn rotations_[arg] is made once the move's other changes are
     Accept,
   };
   struct Instruction {
@@ -276,7 +294,9 @@ class GeneralMoves {
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
+  std::vector<Rotation> rotations_;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
+  bool moves_others_pieces_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;

@@ -404,6 +404,8 @@ void Program<Words>::add_guards(int player, Jump jump, const std::vector<lang::C
 // Whether a move can make the condition true when it was false before. The player who did not
 // move only lost pieces, so it cannot newly reach a region or make a line, though losing pieces can
 // cut a line that was too long down to one that counts; the mover still has the piece it moved.
+// Unless a move can put that player's pieces on other cells (a turn of a region, a relocation):
+// then it is as the mover.
 static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_mover) {
   switch (rule.kind) {
     case EndKind::InARow: return subject_is_mover || rule.longest > 0;
@@ -500,7 +502,8 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
                                                                                          : kDraw);
       test.rule = static_cast<std::int8_t>(index);
       all_tests.push_back(test);
-      if (can_become_true_by_move(rule, subject == mover)) after_move_tests.push_back(test);
+      const bool moved = subject == mover || (general_ && general_->moves_others_pieces());
+      if (can_become_true_by_move(rule, moved)) after_move_tests.push_back(test);
     }
   }
 }
@@ -989,6 +992,7 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
       put(state, mover, promotion.into, record.landing);
     }
   }
+  for (const std::uint8_t turn : record.rotations) rotate(state, general_->rotation(turn));
   for (const RegisterChange& change : record.registers) set_register(state, change.reg, change.cell);
   const Board pieces = state.by_player[0] | state.by_player[1];
   for (const CellChange& change : record.changes)
@@ -1008,6 +1012,25 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
   }
   state.hash ^= side_key_;
   end_decision(state, mover);
+}
+
+// A quarter turn of a square region: its pieces are taken up, then put down each on its cell's
+// image; a turned piece loses its attributes, as a relocated one does.
+template <int Words>
+void Program<Words>::rotate(StateType& state, const Rotation& turn) const {
+  struct Turned {
+    int owner, piece, cell;
+  };
+  boost::container::small_vector<Turned, 16> turned;
+  for (std::size_t i = 0; i < turn.cells.size(); ++i) {
+    const int cell = turn.cells[i];
+    const int owner = state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
+    if (owner < 0) continue;
+    turned.push_back({owner, piece_at(state, owner, cell), turn.images[i]});
+    take(state, owner, turned.back().piece, cell);
+    if (marks_pieces_) clear_attributes(state, cell);
+  }
+  for (const Turned& piece : turned) put(state, piece.owner, piece.piece, piece.cell);
 }
 
 // The swap: every piece of the first player becomes the second player's, on the cell with its

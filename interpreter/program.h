@@ -77,6 +77,7 @@ using History = boost::container::small_vector<std::uint64_t, 128>;
 
 template <int Words>
 class GeneralMoves;
+struct Rotation;
 struct GeneralRecord;
 
 template <int Words>
@@ -603,6 +604,7 @@ class Program {
   // Whether `pieces` are one group (none are not), joined as connects() joins them.
   [[gnu::noinline]] bool one_group(const Board& pieces) const;
   void swap_sides(StateType& state) const;
+  void rotate(StateType& state, const Rotation& turn) const;
   ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
   ParsedMove parse_pass(const StateType& state) const;
   ParsedMove parse_swap(const StateType& state) const;

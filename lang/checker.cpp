@@ -171,6 +171,7 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"capture-surrounded",
      "(capture-surrounded DIRECTIONS): capture every enemy group next to here left without a liberty"},
     {"has-liberty", "(has-liberty DIRECTIONS): the mover's group at here has an empty cell next to it"},
+    {"rotate", "(rotate REGION clockwise|anticlockwise): the pieces of a square region turn a quarter with it"},
     {"while", "(while TEST EXPR)"},
     {"if", "(if TEST THEN [ELSE])"},
     {"if-can", "(if-can EXPR)"},
@@ -327,6 +328,7 @@ class Checker {
     read_must_capture();
     read_legal();
     for (const Node* form : this->forms("turn")) read_turn(*form, rules_.turn_actions, rules_.first_turn_actions);
+    for (const core::Rule& rule : written_) check_decision_in_turn(rule);
     if (through_core_)
       compile_written_rules();
     else if (!written_.empty())
@@ -339,6 +341,7 @@ class Checker {
   // What core::core_text prints, read for the game `game` (core::read_core).
   core::Rules read_core_text(const Rules& game, const std::vector<Node>& forms) {
     rules_ = game;
+    regions_.insert(game.regions.begin(), game.regions.end());
     core::Rules core;
     for (const Node& node : forms) {
       const Node& form = list_form(node, "in core forms");
@@ -838,6 +841,7 @@ class Checker {
         fail(form->items[1], fmt::format("'{}' is a built-in word and cannot name a region", name));
       regions_[name] = region(argument(*form, 2, "REGION"));
     }
+    rules_.regions.assign(regions_.begin(), regions_.end());
   }
 
   PlayerRegion same_for_every_player(const CellList& cells) const {
@@ -1612,11 +1616,24 @@ class Checker {
     return rule;
   }
 
+  // A rule for a decision past the longest turn would never apply.
+  void check_decision_in_turn(const core::Rule& rule) const {
+    const int most = std::max(rules_.turn_actions, rules_.first_turn_actions);
+    if (!rule.when || rule.when->kind != core::Condition::Kind::DecisionIs || rule.when->value <= most) return;
+    fail_at(rule.pos,
+            fmt::format("a turn of this game is {} decision{}, so (= decision {}) never holds", most,
+                        most == 1 ? "" : "s", rule.when->value),
+            "give a turn more decisions with (turn (actions N))");
+  }
+
   core::Condition rule_condition(const Node& node) const {
     if (node.head() == "can-move" && node.items.size() == 2 && node.items[1].is_symbol("others"))
       return {core::Condition::Kind::OthersCanMove, 0};
     if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("ply"))
       return {core::Condition::Kind::PlyIs, bounded(node.items[2], 0, 1000000, "the ply")};
+    if (node.head() == "=" && node.items.size() == 3 && node.items[1].is_symbol("decision"))
+      return {core::Condition::Kind::DecisionIs, 0, -1, Comparison::Equal,
+              bounded(node.items[2], 1, kMaxTurnActions, "the decision")};
     if (std::find(kComparisons.begin(), kComparisons.end(), node.head()) != kComparisons.end()) {
       EndRule compared;
       comparison(node, compared);
@@ -1727,6 +1744,7 @@ class Checker {
         break;
       case Op::Mark:
       case Op::Relocate: mark_form(form, expr); break;
+      case Op::Rotate: rotate_form(form, expr); break;
       default: core_argument(form, expr);
     }
   }
@@ -1762,6 +1780,37 @@ class Checker {
         if (!argument.is_symbol("mirror"))
           fail(argument, fmt::format("expected 'mirror', found {}", describe(argument)), core_usage("swap-pieces"));
     }
+  }
+
+  // (rotate REGION clockwise|anticlockwise): the region is a square of cells, a quarter turn of
+  // which is a permutation of them, on a board whose cells are squares.
+  void rotate_form(const Node& form, core::Expr& expr) const {
+    expect_core_items(form, 2, 2);
+    if (rules_.shape != BoardShape::Rectangle || rules_.points)
+      fail(form, "(rotate ...) turns a square of cells, and this board's cells are not squares",
+           "rotate on a (board (rectangle WIDTH HEIGHT))");
+    const Node& sense = form.items[2];
+    if (!sense.is_symbol("clockwise") && !sense.is_symbol("anticlockwise"))
+      fail(sense, fmt::format("expected 'clockwise' or 'anticlockwise', found {}", describe(sense)),
+           core_usage("rotate"));
+    expr.amount = sense.is_symbol("clockwise") ? 1 : -1;
+    expr.region = core_region(form.items[1]);
+    if (expr.region.kind == core::Region::Kind::Cells && form.items[1].is_symbol()) expr.variable = form.items[1].text;
+    const CellList& cells = expr.region.cells;
+    // In increasing order, the first cell is the square's lower left corner, the last its upper right.
+    const int side = cells.empty() ? 0 : cells.back() % rules_.width - cells.front() % rules_.width + 1;
+    const bool square = expr.region.kind == core::Region::Kind::Cells && side >= 2 &&
+                        side * side == static_cast<int>(cells.size()) &&
+                        std::adjacent_find(cells.begin(), cells.end()) == cells.end() &&
+                        std::all_of(cells.begin(), cells.end(), [&](int cell) {
+                          const int dx = cell % rules_.width - cells.front() % rules_.width;
+                          const int dy = cell / rules_.width - cells.front() / rules_.width;
+                          return dx >= 0 && dx < side && dy >= 0 && dy < side;
+                        });
+    if (!square)
+      fail(form.items[1],
+           fmt::format("(rotate ...) turns a square of cells, and {} is not one", describe(form.items[1])),
+           "name the cells of a block of N columns and N rows, N from 2, e.g. (cells a1 b1 a2 b2)");
   }
 
   // (mark NAME) names a cell for a later (relocate NAME) of the same rule.
@@ -2066,7 +2115,8 @@ class Checker {
       case Op::Relocate:
       case Op::SetAttr:
       case Op::ClearAttr:
-      case Op::Remember: return true;
+      case Op::Remember:
+      case Op::Rotate: return true;
       default: return false;
     }
   }
@@ -2099,7 +2149,8 @@ class Checker {
       case Op::Again:
       case Op::SwapPiecesMirror:
       case Op::Add:
-      case Op::Set: return nullptr;
+      case Op::Set:
+      case Op::Rotate: return nullptr;
       case Op::Seq:
         for (const core::Expr& item : expr.items)
           if (const core::Expr* first = before_enter(item, entered)) return first;

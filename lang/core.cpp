@@ -66,6 +66,7 @@ const char* keyword(Op op) {
     case Op::Times: return "times";
     case Op::CaptureSurrounded: return "capture-surrounded";
     case Op::HasLiberty: return "has-liberty";
+    case Op::Rotate: return "rotate";
   }
   return "";
 }
@@ -270,6 +271,10 @@ class Printer {
       case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;
       case Op::In:
       case Op::Enter: form.items.push_back(region(expr.region)); break;
+      case Op::Rotate:
+        form.items.push_back(expr.variable.empty() ? region(expr.region) : symbol(expr.variable));
+        form.items.push_back(symbol(expr.amount > 0 ? "clockwise" : "anticlockwise"));
+        break;
       case Op::SwapPiecesMirror: form.items.push_back(symbol("mirror")); break;
       case Op::AtOrigin: form.items.push_back(symbol("origin")); break;
       case Op::Add:
@@ -351,6 +356,8 @@ class Printer {
   Node condition(const Condition& condition) const {
     if (condition.kind == Condition::Kind::OthersCanMove) return list({symbol("can-move"), symbol("others")});
     if (condition.kind == Condition::Kind::PlyIs) return list({symbol("="), symbol("ply"), integer(condition.ply)});
+    if (condition.kind == Condition::Kind::DecisionIs)
+      return list({symbol("="), symbol("decision"), integer(condition.value)});
     static constexpr const char* kOperators[] = {"<", "<=", "=", ">=", ">"};  // by lang::Comparison
     const Node quantity =
         condition.counter < 0

@@ -111,8 +111,13 @@ enum class Op {
                       // the mover standing at here, is captured
   HasLiberty,         // (has-liberty DIRECTIONS): test: the mover's group at here has a liberty once the
                       // pending captures are made
+  // Added for Pentago (issue 15). (rotate REGION clockwise|anticlockwise): when the move is played,
+  // after its other effects, every piece in `region`, a square of the board, turns a quarter with
+  // it (`amount` 1 clockwise, -1 anticlockwise), the mover that landed there too. `variable`: the
+  // region's name when it was written as one, which the move's text shows.
+  Rotate,
 };
-inline constexpr int kOps = static_cast<int>(Op::HasLiberty) + 1;
+inline constexpr int kOps = static_cast<int>(Op::Rotate) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -128,14 +133,14 @@ struct Expr {
   std::vector<Direction> directions;  // Go, AnyDirection, EachDirection, CaptureSurrounded, HasLiberty; Times: the
                                       // line's, when counted
   std::string variable;               // Go, Times: along a bound direction; AnyDirection, EachDirection: its name
-  Region region;                      // Enter, In
+  Region region;                      // Enter, In, Rotate
   int piece = -1;                     // Is, New, Become, FromHand: an index into Rules::pieces
   int at_least = 0;                   // Repeat
   int at_most = -1;                   // Repeat: -1 for no bound
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
   int counter = -1;                   // Add, Set: an index into lang::Rules::counters
-  int amount = 0;                     // Add, Set; Times: the passes, when not counted on a line
-  int slot = -1;  // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
+  int amount = 0;  // Add, Set; Times: the passes, when not counted on a line; Rotate: 1 clockwise, -1 anticlockwise
+  int slot = -1;   // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
   bool operator==(const Expr&) const = default;
 };
 
@@ -156,6 +161,7 @@ struct Condition {
   enum class Kind {
     OthersCanMove,  // (can-move others): the other player has a move, fallback rules not counted
     PlyIs,          // (= ply N)
+    DecisionIs,     // (= decision N): the player to move makes the N-th decision of its turn, from 1 (`value`)
     Compare,        // (OP (pieces) N) or (OP (counter NAME) N): the player to move's
   };
   Kind kind = Kind::PlyIs;

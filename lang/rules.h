@@ -340,6 +340,9 @@ struct Rules {
   int turn_actions = 1;
   int first_turn_actions = 1;
   std::vector<Phase> phases;  // (phases ...); empty: the game has one phase
+  // The regions that (region NAME REGION) names, in name order: rules read back in core forms
+  // (core::read_core) name them as the rule file did, e.g. (rotate tl clockwise).
+  std::vector<std::pair<std::string, PlayerRegion>> regions;
   // The (moves ...) rules in core forms that the recogniser did not map onto MoveRules: they run on
   // the general back end (interpreter/general.h). Null when there are none.
   std::shared_ptr<const core::Rules> general;

@@ -89,7 +89,8 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
     case Op::Again:
     case Op::Pass:
     case Op::SwapPiecesMirror:
-    case Op::Relocate: return false;
+    case Op::Relocate:
+    case Op::Rotate: return false;
     default: break;
   }
   for (const core::Direction& direction : expr.directions)
