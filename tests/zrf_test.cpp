@@ -1736,6 +1736,10 @@ TEST(ZrfOptions, PassTurnTrueIsAPassAtEveryTurn) {
   const std::vector<std::uint64_t> counts = perfts(passing, kDepth);
   EXPECT_EQ(counts[0], plain[0] + 1);
   EXPECT_EQ(counts[1], 9u);  // White's two steps and its pass, then Black's two and its pass
+  EXPECT_EQ(first_line(error_of(
+                tiny_with("(title \"Tiny\")", "(title \"Tiny\") (option \"pass turn\" true) (move-priorities steps)"))),
+            "test.zrf:3:26: error: the option \"pass turn\" true in a game with move-priorities is not supported yet: "
+            "troyka's pass would come before every move type (a missing feature, not a mistake in the file)");
 }
 
 // add-partial: a move of several parts is one move, each part's landing a waypoint. After a part
