@@ -259,6 +259,18 @@ TEST(ZrfOwnGames, EnglishCheckersInPartsAndPrioritiesPlaysTheRealRules) {
   EXPECT_EQ(jumps, texts(twin, moves));
 }
 
+// The Dagaz project's English checkers (a real ZRF file, tests/data/zrf/SOURCE.md): its jumps go on
+// with add-partial, jumps come first by move-priorities, and the Dagaz runtime adds nothing to it
+// (no option, no module): it plays English draughts, Aart Bik's published perft (docs/games.md).
+// Its first player, White, starts at the bottom, where games/english-draughts.game's starts at the
+// top, so their move texts are mirrored and only the counts are compared.
+TEST(ZrfRealGames, DagazEnglishCheckersPlaysTheRealRules) {
+  const Rules rules = file_rules(kData + "zrf/english-checkers-dagaz.zrf");
+  const int depth = troyka_tests::kSlowBuild ? 5 : 7;
+  const std::vector<std::uint64_t> published = {7, 49, 302, 1469, 7361, 36768, 179740};
+  EXPECT_EQ(perfts(rules, depth), std::vector<std::uint64_t>(published.begin(), published.begin() + depth));
+}
+
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
   const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
   const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
