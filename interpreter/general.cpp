@@ -398,6 +398,7 @@ class GeneralMoves<Words>::Compiler {
         code_[static_cast<std::size_t>(emit(e.op == Op::Add ? Code::Add : Code::Set, e.counter))].alt = e.amount;
         return;
       case Op::Mark: emit(Code::Mark, named_mark(e.variable)); return;
+      case Op::Back: emit(Code::Back, named_mark(e.variable)); return;
       case Op::Relocate: emit(Code::Relocate, named_mark(e.variable)); return;
       case Op::SetAttr: emit(Code::SetAttr, e.slot); return;
       case Op::ClearAttr: emit(Code::ClearAttr, e.slot); return;

@@ -194,7 +194,8 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"attr", "(attr ATTRIBUTE): the piece at here has it"},
     {"attacked", "(attacked): a move of the opponent could take the mover at here"},
     {"at-register", "(at-register REGISTER): here is the cell the register holds"},
-    {"mark", "(mark NAME): remember here as NAME, for (relocate NAME)"},
+    {"mark", "(mark NAME): remember here as NAME, for (relocate NAME) or (back NAME)"},
+    {"back", "(back NAME): here becomes the cell marked NAME"},
     {"relocate", "(relocate NAME): the piece at here goes to the cell marked NAME"},
     {"set-attr", "(set-attr ATTRIBUTE)"},
     {"clear-attr", "(clear-attr ATTRIBUTE)"},
@@ -1743,6 +1744,7 @@ class Checker {
         expr.slot = register_named(form.items[1]);
         break;
       case Op::Mark:
+      case Op::Back:
       case Op::Relocate: mark_form(form, expr); break;
       case Op::Rotate: rotate_form(form, expr); break;
       default: core_argument(form, expr);
@@ -1813,14 +1815,16 @@ class Checker {
            "name the cells of a block of N columns and N rows, N from 2, e.g. (cells a1 b1 a2 b2)");
   }
 
-  // (mark NAME) names a cell for a later (relocate NAME) of the same rule.
+  // (mark NAME) names a cell for a later (relocate NAME) or (back NAME) of the same rule.
   void mark_form(const Node& form, core::Expr& expr) {
     expect_core_items(form, 1, 1);
     expr.variable = name_argument(form.items[1], "a name for the mark");
     const bool known = std::find(marks_.begin(), marks_.end(), expr.variable) != marks_.end();
-    if (expr.op == core::Op::Relocate && !known)
-      fail(form.items[1], fmt::format("no (mark {}) comes before this (relocate {})", expr.variable, expr.variable),
-           "mark the cell the piece goes to first, earlier in the rule: (mark NAME)");
+    if (expr.op != core::Op::Mark && !known)
+      fail(form.items[1],
+           fmt::format("no (mark {}) comes before this ({} {})", expr.variable, core::keyword(expr.op), expr.variable),
+           expr.op == core::Op::Back ? "mark the cell to come back to first, earlier in the rule: (mark NAME)"
+                                     : "mark the cell the piece goes to first, earlier in the rule: (mark NAME)");
     if (expr.op == core::Op::Mark && !known) {
       if (marks_.size() == core::kMaxNamedMarks)
         fail(form, fmt::format("a rule names at most {} marks", core::kMaxNamedMarks),

@@ -57,6 +57,7 @@ const char* keyword(Op op) {
     case Op::Attacked: return "attacked";
     case Op::AtRegister: return "at-register";
     case Op::Mark: return "mark";
+    case Op::Back: return "back";
     case Op::Relocate: return "relocate";
     case Op::SetAttr: return "set-attr";
     case Op::ClearAttr: return "clear-attr";
@@ -292,6 +293,7 @@ class Printer {
         form.items.push_back(symbol(rules_.registers[static_cast<std::size_t>(expr.slot)].name));
         break;
       case Op::Mark:
+      case Op::Back:
       case Op::Relocate: form.items.push_back(symbol(expr.variable)); break;
       case Op::Attacked: return form;  // written (attacked), as §1.2 has it
       case Op::CaptureToHand: form.items.push_back(symbol("to-hand")); return form;

@@ -93,6 +93,7 @@ enum class Op {
   Attacked,    // test: a move of the opponent, were it to move, could take the mover standing at here
   AtRegister,  // test: here is the cell the register `slot` holds
   Mark,        // (mark NAME): the mark `variable` := here
+  Back,        // (back NAME): here := the mark `variable` (ZRF's back)
   Relocate,    // (relocate NAME): the piece at here goes to the mark `variable`, when the move is played
   SetAttr,     // (set-attr NAME): the piece at here once the move is played has the attribute `slot`
   ClearAttr,   // (clear-attr NAME): and does not have it

@@ -89,6 +89,7 @@ bool only_advances(const Rules& rules, const core::Expr& expr, int only_player) 
     case Op::Again:
     case Op::Pass:
     case Op::SwapPiecesMirror:
+    case Op::Back:
     case Op::Relocate:
     case Op::Rotate: return false;
     default: break;

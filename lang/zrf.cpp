@@ -70,9 +70,9 @@ const std::map<std::string, std::string, std::less<>> kDagazRuleOptions = {
 // ("xiangqi-extension", "fanorona-invariant", "pente-restrictions"): the rules are not in the file.
 const std::vector<std::string> kDagazModuleWords = {"extension", "invariant", "restrictions"};
 // The rule options' values other than false that troyka plays (check_option).
-const std::map<std::string, std::string, std::less<>> kReadRuleValues = {
-    {"pass turn", "forced"},       {"pass partial", "true"},    {"maximal captures", "true"},
-    {"deferred captures", "true"}, {"chess invariant", "true"},
+const std::map<std::string, std::vector<std::string>, std::less<>> kReadRuleValues = {
+    {"pass turn", {"forced", "true"}}, {"pass partial", {"true"}},    {"maximal captures", {"true"}},
+    {"deferred captures", {"true"}},   {"chess invariant", {"true"}},
 };
 // The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
 // Zillions 1.x write and Polygamo still reads (GameCode.cs: "deprecated"). allow-flipping is the
@@ -656,9 +656,16 @@ class Lowering {
           "not a mistake in the file)",
           written, to_text(value), meaning);
     return fmt::format(
-        "the option \"{}\" {} is not supported yet: troyka plays this option ({}) only as false or {} "
+        "the option \"{}\" {} is not supported yet: troyka plays this option ({}) only as {} "
         "(a missing feature, not a mistake in the file)",
-        written, to_text(value), meaning, read->second);
+        written, to_text(value), meaning, values_read(read->second));
+  }
+
+  // "false or forced", "false, forced or true": the values of an option troyka plays, false first.
+  static std::string values_read(const std::vector<std::string>& values) {
+    std::string text = "false";
+    for (std::size_t i = 0; i < values.size(); ++i) text += (i + 1 == values.size() ? " or " : ", ") + values[i];
+    return text;
   }
 
   // The option's name as troyka knows it: as written, else with its dashes read as spaces, as the
@@ -688,11 +695,15 @@ class Lowering {
   // Reads a rule option's value other than false when troyka plays it (kReadRuleValues); false when not.
   bool read_rule_option(const std::string& name, const Node& value, const Node& at) {
     const auto read = kReadRuleValues.find(name);
-    if (read == kReadRuleValues.end() || !value.is_symbol(read->second)) return false;
-    // A player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves): troyka's
-    // (pass-when-stuck), except that a position where neither player can move ends the game by the
-    // stalemate goals instead of passing for ever (docs/zrf.md).
-    if (name == "pass turn") rules_.pass_when_stuck = true;
+    if (read == kReadRuleValues.end() || std::none_of(read->second.begin(), read->second.end(),
+                                                      [&](const std::string& v) { return value.is_symbol(v); }))
+      return false;
+    // "forced": a player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves):
+    // troyka's (pass-when-stuck), except that a position where neither player can move ends the game
+    // by the stalemate goals instead of passing for ever (docs/zrf.md). true: a player may pass at any
+    // turn, a game rule of the general back end (lower_core_pieces).
+    if (name == "pass turn" && value.is_symbol("forced")) rules_.pass_when_stuck = true;
+    if (name == "pass turn" && value.is_symbol("true")) pass_any_turn_ = &at;
     // A move of several parts (add-partial) may stop after any part, not only where none can follow.
     if (name == "pass partial") pass_partial_ = true;
     // The player must make a move that captures the most pieces: troyka's (prefer (most captures)),
@@ -1733,7 +1744,11 @@ class Lowering {
   // differ per player, so each player gets a rule of its own, and the two are one rule when equal.
 
   void lower_core_pieces() {
-    if (core_pieces_.empty() && core_drops_.empty()) return;
+    if (core_pieces_.empty() && core_drops_.empty() && !pass_any_turn_) return;
+    if (pass_any_turn_ && !move_priorities_.empty())
+      fail(*pass_any_turn_,
+           "the option \"pass turn\" true in a game with move-priorities is not supported yet: troyka's pass would "
+           "come before every move type (a missing feature, not a mistake in the file)");
     auto general = std::make_shared<core::Rules>();
     for (const CorePiece& piece : core_pieces_)
       for (const CoreBody& body : piece.bodies)
@@ -1741,7 +1756,19 @@ class Lowering {
     for (const CorePiece& piece : core_drops_)
       for (const CoreBody& body : piece.bodies)
         add_per_player(*general, [&](int p) { return drop_rule(body, piece.piece, p); });
+    if (pass_any_turn_) general->moves.push_back(pass_rule());
     rules_.general = std::move(general);
+  }
+
+  // (option "pass turn" true): at every turn a player may pass, moving nothing (its move text is
+  // `pass`), beside its other moves; troyka's game rule (moves "pass" pass).
+  static core::Rule pass_rule() {
+    core::Rule rule;
+    rule.scope = core::Rule::Scope::Game;
+    rule.label = "pass";
+    rule.expr = core::node(core::Op::Pass);
+    rule.origin = "(option \"pass turn\" true)";
+    return rule;
   }
 
   // A body's rules, one per player, as one rule for both when they are equal.
@@ -1810,6 +1837,7 @@ class Lowering {
     rule.origin = to_text(node);
     rule.pos = node.pos;
     rule.priority = priority_of(body);
+    check_marked_before_back(node);
     const Run run{player, captured_for(piece)};
     std::vector<core::Expr> ways;
     if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
@@ -1819,6 +1847,18 @@ class Lowering {
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
     rule.expr = *core::choice(std::move(ways));
     return rule;
+  }
+
+  // A 'back' returns to the position the last 'mark' remembered: one must come before it in the body.
+  void check_marked_before_back(const Node& body) const {
+    bool marked = false;
+    const auto visit = [&](const auto& self, const Node& node) -> void {
+      if (node.is_symbol("mark")) marked = true;
+      if (node.is_symbol("back") && !marked)
+        fail(node, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
+      for (const Node& item : node.items) self(self, item);
+    };
+    visit(visit, body);
   }
 
   // The body's place in (move-priorities ...), 0 without them.
@@ -1981,6 +2021,12 @@ class Lowering {
     if (item.is_symbol("add") || item.head() == "add" || item.is_symbol("add-partial") || item.head() == "add-partial")
       return core::seq({});
     if (item.is_symbol("capture")) return core::node(core::Op::Capture);
+    // mark remembers the current position, back returns to it (one mark, as Zillions keeps).
+    if (item.is_symbol("mark") || item.is_symbol("back")) {
+      core::Expr expr = core::node(item.is_symbol("mark") ? core::Op::Mark : core::Op::Back);
+      expr.variable = "marked";
+      return expr;
+    }
     if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core::node(core::Op::Convert);
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
@@ -1994,16 +2040,15 @@ class Lowering {
     }
     const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
-    if (keyword == "mark" || keyword == "back" || keyword == "to")
+    if (keyword == "to")
       fail(item,
-           fmt::format("'{}' is read only in moves that are one step, leap or slide; a piece with a move of several "
-                       "adds, branches or effects has its moves read another way, which has no '{}' yet",
-                       keyword, keyword),
+           "'to' is read only in moves that are one step, leap or slide; a piece with a move of several adds, "
+           "branches or effects has its moves read another way, which has no 'to' yet",
            "docs/zrf.md lists what each way reads");
     if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
     fail(item, fmt::format("unsupported in a move: {}", describe(item)),
-         "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, flip, "
-         "change-owner, add and (add PIECE)");
+         "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, mark, back, "
+         "flip, change-owner, add and (add PIECE)");
   }
 
   // (if C A... [else B...]): the test, the items before else and those after it.
@@ -2634,6 +2679,7 @@ class Lowering {
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
   std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
+  const Node* pass_any_turn_ = nullptr;       // (option "pass turn" true), where: a player may pass at any turn
   bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
   bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends

@@ -158,6 +158,11 @@ TEST(ChessForms, ARelocationNeedsAMarkAndAttackedTakesNothing) {
             " 3 | (piece King \"K\" (moves (go e) empty (go e) friend (relocate there) (go w)))\n"
             "   |                                                             ^~~~~\n"
             "hint: mark the cell the piece goes to first, earlier in the rule: (mark NAME)\n");
+  EXPECT_EQ(king_rules_error("", "(moves (go e) friend (back there) (go w) empty)"),
+            "test.game:3:44: error: no (mark there) comes before this (back there)\n"
+            " 3 | (piece King \"K\" (moves (go e) friend (back there) (go w) empty))\n"
+            "   |                                            ^~~~~\n"
+            "hint: mark the cell to come back to first, earlier in the rule: (mark NAME)\n");
   EXPECT_EQ(king_rules_error("", "(moves (mark a) (mark b) (mark c) (go e) empty)"),
             "test.game:3:42: error: a rule names at most 2 marks\n"
             " 3 | (piece King \"K\" (moves (mark a) (mark b) (mark c) (go e) empty))\n"
