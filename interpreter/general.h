@@ -55,6 +55,15 @@ struct CounterChange {
   bool operator==(const CounterChange&) const = default;
 };
 
+// What a general move does to the counts per cell, in the order the run did it: (sow TRACK) from
+// `cell` along the mover's track `from`, or (take-count MARK): `cell` takes the whole count of `from`.
+struct CountChange {
+  bool sown = false;
+  std::int16_t cell = 0;
+  std::int16_t from = 0;
+  bool operator==(const CountChange&) const = default;
+};
+
 // A complete run, canonical: the mover (origin, landing, types), each changed cell once in cell
 // order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
 // only in them are one move (two paths of a chain over the same pieces).
@@ -80,6 +89,7 @@ struct GeneralRecord {
   boost::container::small_vector<CounterChange, 2> counters;    // each changed counter once, in counter order
   boost::container::small_vector<RegisterChange, 1> registers;  // each set register once, in register order
   boost::container::small_vector<std::uint16_t, 8> waypoints;
+  boost::container::small_vector<CountChange, 2> count_changes;  // in run order: a sowing's result depends on it
 
   bool captures() const;
   int captured_pieces() const;
@@ -191,6 +201,10 @@ class GeneralMoves {
     // Groups along the directions of direction_sets_[arg] (lang::core::Op::CaptureSurrounded):
     CaptureSurrounded,  // every enemy group next to here without a liberty is captured
     HasLiberty,         // the mover's group at here has a liberty (xor negate), else alt or die
+    // Counts per cell, as the run has made them so far (Search::count_at):
+    Sow,        // here's count (none: the run dies) sown along the mover's track `arg`; here := the last cell
+    CountIs,    // here's count compares (arg >> 8, a lang::Comparison) with arg & 0xff (xor negate), else alt or die
+    TakeCount,  // here takes the whole count of marks[arg]
     Accept,
   };
   struct Instruction {
@@ -276,6 +290,12 @@ class GeneralMoves {
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
+  // [(track * kPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
+  // track, or -1 (lang::Rules::tracks).
+  std::vector<std::int8_t> track_places_;
+  // The count at `cell` as the run `t` has made it: the position's, with the run's sowings and
+  // takings so far.
+  int count_at(const Search& s, const Thread& t, int cell) const;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
