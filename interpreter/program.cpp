@@ -682,7 +682,7 @@ template <int Words>
 std::array<int, kPlayers> Program<Words>::counted_totals(const StateType& state, int rule) const {
   std::array<int, kPlayers> totals{};
   for (int player = 0; player < kPlayers; ++player)
-    for (const int cell : rules_->end[static_cast<std::size_t>(rule)].count_region[player])
+    for (const int cell : rules_->end[static_cast<std::size_t>(rule)].total_region[player])
       totals[static_cast<std::size_t>(player)] += state.count(cell);
   return totals;
 }

@@ -504,7 +504,7 @@ class Checker {
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
       const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" ||
                               keyword == "moves" || keyword == "counter" || keyword == "attribute" ||
-                              keyword == "register" || keyword == "phase";
+                              keyword == "register" || keyword == "phase" || keyword == "track";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -1737,7 +1737,7 @@ class Checker {
         expr.slot = register_named(form.items[1]);
         break;
       case Op::Mark:
-      case Op::Relocate:
+      case Op::Relocate: mark_form(form, expr); break;
       case Op::TakeCount:
         expect_counts(form);
         mark_form(form, expr);
@@ -2615,7 +2615,7 @@ class Checker {
     if (rule.outcome == Outcome::MostArea) next = area_scoring(form, rule);
     if (rule.outcome == Outcome::MostCount) {
       expect_counts(form);
-      rule.count_region = region(argument(form, 1, "REGION"));
+      rule.total_region = region(argument(form, 1, "REGION"));
       next = 2;
     }
     const bool names_player =

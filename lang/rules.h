@@ -242,7 +242,8 @@ struct EndRule {
   // player only (Tromp-Taylor's score); `komi` is added to the second player's.
   std::vector<Offset> area_steps;
   int komi = 0;
-  PlayerRegion count_region;  // CountIn and MostCount: the cells whose counts are added up, per player
+  PlayerRegion count_region;  // CountIn: the cells whose counts are added up, per player
+  PlayerRegion total_region;  // MostCount: the cells whose counts each player's total adds up
   bool operator==(const EndRule&) const = default;
 };
 
