@@ -89,7 +89,9 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"count", "(count N REGION): each cell of REGION starts with a count of N (seeds)"},
     {"track", "(track NAME (PLAYER CELL CELL...)...): each player's cycle of cells for (sow NAME)"},
     {"most-count", "(most-count REGION CONDITION): the larger total count on each player's REGION wins"},
-    {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)"},
+    {"end",
+     "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... "
+     "(most-count REGION CONDITION)...)"},
     {"win", "(win [PLAYER] CONDITION)"},
     {"lose", "(lose [PLAYER] CONDITION)"},
     {"draw", "(draw [PLAYER] CONDITION)"},

@@ -193,6 +193,13 @@ TEST(Kalah, TrackAndSetupErrors) {
             "test.game:5:31: error: two counts for b1: it was already given one at line 5\n"
             " 5 |   (setup (count 4 (rows 1 2)) (count 2 b1))\n"
             "   |                               ^\n");
+  EXPECT_EQ(load_error("(game \"K\" (players (South north) (North south)) (board (rectangle 9 8))\n"
+                       "  (piece Seed \"S\")\n  (moves (enter home-row) (count > 0) pass)\n"
+                       "  (setup (count 1 (rows 1 2)))\n  (end (draw (ply-limit 9))))\n"),
+            "test.game:4:10: error: counts per cell are kept on boards of at most 64 cells; this one has 72\n"
+            " 4 |   (setup (count 1 (rows 1 2)))\n"
+            "   |          ^\n"
+            "hint: sowing games have a few dozen pits: make the board smaller\n");
   EXPECT_EQ(load_error(sowing_game(kTrack, kSow, "(count 30 (rows 1 2))", kLimit)),
             "test.game:5:10: error: the setup's counts add up to 420, more than the 255 one cell can hold\n"
             " 5 |   (setup (count 30 (rows 1 2)))\n"

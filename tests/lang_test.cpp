@@ -551,7 +551,7 @@ TEST(LangStructure, MissingEndForm) {
             R"(test.game:1:1: error: the game has no '(end ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... (most-count REGION CONDITION)...)
 )");
 }
 
@@ -1607,7 +1607,7 @@ TEST(LangEnd, EndWithoutRules) {
             R"(test.game:12:3: error: '(end ...)' lists no way for the game to end
  12 |   (end))
     |   ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... (most-count REGION CONDITION)...)
 )");
 }
 
