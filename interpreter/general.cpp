@@ -1391,8 +1391,12 @@ template <int Words>
 [[gnu::always_inline]] inline Move GeneralMoves<Words>::move_of(const GeneralRecord& record,
                                                                 std::uint64_t fingerprint) const {
   Move move;
+  // A sowing without a mover stands at the cell sown, as a drop at its cell: the last move shown there.
+  const bool sows =
+      record.origin < 0 && record.landing < 0 && !record.count_changes.empty() && record.count_changes.front().sown;
   move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
                                          : record.landing >= 0 ? record.landing
+                                         : sows                ? record.count_changes.front().cell
                                                                : cells_);
   move.to = static_cast<std::uint16_t>(record.landing >= 0 ? record.landing : move.from);
   move.piece = static_cast<std::uint8_t>(std::max<int>(record.piece, 0));

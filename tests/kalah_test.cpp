@@ -243,13 +243,13 @@ TEST(Kalah, ARecordReplays) {
   EXPECT_EQ(replayed["plies"], match["results"][0]["plies"]);
 }
 
-// The boards people see show each empty cell's count: the terminal's, every cell as wide as the
-// widest count, and the SVG picture's.
+// The boards people see show each empty cell's count (and the house last sown): the terminal's, every cell as wide as
+// the widest count, and the SVG picture's.
 TEST(Kalah, BoardsShowTheCounts) {
   const troyka_tests::Outcome play = troyka_tests::run_troyka("play games/kalah.game --max-plies 1 --ascii --no-color");
   ASSERT_EQ(play.status, 0) << play.err;
   EXPECT_NE(play.out.find("  2 0 4 4 4 4 4 4   2\n  1   4 4 4 4 4 4 0 1\n    a b c d e f g h\n1. South f1\n"
-                          "  2 0 4 4 4 4 5 5   2\n  1   4 4 4 4 0 5 1 1\n"),
+                          "  2 0 4 4 4 4 5 5   2\n  1   4 4 4 4[0]5 1 1\n"),
             std::string::npos)
       << play.out;
   const troyka_tests::Outcome svg = troyka_tests::run_troyka("show games/kalah.game --svg");
