@@ -1425,8 +1425,9 @@ hint: usage: (place [PLAYER] PIECE REGION)
 }
 
 TEST(LangSetup, SomethingOtherThanPlaceInTheSetup) {
-  EXPECT_EQ(error_of(game_with("(place Pawn (home-rows 2))", "(put Pawn (home-rows 2))")),
-            R"(test.game:11:10: error: expected '(place ...)', '(in-hand ...)' or '(count ...)' in the setup, found '(put ...)'
+  EXPECT_EQ(
+      error_of(game_with("(place Pawn (home-rows 2))", "(put Pawn (home-rows 2))")),
+      R"(test.game:11:10: error: expected '(place ...)', '(in-hand ...)' or '(count ...)' in the setup, found '(put ...)'
  11 |   (setup (put Pawn (home-rows 2)))
     |          ^
 hint: usage: (place [PLAYER] PIECE REGION)
