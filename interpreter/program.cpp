@@ -700,13 +700,15 @@ std::string Program<Words>::counts_text(const StateType& state) const {
 // The value of counts=... in position text, as counts_text writes it, into `state`; what is wrong, or nothing.
 template <int Words>
 std::string Program<Words>::parse_counts(StateType& state, std::string_view text) const {
+  const std::string_view given = text;  // `text` is read item by item
   const auto fail = [&](std::string_view why) {
     return fmt::format(
         "'counts={}' {}; write each cell with a count as CELL:COUNT, separated by commas "
         "(counts=b1:4,c1:4), or counts=- for none",
-        text, why);
+        given, why);
   };
   if (text == "-") return {};
+  int total = 0;
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
     const std::string_view item = text.substr(0, comma);
@@ -722,7 +724,11 @@ std::string Program<Words>::parse_counts(StateType& state, std::string_view text
     if (error != std::errc() || end != value.data() + value.size() || count < 1 || count > lang::kMaxCellCount)
       return fail(fmt::format("gives {} a count that is not from 1 to {}", item.substr(0, colon), lang::kMaxCellCount));
     state.count(cell) = static_cast<std::uint8_t>(count);
+    total += count;
   }
+  // As the checker keeps the setup's: every count may end in one cell, whose byte must hold it.
+  if (total > lang::kMaxCellCount)
+    return fail(fmt::format("adds up to {}, more than the {} one cell can hold", total, lang::kMaxCellCount));
   return {};
 }
 

@@ -243,6 +243,25 @@ TEST(Kalah, ARecordReplays) {
   EXPECT_EQ(replayed["plies"], match["results"][0]["plies"]);
 }
 
+// Position text's counts=...: a cell not on the board, a count out of range, and counts whose
+// total no cell could hold (a sowing could gather them in one) are refused.
+TEST(Kalah, CountsInPositionTextAreChecked) {
+  kalah_game().visit([](const auto& program) {
+    const auto error = [&](const std::string& counts) {
+      return program.parse_position("7#/#7 South 0 " + counts).error;
+    };
+    const std::string how =
+        "; write each cell with a count as CELL:COUNT, separated by commas (counts=b1:4,c1:4), or "
+        "counts=- for none";
+    EXPECT_EQ(error("counts=b1:4,h2:1"), "'counts=b1:4,h2:1' names 'h2', which is not a cell of the board" + how);
+    EXPECT_EQ(error("counts=b1:0"), "'counts=b1:0' gives b1 a count that is not from 1 to 255" + how);
+    EXPECT_EQ(error("counts=b1:200,c1:60"),
+              "'counts=b1:200,c1:60' adds up to 260, more than the 255 one cell can hold" + how);
+    EXPECT_EQ(error("counts=b1"), "'counts=b1' has 'b1' without ':'" + how);
+    EXPECT_EQ(error("counts=-"), "");
+  });
+}
+
 // The boards people see show each empty cell's count (and the house last sown): the terminal's, every cell as wide as
 // the widest count, and the SVG picture's.
 TEST(Kalah, BoardsShowTheCounts) {
