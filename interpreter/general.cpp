@@ -590,8 +590,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (int player = 0; player < kPlayers; ++player) {
       const lang::CellList& cycle = rules_->tracks[track].cells[static_cast<std::size_t>(player)];
       for (std::size_t place = 0; place < cycle.size(); ++place)
-        track_places_[(track * kPlayers + static_cast<std::size_t>(player)) * static_cast<std::size_t>(cells_) +
-                      static_cast<std::size_t>(cycle[place])] = static_cast<std::int8_t>(place);
+        track_places_[track_index(static_cast<int>(track), player, cycle[place])] = static_cast<std::int8_t>(place);
     }
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
@@ -1029,9 +1028,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       }
       case Code::Sow: {
         const int seeds = t.here < 0 ? 0 : count_at(s, t, t.here);
-        const std::size_t cycle =
-            (in.arg * kPlayers + static_cast<std::size_t>(s.player)) * static_cast<std::size_t>(cells_);
-        const int place = seeds > 0 ? track_places_[cycle + static_cast<std::size_t>(t.here)] : -1;
+        const int place = seeds > 0 ? track_place(in.arg, s.player, t.here) : -1;
         alive = place >= 0;
         if (!alive) break;
         s.effect(t, Code::Sow, in.arg, seeds);
@@ -1196,14 +1193,12 @@ int GeneralMoves<Words>::count_at(const Search& s, const Thread& t, int cell) co
       count += (cell == effect.cell ? effect.amount : 0) - (cell == effect.arg ? effect.amount : 0);
     } else if (effect.code == Code::Sow) {
       if (cell == effect.cell) count -= effect.amount;
-      const std::size_t cycle = (static_cast<std::size_t>(effect.arg) * kPlayers + static_cast<std::size_t>(s.player)) *
-                                static_cast<std::size_t>(cells_);
-      const int at = track_places_[cycle + static_cast<std::size_t>(cell)];
+      const int at = track_place(effect.arg, s.player, cell);
       if (at >= 0)
         count += sown_onto(
             static_cast<int>(
                 rules_->tracks[static_cast<std::size_t>(effect.arg)].cells[static_cast<std::size_t>(s.player)].size()),
-            track_places_[cycle + static_cast<std::size_t>(effect.cell)], effect.amount, at);
+            track_place(effect.arg, s.player, effect.cell), effect.amount, at);
     }
   }
   return count;

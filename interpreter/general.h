@@ -293,6 +293,12 @@ class GeneralMoves {
   // [(track * kPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
   // track, or -1 (lang::Rules::tracks).
   std::vector<std::int8_t> track_places_;
+  std::size_t track_index(int track, int player, int cell) const {
+    return (static_cast<std::size_t>(track) * kPlayers + static_cast<std::size_t>(player)) *
+               static_cast<std::size_t>(cells_) +
+           static_cast<std::size_t>(cell);
+  }
+  int track_place(int track, int player, int cell) const { return track_places_[track_index(track, player, cell)]; }
   // The count at `cell` as the run `t` has made it: the position's, with the run's sowings and
   // takings so far.
   int count_at(const Search& s, const Thread& t, int cell) const;
