@@ -141,6 +141,10 @@ std::string cell_svg(const BoardView& view, const BoardMarks& marks, int cell) {
   const Point at = centre(view, column, row);
   std::string svg = fmt::format("<g {}>{}", attributes, cell_shape(view, at, cell_fill(view, cell, selected)));
   if (occupant.player >= 0) svg += occupant_svg(view, occupant, at);
+  if (occupant.player < 0 && !view.counts.empty())  // a sowing game's seeds, as a number
+    svg += fmt::format(R"(<text class="count" x="{}" y="{}" font-size="{}" text-anchor="middle" )"
+                       R"(dominant-baseline="central">{}</text>)",
+                       number(at.x), number(at.y), number(kCell * 0.45), view.counts[static_cast<std::size_t>(cell)]);
   if (target) svg += target_svg(occupant.player >= 0, at);
   return svg + "</g>\n";
 }

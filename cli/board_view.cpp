@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -32,7 +33,16 @@ std::string symbol(const Occupant& occupant, const BoardStyle& style, std::size_
   return std::string(1, static_cast<char>(occupant.player == 0 ? std::toupper(letter) : std::tolower(letter)));
 }
 
-std::string draw_row(const BoardView& view, const BoardStyle& style, int row, int label_width) {
+// `cell_width` columns for what stands on `cell`: its symbol, or an empty cell's count, right-aligned.
+std::string cell_symbol(const BoardView& view, const BoardStyle& style, int cell, int cell_width) {
+  const Occupant& occupant = view.cells[static_cast<std::size_t>(cell)];
+  const std::string shown = !view.counts.empty() && occupant.player < 0
+                                ? std::to_string(view.counts[static_cast<std::size_t>(cell)])
+                                : symbol(occupant, style, view.players.size());
+  return fmt::format("{:>{}}", shown, cell_width);
+}
+
+std::string draw_row(const BoardView& view, const BoardStyle& style, int row, int label_width, int cell_width) {
   // The gaps around the cells: gap[c] stands before column c, gap[width] after the last column.
   std::string gaps(static_cast<std::size_t>(view.width) + 1, ' ');
   const bool marks_to = !style.color && view.last_to >= 0 && view.last_to / view.width == row;
@@ -45,12 +55,12 @@ std::string draw_row(const BoardView& view, const BoardStyle& style, int row, in
                                  std::string(view.rhombus ? static_cast<std::size_t>(row) : 0, ' '));
   for (int column = 0; column < view.width; ++column) {
     const int cell = row * view.width + column;
-    const std::string cell_symbol = symbol(view.cells[static_cast<std::size_t>(cell)], style, view.players.size());
+    const std::string shown = cell_symbol(view, style, cell, cell_width);
     line += gaps[static_cast<std::size_t>(column)];
     if (style.color && (cell == view.last_from || cell == view.last_to))
-      line += fmt::format("{}{}{}", kHighlight, cell_symbol, kReset);
+      line += fmt::format("{}{}{}", kHighlight, shown, kReset);
     else
-      line += cell_symbol;
+      line += shown;
   }
   return line + fmt::format("{}{}\n", gaps.back(), row + 1);
 }
@@ -65,10 +75,13 @@ std::string_view chess_glyph(char letter, int player) {
 
 std::string draw_board(const BoardView& view, const BoardStyle& style) {
   const int label_width = view.height >= 10 ? 2 : 1;
+  int cell_width = 1;
+  for (const int count : view.counts) cell_width = std::max(cell_width, static_cast<int>(std::to_string(count).size()));
   std::string out;
-  for (int row = view.height - 1; row >= 0; --row) out += draw_row(view, style, row, label_width);
+  for (int row = view.height - 1; row >= 0; --row) out += draw_row(view, style, row, label_width, cell_width);
   out += fmt::format("  {:>{}}", "", label_width);
-  for (int column = 0; column < view.width; ++column) out += fmt::format(" {}", static_cast<char>('a' + column));
+  for (int column = 0; column < view.width; ++column)
+    out += fmt::format(" {:>{}}", static_cast<char>('a' + column), cell_width);
   return out + '\n';
 }
 

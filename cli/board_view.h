@@ -35,6 +35,7 @@ struct BoardView {
   bool rhombus = false;              // each row drawn half a cell right of the row below
   std::vector<std::string> players;  // their names, first player first (colours for the SVG board)
   int piece_types = 0;
+  std::vector<int> counts;  // by cell, in a game that keeps counts per cell (sowing); else empty
 };
 
 template <class Program>
@@ -57,6 +58,8 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
   for (auto cells = state.blocked; cells.any();)
     view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, 0};
   for (const int hole : rules.holes) view.cells[static_cast<std::size_t>(hole)] = Occupant{Occupant::kHole, 0};
+  if (rules.keeps_counts)
+    for (int cell = 0; cell < rules.cells(); ++cell) view.counts.push_back(state.count(cell));
   if (last_move) {
     view.last_from = last_move->from;
     view.last_to = last_move->to;
@@ -71,7 +74,8 @@ std::string_view chess_glyph(char letter, int player);
 // The board, one line per row and a line of file letters, each line ending in '\n'. Without
 // colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned. With
 // more than two players a piece is drawn as its player's number from 1, as case and glyphs tell
-// only two players apart.
+// only two players apart. In a game that keeps counts an empty cell shows its count, every cell
+// as wide as the widest count.
 std::string draw_board(const BoardView& view, const BoardStyle& style);
 
 }  // namespace troyka::cli

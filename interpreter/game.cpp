@@ -39,6 +39,7 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
   if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
   if (!rules.hands.empty()) return "hands";
+  if (rules.keeps_counts) return "counts per cell";
   if (!rules.attributes.empty() || !rules.registers.empty()) return "attributes and registers";
   for (const lang::EndRule& rule : rules.end) {
     if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";

@@ -230,6 +230,10 @@ std::uint64_t GeneralRecord::fingerprint() const {
     hash = mixed(hash ^ (std::uint64_t{change.counter} << 40 | std::uint64_t{change.set} << 32 |
                          static_cast<std::uint32_t>(change.value)));
   for (const std::uint8_t rotation : rotations) hash = mixed(hash ^ (std::uint64_t{rotation} << 52 | 1));
+  for (const CountChange& change : count_changes)
+    hash =
+        mixed(hash ^ (std::uint64_t{change.sown} << 50 | std::uint64_t{static_cast<std::uint16_t>(change.cell)} << 16 |
+                      static_cast<std::uint16_t>(change.from)));
   return hash | 1;  // never 0, the jumped mask of a move without captures
 }
 
@@ -405,6 +409,8 @@ class GeneralMoves<Words>::Compiler {
       case Op::Remember: emit(Code::Remember, e.slot); return;
       case Op::CaptureSurrounded: emit(Code::CaptureSurrounded, direction_set(e.directions)); return;
       case Op::Rotate: emit(Code::Rotate, rotation(e)); return;
+      case Op::Sow: emit(Code::Sow, e.slot); return;
+      case Op::TakeCount: emit(Code::TakeCount, named_mark(e.variable)); return;
       default: return cond(e, true, nullptr);
     }
   }
@@ -493,6 +499,7 @@ class GeneralMoves<Words>::Compiler {
       case Op::Attacked: owner_.asks_attacks_ = true; return test(Code::Attacked, 0, want, fails);
       case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
       case Op::HasLiberty: return test(Code::HasLiberty, direction_set(e.directions), want, fails);
+      case Op::CountIs: return test(Code::CountIs, static_cast<int>(e.comparison) << 8 | e.amount, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And:
         if (want) {
@@ -610,6 +617,13 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
   texts_->capacity = known_texts;
   for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
+  track_places_.assign(rules_->tracks.size() * kPlayers * static_cast<std::size_t>(cells_), -1);
+  for (std::size_t track = 0; track < rules_->tracks.size(); ++track)
+    for (int player = 0; player < kPlayers; ++player) {
+      const lang::CellList& cycle = rules_->tracks[track].cells[static_cast<std::size_t>(player)];
+      for (std::size_t place = 0; place < cycle.size(); ++place)
+        track_places_[track_index(static_cast<int>(track), player, cycle[place])] = static_cast<std::int8_t>(place);
+    }
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
     const lang::core::Rule& rule = core_->moves[index];
@@ -1036,13 +1050,39 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::HasLiberty:
-        if (t.here >= 0 && has_liberty(s, t, in.arg) != in.negate) {
+      case Code::CountIs: {
+        const bool holds =
+            t.here >= 0 &&
+            (in.code == Code::HasLiberty
+                 ? has_liberty(s, t, in.arg)
+                 : lang::compare(count_at(s, t, t.here), static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff));
+        if (holds != in.negate) {
           ++t.pc;
         } else {
           alive = in.alt >= 0;
           t.pc = in.alt;
         }
         break;
+      }
+      case Code::Sow: {
+        const int seeds = t.here < 0 ? 0 : count_at(s, t, t.here);
+        const int place = seeds > 0 ? track_place(in.arg, s.player, t.here) : -1;
+        alive = place >= 0;
+        if (!alive) break;
+        s.effect(t, Code::Sow, in.arg, seeds);
+        const lang::CellList& cells = rules_->tracks[in.arg].cells[static_cast<std::size_t>(s.player)];
+        t.here = static_cast<std::int16_t>(
+            cells[(static_cast<std::size_t>(place) + static_cast<std::size_t>(seeds)) % cells.size()]);
+        ++t.pc;
+        break;
+      }
+      case Code::TakeCount: {
+        const int from = t.marks[in.arg];
+        alive = t.here >= 0 && from >= 0;
+        if (alive) s.effect(t, Code::TakeCount, from, count_at(s, t, from));
+        ++t.pc;
+        break;
+      }
       case Code::Accept:
         if (t.mover == kCarried) {
           alive = s.landable(t);
@@ -1175,6 +1215,33 @@ template <typename Search, typename Thread>
 }
 }  // namespace
 
+// How many of `seeds` sown from place `from` of a cycle of `length` cells land on place `at`: one
+// each lap that reaches it.
+static int sown_onto(int length, int from, int seeds, int at) {
+  const int distance = (at - from + length - 1) % length + 1;  // 1..length: the origin is reached last
+  return seeds < distance ? 0 : (seeds - distance) / length + 1;
+}
+
+template <int Words>
+int GeneralMoves<Words>::count_at(const Search& s, const Thread& t, int cell) const {
+  int count = s.state.count(cell);
+  for (std::size_t i = 0; i < t.effects; ++i) {
+    const typename Search::Effect& effect = s.effects[i];
+    if (effect.code == Code::TakeCount) {
+      count += (cell == effect.cell ? effect.amount : 0) - (cell == effect.arg ? effect.amount : 0);
+    } else if (effect.code == Code::Sow) {
+      if (cell == effect.cell) count -= effect.amount;
+      const int at = track_place(effect.arg, s.player, cell);
+      if (at >= 0)
+        count += sown_onto(
+            static_cast<int>(
+                rules_->tracks[static_cast<std::size_t>(effect.arg)].cells[static_cast<std::size_t>(s.player)].size()),
+            track_place(effect.arg, s.player, effect.cell), effect.amount, at);
+    }
+  }
+  return count;
+}
+
 template <int Words>
 void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralRecord& record) const {
   fill_scalars(s, t, record);
@@ -1191,6 +1258,8 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
     }
     if (effect.code == Code::Rotate) {
       record.rotations.push_back(static_cast<std::uint8_t>(effect.amount));
+    } else if (effect.code == Code::Sow || effect.code == Code::TakeCount) {
+      record.count_changes.push_back({effect.code == Code::Sow, effect.cell, effect.arg});
       continue;
     }
     if (effect.code == Code::Remember) {
@@ -1363,8 +1432,12 @@ template <int Words>
 [[gnu::always_inline]] inline Move GeneralMoves<Words>::move_of(const GeneralRecord& record,
                                                                 std::uint64_t fingerprint) const {
   Move move;
+  // A sowing without a mover stands at the cell sown, as a drop at its cell: the last move shown there.
+  const bool sows =
+      record.origin < 0 && record.landing < 0 && !record.count_changes.empty() && record.count_changes.front().sown;
   move.from = static_cast<std::uint16_t>(record.origin >= 0    ? record.origin
                                          : record.landing >= 0 ? record.landing
+                                         : sows                ? record.count_changes.front().cell
                                                                : cells_);
   move.to = static_cast<std::uint16_t>(record.landing >= 0 ? record.landing : move.from);
   move.piece = static_cast<std::uint8_t>(std::max<int>(record.piece, 0));
@@ -1464,6 +1537,8 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
       text = fmt::format("{}*{}", letter(record.piece), cell(record.landing));
     else if (record.landing >= 0)
       text = name_piece ? fmt::format("{}@{}", letter(record.piece), cell(record.landing)) : cell(record.landing);
+    else if (!record.count_changes.empty() && record.count_changes.front().sown)  // a sowing: the cell sown
+      text = cell(record.count_changes.front().cell);
   } else {
     const char separator = record.captures() ? 'x' : '-';
     text = cell(record.origin);

@@ -55,6 +55,15 @@ struct CounterChange {
   bool operator==(const CounterChange&) const = default;
 };
 
+// What a general move does to the counts per cell, in the order the run did it: (sow TRACK) from
+// `cell` along the mover's track `from`, or (take-count MARK): `cell` takes the whole count of `from`.
+struct CountChange {
+  bool sown = false;
+  std::int16_t cell = 0;
+  std::int16_t from = 0;
+  bool operator==(const CountChange&) const = default;
+};
+
 // A complete run, canonical: the mover (origin, landing, types), each changed cell once in cell
 // order, and the turn-wide actions. `waypoints` are for the move's text only: two runs that differ
 // only in them are one move (two paths of a chain over the same pieces).
@@ -83,6 +92,7 @@ struct GeneralRecord {
   // The quarter turns of regions (rotate ...), indices into GeneralMoves::rotation, in the order
   // they are made once every other change of the move is.
   boost::container::small_vector<std::uint8_t, 1> rotations;
+  boost::container::small_vector<CountChange, 2> count_changes;  // in run order: a sowing's result depends on it
 
   bool captures() const;
   int captured_pieces() const;
@@ -209,6 +219,10 @@ class GeneralMoves {
     CaptureSurrounded,  // every enemy group next to here without a liberty is captured
     HasLiberty,         // the mover's group at here has a liberty (xor negate), else alt or die
     Rotate,             // the quarter turn rotations_[arg] is made once the move's other changes are
+    // Counts per cell, as the run has made them so far (Search::count_at):
+    Sow,        // here's count (none: the run dies) sown along the mover's track `arg`; here := the last cell
+    CountIs,    // here's count compares (arg >> 8, a lang::Comparison) with arg & 0xff (xor negate), else alt or die
+    TakeCount,  // here takes the whole count of marks[arg]
     Accept,
   };
   struct Instruction {
@@ -295,6 +309,18 @@ class GeneralMoves {
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
   std::vector<Rotation> rotations_;
+  // [(track * kPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
+  // track, or -1 (lang::Rules::tracks).
+  std::vector<std::int8_t> track_places_;
+  std::size_t track_index(int track, int player, int cell) const {
+    return (static_cast<std::size_t>(track) * kPlayers + static_cast<std::size_t>(player)) *
+               static_cast<std::size_t>(cells_) +
+           static_cast<std::size_t>(cell);
+  }
+  int track_place(int track, int player, int cell) const { return track_places_[track_index(track, player, cell)]; }
+  // The count at `cell` as the run `t` has made it: the position's, with the run's sowings and
+  // takings so far.
+  int count_at(const Search& s, const Thread& t, int cell) const;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   bool moves_others_pieces_ = false;
   std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)

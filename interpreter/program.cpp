@@ -39,8 +39,8 @@ static std::uint64_t value_key(std::uint64_t seed, int value) {
 }
 
 static bool is_unforeseen(EndKind kind) {
-  return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::All || kind == EndKind::Any ||
-         kind == EndKind::Not || kind == EndKind::InCheck || kind == EndKind::Connected;
+  return kind == EndKind::Lost || kind == EndKind::Compare || kind == EndKind::CountIn || kind == EndKind::All ||
+         kind == EndKind::Any || kind == EndKind::Not || kind == EndKind::InCheck || kind == EndKind::Connected;
 }
 
 // Whether the condition, or a part of it, counts repetitions.
@@ -188,6 +188,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     out_keys_.resize(static_cast<std::size_t>(players_));
     for (auto& key : out_keys_) key = keys.next();
   }
+  if (rules_->keeps_counts)  // drawn after every other key: games without counts hash as before
+    for (auto& key : count_keys_) key = keys.next();
 }
 
 template <int Words>
@@ -421,6 +423,7 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::Connected:
     case EndKind::Lost:
     case EndKind::Compare:
+    case EndKind::CountIn:
     case EndKind::All:
     case EndKind::Any:
     case EndKind::Not:
@@ -451,7 +454,8 @@ void Program<Words>::compile_end_rules() {
 template <int Words>
 typename Program<Words>::EndTest Program<Words>::end_test(const lang::EndRule& condition, int subject) {
   EndTest test;
-  test.region = mask_of(condition.region[subject]);
+  test.region =
+      mask_of(condition.kind == EndKind::CountIn ? condition.count_region[subject] : condition.region[subject]);
   test.other_region = mask_of(condition.other_region[subject]);
   test.ply_limit = static_cast<std::uint32_t>(condition.ply_limit);
   test.length = static_cast<std::uint8_t>(condition.length);
@@ -499,6 +503,7 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
                                              : rule.outcome == lang::Outcome::Loss       ? loser_beaten_by
                                              : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
                                              : rule.outcome == lang::Outcome::MostArea   ? kWinnerByArea
+                                             : rule.outcome == lang::Outcome::MostCount  ? kWinnerByTotal
                                                                                          : kDraw);
       test.rule = static_cast<std::int8_t>(index);
       all_tests.push_back(test);
@@ -644,7 +649,90 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   for (int player = 0; player < kPlayers; ++player)
     for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
       hash ^= hand_key(player, static_cast<int>(slot), state.hands[player][slot]);
+  if (rules_->keeps_counts)
+    for (int cell = 0; cell < cells_; ++cell) hash ^= count_key(cell, state.count(cell));
   return hash;
+}
+
+// A cell's count holds one key per value, as a counter does.
+template <int Words>
+std::uint64_t Program<Words>::count_key(int cell, int count) const {
+  return value_key(count_keys_[static_cast<std::size_t>(cell)], count);
+}
+
+template <int Words>
+void Program<Words>::add_count(StateType& state, int cell, int delta) const {
+  std::uint8_t& count = state.count(cell);
+  state.hash ^= count_key(cell, count);
+  count = static_cast<std::uint8_t>(count + delta);
+  state.hash ^= count_key(cell, count);
+}
+
+// (sow TRACK) from `cell`: its whole count is lifted and dropped one by one on the cells after it
+// along `player`'s cycle. The checker keeps the setup's total within a byte, so no cell overflows.
+template <int Words>
+void Program<Words>::sow(StateType& state, int player, int track, int cell) const {
+  const lang::CellList& cycle = rules_->tracks[static_cast<std::size_t>(track)].cells[player];
+  const int seeds = state.count(cell);
+  add_count(state, cell, -seeds);
+  const auto from = static_cast<std::size_t>(std::find(cycle.begin(), cycle.end(), cell) - cycle.begin());
+  for (int seed = 1; seed <= seeds; ++seed)
+    add_count(state, cycle[(from + static_cast<std::size_t>(seed)) % cycle.size()], 1);
+}
+
+// Each player's total count on its version of the count region of end rule `rule`.
+template <int Words>
+std::array<int, kPlayers> Program<Words>::counted_totals(const StateType& state, int rule) const {
+  std::array<int, kPlayers> totals{};
+  for (int player = 0; player < kPlayers; ++player)
+    for (const int cell : rules_->end[static_cast<std::size_t>(rule)].total_region[player])
+      totals[static_cast<std::size_t>(player)] += state.count(cell);
+  return totals;
+}
+
+// The counts as position text writes them: the cells with a count, in cell order, "b1:4,c1:4"; "-" for none.
+template <int Words>
+std::string Program<Words>::counts_text(const StateType& state) const {
+  std::string text;
+  for (int cell = 0; cell < cells_; ++cell)
+    if (const int count = state.count(cell); count > 0)
+      text += fmt::format("{}{}:{}", text.empty() ? "" : ",", lang::cell_name(cell, width_), count);
+  return text.empty() ? "-" : text;
+}
+
+// The value of counts=... in position text, as counts_text writes it, into `state`; what is wrong, or nothing.
+template <int Words>
+std::string Program<Words>::parse_counts(StateType& state, std::string_view text) const {
+  const std::string_view given = text;  // `text` is read item by item
+  const auto fail = [&](std::string_view why) {
+    return fmt::format(
+        "'counts={}' {}; write each cell with a count as CELL:COUNT, separated by commas "
+        "(counts=b1:4,c1:4), or counts=- for none",
+        given, why);
+  };
+  if (text == "-") return {};
+  int total = 0;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    const std::size_t colon = item.find(':');
+    if (colon == std::string_view::npos) return fail(fmt::format("has '{}' without ':'", item));
+    const int cell = lang::parse_cell(item.substr(0, colon), width_, height_);
+    if (cell < 0 || !board_.test(cell))
+      return fail(fmt::format("names '{}', which is not a cell of the board", item.substr(0, colon)));
+    int count = 0;
+    const std::string_view value = item.substr(colon + 1);
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
+    if (error != std::errc() || end != value.data() + value.size() || count < 1 || count > lang::kMaxCellCount)
+      return fail(fmt::format("gives {} a count that is not from 1 to {}", item.substr(0, colon), lang::kMaxCellCount));
+    state.count(cell) = static_cast<std::uint8_t>(count);
+    total += count;
+  }
+  // As the checker keeps the setup's: every count may end in one cell, whose byte must hold it.
+  if (total > lang::kMaxCellCount)
+    return fail(fmt::format("adds up to {}, more than the {} one cell can hold", total, lang::kMaxCellCount));
+  return {};
 }
 
 // A hand holds one key per count, as a counter does: the hash covers how many, not which came when.
@@ -729,6 +817,8 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
           std::find(cells.begin(), cells.end(), placement.cell) != cells.end())
         state.attributes[attribute].set(placement.cell);
   }
+  for (const lang::CountPlacement& placement : rules_->count_setup)
+    state.count(placement.cell) = static_cast<std::uint8_t>(placement.count);
   reset_counters(state);
   state.hash = full_hash(state);
   decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
@@ -980,6 +1070,15 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     put(state, piece.owner, piece.piece, piece.cell);
   }
   if (record.swap) swap_sides(state);
+  for (const CountChange& change : record.count_changes) {
+    if (change.sown) {
+      sow(state, mover, change.from, change.cell);
+    } else {
+      const int taken = state.count(change.from);
+      add_count(state, change.from, -taken);
+      add_count(state, change.cell, taken);
+    }
+  }
   for (const CounterChange& change : record.counters)
     set_counter(state, mover, change.counter,
                 change.set ? change.value : state.counters[mover][change.counter] + change.value);
@@ -1942,10 +2041,7 @@ template <bool Extras, typename CanMove>
     }
     state.over = true;
     state.winner = test.winner;
-    if (test.winner == kWinnerByCount || test.winner == kWinnerByArea) {
-      const auto [first, second] = test.winner == kWinnerByCount ? pieces_counted(state) : areas(state, test.rule);
-      state.winner = static_cast<std::int8_t>(first > second ? 0 : second > first ? 1 : kDraw);
-    }
+    if (test.winner > kDraw) state.winner = winner_by_count(state, test);
     state.ended_by = test.rule;
     return;
   }
@@ -1954,6 +2050,16 @@ template <bool Extras, typename CanMove>
     state.winner = kDraw;
     state.ended_by = kEndedByNoMoves;
   }
+}
+
+// The winner of an end rule that counts (pieces, areas or counts per cell), kDraw when equal. Out
+// of line: the playout loop, which inlines decide_end, meets it once a game at most.
+template <int Words>
+[[gnu::noinline]] std::int8_t Program<Words>::winner_by_count(const StateType& state, const EndTest& test) const {
+  const auto [first, second] = test.winner == kWinnerByCount  ? pieces_counted(state)
+                               : test.winner == kWinnerByArea ? areas(state, test.rule)
+                                                              : counted_totals(state, test.rule);
+  return static_cast<std::int8_t>(first > second ? 0 : second > first ? 1 : kDraw);
 }
 
 // More than two players: the subject of a loss that holds is out, and the end rules are asked again,
@@ -2008,6 +2114,11 @@ template <bool Extras, typename HasMoves>
         const int value =
             test.counter < 0 ? state.by_player[test.subject].count() : state.counters[test.subject][test.counter];
         return lang::compare(value, test.comparison, test.value);
+      }
+      case EndKind::CountIn: {
+        int total = 0;
+        for (Board cells = test.region; cells.any();) total += state.count(cells.pop_lowest());
+        return lang::compare(total, test.comparison, test.value);
       }
       case EndKind::All:
       case EndKind::Any:
@@ -2203,6 +2314,14 @@ std::string Program<Words>::end_reason(const StateType& state) const {
                                           rules_->players[1].name, second, rule.komi);
     if (state.winner == kDraw) return fmt::format("draw by equal areas, {}, at {}", count, rule.condition_text);
     return fmt::format("{} wins by the larger area, {}, at {}", rules_->players[state.winner].name, count,
+                       rule.condition_text);
+  }
+  if (rule.outcome == lang::Outcome::MostCount) {
+    const auto [first, second] = counted_totals(state, state.ended_by);
+    const std::string count =
+        fmt::format("{} {} to {} {}", rules_->players[0].name, first, rules_->players[1].name, second);
+    if (state.winner == kDraw) return fmt::format("draw by equal counts, {}, at {}", count, rule.condition_text);
+    return fmt::format("{} wins by the larger count, {}, at {}", rules_->players[state.winner].name, count,
                        rule.condition_text);
   }
   if (state.winner == kDraw) return fmt::format("draw by {}", rule.condition_text);
@@ -2499,6 +2618,7 @@ std::string Program<Words>::position_text(const StateType& state) const {
   // Then the attributes, NAME=a1,e1 (the cells of the pieces that have it), and the registers, NAME=e3.
   for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
   if (!rules_->hands.empty()) text += " hand=" + hand_text(state);
+  if (rules_->keeps_counts) text += " counts=" + counts_text(state);
   return text;
 }
 
@@ -2585,6 +2705,7 @@ std::string Program<Words>::parse_mark(StateType& state, std::string_view text) 
     return {};
   }
   if (name == "hand" && !rules_->hands.empty()) return parse_hand(state, value);
+  if (name == "counts" && rules_->keeps_counts) return parse_counts(state, value);
   for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg) {
     if (rules_->registers[reg].name != name) continue;
     const int cell = value == "-" ? -1 : cell_of(value);
@@ -2811,12 +2932,16 @@ std::string Program<Words>::cell_text(const StateType& state, int cell) const {
 template <int Words>
 std::string Program<Words>::diagram(const StateType& state) const {
   const bool rhombus = rules_->shape == lang::BoardShape::Rhombus;
-  const int cell_width = players_ > kPlayers ? 2 : 1;  // "P3"
+  // "P3"; a game that keeps counts shows each cell's count where no piece stands, up to "255".
+  const int cell_width = rules_->keeps_counts ? 3 : players_ > kPlayers ? 2 : 1;
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
     out += fmt::format("{:>3} {}", row + 1, std::string(rhombus ? static_cast<std::size_t>(row) : 0, ' '));
     for (int column = 0; column < width_; ++column) {
-      out += fmt::format(" {:<{}}", cell_text(state, row * width_ + column), cell_width);
+      const int cell = row * width_ + column;
+      std::string shown = cell_text(state, cell);
+      if (rules_->keeps_counts && shown == ".") shown = std::to_string(state.count(cell));
+      out += fmt::format(" {:<{}}", shown, cell_width);
     }
     out += '\n';
   }

@@ -127,6 +127,16 @@ struct State {
   // cache line with the players' boards whatever the number of types.
   std::array<Board, kPieceTypeSlots<Words>> by_piece{};
 
+  // ---- counts per cell (sowing games, docs/core-design.md "Counts per cell") ----
+  // A game that keeps counts ((setup (count N REGION))) holds them in its last kCountBoards boards of
+  // by_piece, a byte a cell: its piece types leave them empty (lang::kMaxCountPieceTypes). So the
+  // state of every game stays as it was, and what compares or copies boards covers the counts too.
+  static constexpr int kCountBoards = lang::kMaxCountCells / (8 * Words) + (lang::kMaxCountCells % (8 * Words) != 0);
+  static constexpr std::size_t kCountOffset = (kPieceTypeSlots<Words> - kCountBoards) * sizeof(Board);
+  static_assert(kPieceTypeSlots<Words> - kCountBoards >= lang::kMaxCountPieceTypes);
+  std::uint8_t& count(int cell) { return reinterpret_cast<std::uint8_t*>(&by_piece)[kCountOffset + cell]; }
+  std::uint8_t count(int cell) const { return reinterpret_cast<const std::uint8_t*>(&by_piece)[kCountOffset + cell]; }
+
   // Every player's pieces; the boards of players a game does not have are empty.
   Board pieces() const {
     Board all = by_player[0];
@@ -134,6 +144,7 @@ struct State {
     return all;
   }
   Board occupied() const { return pieces() | blocked; }
+
   int out_rank(int player) const { return static_cast<int>(out_order >> (4 * player)) & 0xf; }
   bool is_out(int player) const { return out_rank(player) != 0; }
 };
@@ -442,6 +453,8 @@ class Program {
   static constexpr std::int8_t kSubjectOut = kDraw + 2;
   // EndTest::winner of (most-area ...): whoever has the larger area (areas()), a draw if equal.
   static constexpr std::int8_t kWinnerByArea = kDraw + 3;
+  // EndTest::winner of (most-count ...): whoever has the larger total count (counted_totals), a draw if equal.
+  static constexpr std::int8_t kWinnerByTotal = kDraw + 4;
   // EndTest::subject of (lose no-legal-moves) and the like with more than two players: the player
   // to move, whoever that is once the players out are skipped.
   static constexpr std::int8_t kSubjectToMove = -1;
@@ -558,6 +571,14 @@ class Program {
   std::string parse_mark(StateType& state, std::string_view text) const;  // an attribute's or register's text
   // Hands: `player`'s count of the hand piece in `slot` (lang::Rules::hands) changes by `delta`.
   void add_to_hand(StateType& state, int player, int slot, int delta) const;
+  // Counts per cell: a cell's count goes up by `delta`, the hash along; the counts' text (counts=...).
+  void add_count(StateType& state, int cell, int delta) const;
+  std::uint64_t count_key(int cell, int count) const;
+  void sow(StateType& state, int player, int track, int cell) const;  // (sow TRACK) from `cell`
+  std::string counts_text(const StateType& state) const;
+  std::string parse_counts(StateType& state, std::string_view text) const;
+  // (most-count REGION ...): each player's total count on its version of the region of end rule `rule`.
+  std::array<int, kPlayers> counted_totals(const StateType& state, int rule) const;
   std::uint64_t hand_key(int player, int slot, int count) const;
   std::string hand_text(const StateType& state) const;  // "2Ce", "-" for empty hands
   std::string parse_hand(StateType& state, std::string_view text) const;
@@ -647,6 +668,8 @@ class Program {
                                     const History* history) const;
   [[gnu::noinline]] static bool repeated(const StateType& state, const EndTest& test, const History* history);
   static std::array<int, kPlayers> pieces_counted(const StateType& state);
+  // EndTest::winner kWinnerByCount, kWinnerByArea or kWinnerByTotal made a player, or kDraw.
+  std::int8_t winner_by_count(const StateType& state, const EndTest& test) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (piece * players_ + player) * cells_ + cell;
     return zobrist_[static_cast<std::size_t>(index)];
@@ -762,6 +785,7 @@ class Program {
   std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
   std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
   std::array<std::uint64_t, kPlayers * lang::kMaxHandPieces> hand_keys_{};   // seeds, by player and hand slot
+  std::array<std::uint64_t, lang::kMaxCountCells> count_keys_{};             // seeds, by cell
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
   int piece_types_ = 0;

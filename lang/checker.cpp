@@ -28,7 +28,7 @@ namespace {
 const std::vector<std::string> kGameForms = {
     "about", "param",           "variant",   "players",      "board", "region", "piece", "setup",
     "end",   "pass-when-stuck", "swap-rule", "must-capture", "moves", "prefer", "turn",  "counter",
-    "legal", "attribute",       "register",  "phases",       "phase", "hands"};
+    "legal", "attribute",       "register",  "phases",       "phase", "hands",  "track"};
 const std::map<std::string, std::string, std::less<>> kUsage = {
     {"game", "(game \"NAME\" FORM...)"},
     {"about", "(about \"TEXT\")"},
@@ -83,10 +83,15 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"to", "(to TARGET) with TARGET one of empty, enemy, friend, not-friend, any, occupied"},
     {"only", "(only PLAYER)"},
     {"when", "(when (can-move others)), (when (= ply N)) or (when (OP QUANTITY N)), e.g. (when (= (pieces) 3))"},
-    {"setup", "(setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)...)"},
+    {"setup", "(setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)... (count N REGION)...)"},
     {"place", "(place [PLAYER] PIECE REGION)"},
     {"in-hand", "(in-hand [PLAYER] PIECE COUNT), e.g. (in-hand White Stone 40)"},
-    {"end", "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)"},
+    {"count", "(count N REGION): each cell of REGION starts with a count of N (seeds)"},
+    {"track", "(track NAME (PLAYER CELL CELL...)...): each player's cycle of cells for (sow NAME)"},
+    {"most-count", "(most-count REGION CONDITION): the larger total count on each player's REGION wins"},
+    {"end",
+     "(end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... "
+     "(most-count REGION CONDITION)...)"},
     {"win", "(win [PLAYER] CONDITION)"},
     {"lose", "(lose [PLAYER] CONDITION)"},
     {"draw", "(draw [PLAYER] CONDITION)"},
@@ -203,6 +208,9 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"capture", "capture, or (capture to-hand): the piece at here goes to the mover's hand"},
     {"from-hand",
      "(from-hand [PIECE]), or the word from-hand: the mover is a piece from its player's hand (any type held)"},
+    {"sow", "(sow TRACK): lift here's count and drop one in each cell after here along the player's TRACK"},
+    {"count", "(count OP N): here's count compares with N, OP one of < <= = >= >"},
+    {"take-count", "(take-count MARK): the count of the cell marked MARK is added to here's"},
 };
 // A core form that stands where a test is asked for.
 bool is_test(core::Op op) {
@@ -224,7 +232,8 @@ bool is_test(core::Op op) {
     case core::Op::Attr:
     case core::Op::Attacked:
     case core::Op::AtRegister:
-    case core::Op::HasLiberty: return true;
+    case core::Op::HasLiberty:
+    case core::Op::CountIs: return true;
     default: return false;
   }
 }
@@ -319,6 +328,7 @@ class Checker {
     read_counters();
     read_attributes();
     read_registers();
+    read_counts();
     read_phase_names();
     read_pieces();
     read_phases();
@@ -500,7 +510,7 @@ class Checker {
         fail(form.items.front(), fmt::format("unknown form '{}' in a game", keyword), suggest(keyword, kGameForms));
       const bool repeatable = keyword == "param" || keyword == "variant" || keyword == "region" || keyword == "piece" ||
                               keyword == "moves" || keyword == "counter" || keyword == "attribute" ||
-                              keyword == "register" || keyword == "phase";
+                              keyword == "register" || keyword == "phase" || keyword == "track";
       if (!repeatable && !forms_[keyword].empty())
         fail(form,
              fmt::format("'({} ...)' appears twice; the first is at line {}", keyword,
@@ -1638,6 +1648,9 @@ class Checker {
     if (std::find(kComparisons.begin(), kComparisons.end(), node.head()) != kComparisons.end()) {
       EndRule compared;
       comparison(node, compared);
+      if (compared.kind == EndKind::CountIn)
+        fail(node.items[1], "a rule's (when ...) compares the player's pieces or a counter, not counts per cell",
+             "test a cell's count inside the rule instead: (count OP N)");
       return {core::Condition::Kind::Compare, 0, compared.counter, compared.comparison, compared.value};
     }
     fail(node, fmt::format("unknown condition {}", describe(node)), usage("when"));
@@ -1747,6 +1760,21 @@ class Checker {
       case Op::Back:
       case Op::Relocate: mark_form(form, expr); break;
       case Op::Rotate: rotate_form(form, expr); break;
+      case Op::TakeCount:
+        expect_counts(form);
+        mark_form(form, expr);
+        break;
+      case Op::Sow:
+        expect_counts(form);
+        expect_core_items(form, 1, 1);
+        expr.slot = track_named(form.items[1]);
+        break;
+      case Op::CountIs:
+        expect_counts(form);
+        expect_core_items(form, 2, 2);
+        expr.comparison = comparison_named(form.items[1], core_usage("count"));
+        expr.amount = bounded(form.items[2], 0, kMaxCellCount, "the count compared with");
+        break;
       default: core_argument(form, expr);
     }
   }
@@ -1823,8 +1851,9 @@ class Checker {
     if (expr.op != core::Op::Mark && !known)
       fail(form.items[1],
            fmt::format("no (mark {}) comes before this ({} {})", expr.variable, core::keyword(expr.op), expr.variable),
-           expr.op == core::Op::Back ? "mark the cell to come back to first, earlier in the rule: (mark NAME)"
-                                     : "mark the cell the piece goes to first, earlier in the rule: (mark NAME)");
+           expr.op == core::Op::Back       ? "mark the cell to come back to first, earlier in the rule: (mark NAME)"
+           : expr.op == core::Op::Relocate ? "mark the cell the piece goes to first, earlier in the rule: (mark NAME)"
+                                           : "mark the cell whose count is taken first, earlier in the rule: (mark NAME)");
     if (expr.op == core::Op::Mark && !known) {
       if (marks_.size() == core::kMaxNamedMarks)
         fail(form, fmt::format("a rule names at most {} marks", core::kMaxNamedMarks),
@@ -2121,6 +2150,8 @@ class Checker {
       case Op::ClearAttr:
       case Op::Remember:
       case Op::Rotate: return true;
+      case Op::Sow:
+      case Op::TakeCount: return true;
       default: return false;
     }
   }
@@ -2177,6 +2208,10 @@ class Checker {
 
   void read_setup() {
     const Node& form = *forms("setup").front();
+    if (rules_.keeps_counts && rules_.pieces.size() > kMaxCountPieceTypes)
+      fail_at(rules_.pieces[kMaxCountPieceTypes].pos,
+              fmt::format("a game that keeps counts per cell has at most {} piece types", kMaxCountPieceTypes),
+              "the counts are kept where the other types would be: merge piece types that move alike");
     std::vector<const Node*> placed_by(static_cast<std::size_t>(rules_.cells()), nullptr);
     std::vector<int> placed_for(static_cast<std::size_t>(rules_.cells()), -1);
     for (std::size_t i = 1; i < form.items.size(); ++i) {
@@ -2185,8 +2220,11 @@ class Checker {
         read_in_hand(place);
         continue;
       }
+      if (place.head() == "count") continue;  // read_counts
       if (place.head() != "place")
-        fail(place, fmt::format("expected '(place ...)' or '(in-hand ...)' in the setup, found {}", describe(place)),
+        fail(place,
+             fmt::format("expected '(place ...)', '(in-hand ...)' or '(count ...)' in the setup, found {}",
+                         describe(place)),
              usage("place"));
       const PlayerPieceForm parts = player_piece_form(place, "a region");
       const int only = parts.only;
@@ -2326,6 +2364,113 @@ class Checker {
       }
       rules_.registers.push_back(reg);
     }
+  }
+
+  // ---- counts per cell ----
+
+  // The setup's (count N REGION) forms and the (track ...) forms, read before the rules, whose
+  // (sow ...), (count ...) and (take-count ...) need them. A game keeps counts when its setup gives
+  // some; the total of the setup must fit in one cell (State::counts keeps a byte a cell).
+  void read_counts() {
+    std::vector<const Node*> counted_by(static_cast<std::size_t>(rules_.cells()), nullptr);
+    int total = 0;
+    for (const Node* setup : forms("setup"))
+      for (std::size_t i = 1; i < setup->items.size(); ++i) {
+        const Node& form = setup->items[i];
+        if (form.head() != "count") continue;
+        if (rules_.cells() > kMaxCountCells)
+          fail(form,
+               fmt::format("counts per cell are kept on boards of at most {} cells; this one has {}", kMaxCountCells,
+                           rules_.cells()),
+               "sowing games have a few dozen pits: make the board smaller");
+        expect_at_most(form, 3);
+        const int count = bounded(argument(form, 1, "N"), 0, kMaxCellCount, "the count");
+        rules_.keeps_counts = true;
+        CellList cells;
+        for (const CellList& each : region(argument(form, 2, "REGION")))
+          cells.insert(cells.end(), each.begin(), each.end());
+        std::sort(cells.begin(), cells.end());
+        cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+        for (const int cell : cells) {
+          const Node*& earlier = counted_by[static_cast<std::size_t>(cell)];
+          if (earlier)
+            fail(form, fmt::format("two counts for {}: it was already given one at line {}",
+                                   cell_name(cell, rules_.width), earlier->pos.line));
+          earlier = &form;
+          rules_.count_setup.push_back({count, cell});
+          total += count;
+        }
+        if (total > kMaxCellCount)
+          fail(form,
+               fmt::format("the setup's counts add up to {}, more than the {} one cell can hold", total, kMaxCellCount),
+               "every count may end in one cell (a store): give fewer seeds");
+      }
+    for (const Node* form : forms("track")) read_track(*form);
+  }
+
+  // (track NAME (PLAYER CELL CELL...)...): a cycle of distinct cells for each player of the game.
+  void read_track(const Node& form) {
+    if (!rules_.keeps_counts)
+      fail(form, "a track is for sowing counts, and this game keeps none",
+           "give the cells their start counts in the setup: (setup (count N REGION))");
+    if (rules_.tracks.size() == kMaxTracks) fail(form, fmt::format("a game has at most {} tracks", kMaxTracks));
+    Track track;
+    track.pos = form.pos;
+    track.name = name_argument(argument(form, 1, "NAME"), "a name for the track");
+    for (const Track& other : rules_.tracks)
+      if (other.name == track.name)
+        fail(form.items[1],
+             fmt::format("the track '{}' is declared twice; the first is at line {}", track.name, other.pos.line));
+    std::vector<bool> given(static_cast<std::size_t>(rules_.player_count()), false);
+    for (std::size_t i = 2; i < form.items.size(); ++i) {
+      const Node& entry = form.items[i];
+      if (!entry.is_list() || entry.items.size() < 3)
+        fail(entry, fmt::format("expected '(PLAYER CELL CELL...)', found {}", describe(entry)), usage("track"));
+      const int player = player_index(entry.items[0]);
+      if (given[static_cast<std::size_t>(player)])
+        fail(entry, fmt::format("the track '{}' of {} is given twice", track.name, entry.items[0].text));
+      given[static_cast<std::size_t>(player)] = true;
+      CellList& cells = track.cells[static_cast<std::size_t>(player)];
+      for (std::size_t k = 1; k < entry.items.size(); ++k) {
+        const int at = cell(entry.items[k]);
+        if (std::find(cells.begin(), cells.end(), at) != cells.end())
+          fail(entry.items[k], fmt::format("{} comes twice in this track", entry.items[k].text),
+               "a track is a cycle that passes each cell once");
+        cells.push_back(at);
+      }
+    }
+    for (int player = 0; player < rules_.player_count(); ++player)
+      if (!given[static_cast<std::size_t>(player)])
+        fail(form,
+             fmt::format("the track '{}' has no cells for {}", track.name,
+                         rules_.players[static_cast<std::size_t>(player)].name),
+             fmt::format("give each player its cycle: ({} CELL CELL...)",
+                         rules_.players[static_cast<std::size_t>(player)].name));
+    rules_.tracks.push_back(std::move(track));
+  }
+
+  int track_named(const Node& node) const {
+    const std::string name = name_argument(node, "a track name");
+    for (std::size_t i = 0; i < rules_.tracks.size(); ++i)
+      if (rules_.tracks[i].name == name) return static_cast<int>(i);
+    std::vector<std::string> names;
+    for (const Track& track : rules_.tracks) names.push_back(track.name);
+    fail(node, fmt::format("unknown track '{}'", name),
+         names.empty() ? "declare it at game level: (track NAME (PLAYER CELL CELL...)...)" : suggest(name, names));
+  }
+
+  // A form about counts per cell, in a game that keeps none.
+  void expect_counts(const Node& form) const {
+    if (!rules_.keeps_counts)
+      fail(form, fmt::format("'{}' reads counts per cell, and this game keeps none", form.head()),
+           "give the cells their start counts in the setup: (setup (count N REGION))");
+  }
+
+  Comparison comparison_named(const Node& node, const std::string& hint) const {
+    const auto it = std::find(kComparisons.begin(), kComparisons.end(), node.is_symbol() ? node.text : std::string());
+    if (it == kComparisons.end())
+      fail(node, fmt::format("expected a comparison, one of < <= = >= >, found {}", describe(node)), hint);
+    return static_cast<Comparison>(it - kComparisons.begin());
   }
 
   // (phases NAME NAME...): the names, read before the rules that name them.
@@ -2512,7 +2657,7 @@ class Checker {
 
   EndRule end_rule(const Node& node) const {
     const Node& form = list_form(node, "in '(end ...)'");
-    const std::vector<std::string> outcomes = {"win", "lose", "draw", "most-pieces", "most-area"};
+    const std::vector<std::string> outcomes = {"win", "lose", "draw", "most-pieces", "most-area", "most-count"};
     const std::string head(form.head());
     const auto it = std::find(outcomes.begin(), outcomes.end(), head);
     if (it == outcomes.end())
@@ -2523,8 +2668,14 @@ class Checker {
     rule.outcome = static_cast<Outcome>(it - outcomes.begin());
     std::size_t next = 1;
     if (rule.outcome == Outcome::MostArea) next = area_scoring(form, rule);
+    if (rule.outcome == Outcome::MostCount) {
+      expect_counts(form);
+      rule.total_region = region(argument(form, 1, "REGION"));
+      next = 2;
+    }
     const bool names_player =
-        rule.outcome != Outcome::MostArea && form.items.size() > 2 && form.items[1].is_symbol() &&
+        rule.outcome != Outcome::MostArea && rule.outcome != Outcome::MostCount && form.items.size() > 2 &&
+        form.items[1].is_symbol() &&
         std::find(kConditions.begin(), kConditions.end(), form.items[1].text) == kConditions.end();
     if (names_player) rule.only_player = player_index(form.items[next++]);
     expect_at_most(form, next + 1);
@@ -2682,8 +2833,14 @@ class Checker {
       rule.counter = -1;  // the player's pieces on the board
     else if (quantity.head() == "counter" && quantity.items.size() == 2)
       rule.counter = counter_named(quantity.items[1]);
-    else
-      fail(quantity, fmt::format("expected '(counter NAME)' or '(pieces)', found {}", describe(quantity)), usage(word));
+    else if (quantity.head() == "count" && quantity.items.size() == 2) {
+      expect_counts(quantity);
+      rule.kind = EndKind::CountIn;
+      rule.count_region = region(quantity.items[1]);
+    } else
+      fail(quantity,
+           fmt::format("expected '(counter NAME)', '(pieces)' or '(count REGION)', found {}", describe(quantity)),
+           usage(word));
     rule.value = bounded(argument(node, 2, "N"), -kMaxCounterValue, kMaxCounterValue, "the number compared with");
   }
 

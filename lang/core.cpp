@@ -13,6 +13,9 @@
 
 namespace troyka::lang::core {
 
+// The words of the comparisons, by lang::Comparison.
+constexpr const char* kComparisonWords[] = {"<", "<=", "=", ">=", ">"};
+
 const char* keyword(Op op) {
   switch (op) {
     case Op::Seq: return "seq";
@@ -68,6 +71,9 @@ const char* keyword(Op op) {
     case Op::CaptureSurrounded: return "capture-surrounded";
     case Op::HasLiberty: return "has-liberty";
     case Op::Rotate: return "rotate";
+    case Op::Sow: return "sow";
+    case Op::CountIs: return "count";
+    case Op::TakeCount: return "take-count";
   }
   return "";
 }
@@ -294,7 +300,13 @@ class Printer {
         break;
       case Op::Mark:
       case Op::Back:
-      case Op::Relocate: form.items.push_back(symbol(expr.variable)); break;
+      case Op::Relocate:
+      case Op::TakeCount: form.items.push_back(symbol(expr.variable)); break;
+      case Op::Sow: form.items.push_back(symbol(rules_.tracks[static_cast<std::size_t>(expr.slot)].name)); break;
+      case Op::CountIs:
+        form.items.push_back(symbol(kComparisonWords[static_cast<std::size_t>(expr.comparison)]));
+        form.items.push_back(integer(expr.amount));
+        break;
       case Op::Attacked: return form;  // written (attacked), as §1.2 has it
       case Op::CaptureToHand: form.items.push_back(symbol("to-hand")); return form;
       case Op::FromHand:  // (from-hand PIECE), or the word alone for any piece held
@@ -360,12 +372,11 @@ class Printer {
     if (condition.kind == Condition::Kind::PlyIs) return list({symbol("="), symbol("ply"), integer(condition.ply)});
     if (condition.kind == Condition::Kind::DecisionIs)
       return list({symbol("="), symbol("decision"), integer(condition.value)});
-    static constexpr const char* kOperators[] = {"<", "<=", "=", ">=", ">"};  // by lang::Comparison
     const Node quantity =
         condition.counter < 0
             ? list({symbol("pieces")})
             : list({symbol("counter"), symbol(rules_.counters[static_cast<std::size_t>(condition.counter)].name)});
-    return list({symbol(kOperators[static_cast<int>(condition.comparison)]), quantity, integer(condition.value)});
+    return list({symbol(kComparisonWords[static_cast<int>(condition.comparison)]), quantity, integer(condition.value)});
   }
 
   // A sequence as its items, anything else as itself.

@@ -117,8 +117,14 @@ enum class Op {
   // it (`amount` 1 clockwise, -1 anticlockwise), the mover that landed there too. `variable`: the
   // region's name when it was written as one, which the move's text shows.
   Rotate,
+  // Added for counts per cell, sowing games (issue 15: Kalah). Unlike the tests above, these read the
+  // counts as the run has made them so far: a sowing's last cell is tested after the sowing.
+  Sow,        // (sow TRACK): here's whole count is lifted and dropped one by one along the mover's track
+              // `slot` from the cell after here, round and round; here := the cell of the last; none: no run
+  CountIs,    // (count OP N): test: here's count compares with `amount` as `comparison`
+  TakeCount,  // (take-count MARK): the whole count of the cell marked `variable` is added to here's
 };
-inline constexpr int kOps = static_cast<int>(Op::Rotate) + 1;
+inline constexpr int kOps = static_cast<int>(Op::TakeCount) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.
@@ -133,7 +139,8 @@ struct Expr {
   std::vector<Expr> items;
   std::vector<Direction> directions;  // Go, AnyDirection, EachDirection, CaptureSurrounded, HasLiberty; Times: the
                                       // line's, when counted
-  std::string variable;               // Go, Times: along a bound direction; AnyDirection, EachDirection: its name
+  std::string variable;               // Go, Times: along a bound direction; AnyDirection, EachDirection: its name;
+                                      // Mark, Relocate, TakeCount: the mark
   Region region;                      // Enter, In, Rotate
   int piece = -1;                     // Is, New, Become, FromHand: an index into Rules::pieces
   int at_least = 0;                   // Repeat
@@ -141,7 +148,9 @@ struct Expr {
   bool maximal = false;               // Repeat: ends only where another pass has no complete run
   int counter = -1;                   // Add, Set: an index into lang::Rules::counters
   int amount = 0;  // Add, Set; Times: the passes, when not counted on a line; Rotate: 1 clockwise, -1 anticlockwise
-  int slot = -1;   // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers
+  int slot = -1;   // Attr, SetAttr, ClearAttr: an index into Rules::attributes; AtRegister, Remember: Rules::registers;
+                   // Sow: Rules::tracks
+  Comparison comparison = Comparison::Equal;  // CountIs
   bool operator==(const Expr&) const = default;
 };
 

@@ -56,6 +56,14 @@ inline constexpr int kMaxAttributes = 4;        // (attribute ...) declarations 
 inline constexpr int kMaxRegisters = 4;         // (register ...) declarations in a game
 inline constexpr int kMaxHandPieces = 8;        // the piece types of (hands ...): shogi has 7
 inline constexpr int kMaxHandCount = 99;        // pieces of one type in one hand, as position text reads them
+// Counts per cell ((setup (count N REGION)), sowing): a game that keeps them has at most this many
+// cells, holes included (State::counts holds one byte per cell), and at most kMaxCellCount in a cell.
+inline constexpr int kMaxCountCells = 64;
+inline constexpr int kMaxCellCount = 255;
+// The piece types of a game that keeps counts: the interpreter keeps the counts in the boards of
+// the types beyond (State::count), 8 of the 64 that a board of 64 cells has room for.
+inline constexpr int kMaxCountPieceTypes = 56;
+inline constexpr int kMaxTracks = 4;  // (track ...) declarations in a game
 
 // A displacement on the board: dx columns to the right (towards z), dy rows up (towards higher numbers).
 struct Offset {
@@ -166,7 +174,9 @@ struct Player {
 // MostPieces: the player with more pieces on the board wins, equal counts draw. MostArea: the
 // player with the larger area (EndRule::area_steps) wins, the second player's counted with
 // EndRule::komi added; equal areas draw.
-enum class Outcome { Win, Loss, Draw, MostPieces, MostArea };
+// MostCount: the player with the larger total count on its version of EndRule::region wins
+// (Kalah's seeds in houses and store: the end sweep's result), equal totals draw.
+enum class Outcome { Win, Loss, Draw, MostPieces, MostArea, MostCount };
 
 enum class EndKind {
   Reach,                // a piece of the player stands in a region
@@ -188,6 +198,8 @@ enum class EndKind {
   // The player has a piece (of type `piece`, if set) and all of them form one group, each joined to
   // another by the board's adjacency (Lines of Action's goal)
   Connected,
+  // The total count on the player's version of `region` (counts per cell) compares with `value`
+  CountIn,
 };
 
 enum class Comparison { Less, LessOrEqual, Equal, GreaterOrEqual, Greater };
@@ -230,6 +242,8 @@ struct EndRule {
   // player only (Tromp-Taylor's score); `komi` is added to the second player's.
   std::vector<Offset> area_steps;
   int komi = 0;
+  PlayerRegion count_region;  // CountIn: the cells whose counts are added up, per player
+  PlayerRegion total_region;  // MostCount: the cells whose counts each player's total adds up
   bool operator==(const EndRule&) const = default;
 };
 
@@ -289,6 +303,20 @@ struct Placement {
   int cell = 0;
 };
 
+// (setup (count N REGION)): each cell of REGION (each player's version) starts with a count of N.
+struct CountPlacement {
+  int count = 0;
+  int cell = 0;
+};
+
+// (track NAME (PLAYER CELL...)...): for each player, a cycle of cells that (sow NAME) goes round,
+// the cell after the last being the first. A cell left out is skipped (the opponent's store).
+struct Track {
+  std::string name;
+  std::array<CellList, kMaxPlayers> cells{};
+  SourcePos pos;
+};
+
 struct Rules {
   std::shared_ptr<const SourceFile> source;
   std::string name;
@@ -312,6 +340,10 @@ struct Rules {
   std::vector<Player> players;  // 1 to kMaxPlayers, in turn order: the first moves first
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;
+  // Counts per cell: kept only when the setup gives some with (count N REGION) (State::counts).
+  bool keeps_counts = false;
+  std::vector<CountPlacement> count_setup;
+  std::vector<Track> tracks;  // at most kMaxTracks, in declaration order
   std::vector<EndRule> end;
   std::vector<Counter> counters;      // at most kMaxCounters, in declaration order
   std::vector<Attribute> attributes;  // at most kMaxAttributes, in declaration order

@@ -249,7 +249,8 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
     case EndKind::Not:
     case EndKind::Repetition:
     case EndKind::InCheck:
-    case EndKind::Connected: return rule.condition_text;  // no ZRF game has them: as written
+    case EndKind::Connected:
+    case EndKind::CountIn: return rule.condition_text;  // no ZRF game has them: as written
     case EndKind::Reach:
     case EndKind::Connect: break;
   }

@@ -489,7 +489,7 @@ TEST(LangStructure, UnknownFormFarFromAnyListsTheForms) {
             R"(test.game:8:4: error: unknown form 'rules' in a game
  8 |   (rules)
    |    ^~~~~
-hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal', 'attribute', 'register', 'phases', 'phase', 'hands'
+hint: expected one of 'about', 'param', 'variant', 'players', 'board', 'region', 'piece', 'setup', 'end', 'pass-when-stuck', 'swap-rule', 'must-capture', 'moves', 'prefer', 'turn', 'counter', 'legal', 'attribute', 'register', 'phases', 'phase', 'hands', 'track'
 )");
 }
 
@@ -537,7 +537,7 @@ TEST(LangStructure, MissingSetupForm) {
             R"(test.game:1:1: error: the game has no '(setup ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)...)
+hint: usage: (setup (place [PLAYER] PIECE REGION)... (in-hand [PLAYER] PIECE COUNT)... (count N REGION)...)
 )");
 }
 
@@ -551,7 +551,7 @@ TEST(LangStructure, MissingEndForm) {
             R"(test.game:1:1: error: the game has no '(end ...)' form
  1 | (game "Breakthrough"
    | ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... (most-count REGION CONDITION)...)
 )");
 }
 
@@ -1425,8 +1425,9 @@ hint: usage: (place [PLAYER] PIECE REGION)
 }
 
 TEST(LangSetup, SomethingOtherThanPlaceInTheSetup) {
-  EXPECT_EQ(error_of(game_with("(place Pawn (home-rows 2))", "(put Pawn (home-rows 2))")),
-            R"(test.game:11:10: error: expected '(place ...)' or '(in-hand ...)' in the setup, found '(put ...)'
+  EXPECT_EQ(
+      error_of(game_with("(place Pawn (home-rows 2))", "(put Pawn (home-rows 2))")),
+      R"(test.game:11:10: error: expected '(place ...)', '(in-hand ...)' or '(count ...)' in the setup, found '(put ...)'
  11 |   (setup (put Pawn (home-rows 2)))
     |          ^
 hint: usage: (place [PLAYER] PIECE REGION)
@@ -1607,7 +1608,7 @@ TEST(LangEnd, EndWithoutRules) {
             R"(test.game:12:3: error: '(end ...)' lists no way for the game to end
  12 |   (end))
     |   ^
-hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)...)
+hint: usage: (end (win|lose|draw|most-pieces [PLAYER] CONDITION)... (most-area DIRECTIONS [(komi N)] CONDITION)... (most-count REGION CONDITION)...)
 )");
 }
 
@@ -2994,7 +2995,7 @@ hint: declare it at game level: (counter NAME (range LOW HIGH))
 hint: did you mean 'score'?
 )");
   EXPECT_EQ(error_of(replace_once(counted, "(win opponent-has-no-pieces)", "(win (>= (stones) 3))")),
-            R"(test.game:15:14: error: expected '(counter NAME)' or '(pieces)', found '(stones ...)'
+            R"(test.game:15:14: error: expected '(counter NAME)', '(pieces)' or '(count REGION)', found '(stones ...)'
  15 |     (win (>= (stones) 3))
     |              ^
 hint: usage: (>= QUANTITY N) with QUANTITY (counter NAME) or (pieces)

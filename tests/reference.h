@@ -354,6 +354,7 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Boa
     case lang::EndKind::Not: return !part_holds(rule.parts.front());
     case lang::EndKind::Repetition: return false;  // a position alone has no history (tests/repetition_test.cpp)
     case lang::EndKind::InCheck: return false;     // tests/reference_check.h
+    case lang::EndKind::CountIn: return false;     // counts per cell: tests/reference_kalah.h
   }
   return false;
 }
