@@ -6,6 +6,7 @@
 #include <bit>
 #include <charconv>
 #include <cstdlib>
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
@@ -865,6 +866,20 @@ void Program<Words>::put_out(StateType& state, int player, int rule) const {
     state.winner = static_cast<std::int8_t>(left);
     state.ended_by = static_cast<std::int8_t>(rule);
   }
+}
+
+template <int Words>
+void Program<Words>::forfeit(StateType& state, int player, const History& history) const {
+  if (players_ == kPlayers) throw std::logic_error("a game of two players ends with a forfeit; it has no one to go on");
+  if (state.over || state.is_out(player)) return;
+  if (player == state.to_move && !actions_keys_.empty()) {  // the next player starts a whole turn
+    state.hash ^= actions_keys_[state.actions_left] ^ actions_keys_[static_cast<std::size_t>(turn_actions_)];
+    state.actions_left = static_cast<std::uint8_t>(turn_actions_);
+  }
+  put_out(state, player, kEndedByForfeit);
+  if (!state.over)
+    decide_end<true>(
+        state, after_move_tests_[player], [&] { return has_legal_move(state); }, repeats_ ? &history : nullptr);
 }
 
 template <int Words>
@@ -2166,6 +2181,9 @@ std::string Program<Words>::end_reason(const StateType& state) const {
   const std::string& to_move = rules_->players[state.to_move].name;
   if (state.ended_by == kEndedByNoMoves)
     return fmt::format("{} has no legal move and no end rule applies: a draw", to_move);
+  if (state.ended_by == kEndedByForfeit)
+    return fmt::format("{} wins, the last player left: the others forfeited or lost",
+                       rules_->players[state.winner].name);
   const lang::EndRule& rule = rules_->end[static_cast<std::size_t>(state.ended_by)];
   if (rule.outcome == lang::Outcome::MostPieces) {
     const int first = state.by_player[0].count(), second = state.by_player[1].count();

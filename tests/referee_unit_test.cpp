@@ -109,7 +109,7 @@ TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
     EXPECT_EQ(match.receive("alice", fixed, at), std::nullopt);
     EXPECT_TRUE(match.over());
     EXPECT_EQ(match.outcome().winner, 1);
-    return match.outcome().forfeit.value();
+    return match.outcome().forfeits.at(0);
   };
   const Forfeit illegal = forfeit_of({"", 0, "a2-a4", ""}, start);
   EXPECT_EQ(illegal.code, ForfeitCode::IllegalMove);
@@ -143,7 +143,7 @@ TEST(RefereeMatch, AGameStillGoingAtThePlyCapIsADraw) {
   EXPECT_TRUE(match.over());
   EXPECT_EQ(match.outcome().winner, troyka::kDraw);
   EXPECT_EQ(match.outcome().reason, "ply cap 2 reached");
-  EXPECT_FALSE(match.outcome().forfeit.has_value());
+  EXPECT_TRUE(match.outcome().forfeits.empty());
 }
 
 // A rule that runs away once White has moved (RunawayRule) ends the game as a draw that says why;
@@ -160,7 +160,7 @@ TEST(RefereeMatch, ARuleThatRunsAwayEndsTheGameAsADrawThatSaysWhy) {
   EXPECT_EQ(match.outcome().winner, troyka::kDraw);
   EXPECT_EQ(match.outcome().reason, "stopped by an error in the rules: " + troyka_tests::kRunawayMessage);
   EXPECT_EQ(match.outcome().moves, std::vector<std::string>{"c1-c2"});
-  EXPECT_FALSE(match.outcome().forfeit.has_value());
+  EXPECT_TRUE(match.outcome().forfeits.empty());
 }
 
 TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
@@ -180,8 +180,8 @@ TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
 TEST(Schedule, RoundRobinRoundsAlternateColours) {
   const auto games = make_schedule(Format::RoundRobin, {"a", "b", "c"}, 2);
   ASSERT_EQ(games.size(), 6u);
-  const std::vector<std::array<std::string, 2>> expected{{"a", "b"}, {"a", "c"}, {"b", "c"},
-                                                         {"b", "a"}, {"c", "a"}, {"c", "b"}};
+  const std::vector<std::vector<std::string>> expected{{"a", "b"}, {"a", "c"}, {"b", "c"},
+                                                       {"b", "a"}, {"c", "a"}, {"c", "b"}};
   for (std::size_t game = 0; game < games.size(); ++game) {
     EXPECT_EQ(games[game].number, static_cast<int>(game) + 1);
     EXPECT_EQ(games[game].agents, expected[game]);
@@ -221,8 +221,8 @@ TEST(ResultsFile, APartialLastLineIsCutOff) {
   {
     const ResultsFile file(path);
     ASSERT_EQ(file.games().size(), 1u);
-    EXPECT_EQ(file.games()[0].winner, 1);
-    EXPECT_EQ(file.games()[0].forfeiter, 0);
+    EXPECT_EQ(file.games()[0].ranks, (troyka::referee::Ranks{2, 1}));
+    EXPECT_EQ(file.games()[0].forfeiters, std::vector<int>{0});
     EXPECT_NE(file.repair().find("cut off a partial last line (18 bytes)"), std::string::npos) << file.repair();
   }
   EXPECT_EQ(std::filesystem::file_size(path), header_line().size() + kGameLine.size());

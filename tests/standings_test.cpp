@@ -62,9 +62,9 @@ TEST(Elo, IntervalsStayFiniteOnTheSideTheGamesLeaveOpen) {
 
 TEST(Standings, CountEveryGameForBothAgentsAndRankByScore) {
   troyka::referee::Standings standings({"alice", "bob", "carol"});
-  standings.add({"alice", "bob"}, 0, -1);              // alice (first player) wins
-  standings.add({"bob", "alice"}, troyka::kDraw, -1);  // a draw
-  standings.add({"carol", "bob"}, 1, 0);               // carol forfeits: bob wins
+  standings.add({"alice", "bob"}, {1, 2}, {});   // alice (first player) wins
+  standings.add({"bob", "alice"}, {1, 1}, {});   // a draw
+  standings.add({"carol", "bob"}, {2, 1}, {0});  // carol forfeits: bob wins
   const auto ranked = standings.ranked();
   ASSERT_EQ(ranked.size(), 3u);
   EXPECT_EQ(ranked[0].agent, "alice");
@@ -82,14 +82,14 @@ TEST(Standings, CountEveryGameForBothAgentsAndRankByScore) {
 
 TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
   troyka::referee::Standings standings({"alice", "bob"});
-  for (int game = 0; game < 3; ++game) standings.add({"alice", "bob"}, 0, -1);
-  standings.add({"bob", "alice"}, 0, -1);
+  for (int game = 0; game < 3; ++game) standings.add({"alice", "bob"}, {1, 2}, {});
+  standings.add({"bob", "alice"}, {1, 2}, {});
   EXPECT_EQ(standings.table(),
             "rank agent  games  wins losses draws forfeits  score             Elo (95% interval)\n"
             "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-146.7 to +528.4)\n"
             "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-528.4 to +146.7)\n");
   troyka::referee::Standings sweep({"alice", "bob"});
-  sweep.add({"alice", "bob"}, 0, -1);
+  sweep.add({"alice", "bob"}, {1, 2}, {});
   const std::string table = sweep.table();
   EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (-233.8 to +inf)\n"),
             std::string::npos)
