@@ -729,7 +729,7 @@ typename Program<Words>::StateType Program<Words>::initial_state() const {
   }
   reset_counters(state);
   state.hash = full_hash(state);
-  decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
+  decide_end_of_position(state, nullptr);
   return state;
 }
 
@@ -877,9 +877,16 @@ void Program<Words>::forfeit(StateType& state, int player, const History& histor
     state.actions_left = static_cast<std::uint8_t>(turn_actions_);
   }
   put_out(state, player, kEndedByForfeit);
-  if (!state.over)
-    decide_end<true>(
-        state, after_move_tests_[player], [&] { return has_legal_move(state); }, repeats_ ? &history : nullptr);
+  if (!state.over) decide_end_of_position(state, repeats_ ? &history : nullptr);
+}
+
+// One instantiation of decide_end for every caller off the playout path: each more one makes the
+// compiler inline less into the playout loop (Breakthrough's playouts took 5% more instructions
+// when forfeit had its own).
+template <int Words>
+[[gnu::noinline]] void Program<Words>::decide_end_of_position(StateType& state, const History* history) const {
+  decide_end(
+      state, all_tests(state), [&] { return has_legal_move(state); }, history);
 }
 
 template <int Words>
@@ -2746,7 +2753,7 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
-  decide_end(state, all_tests(state), [&] { return has_legal_move(state); });
+  decide_end_of_position(state, nullptr);
   return parsed;
 }
 

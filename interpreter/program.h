@@ -282,7 +282,7 @@ class Program {
   int rank(const StateType& state, int player) const;
   // A game of more than two players without `player`, whom a referee put out (it forfeited): it is
   // out, ranked below those still playing and above those out before it, its turn (if it had it)
-  // passes, and the end rules are asked again as after a move of its own. One player left wins.
+  // passes, and the end rules are asked again of the position. One player left wins.
   // `history` is the game's, as apply takes it.
   void forfeit(StateType& state, int player, const History& history) const;
   std::string end_reason(const StateType& state) const;
@@ -640,6 +640,9 @@ class Program {
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
                   const History* history = nullptr) const;
+  // Decides the end of a position reached other than by a move (the start, a position read from
+  // text, a forfeit), with the end tests of a position of unknown history.
+  void decide_end_of_position(StateType& state, const History* history) const;
   template <bool Extras, typename CanMove>
   [[gnu::noinline]] bool put_out_and_decide(StateType& state, const std::vector<EndTest>& tests, const EndTest& test,
                                             CanMove& can_move, const History* history) const;
