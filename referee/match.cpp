@@ -27,7 +27,8 @@ void set_forfeit(MatchOutcome& outcome, int player, ForfeitCode code, std::strin
   const auto index = static_cast<std::size_t>(player);
   set_end(outcome, player == 0 ? Ranks{2, 1} : Ranks{1, 2},
           fmt::format("{} forfeits: {}", outcome.players[index], detail));
-  outcome.forfeits.push_back(Forfeit{player, outcome.agents[index], code, std::move(detail)});
+  outcome.forfeits.push_back(
+      Forfeit{player, static_cast<std::int64_t>(outcome.moves.size()), outcome.agents[index], code, std::move(detail)});
 }
 
 Match::Match(std::string id, int game, const std::vector<std::string>& agents, std::shared_ptr<const Game> rules,
@@ -133,7 +134,8 @@ void Match::forfeit(int player, ForfeitCode code, std::string detail, SteadyCloc
     return;
   }
   out_[index] = true;
-  outcome_.forfeits.push_back(Forfeit{player, outcome_.agents[index], code, std::move(detail)});
+  outcome_.forfeits.push_back(Forfeit{player, static_cast<std::int64_t>(outcome_.moves.size()), outcome_.agents[index],
+                                      code, std::move(detail)});
   const int mover = to_move();
   try {
     board_->put_out(player);

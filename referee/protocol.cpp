@@ -285,11 +285,14 @@ Json move_request_message(const MoveRequest& request) {
 
 namespace {
 
+// With more than two players, also the ply: where a replay puts the player out.
 Json forfeit_json(const MatchOutcome& outcome, const Forfeit& forfeit) {
-  return Json{{"player", outcome.players[static_cast<std::size_t>(forfeit.player)]},
-              {"agent", forfeit.agent},
-              {"code", forfeit_code_name(forfeit.code)},
-              {"detail", forfeit.detail}};
+  Json json{{"player", outcome.players[static_cast<std::size_t>(forfeit.player)]},
+            {"agent", forfeit.agent},
+            {"code", forfeit_code_name(forfeit.code)},
+            {"detail", forfeit.detail}};
+  if (outcome.players.size() > 2) json["ply"] = forfeit.ply;
+  return json;
 }
 
 // "win", "loss" or "draw" for `player`: first alone, last alone, or anything else (with two players

@@ -158,6 +158,7 @@ struct MoveRequest {
 
 struct Forfeit {
   int player = 0;
+  std::int64_t ply = 0;  // the plies played when it forfeited
   std::string agent;
   ForfeitCode code = ForfeitCode::IllegalMove;
   std::string detail;

@@ -398,7 +398,7 @@ void Referee::forfeit_absent_games(TimePoint now) {
       std::vector<std::string> names;
       for (const int player : absent) {
         const std::string& agent = game.agents[static_cast<std::size_t>(player)];
-        outcome.forfeits.push_back(Forfeit{player, agent, ForfeitCode::Absent, absence});
+        outcome.forfeits.push_back(Forfeit{player, 0, agent, ForfeitCode::Absent, absence});
         names.push_back(agent);
       }
       set_end(outcome, std::move(ranks), fmt::format("not played: {} {}", fmt::join(names, ", "), absence));

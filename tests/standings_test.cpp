@@ -97,4 +97,27 @@ TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
   EXPECT_NE(table.find("-inf (-inf to +233.8)\n"), std::string::npos) << table;
 }
 
+// With three players: rank points add up, W-L-D is first alone / last alone / other, and the
+// table has no Elo column.
+TEST(Standings, ThreePlayersScoreByRankPoints) {
+  troyka::referee::Standings standings({"a", "b", "c"}, 3);
+  standings.add({"a", "b", "c"}, {2, 1, 3}, {2});  // c forfeited, last
+  standings.add({"c", "a", "b"}, {1, 2, 2}, {});   // c first alone, a and b tied last
+  const auto ranked = standings.ranked();
+  EXPECT_EQ(ranked[0].agent, "b");
+  EXPECT_DOUBLE_EQ(ranked[0].score(), 1.25);
+  EXPECT_EQ(ranked[0].wins, 1);
+  EXPECT_EQ(ranked[0].draws, 1);
+  EXPECT_EQ(ranked[1].agent, "c");
+  EXPECT_DOUBLE_EQ(ranked[1].score(), 1);
+  EXPECT_EQ(ranked[1].losses, 1);
+  EXPECT_EQ(ranked[1].forfeits, 1);
+  EXPECT_DOUBLE_EQ(ranked[2].score(), 0.75);
+  EXPECT_EQ(standings.table(),
+            "rank agent  games  wins losses draws forfeits  score\n"
+            "1    b          2     1      0     1        0  1.25/2 (62.5%)\n"
+            "2    c          2     1      1     0        1  1/2 (50.0%)\n"
+            "3    a          2     0      0     2        0  0.75/2 (37.5%)\n");
+}
+
 }  // namespace
