@@ -43,9 +43,17 @@ lang::Error setup_error(const std::string& message, std::string hint) {
   return lang::Error(lang::Diagnostic{nullptr, {}, message, std::move(hint)});
 }
 
-// The results file, once it is known that the tournament has agents: named, to come, or in the
-// file already. Checked before the file is opened, which creates it.
-const std::string& checked_results_path(const RefereeOptions& options) {
+lang::Error too_few_agents(std::size_t agents, int players) {
+  return setup_error(fmt::format("{} agents cannot play a game of {} players", agents, players),
+                     fmt::format("name at least {} agents", players));
+}
+
+// The results file, once it is known that the tournament has enough agents: named, to come, or in
+// the file already. Checked before the file is opened, which creates it.
+const std::string& checked_results_path(const RefereeOptions& options, const Game& game) {
+  const auto entrants = options.agents.empty() ? static_cast<std::size_t>(options.expect) : options.agents.size();
+  if (entrants > 0 && entrants < static_cast<std::size_t>(game.rules().player_count()))
+    throw too_few_agents(entrants, game.rules().player_count());
   std::error_code error;
   const bool has_lines = std::filesystem::file_size(options.results, error) > 0 && !error;
   if (options.agents.empty() && options.expect == 0 && !has_lines)
@@ -163,7 +171,7 @@ class Referee {
 };
 
 Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ostream& out, std::ostream& log)
-    : options_(options), game_(game), out_(out), log_(log), results_(checked_results_path(options)) {
+    : options_(options), game_(game), out_(out), log_(log), results_(checked_results_path(options, *game.game)) {
   if (!results_.repair().empty()) note("warning: {}; its game will be played again", results_.repair());
   const std::optional<Json>& header = results_.header();
   if (!header) {
@@ -188,9 +196,7 @@ Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ost
 void Referee::fix_entrants(const std::vector<std::string>& agents) {
   entrants_ = agents;
   fixed_ = true;
-  if (static_cast<int>(entrants_.size()) < players_)
-    throw setup_error(fmt::format("{} agents cannot play a game of {} players", entrants_.size(), players_),
-                      fmt::format("name at least {} agents", players_));
+  if (static_cast<int>(entrants_.size()) < players_) throw too_few_agents(entrants_.size(), players_);
   schedule_ = make_schedule(options_.format, entrants_, options_.games_per_pairing, players_);
   states_.assign(schedule_.size(), GameState::Pending);
   standings_.emplace(entrants_, players_);
