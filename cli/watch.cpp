@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 #include <deque>
@@ -23,7 +24,7 @@ constexpr std::size_t kRecentResults = 5;
 
 struct LiveMatch {
   int number = 0;
-  std::array<std::string, kPlayers> players, agents;
+  std::vector<std::string> players, agents;  // by player
   std::vector<std::string> moves;
   std::shared_ptr<const Game> game;
 };
@@ -76,8 +77,8 @@ void Watcher::on_match_start(const Json& event) {
   }
   LiveMatch& match = live_[id];
   match.number = event.at("number").get<int>();
-  match.players = event.at("players").get<std::array<std::string, kPlayers>>();
-  match.agents = event.at("agents").get<std::array<std::string, kPlayers>>();
+  match.players = event.at("players").get<std::vector<std::string>>();
+  match.agents = event.at("agents").get<std::vector<std::string>>();
   match.moves = moves;
   match.game = games_.get(referee::game_info_from_json(event.at("game")));
   print(fmt::format("{} started", title(match)));
@@ -89,9 +90,9 @@ void Watcher::on_move(const Json& event) {
   LiveMatch& match = found->second;
   match.moves = event.at("moves").get<std::vector<std::string>>();
   const std::size_t ply = match.moves.size() - 1;
-  const std::uint32_t turn = match.game->rules().turn_of(static_cast<std::uint32_t>(ply));  // turns alternate
-  print(
-      fmt::format("game {} ply {}: {} {}", match.number, ply + 1, match.players[turn % kPlayers], match.moves.back()));
+  const std::uint32_t turn = match.game->rules().turn_of(static_cast<std::uint32_t>(ply));  // in turn order
+  print(fmt::format("game {} ply {}: {} {}", match.number, ply + 1, match.players[turn % match.players.size()],
+                    match.moves.back()));
 }
 
 void Watcher::on_match_end(const Json& event) {
@@ -124,8 +125,10 @@ void Watcher::on_tournament_end(const Json& event) {
 }
 
 std::string Watcher::title(const LiveMatch& match) const {
-  return fmt::format("game {}: {} ({}) vs {} ({})", match.number, match.agents[0], match.players[0], match.agents[1],
-                     match.players[1]);
+  std::vector<std::string> sides;
+  for (std::size_t player = 0; player < match.players.size(); ++player)
+    sides.push_back(fmt::format("{} ({})", match.agents[player], match.players[player]));
+  return fmt::format("game {}: {}", match.number, fmt::join(sides, " vs "));
 }
 
 // The position after the moves, the last one marked.

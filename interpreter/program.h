@@ -151,6 +151,8 @@ struct State {
 
 // Why a game ended when no end rule applied: the player to move had no move, which is a draw.
 inline constexpr int kEndedByNoMoves = 127;
+// Why a game of more than two players ended when its last opponent was put out by Program::forfeit.
+inline constexpr int kEndedByForfeit = 126;
 
 // A move played in a playout, with the player who played it (for policies that learn).
 struct PlayedMove {
@@ -290,6 +292,11 @@ class Program {
   double utility(const StateType& state, int player) const;
   // `player`'s place in a finished game, from 1; tied players share a place (1 2 2, not 1 2 3).
   int rank(const StateType& state, int player) const;
+  // A game of more than two players without `player`, whom a referee put out (it forfeited): it is
+  // out, ranked below those still playing and above those out before it, its turn (if it had it)
+  // passes, and the end rules are asked again of the position. One player left wins.
+  // `history` is the game's, as apply takes it.
+  void forfeit(StateType& state, int player, const History& history) const;
   std::string end_reason(const StateType& state) const;
   // Each player's area by the (most-area ...) end rule of index `rule`: its pieces and the empty
   // regions that border its pieces only, the komi added to the second player's.
@@ -656,6 +663,9 @@ class Program {
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
                   const History* history = nullptr) const;
+  // Decides the end of a position reached other than by a move (the start, a position read from
+  // text, a forfeit), with the end tests of a position of unknown history.
+  void decide_end_of_position(StateType& state, const History* history) const;
   template <bool Extras, typename CanMove>
   [[gnu::noinline]] bool put_out_and_decide(StateType& state, const std::vector<EndTest>& tests, const EndTest& test,
                                             CanMove& can_move, const History* history) const;

@@ -18,6 +18,9 @@ class BoardOf final : public MatchBoard {
   bool over() const override { return program_.is_terminal(state_); }
   int winner() const override { return state_.winner; }
   std::string end_reason() const override { return program_.end_reason(state_); }
+  int player_count() const override { return program_.player_count(); }
+  Ranks ranks() const override { return ranks_of(program_, state_); }
+  void put_out(int player) override { program_.forfeit(state_, player, positions_); }
 
   std::vector<std::string> legal_moves() const override {
     MoveList moves;

@@ -1,6 +1,7 @@
 #include "referee/protocol.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <fstream>
@@ -160,9 +161,7 @@ LoadedGame load_game(const std::string& path, const lang::Options& options) {
 
 std::shared_ptr<const Game> compile_game(const GameInfo& info) {
   auto source = std::make_shared<const lang::SourceFile>(lang::SourceFile{info.file, info.rules});
-  auto game = std::make_shared<const Game>(lang::load_rules(std::move(source), info.options()));
-  require_two_players(*game, "the referee");
-  return game;
+  return std::make_shared<const Game>(lang::load_rules(std::move(source), info.options()));
 }
 
 std::shared_ptr<const Game> GameCache::get(const GameInfo& info) {
@@ -175,25 +174,40 @@ std::shared_ptr<const Game> GameCache::get(const GameInfo& info) {
   return game_;
 }
 
+void set_end(MatchOutcome& outcome, Ranks ranks, std::string reason) {
+  outcome.winner = winner_of(ranks);
+  outcome.ranks = std::move(ranks);
+  outcome.reason = std::move(reason);
+}
+
 std::string outcome_text(const MatchOutcome& outcome) {
-  std::array<std::string, lang::kPlayers> sides;
-  for (std::size_t player = 0; player < sides.size(); ++player)
-    sides[player] = fmt::format("{} ({})", outcome.agents[player], outcome.players[player]);
-  const std::string what = outcome.winner == kDraw
-                               ? fmt::format("{} and {} drew", sides[0], sides[1])
-                               : fmt::format("{} beat {}", sides[static_cast<std::size_t>(outcome.winner)],
-                                             sides[static_cast<std::size_t>(1 - outcome.winner)]);
+  std::vector<std::string> sides;
+  for (std::size_t player = 0; player < outcome.players.size(); ++player)
+    sides.push_back(fmt::format("{} ({})", outcome.agents[player], outcome.players[player]));
+  std::string what;
+  if (sides.size() > 2) {
+    std::vector<std::string> places;
+    for (std::size_t player = 0; player < sides.size(); ++player)
+      places.push_back(fmt::format("{} {}", sides[player], outcome.ranks[player]));
+    what = fmt::format("ranks {}", fmt::join(places, ", "));
+  } else if (outcome.winner == kDraw) {
+    what = fmt::format("{} and {} drew", sides[0], sides[1]);
+  } else {
+    what = fmt::format("{} beat {}", sides[static_cast<std::size_t>(outcome.winner)],
+                       sides[static_cast<std::size_t>(1 - outcome.winner)]);
+  }
   return fmt::format("{} in {} plies: {}", what, outcome.moves.size(), outcome.reason);
 }
 
 MatchOutcome outcome_from_json(const Json& end) {
   MatchOutcome outcome;
   outcome.match = end.at("match").get<std::string>();
-  outcome.players = end.at("players").get<std::array<std::string, lang::kPlayers>>();
-  outcome.agents = end.at("agents").get<std::array<std::string, lang::kPlayers>>();
-  outcome.winner = winner_of_result_token(end.at("result").get<std::string>());
-  if (outcome.winner < 0) throw std::runtime_error("a match_end with an unknown result");
-  outcome.reason = end.at("reason").get<std::string>();
+  outcome.players = end.at("players").get<std::vector<std::string>>();
+  outcome.agents = end.at("agents").get<std::vector<std::string>>();
+  Ranks ranks = ranks_of_result_token(end.at("result").get<std::string>(), static_cast<int>(outcome.players.size()));
+  if (ranks.empty() || outcome.agents.size() != outcome.players.size())
+    throw std::runtime_error("a match_end with an unknown result");
+  set_end(outcome, std::move(ranks), end.at("reason").get<std::string>());
   outcome.moves = end.at("moves").get<std::vector<std::string>>();
   return outcome;
 }
@@ -249,50 +263,82 @@ ClockSettings clock_from_json(const Json& json) {
   return {ms("move_ms"), ms("total_ms"), ms("increment_ms")};
 }
 
-Json match_start_message(const std::string& match, const GameInfo& game,
-                         const std::array<std::string, lang::kPlayers>& players,
-                         const std::array<std::string, lang::kPlayers>& agents, int you, const ClockSettings& clock) {
+Json match_start_message(const std::string& match, const GameInfo& game, const std::vector<std::string>& players,
+                         const std::vector<std::string>& agents, int you, const ClockSettings& clock) {
   return Json{{"type", "match_start"},     {"match", match},   {"game", game_info_json(game)},
               {"players", players},        {"agents", agents}, {"you", players[static_cast<std::size_t>(you)]},
               {"clock", clock_json(clock)}};
 }
 
 Json move_request_message(const MoveRequest& request) {
-  return Json{{"type", "move_request"},
-              {"match", request.match},
-              {"ply", request.ply},
-              {"moves", request.moves},
-              {"legal", request.legal},
-              {"time_ms", request.time_ms},
-              {"total_ms", optional_ms(request.total_ms)},
-              {"opponent_total_ms", optional_ms(request.opponent_total_ms)}};
+  Json message{{"type", "move_request"},
+               {"match", request.match},
+               {"ply", request.ply},
+               {"moves", request.moves},
+               {"legal", request.legal},
+               {"time_ms", request.time_ms},
+               {"total_ms", optional_ms(request.total_ms)},
+               {"opponent_total_ms", optional_ms(request.opponent_total_ms)}};
+  if (!request.totals_ms.empty()) message["totals_ms"] = request.totals_ms;
+  return message;
 }
 
+namespace {
+
+// With more than two players, also the ply: where a replay puts the player out.
+Json forfeit_json(const MatchOutcome& outcome, const Forfeit& forfeit) {
+  Json json{{"player", outcome.players[static_cast<std::size_t>(forfeit.player)]},
+            {"agent", forfeit.agent},
+            {"code", forfeit_code_name(forfeit.code)},
+            {"detail", forfeit.detail}};
+  if (outcome.players.size() > 2) json["ply"] = forfeit.ply;
+  return json;
+}
+
+// "win", "loss" or "draw" for `player`: first alone, last alone, or anything else (with two players
+// the game's result; with more, what `troyka match` counts as W-L-D).
+const char* seat_result(const Ranks& ranks, int player) {
+  const int mine = ranks[static_cast<std::size_t>(player)];
+  const auto shared = std::count(ranks.begin(), ranks.end(), mine);
+  if (mine == 1 && shared == 1) return "win";
+  if (shared == 1 && mine == *std::max_element(ranks.begin(), ranks.end())) return "loss";
+  return "draw";
+}
+
+}  // namespace
+
 Json end_fields(const MatchOutcome& outcome) {
-  Json forfeit = nullptr;
-  if (outcome.forfeit)
-    forfeit = Json{{"player", outcome.players[static_cast<std::size_t>(outcome.forfeit->player)]},
-                   {"agent", outcome.forfeit->agent},
-                   {"code", forfeit_code_name(outcome.forfeit->code)},
-                   {"detail", outcome.forfeit->detail}};
   const std::string winner =
       outcome.winner == kDraw ? "draw" : outcome.players[static_cast<std::size_t>(outcome.winner)];
-  return Json{
-      {"result", result_token(outcome.winner)}, {"winner", winner}, {"reason", outcome.reason}, {"forfeit", forfeit}};
+  Json end{{"result", result_token(outcome.ranks)},
+           {"winner", winner},
+           {"reason", outcome.reason},
+           {"forfeit", outcome.forfeits.empty() ? Json(nullptr) : forfeit_json(outcome, outcome.forfeits.front())}};
+  if (outcome.players.size() > 2) {
+    end["ranks"] = outcome.ranks;
+    Json forfeits = Json::array();
+    for (const Forfeit& forfeit : outcome.forfeits) forfeits.push_back(forfeit_json(outcome, forfeit));
+    end["forfeits"] = forfeits;
+  }
+  return end;
 }
 
 Json match_end_message(const MatchOutcome& outcome, int you) {
-  const Json end = end_fields(outcome);
-  return Json{{"type", "match_end"},
-              {"match", outcome.match},
-              {"result", end.at("result")},
-              {"winner", end.at("winner")},
-              {"you", outcome.winner == kDraw ? "draw"
-                      : outcome.winner == you ? "win"
-                                              : "loss"},
-              {"reason", end.at("reason")},
-              {"forfeit", end.at("forfeit")},
-              {"moves", outcome.moves}};
+  Json end{{"type", "match_end"}, {"match", outcome.match}};
+  const Json fields = end_fields(outcome);
+  end["result"] = fields.at("result");
+  end["winner"] = fields.at("winner");
+  end["you"] = seat_result(outcome.ranks, you);
+  if (outcome.players.size() > 2) {
+    end["ranks"] = fields.at("ranks");
+    end["rank"] = outcome.ranks[static_cast<std::size_t>(you)];
+    end["points"] = rank_points(outcome.ranks, you);
+  }
+  end["reason"] = fields.at("reason");
+  end["forfeit"] = fields.at("forfeit");
+  if (outcome.players.size() > 2) end["forfeits"] = fields.at("forfeits");
+  end["moves"] = outcome.moves;
+  return end;
 }
 
 Json watch_match_start(int number, const GameInfo& game, const MatchOutcome& match) {

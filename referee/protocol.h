@@ -17,6 +17,7 @@
 
 #include "interpreter/game.h"
 #include "lang/rules.h"
+#include "referee/outcome.h"
 #include "referee/standings.h"
 
 namespace troyka::referee {
@@ -151,11 +152,13 @@ struct MoveRequest {
   std::vector<std::string> moves;
   std::vector<std::string> legal;
   std::int64_t time_ms = 0;
-  std::optional<std::int64_t> total_ms, opponent_total_ms;  // with a game total only
+  std::optional<std::int64_t> total_ms, opponent_total_ms;  // with a game total only; the opponent's of two
+  std::vector<std::int64_t> totals_ms;  // with a game total and more than two players: each player's, by player
 };
 
 struct Forfeit {
   int player = 0;
+  std::int64_t ply = 0;  // the plies played when it forfeited
   std::string agent;
   ForfeitCode code = ForfeitCode::IllegalMove;
   std::string detail;
@@ -164,13 +167,19 @@ struct Forfeit {
 // How a match ended, as match_end and the results file tell it.
 struct MatchOutcome {
   std::string match;
-  std::array<std::string, lang::kPlayers> players;  // the game's player names
-  std::array<std::string, lang::kPlayers> agents;   // by player
-  int winner = 0;                                   // a player or kDraw
+  std::vector<std::string> players;  // the game's player names, in turn order
+  std::vector<std::string> agents;   // by player
+  Ranks ranks;                       // by player, once over
+  int winner = 0;                    // the player ranked first alone, or kDraw
   std::string reason;
-  std::optional<Forfeit> forfeit;
+  // In the order they happened. With two players the first ends the game; with more, the game goes
+  // on without the player who forfeited.
+  std::vector<Forfeit> forfeits;
   std::vector<std::string> moves;
 };
+
+// Ends `outcome` with these ranks (by player) and this reason.
+void set_end(MatchOutcome& outcome, Ranks ranks, std::string reason);
 
 // How a match ended, in a line for people:
 // "alice (White) beat bob (Black) in 17 plies: White wins by (reach Pawn far-row)".
@@ -181,14 +190,14 @@ MatchOutcome outcome_from_json(const Json& end);
 
 Json welcome_message(const std::string& name, const std::string& session, const SessionLimits& limits);
 Json error_message(const Problem& problem, const std::string& match = {});
-Json match_start_message(const std::string& match, const GameInfo& game,
-                         const std::array<std::string, lang::kPlayers>& players,
-                         const std::array<std::string, lang::kPlayers>& agents, int you, const ClockSettings& clock);
+Json match_start_message(const std::string& match, const GameInfo& game, const std::vector<std::string>& players,
+                         const std::vector<std::string>& agents, int you, const ClockSettings& clock);
 Json move_request_message(const MoveRequest& request);
 Json match_end_message(const MatchOutcome& outcome, int you);
 
 // The parts of match_end and the results file that describe the end: result, winner, reason,
-// forfeit; `Json` in the order the document shows.
+// forfeit (the first), and with more than two players ranks and forfeits (every one); `Json` in the
+// order the document shows.
 Json end_fields(const MatchOutcome& outcome);
 
 // ---- what the referee publishes for watchers (its PUB socket; docs/protocol.md, section 11) ----

@@ -43,9 +43,17 @@ lang::Error setup_error(const std::string& message, std::string hint) {
   return lang::Error(lang::Diagnostic{nullptr, {}, message, std::move(hint)});
 }
 
-// The results file, once it is known that the tournament has agents: named, to come, or in the
-// file already. Checked before the file is opened, which creates it.
-const std::string& checked_results_path(const RefereeOptions& options) {
+lang::Error too_few_agents(std::size_t agents, int players) {
+  return setup_error(fmt::format("{} agents cannot play a game of {} players", agents, players),
+                     fmt::format("name at least {} agents", players));
+}
+
+// The results file, once it is known that the tournament has enough agents: named, to come, or in
+// the file already. Checked before the file is opened, which creates it.
+const std::string& checked_results_path(const RefereeOptions& options, const Game& game) {
+  const auto entrants = options.agents.empty() ? static_cast<std::size_t>(options.expect) : options.agents.size();
+  if (entrants > 0 && entrants < static_cast<std::size_t>(game.rules().player_count()))
+    throw too_few_agents(entrants, game.rules().player_count());
   std::error_code error;
   const bool has_lines = std::filesystem::file_size(options.results, error) > 0 && !error;
   if (options.agents.empty() && options.expect == 0 && !has_lines)
@@ -92,6 +100,7 @@ class Referee {
   void start_games(TimePoint now);
   void start_match(const ScheduledGame& game, TimePoint now);
   void finish_match(const std::string& id);
+  void carry_on(const std::string& id, std::uint64_t requests_before, TimePoint now);
   void record(const GameResult& result);
   void forfeit_absent_games(TimePoint now);
   bool absent_too_long(const std::string& agent, TimePoint now) const;
@@ -131,6 +140,7 @@ class Referee {
   const RefereeOptions& options_;
   const LoadedGame& game_;
   const std::uint32_t max_plies_ = options_.max_plies.value_or(lang::playout_cap(game_.game->rules()));
+  const int players_ = game_.game->rules().player_count();
   std::ostream& out_;
   std::ostream& log_;
   std::random_device random_;
@@ -161,7 +171,7 @@ class Referee {
 };
 
 Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ostream& out, std::ostream& log)
-    : options_(options), game_(game), out_(out), log_(log), results_(checked_results_path(options)) {
+    : options_(options), game_(game), out_(out), log_(log), results_(checked_results_path(options, *game.game)) {
   if (!results_.repair().empty()) note("warning: {}; its game will be played again", results_.repair());
   const std::optional<Json>& header = results_.header();
   if (!header) {
@@ -186,21 +196,21 @@ Referee::Referee(const RefereeOptions& options, const LoadedGame& game, std::ost
 void Referee::fix_entrants(const std::vector<std::string>& agents) {
   entrants_ = agents;
   fixed_ = true;
-  schedule_ = make_schedule(options_.format, entrants_, options_.games_per_pairing);
+  if (static_cast<int>(entrants_.size()) < players_) throw too_few_agents(entrants_.size(), players_);
+  schedule_ = make_schedule(options_.format, entrants_, options_.games_per_pairing, players_);
   states_.assign(schedule_.size(), GameState::Pending);
-  standings_.emplace(entrants_);
+  standings_.emplace(entrants_, players_);
   for (const std::string& agent : entrants_) entrant_state_.try_emplace(agent);
   for (const RecordedGame& recorded : results_.games()) {
     const bool known = recorded.game >= 1 && recorded.game <= static_cast<int>(schedule_.size());
     if (!known || schedule_[static_cast<std::size_t>(recorded.game - 1)].agents != recorded.agents)
-      throw setup_error(
-          fmt::format("line {} of the results file '{}' records game {} between {} and {}, which is "
-                      "not a game of this tournament's schedule",
-                      recorded.line, options_.results, recorded.game, recorded.agents[0], recorded.agents[1]),
-          "the file was changed by hand or by another program; restore it or start a new file");
+      throw setup_error(fmt::format("line {} of the results file '{}' records game {} of {}, which is "
+                                    "not a game of this tournament's schedule",
+                                    recorded.line, options_.results, recorded.game, fmt::join(recorded.agents, ", ")),
+                        "the file was changed by hand or by another program; restore it or start a new file");
     states_[static_cast<std::size_t>(recorded.game - 1)] = GameState::Done;
     ++done_;
-    standings_->add(recorded.agents, recorded.winner, recorded.forfeiter);
+    standings_->add(recorded.agents, recorded.ranks, recorded.forfeiters);
   }
   note("{} agents ({}), {} games", entrants_.size(), fmt::join(entrants_, ", "), schedule_.size());
 }
@@ -293,8 +303,8 @@ void Referee::start_games(TimePoint now) {
   if (!fixed_ || !schedule_changed_) return;
   schedule_changed_ = false;
   for (const ScheduledGame& game : schedule_)
-    if (states_[static_cast<std::size_t>(game.number - 1)] == GameState::Pending && available(game.agents[0]) &&
-        available(game.agents[1]))
+    if (states_[static_cast<std::size_t>(game.number - 1)] == GameState::Pending &&
+        std::all_of(game.agents.begin(), game.agents.end(), [&](const std::string& agent) { return available(agent); }))
       start_match(game, now);
 }
 
@@ -303,10 +313,11 @@ void Referee::start_match(const ScheduledGame& game, TimePoint now) {
   states_[static_cast<std::size_t>(game.number - 1)] = GameState::Running;
   Match& match =
       matches_.try_emplace(id, id, game.number, game.agents, game_.game, options_.clock, max_plies_, now).first->second;
-  for (int player = 0; player < lang::kPlayers; ++player) {
-    const std::string& agent = game.agents[static_cast<std::size_t>(player)];
+  for (std::size_t player = 0; player < game.agents.size(); ++player) {
+    const std::string& agent = game.agents[player];
     ++entrant_state_.at(agent).playing;
-    send_to_agent(agent, match_start_message(id, game_.info, match.players(), game.agents, player, options_.clock));
+    send_to_agent(agent, match_start_message(id, game_.info, match.players(), game.agents, static_cast<int>(player),
+                                             options_.clock));
   }
   publish(watch_match_start(game.number, game_.info, match.outcome()));
   if (match.over())
@@ -319,13 +330,22 @@ void Referee::finish_match(const std::string& id) {
   const auto found = matches_.find(id);
   const Match& match = found->second;
   record(match.result());  // on disk before anyone hears of it
-  for (int player = 0; player < lang::kPlayers; ++player) {
-    const std::string& agent = match.agents()[static_cast<std::size_t>(player)];
+  for (std::size_t player = 0; player < match.agents().size(); ++player) {
+    const std::string& agent = match.agents()[player];
     --entrant_state_.at(agent).playing;
-    send_to_agent(agent, match_end_message(match.outcome(), player));
+    send_to_agent(agent, match_end_message(match.outcome(), static_cast<int>(player)));
   }
   finished_matches_.insert(id);
   matches_.erase(found);
+}
+
+// After a move or a forfeit: the game ends, or goes on with a new request when the move or forfeit
+// passed the turn on (a forfeit of a player not to move, in a game of more than two, does not).
+void Referee::carry_on(const std::string& id, std::uint64_t requests_before, TimePoint now) {
+  const Match& match = matches_.at(id);
+  if (match.over()) return finish_match(id);
+  if (match.requests() != requests_before)
+    send_to_agent(match.agents()[static_cast<std::size_t>(match.to_move())], move_request_message(match.request(now)));
 }
 
 void Referee::record(const GameResult& result) {
@@ -334,7 +354,9 @@ void Referee::record(const GameResult& result) {
   ++done_;
   schedule_changed_ = true;
   const MatchOutcome& outcome = result.outcome;
-  standings_->add(outcome.agents, outcome.winner, outcome.forfeit ? outcome.forfeit->player : -1);
+  std::vector<int> forfeiters;
+  for (const Forfeit& forfeit : outcome.forfeits) forfeiters.push_back(forfeit.player);
+  standings_->add(outcome.agents, outcome.ranks, forfeiters);
   publish(watch_match_end(result.game, outcome, standings_->ranked()));
   note("game {} ({}/{}): {}", result.game, done_, schedule_.size(), outcome_text(outcome));
   note("scores: {}", standings_->scores_line());
@@ -348,31 +370,44 @@ bool Referee::absent_too_long(const std::string& agent, TimePoint now) const {
 bool Referee::has_pending_games(const std::string& agent) const {
   for (const ScheduledGame& game : schedule_)
     if (states_[static_cast<std::size_t>(game.number - 1)] == GameState::Pending &&
-        (game.agents[0] == agent || game.agents[1] == agent))
+        std::find(game.agents.begin(), game.agents.end(), agent) != game.agents.end())
       return true;
   return false;
 }
 
+// A game due while an agent is absent too long is not played. With two players the absent agent
+// forfeits it (a draw when both are away); with more, every agent absent too long forfeits it, and
+// is ranked below those here, who share the first place.
 void Referee::forfeit_absent_games(TimePoint now) {
+  const std::string absence = fmt::format("absent for {} ms when the game was due", options_.absence_ms);
   for (const ScheduledGame& game : schedule_) {
     if (states_[static_cast<std::size_t>(game.number - 1)] != GameState::Pending) continue;
-    int absent = -1;
-    for (int player = 0; player < lang::kPlayers && absent < 0; ++player)
-      if (absent_too_long(game.agents[static_cast<std::size_t>(player)], now)) absent = player;
-    if (absent < 0) continue;
+    std::vector<int> absent;
+    for (std::size_t player = 0; player < game.agents.size(); ++player)
+      if (absent_too_long(game.agents[player], now)) absent.push_back(static_cast<int>(player));
+    if (absent.empty()) continue;
     GameResult result{game.number, {}, {}, utc_now(), 0};
     MatchOutcome& outcome = result.outcome;
     outcome.match = fmt::format("{}-{}", game.number, run_id_);
     outcome.agents = game.agents;
-    for (std::size_t player = 0; player < outcome.players.size(); ++player)
-      outcome.players[player] = game_.game->rules().players[player].name;
-    const std::string& other = game.agents[static_cast<std::size_t>(1 - absent)];
-    if (sessions_.contains(other)) {
-      set_forfeit(outcome, absent, ForfeitCode::Absent,
-                  fmt::format("absent for {} ms when the game was due", options_.absence_ms));
+    for (const lang::Player& player : game_.game->rules().players) outcome.players.push_back(player.name);
+    Ranks ranks;
+    for (const std::string& agent : game.agents) ranks.push_back(sessions_.contains(agent) ? 1 : 2);
+    const bool anyone_here = std::count(ranks.begin(), ranks.end(), 1) > 0;
+    if (players_ == 2 && anyone_here) {
+      set_forfeit(outcome, absent.front(), ForfeitCode::Absent, absence);
+    } else if (!anyone_here) {
+      set_end(outcome, Ranks(game.agents.size(), 1),
+              players_ == 2 ? fmt::format("not played: {} and {} were both absent", game.agents[0], game.agents[1])
+                            : fmt::format("not played: {} were all absent", fmt::join(game.agents, ", ")));
     } else {
-      outcome.winner = kDraw;
-      outcome.reason = fmt::format("not played: {} and {} were both absent", game.agents[0], game.agents[1]);
+      std::vector<std::string> names;
+      for (const int player : absent) {
+        const std::string& agent = game.agents[static_cast<std::size_t>(player)];
+        outcome.forfeits.push_back(Forfeit{player, 0, agent, ForfeitCode::Absent, absence});
+        names.push_back(agent);
+      }
+      set_end(outcome, std::move(ranks), fmt::format("not played: {} {}", fmt::join(names, ", "), absence));
     }
     record(result);
   }
@@ -541,21 +576,22 @@ void Referee::handle_move(const std::string& agent, const MoveReply& reply, Time
   Match& match = found->second;
   const std::size_t played = match.outcome().moves.size();
   const TimePoint requested = match.requested();
+  const std::uint64_t requests = match.requests();
   const std::optional<Problem> problem = match.receive(agent, reply, now);
   if (match.outcome().moves.size() > played) {
     load_.add_reply(now - requested);
     publish(watch_move(match.outcome()));
   }
   if (problem) return send_to_agent(agent, error_message(*problem, reply.match));
-  if (match.over()) return finish_match(reply.match);
-  send_to_agent(match.agents()[static_cast<std::size_t>(match.to_move())], move_request_message(match.request(now)));
+  carry_on(reply.match, requests, now);
 }
 
 void Referee::end_registration(const std::string& agent, ForfeitCode code, const std::string& detail, TimePoint now) {
   for (const std::string& id : matches_of(agent)) {
     Match& match = matches_.at(id);
-    match.forfeit(match.player_of(agent), code, detail);
-    finish_match(id);
+    const std::uint64_t requests = match.requests();
+    match.forfeit(match.player_of(agent), code, detail, now);
+    carry_on(id, requests, now);
   }
   peers_.erase(sessions_.at(agent).peer);
   sessions_.erase(agent);
@@ -564,10 +600,10 @@ void Referee::end_registration(const std::string& agent, ForfeitCode code, const
 }
 
 void Referee::check_deadlines(TimePoint now) {
-  std::vector<std::string> late;
+  std::vector<std::pair<std::string, std::uint64_t>> late;  // with the requests made before
   for (auto& [id, match] : matches_)
-    if (match.check_time(now)) late.push_back(id);
-  for (const std::string& id : late) finish_match(id);
+    if (const std::uint64_t requests = match.requests(); match.check_time(now)) late.emplace_back(id, requests);
+  for (const auto& [id, requests] : late) carry_on(id, requests, now);
   std::vector<std::string> silent;
   for (const auto& [agent, session] : sessions_)
     if (now - session.last_heard > Milliseconds(options_.grace_ms)) silent.push_back(agent);

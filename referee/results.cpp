@@ -31,21 +31,32 @@ RecordedGame read_game_line(const Json& line, int number) {
   };
   if (!line.contains("game") || !line["game"].is_number_integer()) throw fail("no 'game' number");
   game.game = line["game"].get<int>();
-  for (const char* field : {"agents", "players"})
-    if (!line.contains(field) || !line[field].is_array() || line[field].size() != lang::kPlayers ||
-        !line[field][0].is_string() || !line[field][1].is_string())
-      throw fail(fmt::format("'{}' is not two names", field));
-  game.agents = {line["agents"][0].get<std::string>(), line["agents"][1].get<std::string>()};
-  game.winner = line.contains("result") && line["result"].is_string()
-                    ? winner_of_result_token(line["result"].get_ref<const std::string&>())
-                    : -1;
-  if (game.winner < 0) throw fail("no 'result' of 1-0, 0-1 or 1/2-1/2");
-  const Json& forfeit = line.value("forfeit", Json());
-  if (!forfeit.is_null()) {
-    const Json& players = line["players"];
+  const auto names = [&](const char* field) {
+    const Json& list = line.value(field, Json());
+    const bool names_all = list.is_array() && list.size() >= 2 &&
+                           list.size() <= static_cast<std::size_t>(lang::kMaxPlayers) &&
+                           std::all_of(list.begin(), list.end(), [](const Json& name) { return name.is_string(); });
+    if (!names_all) throw fail(fmt::format("'{}' is not 2 to {} names", field, lang::kMaxPlayers));
+    return list.get<std::vector<std::string>>();
+  };
+  game.agents = names("agents");
+  const std::vector<std::string> players = names("players");
+  if (players.size() != game.agents.size()) throw fail("'agents' and 'players' differ in length");
+  const Json& result = line.value("result", Json());
+  if (result.is_string())
+    game.ranks = ranks_of_result_token(result.get_ref<const std::string&>(), static_cast<int>(players.size()));
+  if (game.ranks.empty())
+    throw fail(players.size() == 2 ? "no 'result' of 1-0, 0-1 or 1/2-1/2"
+                                   : fmt::format("no 'result' of {} ranks such as 1-2-3", players.size()));
+  // A game of two players has at most `forfeit`; one of more lists each in `forfeits`.
+  const Json& forfeits = line.contains("forfeits") ? line["forfeits"] : Json::array({line.value("forfeit", Json())});
+  if (!forfeits.is_array()) throw fail("'forfeits' is not a list");
+  for (const Json& forfeit : forfeits) {
+    if (forfeit.is_null()) continue;
     const Json& player = forfeit.is_object() ? forfeit.value("player", Json()) : Json();
-    game.forfeiter = player == players[0] ? 0 : player == players[1] ? 1 : -1;
-    if (game.forfeiter < 0) throw fail("'forfeit' names no player of the game");
+    const auto found = std::find(players.begin(), players.end(), player.is_string() ? player.get<std::string>() : "");
+    if (found == players.end()) throw fail("'forfeit' names no player of the game");
+    game.forfeiters.push_back(static_cast<int>(found - players.begin()));
   }
   return game;
 }
@@ -86,8 +97,10 @@ Json game_result_json(const GameResult& result) {
   line["winner"] = end.at("winner");
   line["winner_agent"] =
       outcome.winner == kDraw ? Json(nullptr) : Json(outcome.agents[static_cast<std::size_t>(outcome.winner)]);
+  if (end.contains("ranks")) line["ranks"] = end.at("ranks");
   line["reason"] = end.at("reason");
   line["forfeit"] = end.at("forfeit");
+  if (end.contains("forfeits")) line["forfeits"] = end.at("forfeits");
   line["moves"] = outcome.moves;
   line["times_ms"] = result.times_ms;
   line["plies"] = outcome.moves.size();

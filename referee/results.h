@@ -4,7 +4,6 @@
 // which opening the file again cuts off.
 #pragma once
 
-#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,9 +30,9 @@ Json game_result_json(const GameResult& result);
 struct RecordedGame {
   int line = 0;  // from 1
   int game = 0;
-  std::array<std::string, lang::kPlayers> agents;
-  int winner = 0;      // a player or kDraw
-  int forfeiter = -1;  // the player who forfeited, or -1
+  std::vector<std::string> agents;  // by player
+  Ranks ranks;                      // by player
+  std::vector<int> forfeiters;      // the players who forfeited
 };
 
 class ResultsFile {

@@ -56,7 +56,7 @@ std::string elo_text(double elo) {
   return fmt::format("{:+.1f}", elo == 0 ? 0.0 : elo);  // not "-0.0" for an even score
 }
 
-Standings::Standings(const std::vector<std::string>& agents) {
+Standings::Standings(const std::vector<std::string>& agents, int players) : elo_(players == 2) {
   for (const std::string& agent : agents) standings_.push_back({agent});
 }
 
@@ -67,16 +67,20 @@ Standing& Standings::find(const std::string& agent) {
   return *found;
 }
 
-void Standings::add(const std::array<std::string, lang::kPlayers>& agents, int winner, int forfeiter) {
-  for (int player = 0; player < lang::kPlayers; ++player) {
-    Standing& standing = find(agents[static_cast<std::size_t>(player)]);
-    if (winner == kDraw)
-      ++standing.draws;
-    else if (winner == player)
+void Standings::add(const std::vector<std::string>& agents, const Ranks& ranks, const std::vector<int>& forfeiters) {
+  const int last = *std::max_element(ranks.begin(), ranks.end());
+  for (std::size_t player = 0; player < agents.size(); ++player) {
+    Standing& standing = find(agents[player]);
+    const int rank = ranks[player];
+    const bool alone = std::count(ranks.begin(), ranks.end(), rank) == 1;
+    if (alone && rank == 1)
       ++standing.wins;
-    else
+    else if (alone && rank == last)
       ++standing.losses;
-    if (forfeiter == player) ++standing.forfeits;
+    else
+      ++standing.draws;
+    standing.points += rank_points(ranks, static_cast<int>(player));
+    standing.forfeits += static_cast<int>(std::count(forfeiters.begin(), forfeiters.end(), static_cast<int>(player)));
   }
 }
 
@@ -93,13 +97,20 @@ std::vector<Standing> Standings::ranked() const {
 std::string Standings::table() const {
   std::size_t width = 5;
   for (const Standing& standing : standings_) width = std::max(width, standing.agent.size());
-  std::string text = fmt::format("{:<4} {:<{}}  {:>5} {:>5} {:>6} {:>5} {:>8}  {:<16}  {}\n", "rank", "agent", width,
-                                 "games", "wins", "losses", "draws", "forfeits", "score", "Elo (95% interval)");
+  // Elo only with two players: a game of more is no duel between two ratings.
+  const auto line = [&](const auto& rank, const std::string& agent, const auto& games, const auto& wins,
+                        const auto& losses, const auto& draws, const auto& forfeits, const std::string& score,
+                        const std::string& elo) {
+    const std::string text = fmt::format("{:<4} {:<{}}  {:>5} {:>5} {:>6} {:>5} {:>8}  ", rank, agent, width, games,
+                                         wins, losses, draws, forfeits);
+    return elo_ ? fmt::format("{}{:<16}  {}\n", text, score, elo) : fmt::format("{}{}\n", text, score);
+  };
+  std::string text =
+      line("rank", "agent", "games", "wins", "losses", "draws", "forfeits", "score", "Elo (95% interval)");
   int rank = 0;
   for (const Standing& standing : ranked())
-    text += fmt::format("{:<4} {:<{}}  {:>5} {:>5} {:>6} {:>5} {:>8}  {:<16}  {}\n", ++rank, standing.agent, width,
-                        standing.games(), standing.wins, standing.losses, standing.draws, standing.forfeits,
-                        score_text(standing), elo_interval_text(standing));
+    text += line(++rank, standing.agent, standing.games(), standing.wins, standing.losses, standing.draws,
+                 standing.forfeits, score_text(standing), elo_ ? elo_interval_text(standing) : "");
   return text;
 }
 

@@ -2,11 +2,11 @@
 // many), and the referee's standings table.
 #pragma once
 
-#include <array>
 #include <string>
 #include <vector>
 
 #include "lang/rules.h"
+#include "referee/outcome.h"
 
 namespace troyka::referee {
 
@@ -30,26 +30,30 @@ EloEstimate elo_estimate(int wins, int losses, int draws);
 // "+190.8", or "+inf" / "-inf".
 std::string elo_text(double elo);
 
-// One agent's line in the standings.
+// One agent's line in the standings. With more than two players a win is a game ranked first
+// alone, a loss one ranked last alone, and a draw any other (as `troyka match` counts them); the
+// score adds up the games' rank points (outcome.h), which with two players is wins + draws / 2.
 struct Standing {
   std::string agent;
   int wins = 0, losses = 0, draws = 0;
-  int forfeits = 0;  // games lost by forfeit, counted in `losses` too
+  int forfeits = 0;  // games it forfeited (with two players counted in `losses` too)
+  double points = 0;
 
   int games() const { return wins + losses + draws; }
-  double score() const { return wins + 0.5 * draws; }
-  // The Elo difference to the average of its opponents that its score shows.
+  double score() const { return points; }
+  // The Elo difference to the average of its opponents that its score shows (two players only).
   EloEstimate elo() const { return elo_estimate(wins, losses, draws); }
 };
 
 // The tournament table: every agent's results, best score first.
 class Standings {
  public:
-  explicit Standings(const std::vector<std::string>& agents);
+  // The agents of a tournament of a game of `players` players. The table shows Elo only with two:
+  // with more, a game is not a duel, and one number per agent would hide whom it beat.
+  explicit Standings(const std::vector<std::string>& agents, int players = 2);
 
-  // A finished game: `agents` by player, `winner` a player or kDraw, `forfeiter` the player who
-  // forfeited or -1.
-  void add(const std::array<std::string, lang::kPlayers>& agents, int winner, int forfeiter);
+  // A finished game: `agents` and `ranks` by player, `forfeiters` the players who forfeited.
+  void add(const std::vector<std::string>& agents, const Ranks& ranks, const std::vector<int>& forfeiters);
 
   // By score, then by fewer games (a better rate), then by name.
   std::vector<Standing> ranked() const;
@@ -62,6 +66,7 @@ class Standings {
   Standing& find(const std::string& agent);
 
   std::vector<Standing> standings_;  // in the order of entry
+  bool elo_ = true;
 };
 
 }  // namespace troyka::referee

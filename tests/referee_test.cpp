@@ -77,6 +77,171 @@ const Json* game_between(const Results& results, const std::string& first, const
 
 // ---- well-behaved agents ----------------------------------------------------------------------------
 
+// ---- games of more than two players ----------------------------------------------------------------
+
+const std::string kThreePlayers = TROYKA_SOURCE_DIR "/games/breakthrough-3-players.game";
+const std::string kFourPlayers = TROYKA_SOURCE_DIR "/games/breakthrough-4-players.game";
+
+// Replays each game of `file` (size 8) with the interpreter, its forfeits (Program::forfeit) at
+// their plies: every move legal, and the recorded ranks and reason.
+void expect_ranked_games_replay(const Results& results, const std::string& file) {
+  const troyka::Game game = troyka::Game::load(file, {"", {{"size", "8"}}});
+  for (const Json& line : results.games) {
+    game.visit([&](const auto& program) {
+      auto state = program.initial_state();
+      troyka::History history = program.start_history(state);
+      const auto forfeit_at = [&](std::size_t ply) {
+        for (const Json& forfeit : line["forfeits"])
+          if (forfeit["ply"] == ply) {
+            const auto seat = std::find(line["players"].begin(), line["players"].end(), forfeit["player"]);
+            program.forfeit(state, static_cast<int>(seat - line["players"].begin()), history);
+          }
+      };
+      for (std::size_t ply = 0; ply < line["moves"].size(); ++ply) {
+        forfeit_at(ply);
+        ASSERT_FALSE(state.over);
+        const troyka::ParsedMove parsed = program.parse_move(state, line["moves"][ply].get<std::string>());
+        ASSERT_TRUE(parsed.ok()) << parsed.error;
+        program.apply(state, parsed.move, history);
+      }
+      forfeit_at(line["moves"].size());
+      EXPECT_TRUE(state.over);
+      EXPECT_EQ(line["ranks"], Json(troyka::referee::ranks_of(program, state)));
+      EXPECT_EQ(troyka::referee::result_token(troyka::referee::ranks_of(program, state)), line["result"]);
+      if (line["forfeits"].empty()) EXPECT_EQ(program.end_reason(state), line["reason"]);
+    });
+  }
+}
+
+// Three troyka agents over ZeroMQ play three games of three players: each agent plays each seat once.
+TEST(RefereePlayers, ThreeTroykaAgentsPlayEverySeatOfThreePlayerBreakthrough) {
+  const Workspace workspace = fresh_workspace("three_players");
+  Process referee(
+      referee_command_on(kThreePlayers, workspace, options({"rnd", "mcts-a", "mcts-b"}, 3, {"--param", "size=8"})),
+      workspace.directory + "/ref");
+  Process rnd(troyka_agent_command(workspace, "rnd", "random"), workspace.directory + "/rnd");
+  Process mcts_a(troyka_agent_command(workspace, "mcts-a", "mcts:iterations=30"), workspace.directory + "/a");
+  Process mcts_b(troyka_agent_command(workspace, "mcts-b", "mcts:iterations=30"), workspace.directory + "/b");
+  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+  for (Process* agent : {&rnd, &mcts_a, &mcts_b}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 3);
+  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(3, ""));
+  const std::vector<Json> seats{Json::array({"rnd", "mcts-a", "mcts-b"}), Json::array({"mcts-b", "rnd", "mcts-a"}),
+                                Json::array({"mcts-a", "mcts-b", "rnd"})};
+  for (const Json& game : results.games) {
+    EXPECT_EQ(game["agents"], seats[game["game"].get<std::size_t>() - 1]);
+    EXPECT_EQ(game["players"], Json::array({"White", "Red", "Black"}));
+    EXPECT_TRUE(troyka::referee::is_ranks_token(game["result"].get<std::string>())) << game["result"];
+  }
+  expect_ranked_games_replay(results, kThreePlayers);
+  const std::string standings = referee.out();
+  EXPECT_NE(
+      standings.find("Breakthrough for three players (size=8): round-robin of 3 agents, 3 games a pairing, 3 games\n"
+                     "rank agent   games  wins losses draws forfeits  score\n"),
+      std::string::npos)
+      << standings;
+  EXPECT_EQ(standings.find("Elo"), std::string::npos) << standings;
+}
+
+// Four agents written here, each answering with the first legal move: one game of four players,
+// and every agent told its own rank and points.
+TEST(RefereePlayers, AFourPlayerGameTellsEachSeatItsRank) {
+  const Workspace workspace = fresh_workspace("four_players");
+  Process referee(referee_command_on(kFourPlayers, workspace, options({"n", "e", "s", "w"}, 1, {"--param", "size=8"})),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent n(context, workspace.endpoint(), "n"), e(context, workspace.endpoint(), "e"),
+      south(context, workspace.endpoint(), "s"), w(context, workspace.endpoint(), "w");
+  ASSERT_EQ(run_until_exit({&n, &e, &south, &w}, referee, kTournamentTimeout), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  const Json& game = results.games.at(0);
+  ASSERT_EQ(game["ranks"].size(), 4u);
+  expect_ranked_games_replay(results, kFourPlayers);
+  double points = 0;
+  std::size_t seat = 0;
+  for (TestAgent* agent : {&n, &e, &south, &w}) {
+    const Json start = agent->of_type("match_start").at(0);
+    EXPECT_EQ(start["agents"], Json::array({"n", "e", "s", "w"}));
+    EXPECT_EQ(start["you"], game["players"][seat]);
+    const Json end = agent->of_type("match_end").at(0);
+    EXPECT_EQ(end["result"], game["result"]);
+    EXPECT_EQ(end["ranks"], game["ranks"]);
+    EXPECT_EQ(end["rank"], game["ranks"][seat]);
+    points += end["points"].get<double>();
+    ++seat;
+  }
+  EXPECT_DOUBLE_EQ(points, 2.0);  // the points of a game of n players add up to n / 2
+}
+
+// A cheat is put out of a three-player game at its first move; the two others play it to its end.
+TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
+  const Workspace workspace = fresh_workspace("three_cheat");
+  Process referee(
+      referee_command_on(kThreePlayers, workspace, options({"cheat", "fair1", "fair2"}, 1, {"--param", "size=8"})),
+      workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
+      fair2(context, workspace.endpoint(), "fair2");
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request")
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
+  EXPECT_EQ(cheat.of_type("move_request").size(), 1u);  // never asked again
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  const Json& game = results.games.at(0);
+  EXPECT_EQ(game["forfeits"].size(), 1u);
+  EXPECT_EQ(game["forfeit"]["code"], "illegal_move");
+  EXPECT_EQ(game["forfeit"]["agent"], "cheat");
+  EXPECT_EQ(game["ranks"][0], 3);
+  EXPECT_GT(game["moves"].size(), 10u);  // the others played on
+  EXPECT_NE(game["reason"].get<std::string>().find("(reach Pawn far-row)"), std::string::npos) << game;
+  expect_ranked_games_replay(results, kThreePlayers);
+  const Json end = cheat.of_type("match_end").at(0);
+  EXPECT_EQ(end["you"], "loss");
+  EXPECT_EQ(end["rank"], 3);
+  EXPECT_EQ(end["points"], 0.0);
+  EXPECT_NE(referee.out().find("3    cheat      1     0      1     0        1  0/1 (0.0%)\n"), std::string::npos)
+      << referee.out();
+}
+
+// A cheat and a slow agent: both out, and the last one left wins at once.
+TEST(RefereePlayers, WhenOnlyOneIsLeftItWins) {
+  const Workspace workspace = fresh_workspace("three_left");
+  Process referee(
+      referee_command_on(kThreePlayers, workspace, options({"cheat", "slow", "fair"}, 1, {"--param", "size=8"}, "1s")),
+      workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), slow(context, workspace.endpoint(), "slow"),
+      fair(context, workspace.endpoint(), "fair");
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request")
+      return agent.send(Json{{"type", "move"}, {"match", message["match"]}, {"ply", message["ply"]}, {"move", 7}});
+    agent.play(message);
+  };
+  slow.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] != "move_request") agent.play(message);  // never moves
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &slow, &fair}, referee, kTournamentTimeout), 0) << referee.err();
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  const Json& game = results.games.at(0);
+  EXPECT_EQ(game["result"], "3-2-1");
+  EXPECT_EQ(game["winner_agent"], "fair");
+  ASSERT_EQ(game["forfeits"].size(), 2u);
+  EXPECT_EQ(game["forfeits"][0]["code"], "malformed_reply");
+  EXPECT_EQ(game["forfeits"][1]["code"], "time_forfeit");
+  EXPECT_EQ(game["moves"], Json::array());
+  EXPECT_EQ(game["reason"],
+            "Red forfeits: no move within 1000 ms; Black wins, the last player left: the others forfeited or lost");
+  EXPECT_EQ(game["forfeits"][1]["ply"], 0);
+  expect_ranked_games_replay(results, kThreePlayers);
+  EXPECT_EQ(fair.of_type("match_end").at(0)["you"], "win");
+}
 TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
   const Workspace workspace = fresh_workspace("round_robin");
   Process referee(referee_command(workspace, options({"rnd", "mcts-a", "mcts-b"}, 2)), workspace.directory + "/ref");

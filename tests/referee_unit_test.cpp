@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <variant>
 
 #include "referee/match.h"
@@ -109,7 +110,7 @@ TEST(RefereeMatch, IllegalLateAndMalformedRepliesForfeit) {
     EXPECT_EQ(match.receive("alice", fixed, at), std::nullopt);
     EXPECT_TRUE(match.over());
     EXPECT_EQ(match.outcome().winner, 1);
-    return match.outcome().forfeit.value();
+    return match.outcome().forfeits.at(0);
   };
   const Forfeit illegal = forfeit_of({"", 0, "a2-a4", ""}, start);
   EXPECT_EQ(illegal.code, ForfeitCode::IllegalMove);
@@ -143,7 +144,7 @@ TEST(RefereeMatch, AGameStillGoingAtThePlyCapIsADraw) {
   EXPECT_TRUE(match.over());
   EXPECT_EQ(match.outcome().winner, troyka::kDraw);
   EXPECT_EQ(match.outcome().reason, "ply cap 2 reached");
-  EXPECT_FALSE(match.outcome().forfeit.has_value());
+  EXPECT_TRUE(match.outcome().forfeits.empty());
 }
 
 // A rule that runs away once White has moved (RunawayRule) ends the game as a draw that says why;
@@ -160,7 +161,7 @@ TEST(RefereeMatch, ARuleThatRunsAwayEndsTheGameAsADrawThatSaysWhy) {
   EXPECT_EQ(match.outcome().winner, troyka::kDraw);
   EXPECT_EQ(match.outcome().reason, "stopped by an error in the rules: " + troyka_tests::kRunawayMessage);
   EXPECT_EQ(match.outcome().moves, std::vector<std::string>{"c1-c2"});
-  EXPECT_FALSE(match.outcome().forfeit.has_value());
+  EXPECT_TRUE(match.outcome().forfeits.empty());
 }
 
 TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
@@ -175,17 +176,115 @@ TEST(RefereeMatch, AGameTotalShrinksByEachMoveAndGrowsByTheIncrement) {
   EXPECT_EQ(match.result().times_ms, std::vector<std::int64_t>{250});
 }
 
+// ---- more than two players ------------------------------------------------------------------------
+
+std::shared_ptr<const troyka::Game> three_player_breakthrough() {
+  return load_game(TROYKA_SOURCE_DIR "/games/breakthrough-3-players.game", {"", {{"size", "8"}}}).game;
+}
+
+// A forfeit puts its player out and the game goes on for the others, who skip its turns; the last
+// one left wins, ranked above the one who forfeited last.
+TEST(RefereeMatch, AForfeitOfThreePlayersPutsThePlayerOutAndTheGameGoesOn) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob", "carol"}, three_player_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
+  ASSERT_EQ(match.receive("alice", reply(match, 0, "a1-a9"), start + 100ms), std::nullopt);
+  EXPECT_FALSE(match.over());
+  ASSERT_EQ(match.outcome().forfeits.size(), 1u);
+  EXPECT_EQ(match.outcome().forfeits[0].code, ForfeitCode::IllegalMove);
+  EXPECT_EQ(match.to_move(), 1);
+  EXPECT_EQ(match.request(start + 100ms).time_ms, 1000);  // bob's clock starts at the forfeit
+  EXPECT_EQ(match.request(start + 100ms).ply, 0);
+  const std::string bob_move = match.request(start + 100ms).legal.at(0);
+  ASSERT_EQ(match.receive("bob", reply(match, 0, bob_move), start + 200ms), std::nullopt);
+  EXPECT_EQ(match.to_move(), 2);
+  const std::string carol_move = match.request(start + 200ms).legal.at(0);
+  ASSERT_EQ(match.receive("carol", reply(match, 1, carol_move), start + 300ms), std::nullopt);
+  EXPECT_EQ(match.to_move(), 1);  // alice is skipped
+  EXPECT_EQ(match.receive("alice", reply(match, 2, bob_move), start + 300ms)->code, ErrorCode::NotYourTurn);
+  EXPECT_TRUE(match.check_time(start + 1301ms));  // bob is late: only carol is left
+  EXPECT_TRUE(match.over());
+  EXPECT_EQ(match.outcome().ranks, (Ranks{3, 2, 1}));
+  EXPECT_EQ(match.outcome().winner, 2);
+  EXPECT_EQ(match.outcome().reason,
+            "Red forfeits: no move within 1000 ms; Black wins, the last player left: the others forfeited or lost");
+  ASSERT_EQ(match.outcome().forfeits.size(), 2u);
+  EXPECT_EQ(match.outcome().forfeits[1].agent, "bob");
+  EXPECT_EQ(match.outcome().moves, (std::vector<std::string>{bob_move, carol_move}));
+}
+
+TEST(RefereeMatch, ThreePlayersWithAGameTotalAreToldEveryClock) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob", "carol"}, three_player_breakthrough(), {0, 2000, 0}, kFarPlyCap, start);
+  ASSERT_EQ(match.receive("alice", reply(match, 0, match.request(start).legal.at(0)), start + 250ms), std::nullopt);
+  const MoveRequest to_bob = match.request(start + 250ms);
+  EXPECT_EQ(to_bob.total_ms, 2000);
+  EXPECT_FALSE(to_bob.opponent_total_ms.has_value());
+  EXPECT_EQ(to_bob.totals_ms, (std::vector<std::int64_t>{1750, 2000, 2000}));
+  EXPECT_EQ(move_request_message(to_bob)["totals_ms"], Json::array({1750, 2000, 2000}));
+}
+
+// match_end of two players is as it always was; with more it adds each seat's rank and points.
+TEST(Protocol, MatchEndOfThreePlayersGivesRanksAndEachSeatsResult) {
+  MatchOutcome outcome;
+  outcome.match = "1-x";
+  outcome.players = {"White", "Red", "Black"};
+  outcome.agents = {"a", "b", "c"};
+  set_end(outcome, {2, 1, 3}, "Red wins by (reach Pawn far-row)");
+  outcome.forfeits.push_back(Forfeit{2, 0, "c", ForfeitCode::TimeForfeit, "no move within 1000 ms"});
+  const Json for_c = match_end_message(outcome, 2);
+  EXPECT_EQ(for_c["result"], "2-1-3");
+  EXPECT_EQ(for_c["winner"], "Red");
+  EXPECT_EQ(for_c["you"], "loss");
+  EXPECT_EQ(for_c["ranks"], Json::array({2, 1, 3}));
+  EXPECT_EQ(for_c["rank"], 3);
+  EXPECT_EQ(for_c["points"], 0.0);
+  EXPECT_EQ(for_c["forfeit"]["agent"], "c");
+  EXPECT_EQ(for_c["forfeits"].size(), 1u);
+  EXPECT_EQ(match_end_message(outcome, 0)["you"], "draw");
+  EXPECT_EQ(match_end_message(outcome, 0)["points"], 0.5);
+  EXPECT_EQ(match_end_message(outcome, 1)["you"], "win");
+  EXPECT_EQ(outcome_text(outcome),
+            "ranks a (White) 2, b (Red) 1, c (Black) 3 in 0 plies: Red wins by (reach Pawn far-row)");
+  MatchOutcome duel;
+  duel.match = "2-x";
+  duel.players = {"White", "Black"};
+  duel.agents = {"a", "b"};
+  set_end(duel, {2, 1}, "Black wins");
+  std::vector<std::string> keys;
+  const Json duel_end = match_end_message(duel, 0);
+  for (const auto& [key, value] : duel_end.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"type", "match", "result", "winner", "you", "reason", "forfeit", "moves"}));
+}
+
 // ---- the schedule ---------------------------------------------------------------------------------
 
 TEST(Schedule, RoundRobinRoundsAlternateColours) {
   const auto games = make_schedule(Format::RoundRobin, {"a", "b", "c"}, 2);
   ASSERT_EQ(games.size(), 6u);
-  const std::vector<std::array<std::string, 2>> expected{{"a", "b"}, {"a", "c"}, {"b", "c"},
-                                                         {"b", "a"}, {"c", "a"}, {"c", "b"}};
+  const std::vector<std::vector<std::string>> expected{{"a", "b"}, {"a", "c"}, {"b", "c"},
+                                                       {"b", "a"}, {"c", "a"}, {"c", "b"}};
   for (std::size_t game = 0; game < games.size(); ++game) {
     EXPECT_EQ(games[game].number, static_cast<int>(game) + 1);
     EXPECT_EQ(games[game].agents, expected[game]);
   }
+}
+
+// Every set of three of four agents, rotated round by round: over three rounds every agent plays
+// every seat equally often.
+TEST(Schedule, ThreePlayersRotateEverySetOfThreeAgents) {
+  const auto games = make_schedule(Format::RoundRobin, {"a", "b", "c", "d"}, 3, 3);
+  ASSERT_EQ(games.size(), 12u);
+  EXPECT_EQ(games[0].agents, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(games[3].agents, (std::vector<std::string>{"b", "c", "d"}));
+  EXPECT_EQ(games[4].agents, (std::vector<std::string>{"c", "a", "b"}));
+  std::map<std::pair<std::string, std::size_t>, int> seats;
+  for (const ScheduledGame& game : games)
+    for (std::size_t seat = 0; seat < game.agents.size(); ++seat) ++seats[{game.agents[seat], seat}];
+  EXPECT_EQ(seats.size(), 12u);
+  for (const auto& [agent_seat, count] : seats) EXPECT_EQ(count, 3) << agent_seat.first << " " << agent_seat.second;
+  const auto gauntlet = make_schedule(Format::Gauntlet, {"a", "b", "c", "d"}, 1, 3);
+  ASSERT_EQ(gauntlet.size(), 3u);
+  for (const ScheduledGame& game : gauntlet) EXPECT_EQ(game.agents[0], "a");
 }
 
 TEST(Schedule, AGauntletPairsTheFirstWithTheRest) {
@@ -221,11 +320,32 @@ TEST(ResultsFile, APartialLastLineIsCutOff) {
   {
     const ResultsFile file(path);
     ASSERT_EQ(file.games().size(), 1u);
-    EXPECT_EQ(file.games()[0].winner, 1);
-    EXPECT_EQ(file.games()[0].forfeiter, 0);
+    EXPECT_EQ(file.games()[0].ranks, (troyka::referee::Ranks{2, 1}));
+    EXPECT_EQ(file.games()[0].forfeiters, std::vector<int>{0});
     EXPECT_NE(file.repair().find("cut off a partial last line (18 bytes)"), std::string::npos) << file.repair();
   }
   EXPECT_EQ(std::filesystem::file_size(path), header_line().size() + kGameLine.size());
+}
+
+TEST(ResultsFile, AGameOfThreePlayersKeepsItsRanksAndEveryForfeit) {
+  const std::string line =
+      R"({"type":"game","game":1,"agents":["a","b","c"],"players":["White","Red","Black"],"result":"2-1-3",)"
+      R"("forfeit":{"player":"Black"},"forfeits":[{"player":"Black"},{"player":"White"}]})"
+      "\n";
+  const ResultsFile file(temp_file("three", header_line() + line));
+  ASSERT_EQ(file.games().size(), 1u);
+  EXPECT_EQ(file.games()[0].agents, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(file.games()[0].ranks, (Ranks{2, 1, 3}));
+  EXPECT_EQ(file.games()[0].forfeiters, (std::vector<int>{2, 0}));
+  const std::string two_player_result =
+      R"({"type":"game","game":1,"agents":["a","b","c"],"players":["White","Red","Black"],"result":"1-0"})"
+      "\n";
+  try {
+    const ResultsFile bad(temp_file("three_bad", header_line() + two_player_result));
+    ADD_FAILURE() << "a result of two players was read for three";
+  } catch (const troyka::lang::Error& error) {
+    EXPECT_EQ(error.diagnostic().message, "line 2 of the results file: no 'result' of 3 ranks such as 1-2-3");
+  }
 }
 
 TEST(ResultsFile, DamageIsReportedWithItsLine) {

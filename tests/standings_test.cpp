@@ -62,9 +62,9 @@ TEST(Elo, IntervalsStayFiniteOnTheSideTheGamesLeaveOpen) {
 
 TEST(Standings, CountEveryGameForBothAgentsAndRankByScore) {
   troyka::referee::Standings standings({"alice", "bob", "carol"});
-  standings.add({"alice", "bob"}, 0, -1);              // alice (first player) wins
-  standings.add({"bob", "alice"}, troyka::kDraw, -1);  // a draw
-  standings.add({"carol", "bob"}, 1, 0);               // carol forfeits: bob wins
+  standings.add({"alice", "bob"}, {1, 2}, {});   // alice (first player) wins
+  standings.add({"bob", "alice"}, {1, 1}, {});   // a draw
+  standings.add({"carol", "bob"}, {2, 1}, {0});  // carol forfeits: bob wins
   const auto ranked = standings.ranked();
   ASSERT_EQ(ranked.size(), 3u);
   EXPECT_EQ(ranked[0].agent, "alice");
@@ -82,19 +82,42 @@ TEST(Standings, CountEveryGameForBothAgentsAndRankByScore) {
 
 TEST(Standings, TableShowsScoreAndEloWithItsInterval) {
   troyka::referee::Standings standings({"alice", "bob"});
-  for (int game = 0; game < 3; ++game) standings.add({"alice", "bob"}, 0, -1);
-  standings.add({"bob", "alice"}, 0, -1);
+  for (int game = 0; game < 3; ++game) standings.add({"alice", "bob"}, {1, 2}, {});
+  standings.add({"bob", "alice"}, {1, 2}, {});
   EXPECT_EQ(standings.table(),
             "rank agent  games  wins losses draws forfeits  score             Elo (95% interval)\n"
             "1    alice      4     3      1     0        0  3/4 (75.0%)       +190.8 (-146.7 to +528.4)\n"
             "2    bob        4     1      3     0        0  1/4 (25.0%)       -190.8 (-528.4 to +146.7)\n");
   troyka::referee::Standings sweep({"alice", "bob"});
-  sweep.add({"alice", "bob"}, 0, -1);
+  sweep.add({"alice", "bob"}, {1, 2}, {});
   const std::string table = sweep.table();
   EXPECT_NE(table.find("alice      1     1      0     0        0  1/1 (100.0%)      +inf (-233.8 to +inf)\n"),
             std::string::npos)
       << table;
   EXPECT_NE(table.find("-inf (-inf to +233.8)\n"), std::string::npos) << table;
+}
+
+// With three players: rank points add up, W-L-D is first alone / last alone / other, and the
+// table has no Elo column.
+TEST(Standings, ThreePlayersScoreByRankPoints) {
+  troyka::referee::Standings standings({"a", "b", "c"}, 3);
+  standings.add({"a", "b", "c"}, {2, 1, 3}, {2});  // c forfeited, last
+  standings.add({"c", "a", "b"}, {1, 2, 2}, {});   // c first alone, a and b tied last
+  const auto ranked = standings.ranked();
+  EXPECT_EQ(ranked[0].agent, "b");
+  EXPECT_DOUBLE_EQ(ranked[0].score(), 1.25);
+  EXPECT_EQ(ranked[0].wins, 1);
+  EXPECT_EQ(ranked[0].draws, 1);
+  EXPECT_EQ(ranked[1].agent, "c");
+  EXPECT_DOUBLE_EQ(ranked[1].score(), 1);
+  EXPECT_EQ(ranked[1].losses, 1);
+  EXPECT_EQ(ranked[1].forfeits, 1);
+  EXPECT_DOUBLE_EQ(ranked[2].score(), 0.75);
+  EXPECT_EQ(standings.table(),
+            "rank agent  games  wins losses draws forfeits  score\n"
+            "1    b          2     1      0     1        0  1.25/2 (62.5%)\n"
+            "2    c          2     1      1     0        1  1/2 (50.0%)\n"
+            "3    a          2     0      0     2        0  0.75/2 (37.5%)\n");
 }
 
 }  // namespace
