@@ -48,8 +48,8 @@ TEST(Alquerque, PerftAgreesWithTheReferenceInTheMiddleGame) {
                                                          {"a5", "c5", "d5", "a4", "d4", "b3", "a2"}, 20);
   alquerque_game().visit([&](const auto& program) {
     const auto state = position(program, alquerque::text(middle));
-    for (int depth = 1; depth <= (kSlowBuild ? 4 : 6); ++depth)
-      EXPECT_EQ(perft(program, state, depth), alquerque::perft(middle, depth)) << "depth " << depth;
+    troyka_tests::expect_perft_agrees(program, state, kSlowBuild ? 4 : 6,
+                                      [&](int depth) { return alquerque::perft(middle, depth); });
   });
 }
 

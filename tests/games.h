@@ -239,6 +239,15 @@ void expect_start_perft(const Program& program, const std::vector<std::uint64_t>
   }
 }
 
+// Perft from `state` to depths 1..`depths`: troyka's must equal the plain reference's
+// (`reference_perft(depth)`).
+template <typename Program, typename ReferencePerft>
+void expect_perft_agrees(const Program& program, const typename Program::StateType& state, int depths,
+                         ReferencePerft&& reference_perft) {
+  for (int depth = 1; depth <= depths; ++depth)
+    EXPECT_EQ(troyka::perft(program, state, depth), reference_perft(depth)) << "depth " << depth;
+}
+
 // The position a text form names (Program::parse_position); a bad text fails the test.
 template <typename Program>
 typename Program::StateType position(const Program& program, const std::string& text) {

@@ -140,8 +140,8 @@ TEST(HexagonZrf, APositionsBoardWithoutTheCornersIsTheHexagon) {
   const reference_graph::HexBreakthrough start = reference_graph::HexBreakthrough::start(3);
   zrf.visit([&](const auto& program) {
     EXPECT_EQ(program.position_text(program.initial_state()), "ppp##/pppp#/5/#PPPP/##PPP White 0");
-    for (int depth = 1; depth <= (kSlowBuild ? 4 : 6); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), depth), reference_graph::perft(start, depth)) << depth;
+    troyka_tests::expect_perft_agrees(program, program.initial_state(), kSlowBuild ? 4 : 6,
+                                      [&](int depth) { return reference_graph::perft(start, depth); });
     const auto state = position(program, "2p##/1pp1#/2P2/#4/##3 White 0");
     EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"c3xb4", "c3xc4"}));
   });

@@ -45,9 +45,8 @@ TEST(Kalah, PerftAgreesWithTheReference) {
 // --param seeds=6 is Kalah(6,6): six seeds in each house.
 TEST(Kalah, SixSeedsPerftAgreesWithTheReference) {
   game("kalah.game", {{"seeds", "6"}}).visit([](const auto& program) {
-    for (int depth = 1; depth <= (kSlowBuild ? 4 : 6); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), depth), kalah::perft(kalah::start(6), depth))
-          << "depth " << depth;
+    troyka_tests::expect_perft_agrees(program, program.initial_state(), kSlowBuild ? 4 : 6,
+                                      [](int depth) { return kalah::perft(kalah::start(6), depth); });
   });
 }
 

@@ -140,9 +140,8 @@ TEST(KingAndRook, PerftAgreesWithTheReference) {
   const Game loaded = Game::load(kKingAndRook, {});
   loaded.visit([&](const auto& program) {
     const reference::Position start = reference::check::start(loaded.rules());
-    for (int depth = 1; depth <= (kSlowBuild ? 3 : 5); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), depth), reference::check::perft(loaded.rules(), start, depth))
-          << depth;
+    troyka_tests::expect_perft_agrees(program, program.initial_state(), kSlowBuild ? 3 : 5,
+                                      [&](int depth) { return reference::check::perft(loaded.rules(), start, depth); });
   });
 }
 

@@ -53,8 +53,9 @@ TEST(Morris, PerftAgreesWithTheReference) {
     }
     for (const morris::Position& start : {kLatePlacement, kFlying}) {
       const auto state = position(program, morris::text(start));
-      for (int depth = 1; depth <= (kSlowBuild ? 3 : 4); ++depth)
-        EXPECT_EQ(perft(program, state, depth), morris::perft(start, depth)) << morris::text(start) << " " << depth;
+      SCOPED_TRACE(morris::text(start));
+      troyka_tests::expect_perft_agrees(program, state, kSlowBuild ? 3 : 4,
+                                        [&](int depth) { return morris::perft(start, depth); });
     }
   });
 }

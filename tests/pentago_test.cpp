@@ -51,8 +51,8 @@ TEST(Pentago, PerftAgreesWithTheReferenceInTheMiddleGame) {
       pentago::with_marbles({"a1", "b2", "c3", "d4", "b5", "f2"}, {"a6", "b6", "c6", "d6", "e2", "c1"}, 0, 24);
   pentago_game().visit([&](const auto& program) {
     const auto state = position(program, pentago::text(middle));
-    for (int depth = 1; depth <= (kSlowBuild ? 3 : 4); ++depth)
-      EXPECT_EQ(perft(program, state, depth), pentago::perft(middle, depth)) << "depth " << depth;
+    troyka_tests::expect_perft_agrees(program, state, kSlowBuild ? 3 : 4,
+                                      [&](int depth) { return pentago::perft(middle, depth); });
   });
 }
 

@@ -149,9 +149,8 @@ TEST(BreakthroughTwoMoves, PerftAgreesWithTheReference) {
   const Game loaded = game("breakthrough-two-moves.game");
   loaded.visit([&](const auto& program) {
     const reference::Position start = reference::start(loaded.rules());
-    for (int depth = 1; depth <= (kSlowBuild ? 3 : 4); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), depth), reference::perft(loaded.rules(), start, depth))
-          << depth;
+    troyka_tests::expect_perft_agrees(program, program.initial_state(), kSlowBuild ? 3 : 4,
+                                      [&](int depth) { return reference::perft(loaded.rules(), start, depth); });
   });
 }
 
@@ -159,9 +158,8 @@ TEST(BreakthroughTwoMoves, SmallBoardsAgreeWithTheReferenceDeeper) {
   const Game loaded = game("breakthrough-two-moves.game", {{"width", "4"}, {"height", "5"}});
   loaded.visit([&](const auto& program) {
     const reference::Position start = reference::start(loaded.rules());
-    for (int depth = 1; depth <= (kSlowBuild ? 4 : 6); ++depth)
-      EXPECT_EQ(perft(program, program.initial_state(), depth), reference::perft(loaded.rules(), start, depth))
-          << depth;
+    troyka_tests::expect_perft_agrees(program, program.initial_state(), kSlowBuild ? 4 : 6,
+                                      [&](int depth) { return reference::perft(loaded.rules(), start, depth); });
   });
 }
 
