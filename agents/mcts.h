@@ -63,6 +63,7 @@ class MctsAgent final : public Agent<Program> {
   Move choose(const StateType& root, double seconds_left) override;
   void observe(Move move) override;
   void finish(int winner) override;
+  void allow_for_lag(double seconds) override { lag_seconds_ = std::max(seconds, 0.0); }
   std::optional<SearchReport> last_report() const override { return report_; }
 
   const MctsConfig& config() const { return config_; }
@@ -134,6 +135,10 @@ class MctsAgent final : public Agent<Program> {
   History game_history_;
   std::atomic<bool> root_proven_{false};
   std::optional<SearchReport> report_;
+  // What the clock's margin allows for when it is more than the fixed one (seconds_for_move): the
+  // referee's lag (allow_for_lag) and how far this agent's own searches ran past their limits lately.
+  double lag_seconds_ = 0;
+  RecentPeak overrun_;
 };
 
 template <class Program>
@@ -169,11 +174,12 @@ void MctsAgent<Program>::finish(int /*winner*/) {
   moves_since_search_.clear();
 }
 
-// The most this move may take: the agent's own budget, capped by the clock less a margin of
-// kMarginSeconds and kMarginShare of the limit. The search itself stops within 2 ms of
-// its deadline (docs/performance.md); the margin is for what lies outside it: the request and the
-// reply on their way through ZeroMQ and JSON, and a thread the operating system wakes late on a
-// busy machine.
+// The most this move may take: the agent's own budget, capped by the clock less a margin. The
+// search itself stops within 2 ms of its deadline (docs/performance.md); the margin is for what
+// lies outside it: the request and the reply on their way through ZeroMQ and JSON, and a thread
+// the operating system wakes late on a busy machine. It is kMarginSeconds and kMarginShare of the
+// limit, or, when more, twice what was measured lately (the referee's lag and this agent's own
+// overruns): a busy machine's delays come and go, and the next may be worse than the last.
 template <class Program>
 double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double seconds = config_.seconds > 0 ? config_.seconds : config_.iterations == 0 ? 1.0 : 0.0;
@@ -182,7 +188,8 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double limit = time_.game_seconds > 0 ? seconds_left / 20 + 0.75 * time_.increment_seconds : seconds_left;
   // With both a total and a time per move, the move's limit still holds.
   if (time_.move_seconds > 0) limit = std::min(limit, time_.move_seconds);
-  limit = std::max(limit - kMarginSeconds - kMarginShare * limit, 0.001);
+  const double margin = std::max(kMarginSeconds + kMarginShare * limit, 2 * (lag_seconds_ + overrun_.value()));
+  limit = std::max(limit - margin, 0.001);
   return seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
 }
 
@@ -241,6 +248,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const RootChild best = children.empty() ? RootChild{first_move(root)} : children[best_of(children)];
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report.time_limit = seconds;
+  if (seconds_left > 0 && seconds > 0) overrun_.add(report.seconds - seconds);
   report.best = best.move;
   report.best_text = program_.move_text(best.move);
   std::uint64_t total_visits = 0;

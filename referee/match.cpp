@@ -38,6 +38,7 @@ Match::Match(std::string id, int game, const std::vector<std::string>& agents, s
   outcome_.agents = agents;
   for (const lang::Player& player : rules->rules().players) outcome_.players.push_back(player.name);
   total_left_ms_.assign(agents.size(), clock.total_ms);
+  last_ms_.assign(agents.size(), std::nullopt);
   out_.assign(agents.size(), false);
   board_ = make_board(std::move(rules));
   finish_if_over(now);  // a game may be over before it starts: no legal move for the first player
@@ -69,6 +70,7 @@ MoveRequest Match::request(SteadyClock::time_point now) const {
   request.moves = outcome_.moves;
   request.legal = legal_;
   request.time_ms = std::max<std::int64_t>(milliseconds(deadline_ - now), 0);
+  request.last_ms = last_ms_[static_cast<std::size_t>(mover)];
   if (clock_.total_ms > 0) {
     request.total_ms = total_left_ms_[static_cast<std::size_t>(mover)];
     if (total_left_ms_.size() == 2)
@@ -114,6 +116,7 @@ std::optional<Problem> Match::receive(const std::string& agent, const MoveReply&
 void Match::record_move(int player, const std::string& move, SteadyClock::time_point now) {
   const std::int64_t took = milliseconds(now - requested_);
   times_ms_.push_back(took);
+  last_ms_[static_cast<std::size_t>(player)] = took;
   outcome_.moves.push_back(move);
   if (clock_.total_ms > 0) total_left_ms_[static_cast<std::size_t>(player)] += clock_.increment_ms - took;
 }

@@ -87,8 +87,9 @@ class Match {
   std::vector<std::string> legal_;  // the moves of the player to move, listed once per position
   ClockSettings clock_;
   std::uint32_t max_plies_;
-  std::vector<std::int64_t> total_left_ms_;  // by player, with a game total
-  std::vector<bool> out_;                    // by player: forfeited
+  std::vector<std::int64_t> total_left_ms_;           // by player, with a game total
+  std::vector<std::optional<std::int64_t>> last_ms_;  // by player: the time its previous move took
+  std::vector<bool> out_;                             // by player: forfeited
   SteadyClock::time_point started_, requested_, deadline_;
   std::string started_utc_;
   std::vector<std::int64_t> times_ms_;

@@ -278,7 +278,8 @@ Json move_request_message(const MoveRequest& request) {
                {"legal", request.legal},
                {"time_ms", request.time_ms},
                {"total_ms", optional_ms(request.total_ms)},
-               {"opponent_total_ms", optional_ms(request.opponent_total_ms)}};
+               {"opponent_total_ms", optional_ms(request.opponent_total_ms)},
+               {"last_ms", optional_ms(request.last_ms)}};
   if (!request.totals_ms.empty()) message["totals_ms"] = request.totals_ms;
   return message;
 }

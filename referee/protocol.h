@@ -154,6 +154,9 @@ struct MoveRequest {
   std::int64_t time_ms = 0;
   std::optional<std::int64_t> total_ms, opponent_total_ms;  // with a game total only; the opponent's of two
   std::vector<std::int64_t> totals_ms;  // with a game total and more than two players: each player's, by player
+  // What the referee counted for the mover's previous move of this match (none before its first):
+  // an agent that compares it with its own count learns how late its replies arrive.
+  std::optional<std::int64_t> last_ms;
 };
 
 struct Forfeit {

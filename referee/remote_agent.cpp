@@ -42,8 +42,9 @@ class SeatOf final : public Seat {
     agent_->start(player, time);
   }
 
-  std::string choose(const std::vector<std::string>& moves, double seconds_left) override {
+  std::string choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) override {
     follow(moves);
+    agent_->allow_for_lag(lag_seconds);
     return program_.move_text(agent_->choose(state_, seconds_left));
   }
 
@@ -343,6 +344,13 @@ void MatchPlayer::clear() {
   seats_.clear();
 }
 
+void MatchPlayer::learn_lag(const Json& request, const Seat& seat) {
+  const auto last = request.find("last_ms");
+  if (last == request.end() || !last->is_number() || !seat.last_reply_seconds) return;
+  // The referee counts whole milliseconds, cut short: its count was up to 1 ms more.
+  lag_.add((last->get<double>() + 1) / 1000.0 - *seat.last_reply_seconds);
+}
+
 std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point received) {
   const std::string type = message.at("type").get<std::string>();
   const std::string match = message.at("match").get<std::string>();
@@ -359,15 +367,19 @@ std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point r
     if (seat) reaper_.dispose(std::move(seat));  // the match is sent again, after a reconnection
     seat = game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
   } else if (type == "move_request") {
-    const auto seat = seats_.find(match);
-    if (seat == seats_.end()) throw std::runtime_error("a move request for a match that did not start");
+    const auto found = seats_.find(match);
+    if (found == seats_.end()) throw std::runtime_error("a move request for a match that did not start");
+    Seat& seat = *found->second;
+    learn_lag(message, seat);
     const Json& total = message.at("total_ms");
     // With a game total the agent paces itself over what is left; otherwise it has this move's time.
     // Either counts from the request's arrival, and never reaches 0, which would mean no clock.
     const double waited = std::chrono::duration<double>(Clock::now() - received).count();
     const double seconds_left =
         std::max((total.is_null() ? message.at("time_ms").get<double>() : total.get<double>()) / 1000.0 - waited, 1e-3);
-    const std::string move = seat->second->choose(message.at("moves").get<std::vector<std::string>>(), seconds_left);
+    const std::string move =
+        seat.choose(message.at("moves").get<std::vector<std::string>>(), seconds_left, lag_.value());
+    seat.last_reply_seconds = std::chrono::duration<double>(Clock::now() - received).count();
     return move_message(match, message.at("ply").get<std::int64_t>(), move);
   } else if (type == "match_end") {
     const auto seat = seats_.find(match);

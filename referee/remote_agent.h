@@ -37,8 +37,12 @@ int run_remote_agent(const RemoteAgentOptions& options, std::ostream& log);
 class Seat {
  public:
   virtual ~Seat() = default;
-  // The move to play after `moves` (every move so far), with `seconds_left` on the clock.
-  virtual std::string choose(const std::vector<std::string>& moves, double seconds_left) = 0;
+  // The move to play after `moves` (every move so far), with `seconds_left` on the clock, keeping
+  // `lag_seconds` more in hand for the reply's way to the referee (agents::Agent::allow_for_lag).
+  virtual std::string choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) = 0;
+  // How long the agent's last reply of this match took by its own clock, from the request's arrival
+  // to the reply; nothing before the first.
+  std::optional<double> last_reply_seconds;
 };
 
 // Destroys seats on a thread of its own. Letting go of a finished match's search tree takes time
@@ -77,10 +81,17 @@ class MatchPlayer {
                              std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now());
   // Forgets every match (after a reconnection the referee sends those that go on again).
   void clear();
+  // The recent worst of how much longer the referee counted a move than the agent's own clock did.
+  double lag_seconds() const { return lag_.value(); }
 
  private:
+  // Learns from a request's `last_ms` (the referee's count of the seat's last move) how late the
+  // replies arrive.
+  void learn_lag(const Json& request, const Seat& seat);
+
   agents::AgentSpec spec_;
   std::map<std::string, std::unique_ptr<Seat>> seats_;  // by match id
+  agents::RecentPeak lag_;                              // over every match: the lag is the machine's and the network's
   std::uint64_t matches_started_ = 0;                   // seeds each match's agent differently
   GameCache games_;
   SeatReaper reaper_;  // the seats of ended matches go there

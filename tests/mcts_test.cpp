@@ -509,11 +509,30 @@ TEST(Mcts, ClockCapsTheThinkingTime) {
     // 50 ms a move, less the margin for the way back: 10 ms and 5%.
     EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.0375);
     EXPECT_LT(mcts->last_report()->seconds, 1.0);
-    // With a game total, a move takes a twentieth of what is left, less the margin.
+    // With a game total, a move takes a twentieth of what is left, less the margin (a fresh agent:
+    // one that overran its last limit by more than a few milliseconds would keep twice that).
+    mcts = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
     mcts->start(0, TimeControl{0, 2.0, 0});
     mcts->choose(program.initial_state(), 2.0);
     EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.085);
     EXPECT_LT(mcts->last_report()->seconds, 1.0);
+  });
+}
+
+// A referee that counts 100 ms more than the agent's own clock (allow_for_lag): the agent keeps
+// twice that in hand, where the fixed margin (10 ms and 5%) would be less.
+TEST(Mcts, ALagTheRefereeReportsWidensTheMargin) {
+  breakthrough().visit([](const auto& program) {
+    auto mcts = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
+    mcts->start(0, TimeControl{0.4, 0, 0});
+    mcts->allow_for_lag(0.1);
+    mcts->choose(program.initial_state(), 0.4);
+    EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.2);
+    auto calm = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
+    calm->start(0, TimeControl{0.4, 0, 0});
+    calm->allow_for_lag(0.001);  // less than the fixed margin: that margin holds
+    calm->choose(program.initial_state(), 0.4);
+    EXPECT_DOUBLE_EQ(calm->last_report()->time_limit, 0.4 - 0.01 - 0.02);
   });
 }
 

@@ -11,6 +11,7 @@
 #include "referee/match.h"
 #include "referee/outcome.h"
 #include "referee/protocol.h"
+#include "referee/remote_agent.h"
 #include "referee/results.h"
 #include "referee/schedule.h"
 #include "tests/games.h"
@@ -89,6 +90,44 @@ TEST(RefereeMatch, ARightMoveIsPlayedAndTheOtherPlayerIsAsked) {
   EXPECT_EQ(second.time_ms, 1000);  // bob's clock starts when alice's move arrives
   // Asked again later (after a reconnection): only what is left.
   EXPECT_EQ(match.request(start + 700ms).time_ms, 600);
+}
+
+// Each request says what the referee counted for the mover's previous move, so that an agent can
+// learn how late its replies arrive.
+TEST(RefereeMatch, ARequestSaysWhatThePlayersPreviousMoveTook) {
+  const auto start = SteadyClock::time_point{} + 1h;
+  Match match("1-x", 1, {"alice", "bob"}, small_breakthrough(), {1000, 0, 0}, kFarPlyCap, start);
+  EXPECT_FALSE(match.request(start).last_ms.has_value());
+  EXPECT_EQ(move_request_message(match.request(start)).at("last_ms"), nullptr);
+  ASSERT_EQ(match.receive("alice", reply(match, 0, "a2-a3"), start + 300ms), std::nullopt);
+  EXPECT_FALSE(match.request(start + 300ms).last_ms.has_value());  // bob has not moved
+  ASSERT_EQ(match.receive("bob", reply(match, 1, "e4-e3"), start + 400ms), std::nullopt);
+  ASSERT_FALSE(match.over());
+  EXPECT_EQ(match.request(start + 400ms).last_ms, 300);
+  EXPECT_EQ(move_request_message(match.request(start + 400ms)).at("last_ms"), 300);
+}
+
+// troyka's own client compares the referee's count of its last move with its own reading, from the
+// request's arrival to the reply: the difference is the lag its agent keeps in hand.
+TEST(RemoteAgent, LearnsHowLateItsRepliesArriveFromTheRefereesCount) {
+  MatchPlayer player(troyka::agents::parse_agent_spec("random"));
+  GameInfo game;
+  game.name = "breakthrough";
+  game.file = "breakthrough.game";
+  std::ifstream rules(TROYKA_SOURCE_DIR "/games/breakthrough.game");
+  game.rules.assign(std::istreambuf_iterator<char>(rules), {});
+  player.handle(match_start_message("1-x", game, {"white", "black"}, {"me", "them"}, 0, {1000, 0, 0}));
+  MoveRequest request{"1-x", 0, {}, {}, 1000};
+  const std::string first = player.handle(move_request_message(request))->at("move");
+  EXPECT_EQ(player.lag_seconds(), 0);  // nothing to compare yet
+  request.ply = 2;
+  request.moves = {first, "a7-a6"};
+  request.last_ms = 50;
+  player.handle(move_request_message(request));
+  // The random agent replied within a few milliseconds by its own clock; the referee counted 50
+  // (up to 51: it cuts to whole milliseconds).
+  EXPECT_LE(player.lag_seconds(), 0.051);
+  EXPECT_GT(player.lag_seconds(), 0.041);
 }
 
 TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
