@@ -21,7 +21,6 @@
 // line is rejected before anything is loaded.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -59,19 +58,6 @@ struct TimeControl {
   double move_seconds = 0;       // the most one move may take
   double game_seconds = 0;       // each player's total time for the game
   double increment_seconds = 0;  // added to a player's total after each of its moves
-};
-
-// The recent worst of a delay that comes and goes (a reply held up on a busy machine), to keep in
-// hand: the largest sample, fading by a share each sample, so that the margin grows at once when
-// the delays do and one bad moment does not cost every move after it.
-class RecentPeak {
- public:
-  void add(double sample) { peak_ = std::max(sample, peak_ * kFade); }
-  double value() const { return peak_; }
-
- private:
-  static constexpr double kFade = 0.95;  // halves in about 14 samples
-  double peak_ = 0;
 };
 
 // What a solved position is worth to the player to move there.
@@ -131,8 +117,8 @@ class Agent {
   // when the time control has a game total); 0 when there is no clock.
   virtual Move choose(const StateType& state, double seconds_left) = 0;
   // Under a referee's clock: the referee has lately counted up to `seconds` more for one move than
-  // the agent's own reading from request to reply (the messages on their way, a busy machine). An
-  // agent that thinks to the clock keeps that much more in hand from now on.
+  // the agent meant it to take (the messages on their way, a search thread woken late on a busy
+  // machine). An agent that thinks to the clock keeps more in hand from now on.
   virtual void allow_for_lag(double seconds) { (void)seconds; }
   // A move was played (by either player), so an agent can keep the part of its search that follows.
   virtual void observe(Move move) { (void)move; }

@@ -135,10 +135,9 @@ class MctsAgent final : public Agent<Program> {
   History game_history_;
   std::atomic<bool> root_proven_{false};
   std::optional<SearchReport> report_;
-  // What the clock's margin allows for when it is more than the fixed one (seconds_for_move): the
-  // referee's lag (allow_for_lag) and how far this agent's own searches ran past their limits lately.
+  // What the referee lately counted beyond the search's limit (allow_for_lag): the margin keeps
+  // twice that when it is more than the fixed one (seconds_for_move).
   double lag_seconds_ = 0;
-  RecentPeak overrun_;
 };
 
 template <class Program>
@@ -178,8 +177,8 @@ void MctsAgent<Program>::finish(int /*winner*/) {
 // search itself stops within 2 ms of its deadline (docs/performance.md); the margin is for what
 // lies outside it: the request and the reply on their way through ZeroMQ and JSON, and a thread
 // the operating system wakes late on a busy machine. It is kMarginSeconds and kMarginShare of the
-// limit, or, when more, twice what was measured lately (the referee's lag and this agent's own
-// overruns): a busy machine's delays come and go, and the next may be worse than the last.
+// limit, or, when more, twice the lag measured lately (allow_for_lag): a busy machine's delays come
+// and go, and the next may be worse than the last.
 template <class Program>
 double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double seconds = config_.seconds > 0 ? config_.seconds : config_.iterations == 0 ? 1.0 : 0.0;
@@ -188,7 +187,7 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   double limit = time_.game_seconds > 0 ? seconds_left / 20 + 0.75 * time_.increment_seconds : seconds_left;
   // With both a total and a time per move, the move's limit still holds.
   if (time_.move_seconds > 0) limit = std::min(limit, time_.move_seconds);
-  const double margin = std::max(kMarginSeconds + kMarginShare * limit, 2 * (lag_seconds_ + overrun_.value()));
+  const double margin = std::max(kMarginSeconds + kMarginShare * limit, 2 * lag_seconds_);
   limit = std::max(limit - margin, 0.001);
   return seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
 }
@@ -248,7 +247,6 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const RootChild best = children.empty() ? RootChild{first_move(root)} : children[best_of(children)];
   report.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   report.time_limit = seconds;
-  if (seconds_left > 0 && seconds > 0) overrun_.add(report.seconds - seconds);
   report.best = best.move;
   report.best_text = program_.move_text(best.move);
   std::uint64_t total_visits = 0;

@@ -42,10 +42,16 @@ class SeatOf final : public Seat {
     agent_->start(player, time);
   }
 
-  std::string choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) override {
+  Choice choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) override {
     follow(moves);
     agent_->allow_for_lag(lag_seconds);
-    return program_.move_text(agent_->choose(state_, seconds_left));
+    const auto start = Clock::now();
+    Choice choice{program_.move_text(agent_->choose(state_, seconds_left))};
+    const std::optional<agents::SearchReport> report = agent_->last_report();
+    choice.planned_seconds = report && report->time_limit > 0
+                                 ? report->time_limit
+                                 : std::chrono::duration<double>(Clock::now() - start).count();
+    return choice;
   }
 
  private:
@@ -346,9 +352,19 @@ void MatchPlayer::clear() {
 
 void MatchPlayer::learn_lag(const Json& request, const Seat& seat) {
   const auto last = request.find("last_ms");
-  if (last == request.end() || !last->is_number() || !seat.last_reply_seconds) return;
+  if (last == request.end() || !last->is_number() || !seat.last_reply) return;
   // The referee counts whole milliseconds, cut short: its count was up to 1 ms more.
-  lag_.add((last->get<double>() + 1) / 1000.0 - *seat.last_reply_seconds);
+  lag_.add((last->get<double>() + 1) / 1000.0 - seat.last_reply->planned);
+}
+
+void MatchPlayer::learn_from_time_forfeit(const Json& end, const Seat& seat) {
+  if (!seat.last_reply) return;
+  const auto forfeits = end.find("forfeits");
+  const Json listed = forfeits != end.end() ? *forfeits : Json::array({end.value("forfeit", Json())});
+  for (const Json& forfeit : listed)
+    if (forfeit.is_object() && forfeit.value("code", "") == "time_forfeit" && forfeit.value("player", "") == seat.you)
+      // No last_ms comes for that move: the lag was at least the margin it had.
+      lag_.add(seat.last_reply->limit - seat.last_reply->planned);
 }
 
 std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point received) {
@@ -366,6 +382,7 @@ std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point r
     std::unique_ptr<Seat>& seat = seats_[match];
     if (seat) reaper_.dispose(std::move(seat));  // the match is sent again, after a reconnection
     seat = game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
+    seat->you = *you;
   } else if (type == "move_request") {
     const auto found = seats_.find(match);
     if (found == seats_.end()) throw std::runtime_error("a move request for a match that did not start");
@@ -375,18 +392,21 @@ std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point r
     // With a game total the agent paces itself over what is left; otherwise it has this move's time.
     // Either counts from the request's arrival, and never reaches 0, which would mean no clock.
     const double waited = std::chrono::duration<double>(Clock::now() - received).count();
-    const double seconds_left =
-        std::max((total.is_null() ? message.at("time_ms").get<double>() : total.get<double>()) / 1000.0 - waited, 1e-3);
-    const std::string move =
+    const double limit = message.at("time_ms").get<double>() / 1000.0;
+    const double seconds_left = std::max((total.is_null() ? limit : total.get<double>() / 1000.0) - waited, 1e-3);
+    const Seat::Choice choice =
         seat.choose(message.at("moves").get<std::vector<std::string>>(), seconds_left, lag_.value());
-    seat.last_reply_seconds = std::chrono::duration<double>(Clock::now() - received).count();
-    return move_message(match, message.at("ply").get<std::int64_t>(), move);
+    seat.last_reply = Seat::ReplyTiming{waited + choice.planned_seconds, limit};
+    return move_message(match, message.at("ply").get<std::int64_t>(), choice.move);
   } else if (type == "match_end") {
     const auto seat = seats_.find(match);
-    if (seat != seats_.end()) {
-      reaper_.dispose(std::move(seat->second));
-      seats_.erase(seat);
-    }
+    if (seat == seats_.end()) return std::nullopt;
+    learn_from_time_forfeit(message, *seat->second);
+    reaper_.dispose(std::move(seat->second));
+    seats_.erase(seat);
+    // For whoever reads the agent's log on a busy machine: what the margin has lately kept.
+    return control_message("log", fmt::format("match {}: replies lately arrived up to {:.1f} ms later than planned",
+                                              match, 1000 * lag_.value()));
   }
   return std::nullopt;
 }

@@ -4,6 +4,7 @@
 // searches; when the referee restarts or falls silent, the client says hello again.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <iosfwd>
@@ -37,12 +38,22 @@ int run_remote_agent(const RemoteAgentOptions& options, std::ostream& log);
 class Seat {
  public:
   virtual ~Seat() = default;
+  struct Choice {
+    std::string move;
+    // How long the agent meant to take: its search's time limit, or, for an agent without one,
+    // what it took.
+    double planned_seconds = 0;
+  };
   // The move to play after `moves` (every move so far), with `seconds_left` on the clock, keeping
-  // `lag_seconds` more in hand for the reply's way to the referee (agents::Agent::allow_for_lag).
-  virtual std::string choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) = 0;
-  // How long the agent's last reply of this match took by its own clock, from the request's arrival
-  // to the reply; nothing before the first.
-  std::optional<double> last_reply_seconds;
+  // more in hand for a lag of `lag_seconds` (agents::Agent::allow_for_lag).
+  virtual Choice choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) = 0;
+  // The agent's last reply of this match, in seconds from its request's arrival: when the agent
+  // meant it to leave, and the most the request allowed (its time_ms).
+  struct ReplyTiming {
+    double planned = 0, limit = 0;
+  };
+  std::optional<ReplyTiming> last_reply;  // nothing before the first
+  std::string you;                        // the player this seat plays, as match_start named it
 };
 
 // Destroys seats on a thread of its own. Letting go of a finished match's search tree takes time
@@ -66,6 +77,19 @@ class SeatReaper {
   std::thread thread_;  // started by the first dispose
 };
 
+// The recent worst of a delay that comes and goes (a reply held up on a busy machine), to keep in
+// hand: the largest sample, fading by a share each sample, so that the margin grows at once when
+// the delays do and one bad moment does not cost every move after it.
+class RecentPeak {
+ public:
+  void add(double sample) { peak_ = std::max(sample, peak_ * kFade); }
+  double value() const { return peak_; }
+
+ private:
+  static constexpr double kFade = 0.99;  // halves in about 70 samples: a game or two
+  double peak_ = 0;
+};
+
 // The matches one client plays: what the worker thread does with the referee's match messages.
 class MatchPlayer {
  public:
@@ -81,17 +105,19 @@ class MatchPlayer {
                              std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now());
   // Forgets every match (after a reconnection the referee sends those that go on again).
   void clear();
-  // The recent worst of how much longer the referee counted a move than the agent's own clock did.
+  // The recent worst of how much longer the referee counted a move than the agent meant it to take.
   double lag_seconds() const { return lag_.value(); }
 
  private:
-  // Learns from a request's `last_ms` (the referee's count of the seat's last move) how late the
-  // replies arrive.
+  // Learns from a request's `last_ms` (the referee's count of the seat's last move) how much later
+  // than planned the replies arrive: the messages on their way, and a search thread woken late.
   void learn_lag(const Json& request, const Seat& seat);
+  // Learns from a match_end in which the seat lost on time: the lag was more than the margin kept.
+  void learn_from_time_forfeit(const Json& end, const Seat& seat);
 
   agents::AgentSpec spec_;
   std::map<std::string, std::unique_ptr<Seat>> seats_;  // by match id
-  agents::RecentPeak lag_;                              // over every match: the lag is the machine's and the network's
+  RecentPeak lag_;                                      // over every match: the lag is the machine's and the network's
   std::uint64_t matches_started_ = 0;                   // seeds each match's agent differently
   GameCache games_;
   SeatReaper reaper_;  // the seats of ended matches go there

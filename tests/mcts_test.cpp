@@ -509,9 +509,7 @@ TEST(Mcts, ClockCapsTheThinkingTime) {
     // 50 ms a move, less the margin for the way back: 10 ms and 5%.
     EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.0375);
     EXPECT_LT(mcts->last_report()->seconds, 1.0);
-    // With a game total, a move takes a twentieth of what is left, less the margin (a fresh agent:
-    // one that overran its last limit by more than a few milliseconds would keep twice that).
-    mcts = make_agent(parse_agent_spec("mcts:time=10s"), program, 1);
+    // With a game total, a move takes a twentieth of what is left, less the margin.
     mcts->start(0, TimeControl{0, 2.0, 0});
     mcts->choose(program.initial_state(), 2.0);
     EXPECT_DOUBLE_EQ(mcts->last_report()->time_limit, 0.085);

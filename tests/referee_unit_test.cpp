@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <variant>
 
 #include "referee/match.h"
@@ -128,6 +129,22 @@ TEST(RemoteAgent, LearnsHowLateItsRepliesArriveFromTheRefereesCount) {
   // (up to 51: it cuts to whole milliseconds).
   EXPECT_LE(player.lag_seconds(), 0.051);
   EXPECT_GT(player.lag_seconds(), 0.041);
+  // At the match's end the client logs it.
+  const std::optional<Json> log = player.handle(Json{{"type", "match_end"}, {"match", "1-x"}});
+  ASSERT_TRUE(log.has_value());
+  EXPECT_EQ(log->at("type"), "log");
+  EXPECT_TRUE(std::regex_match(
+      log->at("text").get<std::string>(),
+      std::regex(R"(match 1-x: replies lately arrived up to (4[2-9]|5[01])\.\d ms later than planned)")))
+      << log->at("text");
+  // A move lost on time brings no last_ms: the lag was at least the margin that move kept, all of
+  // a 100 ms request for the random agent, which meant to take next to nothing.
+  player.handle(match_start_message("2-x", game, {"white", "black"}, {"me", "them"}, 0, {100, 0, 0}));
+  player.handle(move_request_message(MoveRequest{"2-x", 0, {}, {}, 100}));
+  const Json forfeit{{"player", "white"}, {"agent", "me"}, {"code", "time_forfeit"}, {"detail", ""}};
+  player.handle(Json{{"type", "match_end"}, {"match", "2-x"}, {"forfeit", forfeit}});
+  EXPECT_LE(player.lag_seconds(), 0.1);
+  EXPECT_GT(player.lag_seconds(), 0.09);
 }
 
 TEST(RefereeMatch, MessagesThatAreNotTheReplyOwedChangeNothing) {
