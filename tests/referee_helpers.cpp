@@ -210,13 +210,32 @@ bool run_until(const std::vector<TestAgent*>& agents, const std::function<bool()
   return true;
 }
 
+namespace {
+
+// The referee's last messages (match_end, bye) may still be on their way when its process ends:
+// reads them, until each agent has its bye or a second has passed (an agent the referee dropped
+// gets none).
+void drain_until_bye(const std::vector<TestAgent*>& agents, Milliseconds heartbeat) {
+  const auto end = SteadyClock::now() + std::chrono::seconds(1);
+  const auto has_bye = [](const TestAgent* agent) { return !agent->of_type("bye").empty(); };
+  while (!std::all_of(agents.begin(), agents.end(), has_bye) && SteadyClock::now() < end) {
+    wait_for_any(agents, -1, Milliseconds(10));
+    for (TestAgent* agent : agents) agent->service(SteadyClock::now(), heartbeat);
+  }
+}
+
+}  // namespace
+
 std::optional<int> run_until_exit(const std::vector<TestAgent*>& agents, Process& referee, Milliseconds timeout,
                                   Milliseconds heartbeat) {
   const auto end = SteadyClock::now() + timeout;
   for (;;) {
     const auto now = SteadyClock::now();
     for (TestAgent* agent : agents) agent->service(now, heartbeat);
-    if (const auto code = referee.wait(Milliseconds(0))) return code;
+    if (const auto code = referee.wait(Milliseconds(0))) {
+      drain_until_bye(agents, heartbeat);
+      return code;
+    }
     if (now >= end) return std::nullopt;
     wait_for_any(agents, referee.exit_fd(), std::min(heartbeat, std::chrono::ceil<Milliseconds>(end - now)));
   }
