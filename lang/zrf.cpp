@@ -71,7 +71,7 @@ const std::map<std::string, std::string, std::less<>> kDagazRuleOptions = {
 const std::vector<std::string> kDagazModuleWords = {"extension", "invariant", "restrictions"};
 // The rule options' values other than false that troyka plays (check_option).
 const std::map<std::string, std::vector<std::string>, std::less<>> kReadRuleValues = {
-    {"pass turn", {"forced", "true"}}, {"pass partial", {"true"}},    {"maximal captures", {"true"}},
+    {"pass turn", {"forced", "true"}}, {"pass partial", {"true"}},    {"maximal captures", {"true", "2"}},
     {"deferred captures", {"true"}},   {"chess invariant", {"true"}},
 };
 // The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
@@ -509,6 +509,7 @@ class Lowering {
     read_board();
     read_move_priorities();
     read_pieces();
+    if (most_kings_) rules_.capture_most_of = crowned_pieces();
     read_setup();
     place_drops();
     read_goals();
@@ -696,7 +697,7 @@ class Lowering {
   bool read_rule_option(const std::string& name, const Node& value, const Node& at) {
     const auto read = kReadRuleValues.find(name);
     if (read == kReadRuleValues.end() || std::none_of(read->second.begin(), read->second.end(),
-                                                      [&](const std::string& v) { return value.is_symbol(v); }))
+                                                      [&](const std::string& v) { return to_text(value) == v; }))
       return false;
     // "forced": a player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves):
     // troyka's (pass-when-stuck), except that a position where neither player can move ends the game
@@ -709,6 +710,8 @@ class Lowering {
     // The player must make a move that captures the most pieces: troyka's (prefer (most captures)),
     // which counts the captures of all the parts of a move.
     if (name == "maximal captures") rules_.must_capture = rules_.capture_most = true;
+    // 2: of the moves that capture the most pieces, those that capture the most kings (crown_pieces).
+    if (name == "maximal captures") most_kings_ = value.kind == Node::Kind::Integer;
     if (name == "deferred captures") deferred_captures_ = true;
     // Zillions keeps a king out of check when a checkmated goal names it (read_royal_pieces); the
     // option asks the Dagaz runtime for the same, which check_chess_invariant requires.
@@ -1438,6 +1441,27 @@ class Lowering {
     if (CorePiece dropped{static_cast<int>(rules_.pieces.size()), bodies_of(drops)}; !dropped.bodies.empty())
       drops_.push_back(std::move(dropped));  // lowered once the board-setup is read (place_drops)
     rules_.pieces.push_back(std::move(piece));
+  }
+
+  // The kings of "maximal captures" 2: the piece types into which a move of a piece of another type
+  // turns it, (add King), (add-partial King TYPE) or (change-type King), sorted. Zillions' rules
+  // name no piece as the king; the crowned men of draughts are these.
+  std::vector<int> crowned_pieces() const {
+    std::set<int> crowned;
+    const auto find_in = [&](const auto& self, const Node& node, int mover) -> void {
+      if (!node.is_list()) return;
+      const std::string_view head = node.head();
+      if ((head == "add" || head == "add-partial" || head == "change-type") && node.items.size() > 1 &&
+          node.items[1].is_symbol())
+        if (const int piece = piece_index(rules_, node.items[1].text); piece >= 0 && piece != mover)
+          crowned.insert(piece);
+      for (const Node& item : node.items) self(self, item, mover);
+    };
+    const auto& piece_forms = forms("piece");  // in the order of rules_.pieces (read_pieces)
+    for (std::size_t piece = 0; piece < piece_forms.size(); ++piece)
+      for (const Node& part : piece_forms[piece]->items)
+        if (part.head() == "moves") find_in(find_in, part, static_cast<int>(piece));
+    return {crowned.begin(), crowned.end()};
   }
 
   // The bodies of a piece's (moves ...) or (drops ...) lists, each with its move type.
@@ -2683,6 +2707,7 @@ class Lowering {
   bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
   bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends
+  bool most_kings_ = false;          // (option "maximal captures" 2): then the most kings (crowned_pieces)
   const Node* chess_invariant_ = nullptr;  // where (option "chess invariant" true) is, when it is
   std::set<int> royal_pieces_;             // the pieces checkmated goals name: no move may leave one attacked
   int tested_moves_ = 0;                   // moves lowered with cell tests, at most kMaxTestedMoves

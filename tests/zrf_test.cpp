@@ -271,6 +271,18 @@ TEST(ZrfRealGames, DagazEnglishCheckersPlaysTheRealRules) {
   EXPECT_EQ(perfts(rules, depth), std::vector<std::uint64_t>(published.begin(), published.begin() + depth));
 }
 
+// The Dagaz project's Italian checkers (a real ZRF file, tests/data/zrf/SOURCE.md) with "maximal
+// captures" 2. To depth 5 no position offers captures of different sizes, so it counts as English
+// draughts (Aart Bik's published perft); at depth 6 the majority rule leaves fewer moves than
+// English draughts' 36768. The translation, which writes the tie-break, counts the same.
+TEST(ZrfRealGames, DagazItalianCheckersLoadsWithTheMostKingsRule) {
+  const Rules rules = file_rules(kData + "zrf/italian-checkers-dagaz.zrf");
+  EXPECT_EQ(perfts(rules, 5), (std::vector<std::uint64_t>{7, 49, 302, 1469, 7361}));
+  EXPECT_LT(perfts(rules, 6).back(), 36768u);
+  EXPECT_EQ(perfts(translated(rules), 6), perfts(rules, 6));
+  EXPECT_NE(to_troyka_language(rules).find("(prefer (most captures) (most captures King))"), std::string::npos);
+}
+
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
   const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
   const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
@@ -522,9 +534,9 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
     std::string_view option, message;
   };
   const Case cases[] = {
-      {"(option \"maximal captures\" 2)",
-       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: troyka plays this option (a "
-       "player must make the move that captures the most pieces) only as false or true (a missing feature, not a "
+      {"(option \"maximal captures\" 3)",
+       "test.zrf:3:26: error: the option \"maximal captures\" 3 is not supported yet: troyka plays this option (a "
+       "player must make the move that captures the most pieces) only as false, true or 2 (a missing feature, not a "
        "mistake in the file)"},
       {"(option \"ko\" situation)",
        "test.zrf:3:26: error: the option \"ko\" situation is not supported yet: a move may not bring back an "
@@ -602,6 +614,29 @@ TEST(ZrfOptions, MaximalAndDeferredCapturesPlayTheirRules) {
   EXPECT_EQ(first_moves("King"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5xg1"}));
   EXPECT_EQ(first_moves("King, deferred captures"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5"}));
   EXPECT_EQ(first_moves("King, maximal captures"), (Moves{"b6xe3xg5xe7xc5xg1"}));
+}
+
+// "maximal captures" 2 (Zillions' Italian Checkers: the capture that takes the most pieces, and of
+// those one that takes the most kings), the kings being the pieces men are crowned into: the position
+// of tests/data/zrf/most-kings-captures.zrf, whose first moves are listed here by hand.
+TEST(ZrfOptions, MaximalCaptures2PrefersTheMostKings) {
+  const auto first_moves = [](const Rules& rules) {
+    std::vector<std::string> texts;
+    Game(rules).visit([&](const auto& program) { texts = troyka_tests::move_texts(program, program.initial_state()); });
+    std::sort(texts.begin(), texts.end());
+    return texts;
+  };
+  const auto rules_of = [](const std::string& chosen) {
+    return file_rules(kData + "zrf/most-kings-captures.zrf", variant(chosen));
+  };
+  using Moves = std::vector<std::string>;
+  // a1 jumps the men on b2 and b4; f2 the king on e3, then the man on e5.
+  EXPECT_EQ(first_moves(rules_of("Most pieces")), (Moves{"a1xc3xa5", "f2xd4xf6"}));
+  const Rules kings = rules_of("Most kings");
+  EXPECT_EQ(first_moves(kings), (Moves{"f2xd4xf6"}));
+  // The translation writes the tie-break, and reads back to the same moves.
+  EXPECT_NE(to_troyka_language(kings).find("(prefer (most captures) (most captures King))"), std::string::npos);
+  EXPECT_EQ(first_moves(translated(kings)), (Moves{"f2xd4xf6"}));
 }
 
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
