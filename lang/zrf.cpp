@@ -108,7 +108,9 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
      "'from' is read only as the first item of a move (where the piece stands): a troyka move cannot "
      "move a piece from elsewhere"},
     {"capture", "'capture' of a position other than the landing one cannot be expressed"},
-    {"cascade", "'cascade' (moving several pieces) cannot be expressed"},
+    {"cascade",
+     "'cascade' is read only at the top of a move, as castling writes it (... to STEPS cascade STEPS add); here it "
+     "cannot be expressed"},
     {"create", "'create' (a new piece) cannot be expressed"},
     {"flip", "'flip' (changing a piece's owner) cannot be expressed"},
     {"change-owner", "'change-owner' cannot be expressed"},
@@ -1838,7 +1840,8 @@ class Lowering {
     try {
       return core_rule(body, piece, player);
     } catch (const Error& core_error) {
-      if (rules_.points) throw;  // a graph board's moves are read only in core forms
+      // A graph board's moves are read only in core forms, and so is a move of two pieces (cascade).
+      if (rules_.points || has_symbol(items_of(*body.node), "cascade")) throw;
       try {
         (void)lower_move(*body.node);
       } catch (const Error& keyword_error) {
@@ -1864,13 +1867,74 @@ class Lowering {
     check_marked_before_back(node);
     const Run run{player, captured_for(piece)};
     std::vector<core::Expr> ways;
-    if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
+    if (const std::span<const Node> items = items_of(node); has_symbol(items, "cascade"))
+      ways.push_back(cascading(items, run));
+    else if (auto whole = stopping(items, run, End::Add))
+      ways.push_back(std::move(*whole));
     if (auto part = stopping(items_of(node), run, End::AddPartial))
       ways.push_back(core::seq({std::move(*part), continuation(piece, partial_type(node), run)}));
     if (ways.empty())
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
     rule.expr = *core::choice(std::move(ways));
     return rule;
+  }
+
+  static bool has_symbol(std::span<const Node> items, std::string_view word) {
+    return std::any_of(items.begin(), items.end(), [&](const Node& item) { return item.is_symbol(word); });
+  }
+
+  // A move of two pieces, as Zillions' castling writes it: `... to STEPS cascade STEPS add`. The
+  // mover walks to `to`, where it will land, and on to the piece that `cascade` picks up, which
+  // walks on to the add and lands there (on an empty cell). The core moves the second piece with
+  // (relocate NAME): at the add the run marks the cell, walks back by the opposite steps to the
+  // piece picked up, relocates it there, and walks back to `to`, where the mover lands as an add
+  // lands. So between `to` and the add there may be only directions and (verify ...).
+  core::Expr cascading(std::span<const Node> items, const Run& run) const {
+    const auto find = [&](std::string_view word) {
+      return std::find_if(items.begin(), items.end(), [&](const Node& item) { return item.is_symbol(word); });
+    };
+    const auto to = find("to"), cascade = find("cascade");
+    const std::string hint = "castling: e (verify empty?) e (verify empty?) to e (verify friend?) cascade w w add";
+    if (to > cascade)
+      fail(*cascade,
+           "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
+           "to the add (a missing feature, not a mistake in the file)",
+           hint);
+    if (!items.back().is_symbol("add"))
+      fail(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
+    std::array<std::vector<Offset>, 2> walked;  // from `to` to cascade, from cascade to the add
+    for (auto item = to + 1; item + 1 < items.end(); ++item) {
+      if (item == cascade) continue;
+      if (item->is_symbol("to") || item->is_symbol("cascade"))
+        fail(*item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
+                                item->text));
+      if (is_direction(*item))
+        walked[item < cascade ? 0 : 1].push_back(direction_for(*item, run.player));
+      else if (item->head() != "verify")
+        fail(*item,
+             "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
+             "that it can walk back (a missing feature, not a mistake in the file)",
+             hint);
+    }
+    if (walked[0].empty())
+      fail(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
+    if (walked[1].empty()) fail(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
+    const auto back_along = [&](const std::vector<Offset>& steps) {
+      std::vector<core::Expr> goes;
+      for (auto step = steps.rbegin(); step != steps.rend(); ++step)
+        goes.push_back(core_go({-step->dx, -step->dy}, run.player));
+      return core::seq(std::move(goes));
+    };
+    const auto named = [](core::Op op) {
+      core::Expr expr = core::node(op);
+      expr.variable = "cascaded";
+      return expr;
+    };
+    return core::seq({passing(items.first(static_cast<std::size_t>(to - items.begin())), run),
+                      passing(std::span<const Node>(to + 1, cascade), run), occupants(kEnemy | kFriend, run),
+                      passing(std::span<const Node>(cascade + 1, items.end() - 1), run), occupants(kEmpty, run),
+                      named(core::Op::Mark), back_along(walked[1]), named(core::Op::Relocate), back_along(walked[0]),
+                      landing(run)});
   }
 
   // A 'back' returns to the position the last 'mark' remembered: one must come before it in the body.
@@ -2066,8 +2130,9 @@ class Lowering {
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
     if (keyword == "to")
       fail(item,
-           "'to' is read only in moves that are one step, leap or slide; a piece with a move of several adds, "
-           "branches or effects has its moves read another way, which has no 'to' yet",
+           "'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a piece with a move "
+           "of several adds, branches or effects has its moves read another way, where 'to' needs a 'cascade' "
+           "after it",
            "docs/zrf.md lists what each way reads");
     if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
     fail(item, fmt::format("unsupported in a move: {}", describe(item)),
