@@ -1614,6 +1614,12 @@ TEST(ZrfBoards, BoardsThatAreNotRectanglesAreGraphsOfTheirLinks) {
   EXPECT_EQ(first_line(error_of(opposite)),
             "test.zrf:10:32: error: '(opposite DIR)' on a board given by links is not supported yet: troyka does not "
             "know which of its directions is DIR's opposite (a missing feature, not a mistake in the file)");
+  std::string cascade(kRing);
+  cascade.replace(cascade.find("(next (while"), 5, "(next to next cascade next add) (next");
+  EXPECT_EQ(first_line(error_of(cascade)),
+            "test.zrf:10:45: error: 'cascade' on a board given by links is not supported yet: troyka walks back the "
+            "steps to the piece picked up, and does not know the links' opposites (a missing feature, not a mistake "
+            "in the file)");
   // Links that are no offset of the rectangle, or that change a grid's own direction, make a graph
   // too: here the same moves as the grid's, now along links.
   const Rules grid = tiny_rules();
