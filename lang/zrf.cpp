@@ -94,7 +94,7 @@ const std::vector<std::string> kGameForms = {
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
 const std::vector<std::string> kConditions = {
-    "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or"};
+    "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or", "and"};
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
@@ -2554,6 +2554,8 @@ class Lowering {
           condition(node.items[i], out);
       }
       if (!lines.empty()) out.push_back(in_a_row(lines, node, rule));
+    } else if (word == "and" && node.items.size() >= 2) {
+      out.push_back(conjunction(node, rule));
     } else if (word == "relative-config" && node.is_list()) {
       out.push_back(in_a_row({&node}, node, rule));
     } else if (word == "pieces-remaining" && node.is_list()) {
@@ -2573,6 +2575,37 @@ class Lowering {
       if (kUnsupported.count(word)) unsupported(at, word);
       fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
     }
+  }
+
+  // (and C...): every condition holds for the player, troyka's (and C...). A condition that reads as
+  // several rules (an 'or') is their (or ...); "has no pieces", which troyka says of the opponent
+  // (read_goal turns it round), cannot be one of the parts.
+  EndRule conjunction(const Node& node, EndRule rule) {
+    rule.kind = EndKind::All;
+    std::string texts;
+    for (std::size_t i = 1; i < node.items.size(); ++i) {
+      std::vector<EndRule> parts;
+      condition(node.items[i], parts);
+      if (std::any_of(parts.begin(), parts.end(),
+                      [](const EndRule& part) { return part.kind == EndKind::OpponentHasNoPieces; }))
+        fail(node.items[i],
+             "(pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a player's having no pieces "
+             "only as a goal of its own (a missing feature, not a mistake in the file)",
+             "(pieces-remaining 0 PIECE) is read inside (and ...): the player has no PIECE left");
+      EndRule part = parts.front();
+      if (parts.size() > 1) {
+        part = EndRule();
+        part.kind = EndKind::Any;
+        part.parts = parts;
+        part.condition_text = "(or";
+        for (const EndRule& each : parts) part.condition_text += " " + each.condition_text;
+        part.condition_text += ")";
+      }
+      texts += " " + part.condition_text;
+      rule.parts.push_back(std::move(part));
+    }
+    rule.condition_text = "(and" + texts + ")";
+    return rule;
   }
 
   // (pieces-remaining N [PIECE]): the player has exactly N pieces (of that type) on the board; pieces
