@@ -712,7 +712,7 @@ class Lowering {
     // The player must make a move that captures the most pieces: troyka's (prefer (most captures)),
     // which counts the captures of all the parts of a move.
     if (name == "maximal captures") rules_.must_capture = rules_.capture_most = true;
-    // 2: of the moves that capture the most pieces, those that capture the most kings (crown_pieces).
+    // 2: of the moves that capture the most pieces, those that capture the most kings (crowned_pieces).
     if (name == "maximal captures") most_kings_ = value.kind == Node::Kind::Integer;
     if (name == "deferred captures") deferred_captures_ = true;
     // Zillions keeps a king out of check when a checkmated goal names it (read_royal_pieces); the
@@ -2592,9 +2592,10 @@ class Lowering {
              "(pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a player's having no pieces "
              "only as a goal of its own (a missing feature, not a mistake in the file)",
              "(pieces-remaining 0 PIECE) is read inside (and ...): the player has no PIECE left");
-      EndRule part = parts.front();
-      if (parts.size() > 1) {
-        part = EndRule();
+      EndRule part;
+      if (parts.size() == 1) {
+        part = parts.front();
+      } else {
         part.kind = EndKind::Any;
         part.parts = parts;
         part.condition_text = "(or";

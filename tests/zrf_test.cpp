@@ -1030,6 +1030,17 @@ TEST(ZrfGoals, AndHoldsWhenEveryConditionHolds) {
     EXPECT_EQ(troyka_tests::end_after(program, "3g/3s/1Pp1/P3 White 0", "b2xc2"), "");
   });
   EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  // An 'or' among the conditions is their (or ...).
+  std::string either = text;
+  either.replace(either.find("(pieces-remaining 0 Guard)"), std::string("(pieces-remaining 0 Guard)").size(),
+                 "(or (pieces-remaining 0 Guard) (pieces-remaining 0 Scout))");
+  const Rules with_or = load_rules(zrf_source(either), {});
+  EXPECT_EQ(with_or.end[0].condition_text, "(and (lost Pawn) (or (lost Guard) (lost Scout)))");
+  Game(with_or).visit([](const auto& program) {
+    EXPECT_EQ(troyka_tests::end_after(program, "3g/3s/1Pp1/P3 White 0", "b2xc2"), "");
+    EXPECT_EQ(troyka_tests::end_after(program, "4/3s/1Pp1/P3 White 0", "b2xc2"),
+              "Black loses by (and (lost Pawn) (or (lost Guard) (lost Scout)))");
+  });
   std::string opponent = text;
   opponent.replace(opponent.find("(pieces-remaining 0 Guard)"), std::string("(pieces-remaining 0 Guard)").size(),
                    "(pieces-remaining 0)");
