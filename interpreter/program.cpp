@@ -126,6 +126,10 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   swap_rule_ = rules_->swap_rule;
   must_capture_ = rules_->must_capture || (general_ && general_->prefers_captures());
   capture_most_ = rules_->capture_most || (rules_->general && rules_->general->prefer_most_captures);
+  for (const int piece : rules_->capture_most_of) capture_most_of_.set(static_cast<std::size_t>(piece));
+  if (rules_->general)
+    for (const int piece : rules_->general->prefer_most_captures_of)
+      capture_most_of_.set(static_cast<std::size_t>(piece));
   for (const lang::EndRule& rule : rules_->end)
     if (rule.kind == EndKind::QuietMoves) {
       counts_quiet_ = true;
@@ -1371,7 +1375,7 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
   if (must_capture_ && std::any_of(moves.begin(), moves.end(), [](const Move& move) { return move.capture; }))
-    keep_captures(moves, records);
+    keep_captures(state, moves, records);
   if (swap_available(state)) moves.push_back(swap_move());
   if (moves.empty() && general_ && general_->has_fallback())
     general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, records, this,
@@ -1398,24 +1402,41 @@ static void keep_moves_if(MoveList& moves, std::vector<GeneralRecord>* records, 
 }
 
 template <int Words>
-void Program<Words>::keep_captures(MoveList& moves, std::vector<GeneralRecord>* records) const {
+void Program<Words>::keep_captures(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const {
   if (!capture_most_) {
     moves.erase(std::remove_if(moves.begin(), moves.end(), [](const Move& move) { return !move.capture; }),
                 moves.end());
     if (records) std::erase_if(*records, [](const GeneralRecord& record) { return !record.captures(); });
     return;
   }
-  // The pieces a move captures: a general move's from its record (a listing under the majority
-  // rule always has them), a chain's from the cells it jumps, else the one on its landing cell, if any.
-  const auto captured = [](const Move& move, const GeneralRecord* record) {
-    if (move.general) return record->captured_pieces();
-    return move.jumped ? std::popcount(move.jumped) : static_cast<int>(move.capture);
+  // The pieces a move captures, or with `among` those on its cells: a general move's from its record
+  // (a listing under the majority rule always has them), a chain's from the cells it jumps, else the
+  // one on its landing cell, if any.
+  const auto captured = [](const Move& move, const GeneralRecord* record, const Board* among) {
+    const auto counts = [&](int cell) { return !among || among->test(cell); };
+    if (move.general)
+      return static_cast<int>(std::count_if(record->changes.begin(), record->changes.end(), [&](const CellChange& c) {
+        return (c.what & CellChange::kCapture) && counts(c.cell);
+      }));
+    int count = 0;
+    for (std::uint64_t jumped = move.jumped; jumped; jumped &= jumped - 1) count += counts(std::countr_zero(jumped));
+    return move.jumped ? count : static_cast<int>(move.capture && counts(move.to));
   };
-  int most = 1;
-  std::size_t record = 0;
-  for (const Move& move : moves) most = std::max(most, captured(move, move.general ? &(*records)[record++] : nullptr));
-  keep_moves_if(moves, records,
-                [&](const Move& move, const GeneralRecord* record) { return captured(move, record) >= most; });
+  const auto keep_most = [&](int least, const Board* among) {
+    int most = least;
+    std::size_t record = 0;
+    for (const Move& move : moves)
+      most = std::max(most, captured(move, move.general ? &(*records)[record++] : nullptr, among));
+    keep_moves_if(moves, records,
+                  [&](const Move& move, const GeneralRecord* record) { return captured(move, record, among) >= most; });
+  };
+  keep_most(1, nullptr);
+  if (capture_most_of_.none()) return;
+  // The tie-break: of those, the ones that capture the most pieces of the types it names.
+  Board among;
+  for (std::size_t piece = 0; piece < capture_most_of_.size(); ++piece)
+    if (capture_most_of_.test(piece)) among |= state.by_piece[piece];
+  keep_most(0, &among);
 }
 
 template <int Words>

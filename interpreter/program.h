@@ -553,8 +553,9 @@ class Program {
   // Drops the moves after which the (legal ...) condition fails for their mover, and their records.
   void keep_legal(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
   // Keeps only the captures and, under (prefer (most captures)), only those that capture the most
-  // pieces; `records` are the general moves' records, in their order, and are kept alongside.
-  void keep_captures(MoveList& moves, std::vector<GeneralRecord>* records) const;
+  // pieces, then with a tie-break (most captures PIECE...) the most of those types in `state`;
+  // `records` are the general moves' records, in their order, and are kept alongside.
+  void keep_captures(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
   // `record`: the move's record when it is general and the listing kept it, else null.
   bool legal_after(const StateType& state, Move move, const GeneralRecord* record) const;
   // (in-check PIECE) for `subject`: the opponent, were it to move, has a move that takes such a piece.
@@ -735,7 +736,8 @@ class Program {
   std::array<std::vector<Promotion>, kMaxPlayers> promotions_;  // by player and piece
   bool promotes_ = false;
   bool must_capture_ = false;
-  bool capture_most_ = false;  // of the captures, only those that capture the most pieces are legal
+  bool capture_most_ = false;     // of the captures, only those that capture the most pieces are legal
+  PieceTypeSet capture_most_of_;  // and of those, the ones that capture the most pieces of these types
   // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
   // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
   bool moves_listed_ = false;

@@ -73,8 +73,10 @@ const std::map<std::string, std::string, std::less<>> kUsage = {
     {"must-capture", "(must-capture)"},
     {"legal", "(legal CONDITION): a move is legal only if CONDITION holds for its mover after it"},
     {"in-check", "(in-check PIECE): the opponent, were it to move, could take a PIECE of the player"},
-    {"prefer", "(prefer captures), the core's (must-capture), or (prefer (most captures))"},
-    {"most", "(most captures): of the capturing moves, those that capture the most pieces"},
+    {"prefer", "(prefer captures), the core's (must-capture), or (prefer (most captures) [(most captures PIECE...)])"},
+    {"most",
+     "(most captures): of the capturing moves, those that capture the most pieces; (most captures "
+     "PIECE...): of those, the ones that capture the most of these pieces"},
     {"quiet-moves", "(quiet-moves PLIES [PIECE])"},
     {"drop", "(drop [(in REGION)] [(gravity DIRECTION)] [(flanking DIRECTIONS)])"},
     {"flanking", "(flanking DIRECTIONS)"},
@@ -303,6 +305,7 @@ void compile_through_core(Rules& rules, const std::vector<core::Rule>& written) 
   }
   general.prefer_captures = fast.prefer_captures;
   general.prefer_most_captures = fast.prefer_most_captures;
+  general.prefer_most_captures_of = fast.prefer_most_captures_of;
   if (!general.moves.empty()) rules.general = std::make_shared<const core::Rules>(std::move(general));
 }
 
@@ -364,7 +367,7 @@ class Checker {
       } else if (form.head() == "moves") {
         core.moves.push_back(core_rule(form, -1));
       } else if (form.head() == "prefer") {
-        core.prefer_most_captures = read_preference(form);
+        core.prefer_most_captures = read_preference(form, core.prefer_most_captures_of);
         core.prefer_captures = true;
       } else if (form.head() == "turn") {
         read_turn(form, core.turn_actions, core.first_turn_actions);
@@ -2582,22 +2585,41 @@ class Checker {
       rules_.must_capture = true;
     }
     for (const Node* form : forms("prefer")) {
-      rules_.capture_most = read_preference(*form) || rules_.capture_most;
+      rules_.capture_most = read_preference(*form, rules_.capture_most_of) || rules_.capture_most;
       rules_.must_capture = true;
     }
   }
 
-  // (prefer captures) or (prefer (most captures)): whether it is the latter.
-  bool read_preference(const Node& form) const {
-    expect_at_most(form, 2);
+  // (prefer captures) or (prefer (most captures) [(most captures PIECE...)]): whether it is the
+  // latter, with the tie-break's pieces in `of`.
+  bool read_preference(const Node& form, std::vector<int>& of) const {
+    expect_at_most(form, 3);
     const Node& what = argument(form, 1, "captures");
-    if (what.is_symbol("captures")) return false;
+    if (what.is_symbol("captures")) {
+      if (form.items.size() > 2)
+        fail(form.items[2], "a tie-break (most captures PIECE...) follows only (most captures)", usage("prefer"));
+      return false;
+    }
+    read_most_captures(what, false);
+    if (form.items.size() > 2) {
+      const Node& tie_break = form.items[2];
+      read_most_captures(tie_break, true);
+      for (std::size_t i = 2; i < tie_break.items.size(); ++i) of.push_back(piece_named(tie_break.items[i]));
+      std::sort(of.begin(), of.end());
+      of.erase(std::unique(of.begin(), of.end()), of.end());
+    }
+    return true;
+  }
+
+  // (most captures), or as a `tie_break` (most captures PIECE...) with at least one piece.
+  void read_most_captures(const Node& what, bool tie_break) const {
     if (!what.is_list() || what.head() != "most")
       fail(what, fmt::format("expected 'captures' or (most captures), found {}", describe(what)), usage("prefer"));
-    expect_at_most(what, 2);
+    if (!tie_break) expect_at_most(what, 2);
     if (!argument(what, 1, "captures").is_symbol("captures"))
       fail(what.items[1], fmt::format("expected 'captures', found {}", describe(what.items[1])), usage("most"));
-    return true;
+    if (tie_break && what.items.size() < 3)
+      fail(what, "the tie-break (most captures PIECE...) names no piece: which captures count?", usage("most"));
   }
 
   // (legal CONDITION): the condition must be one a position answers by itself, after the move.

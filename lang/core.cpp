@@ -249,7 +249,7 @@ class Printer {
     for (const Rule& rule : core.moves)
       if (rule.scope == Rule::Scope::Game) text += rule_text(rule, 0) + "\n";
     if (core.prefer_most_captures)
-      text += "(prefer (most captures))\n";
+      text += most_captures_text(rules_, core.prefer_most_captures_of) + "\n";
     else if (core.prefer_captures)
       text += "; (must-capture)\n(prefer captures)\n";
     if (core.turn_actions != 1 || core.first_turn_actions != 1)
@@ -414,5 +414,12 @@ std::string core_text(const lang::Rules& rules, const Rules& core) { return Prin
 std::string moves_text(const lang::Rules& rules, const Rule& rule) { return layout(Printer(rules).moves(rule), 0); }
 
 std::string expr_text(const lang::Rules& rules, const Expr& expr) { return to_text(Printer(rules).expr(expr)); }
+
+std::string most_captures_text(const lang::Rules& rules, const std::vector<int>& of) {
+  if (of.empty()) return "(prefer (most captures))";
+  std::string names;
+  for (const int piece : of) names += " " + rules.pieces[static_cast<std::size_t>(piece)].name;
+  return fmt::format("(prefer (most captures) (most captures{}))", names);
+}
 
 }  // namespace troyka::lang::core

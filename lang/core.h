@@ -222,6 +222,9 @@ struct Rules {
   std::vector<Rule> moves;
   bool prefer_captures = false;       // (prefer captures): when some move captures, only those
   bool prefer_most_captures = false;  // (prefer (most captures)): of those, the ones that capture the most
+  // (prefer (most captures) (most captures PIECE...)): then of those, the ones that capture the most
+  // pieces of these types (sorted, without repeats).
+  std::vector<int> prefer_most_captures_of;
   // (turn (actions N) (first M)), as lang::Rules holds them; 1 and 1 print nothing.
   int turn_actions = 1;
   int first_turn_actions = 1;
@@ -244,6 +247,8 @@ std::string core_text(const lang::Rules& rules, const Rules& core);
 std::string moves_text(const lang::Rules& rules, const Rule& rule);
 // One expression on one line, as core_text writes it: for messages.
 std::string expr_text(const lang::Rules& rules, const Expr& expr);
+// (prefer (most captures)), with its tie-break (most captures PIECE...) when `of` names pieces.
+std::string most_captures_text(const lang::Rules& rules, const std::vector<int>& of);
 
 // What core_text prints, read back for the game of `rules` (its players, board and pieces): the
 // (piece NAME "L" (moves ...)...) forms, the game-level (moves ...) forms, (prefer captures) and (turn ...).

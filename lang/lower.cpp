@@ -91,6 +91,7 @@ class Lowerer {
     if (rules_.swap_rule) core.moves.push_back(swap_rule());
     core.prefer_captures = rules_.must_capture;
     core.prefer_most_captures = rules_.capture_most;
+    core.prefer_most_captures_of = rules_.capture_most_of;
     core.turn_actions = rules_.turn_actions;
     core.first_turn_actions = rules_.first_turn_actions;
     // The core rules that run on the general back end are core forms already.
@@ -98,6 +99,7 @@ class Lowerer {
       core.moves.insert(core.moves.end(), rules_.general->moves.begin(), rules_.general->moves.end());
       core.prefer_captures = core.prefer_captures || rules_.general->prefer_captures;
       core.prefer_most_captures = core.prefer_most_captures || rules_.general->prefer_most_captures;
+      if (core.prefer_most_captures_of.empty()) core.prefer_most_captures_of = rules_.general->prefer_most_captures_of;
     }
     // Each piece's rules together, in the order of the pieces, then the game rules: the order in
     // which show --core prints them, so that what it prints reads back as these rules (a piece's
@@ -363,6 +365,7 @@ void move_to_general(lang::Rules& rules, const std::vector<Rule>& written) {
     piece.promote_to = -1;  // lowered into the rules of the piece
   }
   rules.pass_when_stuck = rules.swap_rule = rules.must_capture = rules.capture_most = false;
+  rules.capture_most_of.clear();
   rules.general = std::move(general);
 }
 

@@ -426,6 +426,7 @@ class Assembler {
       piece.promote_region = {};
     }
     rules_.pass_when_stuck = rules_.swap_rule = rules_.must_capture = rules_.capture_most = false;
+    rules_.capture_most_of.clear();
   }
 
   std::optional<Unmatched> run(const Rules& core) {
@@ -438,6 +439,7 @@ class Assembler {
     }
     rules_.must_capture = core.prefer_captures;
     rules_.capture_most = core.prefer_most_captures;
+    rules_.capture_most_of = core.prefer_most_captures_of;
     return std::nullopt;
   }
 

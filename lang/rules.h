@@ -364,6 +364,10 @@ struct Rules {
   // (prefer (most captures)): of the capturing moves, only those that capture the most pieces are
   // legal (the majority rule of international draughts); implies must_capture.
   bool capture_most = false;
+  // (prefer (most captures) (most captures PIECE...)): of the moves that capture the most pieces,
+  // only those that capture the most pieces of these types (sorted, without repeats) are legal: the
+  // kings of ZRF's "maximal captures" 2. Empty: no tie-break.
+  std::vector<int> capture_most_of;
   // (legal CONDITION): a move is legal only if CONDITION holds for its mover after it (before the
   // end rules are asked); at most one, e.g. (not (in-check King)). Empty: every move is legal.
   std::vector<EndRule> legal;

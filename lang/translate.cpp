@@ -147,6 +147,7 @@ std::string core_move_text(const Rules& rules, std::size_t piece, const MoveRule
   for (PieceType& type : alone.pieces) type.moves.clear();
   alone.pieces[piece].moves = {move};
   alone.pass_when_stuck = alone.swap_rule = alone.must_capture = alone.capture_most = false;
+  alone.capture_most_of.clear();
   if (!alike)
     for (Player& player : alone.players) player.forward = kFacings[0].second;
   std::string text;
@@ -406,7 +407,7 @@ std::string to_troyka_language(const Rules& rules) {
   if (!rules.phases.empty()) text += phases_text(rules);
   if (rules.swap_rule) text += "  (swap-rule)\n";
   if (rules.must_capture && !rules.capture_most) text += "  (must-capture)\n";
-  if (rules.capture_most) text += "  (prefer (most captures))\n";
+  if (rules.capture_most) text += "  " + core::most_captures_text(rules, rules.capture_most_of) + "\n";
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
   for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
     const int base = rules.pieces[piece].demotes_to;
@@ -418,7 +419,7 @@ std::string to_troyka_language(const Rules& rules) {
     text += game_moves.substr(1) + "\n";
   // The general rules' preference, unless the game's own says it already.
   if (rules.general && rules.general->prefer_most_captures && !rules.capture_most)
-    text += "  (prefer (most captures))\n";
+    text += "  " + core::most_captures_text(rules, rules.general->prefer_most_captures_of) + "\n";
   else if (rules.general && rules.general->prefer_captures && !rules.capture_most)
     text += "  (prefer captures)\n";
   if (rules.turn_actions != 1 || rules.first_turn_actions != 1)

@@ -71,7 +71,7 @@ const std::map<std::string, std::string, std::less<>> kDagazRuleOptions = {
 const std::vector<std::string> kDagazModuleWords = {"extension", "invariant", "restrictions"};
 // The rule options' values other than false that troyka plays (check_option).
 const std::map<std::string, std::vector<std::string>, std::less<>> kReadRuleValues = {
-    {"pass turn", {"forced", "true"}}, {"pass partial", {"true"}},    {"maximal captures", {"true"}},
+    {"pass turn", {"forced", "true"}}, {"pass partial", {"true"}},    {"maximal captures", {"true", "2"}},
     {"deferred captures", {"true"}},   {"chess invariant", {"true"}},
 };
 // The options' older form, (pass-turn VALUE) for (option "pass turn" VALUE), which ZRF files of
@@ -94,7 +94,7 @@ const std::vector<std::string> kGameForms = {
 };
 const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", "draw-condition"};
 const std::vector<std::string> kConditions = {
-    "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or"};
+    "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or", "and"};
 
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
@@ -108,7 +108,9 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
      "'from' is read only as the first item of a move (where the piece stands): a troyka move cannot "
      "move a piece from elsewhere"},
     {"capture", "'capture' of a position other than the landing one cannot be expressed"},
-    {"cascade", "'cascade' (moving several pieces) cannot be expressed"},
+    {"cascade",
+     "'cascade' is read only at the top of a move, as castling writes it (... to STEPS cascade STEPS add); here it "
+     "cannot be expressed"},
     {"create", "'create' (a new piece) cannot be expressed"},
     {"flip", "'flip' (changing a piece's owner) cannot be expressed"},
     {"change-owner", "'change-owner' cannot be expressed"},
@@ -509,6 +511,7 @@ class Lowering {
     read_board();
     read_move_priorities();
     read_pieces();
+    if (most_kings_) rules_.capture_most_of = crowned_pieces();
     read_setup();
     place_drops();
     read_goals();
@@ -696,7 +699,7 @@ class Lowering {
   bool read_rule_option(const std::string& name, const Node& value, const Node& at) {
     const auto read = kReadRuleValues.find(name);
     if (read == kReadRuleValues.end() || std::none_of(read->second.begin(), read->second.end(),
-                                                      [&](const std::string& v) { return value.is_symbol(v); }))
+                                                      [&](const std::string& v) { return to_text(value) == v; }))
       return false;
     // "forced": a player may pass only when it has no other move (Polygamo's GameModel.GenerateMoves):
     // troyka's (pass-when-stuck), except that a position where neither player can move ends the game
@@ -709,6 +712,8 @@ class Lowering {
     // The player must make a move that captures the most pieces: troyka's (prefer (most captures)),
     // which counts the captures of all the parts of a move.
     if (name == "maximal captures") rules_.must_capture = rules_.capture_most = true;
+    // 2: of the moves that capture the most pieces, those that capture the most kings (crowned_pieces).
+    if (name == "maximal captures") most_kings_ = value.kind == Node::Kind::Integer;
     if (name == "deferred captures") deferred_captures_ = true;
     // Zillions keeps a king out of check when a checkmated goal names it (read_royal_pieces); the
     // option asks the Dagaz runtime for the same, which check_chess_invariant requires.
@@ -1440,6 +1445,27 @@ class Lowering {
     rules_.pieces.push_back(std::move(piece));
   }
 
+  // The kings of "maximal captures" 2: the piece types into which a move of a piece of another type
+  // turns it, (add King), (add-partial King TYPE) or (change-type King), sorted. Zillions' rules
+  // name no piece as the king; the crowned men of draughts are these.
+  std::vector<int> crowned_pieces() const {
+    std::set<int> crowned;
+    const auto find_in = [&](const auto& self, const Node& node, int mover) -> void {
+      if (!node.is_list()) return;
+      const std::string_view head = node.head();
+      if ((head == "add" || head == "add-partial" || head == "change-type") && node.items.size() > 1 &&
+          node.items[1].is_symbol())
+        if (const int piece = piece_index(rules_, node.items[1].text); piece >= 0 && piece != mover)
+          crowned.insert(piece);
+      for (const Node& item : node.items) self(self, item, mover);
+    };
+    const auto& piece_forms = forms("piece");  // in the order of rules_.pieces (read_pieces)
+    for (std::size_t piece = 0; piece < piece_forms.size(); ++piece)
+      for (const Node& part : piece_forms[piece]->items)
+        if (part.head() == "moves") find_in(find_in, part, static_cast<int>(piece));
+    return {crowned.begin(), crowned.end()};
+  }
+
   // The bodies of a piece's (moves ...) or (drops ...) lists, each with its move type.
   std::vector<CoreBody> bodies_of(const std::vector<const Node*>& lists) const {
     std::vector<CoreBody> bodies;
@@ -1814,7 +1840,8 @@ class Lowering {
     try {
       return core_rule(body, piece, player);
     } catch (const Error& core_error) {
-      if (rules_.points) throw;  // a graph board's moves are read only in core forms
+      // A graph board's moves are read only in core forms, and so is a move of two pieces (cascade).
+      if (rules_.points || has_symbol(items_of(*body.node), "cascade")) throw;
       try {
         (void)lower_move(*body.node);
       } catch (const Error& keyword_error) {
@@ -1840,13 +1867,78 @@ class Lowering {
     check_marked_before_back(node);
     const Run run{player, captured_for(piece)};
     std::vector<core::Expr> ways;
-    if (auto whole = stopping(items_of(node), run, End::Add)) ways.push_back(std::move(*whole));
+    if (const std::span<const Node> items = items_of(node); has_symbol(items, "cascade"))
+      ways.push_back(cascading(items, run));
+    else if (auto whole = stopping(items, run, End::Add))
+      ways.push_back(std::move(*whole));
     if (auto part = stopping(items_of(node), run, End::AddPartial))
       ways.push_back(core::seq({std::move(*part), continuation(piece, partial_type(node), run)}));
     if (ways.empty())
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
     rule.expr = *core::choice(std::move(ways));
     return rule;
+  }
+
+  static bool has_symbol(std::span<const Node> items, std::string_view word) {
+    return std::any_of(items.begin(), items.end(), [&](const Node& item) { return item.is_symbol(word); });
+  }
+
+  // A move of two pieces, as Zillions' castling writes it: `... to STEPS cascade STEPS add`. The
+  // mover walks to `to`, where it will land, and on to the piece that `cascade` picks up, which
+  // walks on to the add and lands there (on an empty cell). The core moves the second piece with
+  // (relocate NAME): at the add the run marks the cell, walks back by the opposite steps to the
+  // piece picked up, relocates it there, and walks back to `to`, where the mover lands as an add
+  // lands. So between `to` and the add there may be only directions and (verify ...).
+  core::Expr cascading(std::span<const Node> items, const Run& run) const {
+    const auto find = [&](std::string_view word) {
+      return std::find_if(items.begin(), items.end(), [&](const Node& item) { return item.is_symbol(word); });
+    };
+    const auto to = find("to"), cascade = find("cascade");
+    const std::string hint = "castling: e (verify empty?) e (verify empty?) to e (verify friend?) cascade w w add";
+    if (rules_.points)
+      fail(*cascade,
+           "'cascade' on a board given by links is not supported yet: troyka walks back the steps to the piece "
+           "picked up, and does not know the links' opposites (a missing feature, not a mistake in the file)");
+    if (to > cascade)
+      fail(*cascade,
+           "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
+           "to the add (a missing feature, not a mistake in the file)",
+           hint);
+    if (!items.back().is_symbol("add"))
+      fail(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
+    std::array<std::vector<Offset>, 2> walked;  // from `to` to cascade, from cascade to the add
+    for (auto item = to + 1; item + 1 < items.end(); ++item) {
+      if (item == cascade) continue;
+      if (item->is_symbol("to") || item->is_symbol("cascade"))
+        fail(*item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
+                                item->text));
+      if (is_direction(*item))
+        walked[item < cascade ? 0 : 1].push_back(direction_for(*item, run.player));
+      else if (item->head() != "verify")
+        fail(*item,
+             "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
+             "that it can walk back (a missing feature, not a mistake in the file)",
+             hint);
+    }
+    if (walked[0].empty())
+      fail(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
+    if (walked[1].empty()) fail(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
+    const auto back_along = [&](const std::vector<Offset>& steps) {
+      std::vector<core::Expr> goes;
+      for (auto step = steps.rbegin(); step != steps.rend(); ++step)
+        goes.push_back(core_go({-step->dx, -step->dy}, run.player));
+      return core::seq(std::move(goes));
+    };
+    const auto named = [](core::Op op) {
+      core::Expr expr = core::node(op);
+      expr.variable = "cascaded";
+      return expr;
+    };
+    return core::seq({passing(items.first(static_cast<std::size_t>(to - items.begin())), run),
+                      passing(std::span<const Node>(to + 1, cascade), run), occupants(kEnemy | kFriend, run),
+                      passing(std::span<const Node>(cascade + 1, items.end() - 1), run), occupants(kEmpty, run),
+                      named(core::Op::Mark), back_along(walked[1]), named(core::Op::Relocate), back_along(walked[0]),
+                      landing(run)});
   }
 
   // A 'back' returns to the position the last 'mark' remembered: one must come before it in the body.
@@ -2042,8 +2134,9 @@ class Lowering {
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
     if (keyword == "to")
       fail(item,
-           "'to' is read only in moves that are one step, leap or slide; a piece with a move of several adds, "
-           "branches or effects has its moves read another way, which has no 'to' yet",
+           "'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a piece with a move "
+           "of several adds, branches or effects has its moves read another way, where 'to' needs a 'cascade' "
+           "after it",
            "docs/zrf.md lists what each way reads");
     if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
     fail(item, fmt::format("unsupported in a move: {}", describe(item)),
@@ -2461,6 +2554,8 @@ class Lowering {
           condition(node.items[i], out);
       }
       if (!lines.empty()) out.push_back(in_a_row(lines, node, rule));
+    } else if (word == "and" && node.items.size() >= 2) {
+      out.push_back(conjunction(node, rule));
     } else if (word == "relative-config" && node.is_list()) {
       out.push_back(in_a_row({&node}, node, rule));
     } else if (word == "pieces-remaining" && node.is_list()) {
@@ -2480,6 +2575,38 @@ class Lowering {
       if (kUnsupported.count(word)) unsupported(at, word);
       fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
     }
+  }
+
+  // (and C...): every condition holds for the player, troyka's (and C...). A condition that reads as
+  // several rules (an 'or') is their (or ...); "has no pieces", which troyka says of the opponent
+  // (read_goal turns it round), cannot be one of the parts.
+  EndRule conjunction(const Node& node, EndRule rule) {
+    rule.kind = EndKind::All;
+    std::string texts;
+    for (std::size_t i = 1; i < node.items.size(); ++i) {
+      std::vector<EndRule> parts;
+      condition(node.items[i], parts);
+      if (std::any_of(parts.begin(), parts.end(),
+                      [](const EndRule& part) { return part.kind == EndKind::OpponentHasNoPieces; }))
+        fail(node.items[i],
+             "(pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a player's having no pieces "
+             "only as a goal of its own (a missing feature, not a mistake in the file)",
+             "(pieces-remaining 0 PIECE) is read inside (and ...): the player has no PIECE left");
+      EndRule part;
+      if (parts.size() == 1) {
+        part = parts.front();
+      } else {
+        part.kind = EndKind::Any;
+        part.parts = parts;
+        part.condition_text = "(or";
+        for (const EndRule& each : parts) part.condition_text += " " + each.condition_text;
+        part.condition_text += ")";
+      }
+      texts += " " + part.condition_text;
+      rule.parts.push_back(std::move(part));
+    }
+    rule.condition_text = "(and" + texts + ")";
+    return rule;
   }
 
   // (pieces-remaining N [PIECE]): the player has exactly N pieces (of that type) on the board; pieces
@@ -2683,6 +2810,7 @@ class Lowering {
   bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
   bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends
+  bool most_kings_ = false;          // (option "maximal captures" 2): then the most kings (crowned_pieces)
   const Node* chess_invariant_ = nullptr;  // where (option "chess invariant" true) is, when it is
   std::set<int> royal_pieces_;             // the pieces checkmated goals name: no move may leave one attacked
   int tested_moves_ = 0;                   // moves lowered with cell tests, at most kMaxTestedMoves

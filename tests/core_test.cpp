@@ -691,22 +691,44 @@ TEST(CoreErrors, FormsAndTestsAreChecked) {
             "test.game:2:9: error: expected 'captures' or (most captures), found 'moves'\n"
             " 2 | (prefer moves)\n"
             "   |         ^~~~~\n"
-            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
+            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures) [(most captures "
+            "PIECE...)])\n");
   EXPECT_EQ(core_rules_error("(step forward)", "(prefer (fewest captures))"),
             "test.game:2:9: error: expected 'captures' or (most captures), found '(fewest ...)'\n"
             " 2 | (prefer (fewest captures))\n"
             "   |         ^\n"
-            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures))\n");
+            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures) [(most captures "
+            "PIECE...)])\n");
   EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most pieces))"),
             "test.game:2:15: error: expected 'captures', found 'pieces'\n"
             " 2 | (prefer (most pieces))\n"
             "   |               ^~~~~~\n"
-            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
+            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces; (most captures "
+            "PIECE...): of those, the ones that capture the most of these pieces\n");
   EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most captures pieces))"),
             "test.game:2:24: error: '(most ...)' takes no more than 1 argument; 'pieces' is one too many\n"
             " 2 | (prefer (most captures pieces))\n"
             "   |                        ^~~~~~\n"
-            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces\n");
+            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces; (most captures "
+            "PIECE...): of those, the ones that capture the most of these pieces\n");
+  // The tie-break: a list of pieces after (most captures), and only there.
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer captures (most captures Man))"),
+            "test.game:2:18: error: a tie-break (most captures PIECE...) follows only (most captures)\n"
+            " 2 | (prefer captures (most captures Man))\n"
+            "   |                  ^\n"
+            "hint: usage: (prefer captures), the core's (must-capture), or (prefer (most captures) [(most captures "
+            "PIECE...)])\n");
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most captures) (most captures))"),
+            "test.game:2:25: error: the tie-break (most captures PIECE...) names no piece: which captures count?\n"
+            " 2 | (prefer (most captures) (most captures))\n"
+            "   |                         ^\n"
+            "hint: usage: (most captures): of the capturing moves, those that capture the most pieces; (most captures "
+            "PIECE...): of those, the ones that capture the most of these pieces\n");
+  EXPECT_EQ(core_rules_error("(step forward)", "(prefer (most captures) (most captures Queen))"),
+            "test.game:2:40: error: unknown piece 'Queen'\n"
+            " 2 | (prefer (most captures) (most captures Queen))\n"
+            "   |                                        ^~~~~\n"
+            "hint: expected one of 'Man', 'King'\n");
   EXPECT_EQ(core_rules_error("(moves (go (0 0)) empty)"),
             "test.game:3:27: error: a leap of (0 0) does not move\n"
             " 3 | (piece Man \"M\" (moves (go (0 0)) empty))\n"

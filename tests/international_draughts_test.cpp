@@ -101,6 +101,23 @@ TEST(InternationalDraughts, TheMajorityRuleAlsoCountsTheFastPathsChains) {
   });
 }
 
+// The tie-break (most captures King) on the fast path's jumps: of two captures of one piece each,
+// the one that takes the king (a3 over b4) is the only move; without it, both are.
+TEST(InternationalDraughts, TheKingsTieBreakAlsoCountsTheFastPathsJumps) {
+  std::ifstream in(std::string(TROYKA_SOURCE_DIR) + "/games/english-draughts.game");
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  text.replace(text.find("(must-capture)"), std::string("(must-capture)").size(),
+               "(prefer (most captures) (most captures King))");
+  const std::string start = "8/8/8/8/1K6/m7/3M4/2m5 White 10 4";
+  const Game kings(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"kings.game", text}), {}));
+  kings.visit([&](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, start)), (std::vector<std::string>{"a3xc5"}));
+  });
+  game("english-draughts.game").visit([&](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, start)), (std::vector<std::string>{"a3xc5", "c1xe3"}));
+  });
+}
+
 TEST(InternationalDraughts, AFlyingKingCapturesFromAfarAndLandsAnywhereBeyond) {
   game(kFile).visit([](const auto& program) {
     // The king on a1 takes e5 from four cells away and may stop on f6, g7, h8 or i9 (j10 holds a man).

@@ -271,6 +271,40 @@ TEST(ZrfRealGames, DagazEnglishCheckersPlaysTheRealRules) {
   EXPECT_EQ(perfts(rules, depth), std::vector<std::uint64_t>(published.begin(), published.begin() + depth));
 }
 
+// The Dagaz project's Italian checkers (a real ZRF file, tests/data/zrf/SOURCE.md) with "maximal
+// captures" 2. To depth 5 no position offers captures of different sizes, so it counts as English
+// draughts (Aart Bik's published perft); at depth 6 the majority rule leaves fewer moves than
+// English draughts' 36768. The translation, which writes the tie-break, counts the same.
+TEST(ZrfRealGames, DagazItalianCheckersLoadsWithTheMostKingsRule) {
+  const Rules rules = file_rules(kData + "zrf/italian-checkers-dagaz.zrf");
+  EXPECT_EQ(perfts(rules, 5), (std::vector<std::uint64_t>{7, 49, 302, 1469, 7361}));
+  EXPECT_LT(perfts(rules, 6).back(), 36768u);
+  EXPECT_EQ(perfts(translated(rules), 6), perfts(rules, 6));
+  EXPECT_NE(to_troyka_language(rules).find("(prefer (most captures) (most captures King))"), std::string::npos);
+}
+
+// 'to' and 'cascade', castling as Zillions' chess files write it: the king lands at 'to', the rook it
+// picks up lands at the add. tests/data/zrf/castling.zrf against its twin in the core's (relocate
+// NAME): 26 first moves by hand (5 king steps, 2 castlings, the rooks' 10 and 9), perft, random
+// games and the position after each castling.
+TEST(ZrfOwnGames, CastlingWithCascadeEqualsItsTroykaTwin) {
+  const Rules rules = file_rules(kData + "zrf/castling.zrf");
+  const Rules twin = file_rules(kData + "games/castling.game");
+  EXPECT_EQ(perfts(rules, 4), (std::vector<std::uint64_t>{26, 613, 15950, 401863}));
+  EXPECT_EQ(perfts(rules, 4), perfts(twin, 4));
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 3), perfts(twin, 3));
+  Game(rules).visit([](const auto& program) {
+    const auto texts = troyka_tests::move_texts(program, program.initial_state());
+    EXPECT_NE(std::find(texts.begin(), texts.end(), "e1-g1"), texts.end());
+    EXPECT_NE(std::find(texts.begin(), texts.end(), "e1-c1"), texts.end());
+    const auto short_side = troyka_tests::after(program, program.initial_state(), "e1-g1");
+    EXPECT_EQ(program.position_text(short_side), "r3k2r/8/8/8/8/8/8/R4RK1 Black 1");
+    const auto long_side = troyka_tests::after(program, program.initial_state(), "e1-c1");
+    EXPECT_EQ(program.position_text(long_side), "r3k2r/8/8/8/8/8/8/2KR3R Black 1");
+  });
+}
+
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
   const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
   const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
@@ -522,9 +556,9 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
     std::string_view option, message;
   };
   const Case cases[] = {
-      {"(option \"maximal captures\" 2)",
-       "test.zrf:3:26: error: the option \"maximal captures\" 2 is not supported yet: troyka plays this option (a "
-       "player must make the move that captures the most pieces) only as false or true (a missing feature, not a "
+      {"(option \"maximal captures\" 3)",
+       "test.zrf:3:26: error: the option \"maximal captures\" 3 is not supported yet: troyka plays this option (a "
+       "player must make the move that captures the most pieces) only as false, true or 2 (a missing feature, not a "
        "mistake in the file)"},
       {"(option \"ko\" situation)",
        "test.zrf:3:26: error: the option \"ko\" situation is not supported yet: a move may not bring back an "
@@ -602,6 +636,29 @@ TEST(ZrfOptions, MaximalAndDeferredCapturesPlayTheirRules) {
   EXPECT_EQ(first_moves("King"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5xg1"}));
   EXPECT_EQ(first_moves("King, deferred captures"), (Moves{"b6xe3xg1", "b6xe3xg5xe7xc5"}));
   EXPECT_EQ(first_moves("King, maximal captures"), (Moves{"b6xe3xg5xe7xc5xg1"}));
+}
+
+// "maximal captures" 2 (Zillions' Italian Checkers: the capture that takes the most pieces, and of
+// those one that takes the most kings), the kings being the pieces men are crowned into: the position
+// of tests/data/zrf/most-kings-captures.zrf, whose first moves are listed here by hand.
+TEST(ZrfOptions, MaximalCaptures2PrefersTheMostKings) {
+  const auto first_moves = [](const Rules& rules) {
+    std::vector<std::string> texts;
+    Game(rules).visit([&](const auto& program) { texts = troyka_tests::move_texts(program, program.initial_state()); });
+    std::sort(texts.begin(), texts.end());
+    return texts;
+  };
+  const auto rules_of = [](const std::string& chosen) {
+    return file_rules(kData + "zrf/most-kings-captures.zrf", variant(chosen));
+  };
+  using Moves = std::vector<std::string>;
+  // a1 jumps the men on b2 and b4; f2 the king on e3, then the man on e5.
+  EXPECT_EQ(first_moves(rules_of("Most pieces")), (Moves{"a1xc3xa5", "f2xd4xf6"}));
+  const Rules kings = rules_of("Most kings");
+  EXPECT_EQ(first_moves(kings), (Moves{"f2xd4xf6"}));
+  // The translation writes the tie-break, and reads back to the same moves.
+  EXPECT_NE(to_troyka_language(kings).find("(prefer (most captures) (most captures King))"), std::string::npos);
+  EXPECT_EQ(first_moves(translated(kings)), (Moves{"f2xd4xf6"}));
 }
 
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
@@ -949,6 +1006,49 @@ TEST(ZrfSemantics, PiecesRemainingZeroIsTheOpponentHavingNoPieces) {
 
 // (pieces-remaining N) is the player having exactly N pieces on the board, (pieces-remaining 0
 // PIECE) having no PIECE left (the Zillions Language Reference, docs/zrf.md).
+// (and C...) in a goal: every condition holds, troyka's (and C...); here a player with neither
+// pawns nor guards loses (the Dagaz files' daldosa.zrf and the large shogis write it so).
+TEST(ZrfGoals, AndHoldsWhenEveryConditionHolds) {
+  const std::string guard =
+      "(piece (name Pawn) (moves (step n) (e (verify enemy?) add))) (piece (name Guard)) "
+      "(piece (name Scout) (moves (step n)))";
+  std::string text(kTiny);
+  text.replace(text.find("(win-condition"),
+               std::string("(win-condition (White Black) (absolute-config Pawn (a4 d1)))").size(),
+               "(loss-condition (White Black) (and (pieces-remaining 0 Pawn) (pieces-remaining 0 Guard)))");
+  text.replace(text.find("(piece (name Pawn)"),
+               std::string("(piece (name Pawn) (moves (step n) (e (verify enemy?) add)))").size(), guard);
+  const Rules rules = load_rules(zrf_source(text), {});
+  ASSERT_EQ(rules.end.size(), 2u);  // and the loss of a player who cannot move, Zillions' default
+  EXPECT_EQ(rules.end[0].kind, EndKind::All);
+  EXPECT_EQ(rules.end[0].condition_text, "(and (lost Pawn) (lost Guard))");
+  Game(rules).visit([](const auto& program) {
+    // White takes Black's last pawn: without a guard Black loses (its scout could still move), with
+    // one the game goes on.
+    EXPECT_EQ(troyka_tests::end_after(program, "4/3s/1Pp1/P3 White 0", "b2xc2"),
+              "Black loses by (and (lost Pawn) (lost Guard))");
+    EXPECT_EQ(troyka_tests::end_after(program, "3g/3s/1Pp1/P3 White 0", "b2xc2"), "");
+  });
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  // An 'or' among the conditions is their (or ...).
+  std::string either = text;
+  either.replace(either.find("(pieces-remaining 0 Guard)"), std::string("(pieces-remaining 0 Guard)").size(),
+                 "(or (pieces-remaining 0 Guard) (pieces-remaining 0 Scout))");
+  const Rules with_or = load_rules(zrf_source(either), {});
+  EXPECT_EQ(with_or.end[0].condition_text, "(and (lost Pawn) (or (lost Guard) (lost Scout)))");
+  Game(with_or).visit([](const auto& program) {
+    EXPECT_EQ(troyka_tests::end_after(program, "3g/3s/1Pp1/P3 White 0", "b2xc2"), "");
+    EXPECT_EQ(troyka_tests::end_after(program, "4/3s/1Pp1/P3 White 0", "b2xc2"),
+              "Black loses by (and (lost Pawn) (or (lost Guard) (lost Scout)))");
+  });
+  std::string opponent = text;
+  opponent.replace(opponent.find("(pieces-remaining 0 Guard)"), std::string("(pieces-remaining 0 Guard)").size(),
+                   "(pieces-remaining 0)");
+  EXPECT_EQ(first_line(error_of(opponent)),
+            "test.zrf:13:64: error: (pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a "
+            "player's having no pieces only as a goal of its own (a missing feature, not a mistake in the file)");
+}
+
 TEST(ZrfGoals, PiecesRemainingCountsThePlayersPiecesOnTheBoard) {
   const Rules rules = tiny_rules("(win-condition (White Black) (absolute-config Pawn (a4 d1)))",
                                  "(loss-condition (White Black) (pieces-remaining 1))");
@@ -1557,6 +1657,12 @@ TEST(ZrfBoards, BoardsThatAreNotRectanglesAreGraphsOfTheirLinks) {
   EXPECT_EQ(first_line(error_of(opposite)),
             "test.zrf:10:32: error: '(opposite DIR)' on a board given by links is not supported yet: troyka does not "
             "know which of its directions is DIR's opposite (a missing feature, not a mistake in the file)");
+  std::string cascade(kRing);
+  cascade.replace(cascade.find("(next (while"), 5, "(next to next cascade next add) (next");
+  EXPECT_EQ(first_line(error_of(cascade)),
+            "test.zrf:10:45: error: 'cascade' on a board given by links is not supported yet: troyka walks back the "
+            "steps to the piece picked up, and does not know the links' opposites (a missing feature, not a mistake "
+            "in the file)");
   // Links that are no offset of the rectangle, or that change a grid's own direction, make a graph
   // too: here the same moves as the grid's, now along links.
   const Rules grid = tiny_rules();
@@ -1592,8 +1698,23 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
        "test.zrf:11:48: error: unsupported ZRF form 'capture': 'capture' of a position other than the "
        "landing one cannot be expressed"},
       {"(n (verify empty?) cascade n add)",
-       "test.zrf:11:48: error: unsupported ZRF form 'cascade': 'cascade' (moving several pieces) "
-       "cannot be expressed"},
+       "test.zrf:11:48: error: troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece "
+       "picked up walks on to the add (a missing feature, not a mistake in the file)"},
+      {"(n to n cascade n)",
+       "test.zrf:11:45: error: a move with 'cascade' ends with add, where the piece picked up lands"},
+      {"(n to n cascade n (if empty? n) add)",
+       "test.zrf:11:47: error: between 'to' and the add of a move with 'cascade', troyka reads only directions and "
+       "(verify ...), so that it can walk back (a missing feature, not a mistake in the file)"},
+      {"(n to cascade n add)",
+       "test.zrf:11:35: error: 'cascade' right at 'to' would pick up the piece where the first one lands"},
+      {"(n to n cascade add)",
+       "test.zrf:11:37: error: the piece 'cascade' picks up never moves: no step before the add"},
+      {"(n to n cascade n cascade n add)",
+       "test.zrf:11:47: error: 'cascade' is given twice: troyka reads a move of two pieces, one 'to' and one "
+       "'cascade'"},
+      {"(n to n (if empty? cascade) n add)",
+       "test.zrf:11:48: error: unsupported ZRF form 'cascade': 'cascade' is read only at the top of a move, as "
+       "castling writes it (... to STEPS cascade STEPS add); here it cannot be expressed"},
       {"(n back add)",
        "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
       {"(n to n to add)", "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell"},
@@ -1625,8 +1746,9 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
       {"((opposite s) back n add)",
        "test.zrf:11:43: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
       {"(n (verify empty?) add n to add)",
-       "test.zrf:11:54: error: 'to' is read only in moves that are one step, leap or slide; a piece with a move of "
-       "several adds, branches or effects has its moves read another way, which has no 'to' yet"},
+       "test.zrf:11:54: error: 'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a "
+       "piece with a move of several adds, branches or effects has its moves read another way, where 'to' needs a "
+       "'cascade' after it"},
       {"(n (verify (in-zone? goal)) add)", "test.zrf:11:50: error: unknown zone 'goal'"},
   };
   for (const Case& c : cases) {
