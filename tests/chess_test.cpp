@@ -152,6 +152,30 @@ TEST(ChessForms, AttributesAndRegistersAreDeclared) {
             "hint: give the register a name of its own: position text writes each as NAME=...\n");
 }
 
+// last-from and last-to are words, tests of the registers the interpreter keeps, which no rule
+// names otherwise; they count among a game's registers.
+TEST(ChessForms, LastFromAndLastToAreTestsOfRegistersTheInterpreterKeeps) {
+  EXPECT_EQ(king_rules_error("", "(moves (go e) (last-to) empty)"),
+            "test.game:3:31: error: 'last-to' is a word of its own: write it without parentheses\n"
+            " 3 | (piece King \"K\" (moves (go e) (last-to) empty))\n"
+            "   |                               ^\n");
+  EXPECT_EQ(king_rules_error("(register last-from)", "(step e)"),
+            "test.game:2:11: error: 'last-from' is the name position text gives the last move's cells\n"
+            " 2 | (register last-from)\n"
+            "   |           ^~~~~~~~~\n"
+            "hint: give the register another name: the tests last-from and last-to keep those\n");
+  EXPECT_EQ(king_rules_error("", "(moves (go e) last-from empty (at-register last-from))"),
+            "test.game:3:60: error: 'last-from' is a test of its own, not a register a rule reads or sets\n"
+            " 3 | (piece King \"K\" (moves (go e) last-from empty (at-register last-from)))\n"
+            "   |                                                            ^~~~~~~~~\n"
+            "hint: write last-from where the rule tests here\n");
+  EXPECT_EQ(king_rules_error("(register a) (register b) (register c) (register d)", "(moves (go e) empty last-to)"),
+            "test.game:3:37: error: 'last-to' needs a register of its own, and the game has 4 already\n"
+            " 3 | (piece King \"K\" (moves (go e) empty last-to))\n"
+            "   |                                     ^~~~~~~\n"
+            "hint: a game has at most 4 registers, counting those last-from and last-to keep\n");
+}
+
 TEST(ChessForms, ARelocationNeedsAMarkAndAttackedTakesNothing) {
   EXPECT_EQ(king_rules_error("", "(moves (go e) empty (go e) friend (relocate there) (go w))"),
             "test.game:3:61: error: no (mark there) comes before this (relocate there)\n"
