@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -174,6 +176,24 @@ TEST(ChessForms, LastFromAndLastToAreTestsOfRegistersTheInterpreterKeeps) {
             " 3 | (piece King \"K\" (moves (go e) empty last-to))\n"
             "   |                                     ^~~~~~~\n"
             "hint: a game has at most 4 registers, counting those last-from and last-to keep\n");
+}
+
+// A chain of jumps of the fast path is a move of several parts: its last hop is the last move.
+// English draughts with a rule that asks for the last move (and never gives one: here is the
+// mover's origin, which cannot be both cells) keeps it in its position text.
+TEST(ChessForms, TheLastMoveOfAChainOfJumpsIsItsLastHop) {
+  std::ifstream file(TROYKA_SOURCE_DIR "/games/english-draughts.game");
+  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::string king = "(jump diagonal (over enemy) chain))";
+  text.replace(text.find(king), king.size(),
+               "(jump diagonal (over enemy) chain) (moves last-from last-to (go forward) empty))");
+  troyka_tests::game_from_text(text).visit([](const auto& program) {
+    const std::string start = "8/8/1M6/2m5/8/4m3/8/m7 Black 0 0";
+    EXPECT_EQ(troyka_tests::after_move(program, start, "b6xd4xf2"),
+              "8/8/8/8/8/8/5M2/m7 White 1 0 last-from=d4 last-to=f2");
+    EXPECT_EQ(troyka_tests::after_move(program, "8/8/1M6/8/8/8/8/m7 Black 0 0", "b6-c5"),
+              "8/8/8/2M5/8/8/8/m7 White 1 0 last-from=b6 last-to=c5");
+  });
 }
 
 TEST(ChessForms, ARelocationNeedsAMarkAndAttackedTakesNothing) {
