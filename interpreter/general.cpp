@@ -58,7 +58,10 @@ bool is_plain_test(Op op) {
     case Op::Any:
     case Op::Captured:
     case Op::Is:
-    case Op::In: return true;
+    case Op::In:
+    case Op::LastFrom:
+    case Op::LastTo:
+    case Op::CapturedEarlier: return true;
     default: return false;
   }
 }
@@ -494,8 +497,11 @@ class GeneralMoves<Words>::Compiler {
       case Op::Is: return test(Code::Test, kPieceMasks + e.piece, want, fails);
       case Op::In: return test(Code::TestRegion, region(e.region), want, fails);
       case Op::Captured: return test(Code::Captured, 0, want, fails);
+      case Op::CapturedEarlier: return test(Code::Gone, 0, want, fails);
       case Op::Attr: return test(Code::Attr, e.slot, want, fails);
       case Op::AtRegister: return test(Code::AtRegister, e.slot, want, fails);
+      case Op::LastFrom: return test(Code::LastFrom, e.slot, want, fails);
+      case Op::LastTo: return test(Code::LastTo, e.slot, want, fails);
       case Op::Attacked: owner_.asks_attacks_ = true; return test(Code::Attacked, 0, want, fails);
       case Op::AtOrigin: return test(Code::AtOrigin, 0, want, fails);
       case Op::HasLiberty: return test(Code::HasLiberty, direction_set(e.directions), want, fails);
@@ -748,6 +754,7 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t here = -1;
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
+  std::uint16_t part_effects = 0;  // the effects made before the last waypoint (earlier parts')
   std::int8_t piece = -1;    // the mover's type now
   std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
   bool from_hand = false;    // it entered from its player's hand
@@ -811,8 +818,17 @@ struct GeneralMoves<Words>::Search {
                                             : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
     return cells.test(t.here);
   }
-  bool captured(const Thread& t) const {
-    for (std::size_t i = 0; i < t.effects; ++i)
+  // Where the previous move started (`from`) or ended, -1 for none: once this move has passed a
+  // waypoint, its previous part's (a waypoint ends a part, which started at the waypoint before it
+  // or at the origin); before, the last move's, which the register `reg` keeps.
+  int last_move_cell(const Thread& t, bool from, int reg) const {
+    if (t.waypoints == 0) return state.registers[static_cast<std::size_t>(reg)] - 1;
+    if (!from) return waypoints[t.waypoints - 1u];
+    return t.waypoints == 1 ? origin : waypoints[t.waypoints - 2u];
+  }
+  // Whether one of the run's first `among` effects captures here.
+  bool captured(const Thread& t, std::size_t among) const {
+    for (std::size_t i = 0; i < among; ++i)
       if (effects[i].code == Code::Capture && effects[i].cell == t.here) return true;
     return false;
   }
@@ -833,7 +849,7 @@ struct GeneralMoves<Words>::Search {
     return {own - gone, masks[kEnemy] - gone};
   }
   // Whether a carried mover may be put down at here.
-  bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t)); }
+  bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t, t.effects)); }
   void effect(Thread& t, Code code, int arg = -1, int amount = 0) { effect_at(t, t.here, code, arg, amount); }
   void effect_at(Thread& t, int cell, Code code, int arg = -1, int amount = 0) {
     effects.cut(t.effects);
@@ -875,16 +891,22 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::Test:
       case Code::TestRegion:
       case Code::Captured:
+      case Code::Gone:
       case Code::Attr:
       case Code::AtRegister:
+      case Code::LastFrom:
+      case Code::LastTo:
       case Code::AtOrigin: {
         bool holds = false;
         if (t.here >= 0) switch (in.code) {
             case Code::Test: holds = s.holds(t, in.arg); break;
             case Code::TestRegion: holds = regions_[in.arg].test(t.here); break;
-            case Code::Captured: holds = s.captured(t); break;
+            case Code::Captured: holds = s.captured(t, t.effects); break;
+            case Code::Gone: holds = s.captured(t, t.part_effects); break;
             case Code::Attr: holds = s.state.attributes[in.arg].test(t.here); break;
             case Code::AtRegister: holds = s.state.registers[in.arg] == t.here + 1; break;
+            case Code::LastFrom:
+            case Code::LastTo: holds = s.last_move_cell(t, in.code == Code::LastFrom, in.arg) == t.here; break;
             case Code::AtOrigin: holds = t.here == s.origin; break;
             default:
               holds = s.attacks->attacked(s.state, t.here, t.mover == kCarried ? s.origin : -1,
@@ -1023,6 +1045,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         s.waypoints.cut(t.waypoints);
         s.waypoints.push(static_cast<std::uint16_t>(t.here));
         ++t.waypoints;
+        t.part_effects = t.effects;
         ++t.pc;
         break;
       case Code::Commit:

@@ -183,6 +183,7 @@ class GeneralMoves {
     Test,        // the mask `arg` holds at here (xor negate), else go to alt or die
     TestRegion,  // here is in region `arg` (xor negate), else alt or die
     Captured,    // a capture of here is pending (xor negate), else alt or die
+    Gone,        // a capture of here is pending from before the last waypoint (an earlier part)
     AtOrigin,    // here is the mover's origin (xor negate), else alt or die
     Split,       // a choice: go on, and later try alt
     Jump,        // go to alt
@@ -208,6 +209,8 @@ class GeneralMoves {
     Attr,        // the piece at here has attribute `arg` (xor negate), else alt or die
     Attacked,    // (attacked) holds at here (xor negate), else alt or die
     AtRegister,  // here is the cell of register `arg` (xor negate), else alt or die
+    LastFrom,    // here is where the previous move, or part of this move, started (register `arg`: the move's)
+    LastTo,      // here is where it ended; both xor negate, else alt or die
     Relocate,    // the piece at here goes to marks[arg]
     SetAttr,     // the piece at here gets attribute `arg`
     ClearAttr,   // the piece at here loses attribute `arg`

@@ -136,6 +136,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       quiet_piece_ = static_cast<std::int8_t>(rule.piece);
     }
   marks_pieces_ = !rules_->attributes.empty() || !rules_->registers.empty();
+  last_from_register_ = lang::find_last_move_register(*rules_, lang::LastMove::From);
+  last_to_register_ = lang::find_last_move_register(*rules_, lang::LastMove::To);
   repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
                          [](const lang::EndRule& rule) { return asks_repetition(rule); });
   pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
@@ -783,6 +785,22 @@ void Program<Words>::clear_transient_registers(StateType& state) const {
 }
 
 template <int Words>
+void Program<Words>::remember_last_move(StateType& state, int from, int to) const {
+  if (last_from_register_ >= 0) set_register(state, last_from_register_, from);
+  if (last_to_register_ >= 0) set_register(state, last_to_register_, to);
+}
+
+// A chain of jumps is a move of several parts: its last part starts at the landing before the last.
+template <int Words>
+std::pair<int, int> Program<Words>::last_part(Move move) const {
+  if (move.from >= cells_) return {-1, -1};  // a pass or a swap
+  if (move.is_drop()) return {-1, move.to};
+  if (std::popcount(move.jumped) < 2) return {move.from, move.to};
+  const std::vector<int> landings = chain_landings(move);
+  return {landings.size() < 2 ? move.from : landings[landings.size() - 2], move.to};
+}
+
+template <int Words>
 std::uint64_t Program<Words>::counter_key(int player, int counter, int value) const {
   return value_key(counter_keys_[static_cast<std::size_t>(player * lang::kMaxCounters + counter)], value);
 }
@@ -837,6 +855,10 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   if constexpr (Extras) {
     if (marks_pieces_) {  // a piece that moves or is taken loses its attributes
       clear_transient_registers(state);
+      if (last_from_register_ >= 0 || last_to_register_ >= 0) {
+        const auto [from, to] = last_part(move);
+        remember_last_move(state, from, to);
+      }
       if (move.from < cells_) {
         clear_attributes(state, move.from);
         clear_attributes(state, move.to);
@@ -1060,6 +1082,12 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
   if (record.deferred >= 0) return apply_record(state, move, general_->complete(state, record, this));
   const int mover = state.to_move;
   if (marks_pieces_) clear_transient_registers(state);
+  if (last_from_register_ >= 0 || last_to_register_ >= 0) {
+    // The last part starts at the last waypoint before the landing (a part that ends the move is one too).
+    auto waypoint = record.waypoints.end();
+    if (waypoint != record.waypoints.begin() && waypoint[-1] == record.landing) --waypoint;
+    remember_last_move(state, waypoint == record.waypoints.begin() ? record.origin : waypoint[-1], record.landing);
+  }
   if (record.origin >= 0) {
     take(state, mover, record.piece, record.origin);
     if (marks_pieces_) clear_attributes(state, record.origin);

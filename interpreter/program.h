@@ -576,6 +576,11 @@ class Program {
   void set_attribute(StateType& state, int attribute, int cell, bool on) const;
   void set_register(StateType& state, int reg, int cell) const;  // cell -1: none
   void clear_transient_registers(StateType& state) const;
+  // The registers last-from and last-to keep (lang::Register::last): where the move's last part
+  // started (-1: a drop's or a pass's) and where it ended (-1: a pass's).
+  void remember_last_move(StateType& state, int from, int to) const;
+  // The (from, to) of the last part of a move of the fast path.
+  std::pair<int, int> last_part(Move move) const;
   std::string parse_mark(StateType& state, std::string_view text) const;  // an attribute's or register's text
   // Hands: `player`'s count of the hand piece in `slot` (lang::Rules::hands) changes by `delta`.
   void add_to_hand(StateType& state, int player, int slot, int delta) const;
@@ -800,6 +805,8 @@ class Program {
   std::array<std::uint64_t, lang::kMaxCountCells> count_keys_{};             // seeds, by cell
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
+  // The registers the tests last-from and last-to read, or -1 (lang::Register::last).
+  int last_from_register_ = -1, last_to_register_ = -1;
   int piece_types_ = 0;
   // By player: two jumps of one piece can make the same move (a step and a slide along one
   // direction), so move lists are rid of repeats. Never so in a game without slides.

@@ -234,6 +234,9 @@ bool is_test(core::Op op) {
     case core::Op::Attr:
     case core::Op::Attacked:
     case core::Op::AtRegister:
+    case core::Op::LastFrom:
+    case core::Op::LastTo:
+    case core::Op::CapturedEarlier:
     case core::Op::HasLiberty:
     case core::Op::CountIs: return true;
     default: return false;
@@ -1674,7 +1677,11 @@ class Checker {
   }
 
   core::Expr core_expr(const Node& node) {
-    if (node.is_symbol()) return core_word(node);
+    if (node.is_symbol()) {
+      core::Expr word = core_word(node);
+      if (word.op == core::Op::LastFrom || word.op == core::Op::LastTo) word.slot = last_move_slot(node, word.op);
+      return word;
+    }
     const Node& form = list_form(node, "in a move");
     core::Expr expr;
     expr.op = core_op(form.items.front());
@@ -1692,6 +1699,15 @@ class Checker {
     if (kCoreUsage.count(node.text) && !also_a_word)
       fail(node, fmt::format("'{}' opens a form: write it in parentheses", node.text), core_usage(node.text));
     return expr;
+  }
+
+  // The register the interpreter keeps for the test last-from or last-to, made at its first use.
+  int last_move_slot(const Node& node, core::Op op) {
+    const int slot = last_move_register(rules_, op == core::Op::LastFrom ? LastMove::From : LastMove::To);
+    if (slot < 0)
+      fail(node, fmt::format("'{}' needs a register of its own, and the game has {} already", node.text, kMaxRegisters),
+           fmt::format("a game has at most {} registers, counting those last-from and last-to keep", kMaxRegisters));
+    return slot;
   }
 
   // The core form or word `node` names.
@@ -1979,23 +1995,33 @@ class Checker {
 
   // Whether every complete run of `expr` captures a piece that it has just tested is not captured
   // yet (a test with (not captured), then capture, with only tests between): each such run takes a
-  // piece no earlier one took.
+  // piece no earlier one took. A test with (not captured-earlier) counts when a waypoint follows the
+  // capture in the pass, which makes it a capture of an earlier part for every later pass.
   static bool always_captures_afresh(const core::Expr& expr) {
     return always(expr, [](const core::Expr& part) {
       if (part.op != core::Op::Seq) return false;
-      bool tested = false;  // here was just tested not captured
-      for (const core::Expr& item : part.items) {
-        if (item.op == core::Op::Capture && tested) return true;
-        tested = tests_not_captured(item) || (tested && is_test(item.op));
+      core::Op tested = core::Op::Seq;  // Captured or CapturedEarlier: here was just tested not so
+      for (auto item = part.items.begin(); item != part.items.end(); ++item) {
+        if (item->op == core::Op::Capture && tested == core::Op::Captured) return true;
+        if (item->op == core::Op::Capture && tested == core::Op::CapturedEarlier &&
+            std::any_of(item, part.items.end(), [](const core::Expr& e) { return e.op == core::Op::Waypoint; }))
+          return true;
+        const core::Op now = tests_not_captured(*item);
+        tested = now != core::Op::Seq ? now : is_test(item->op) ? tested : core::Op::Seq;
       }
       return false;
     });
   }
 
-  static bool tests_not_captured(const core::Expr& test) {
+  // Captured or CapturedEarlier when `test` holds only where here is not so captured, else Seq.
+  static core::Op tests_not_captured(const core::Expr& test) {
     using core::Op;
-    if (test.op == Op::Not) return test.items.front().op == Op::Captured;
-    return test.op == Op::And && std::any_of(test.items.begin(), test.items.end(), tests_not_captured);
+    if (test.op == Op::Not && (test.items.front().op == Op::Captured || test.items.front().op == Op::CapturedEarlier))
+      return test.items.front().op;
+    if (test.op != Op::And) return Op::Seq;
+    for (const core::Expr& item : test.items)
+      if (const Op op = tests_not_captured(item); op != Op::Seq) return op;
+    return Op::Seq;
   }
 
   // The goes of a pass that move here for good: not those inside a lookahead or an each-direction,
@@ -2305,8 +2331,12 @@ class Checker {
     return slot_named(node, "attribute", names, "(attribute NAME (initially REGION))");
   }
   int register_named(const Node& node) const {
-    std::vector<std::string> names;
-    for (const Register& reg : rules_.registers) names.push_back(reg.name);
+    if (node.is_symbol(kLastFromName) || node.is_symbol(kLastToName))
+      fail(node, fmt::format("'{}' is a test of its own, not a register a rule reads or sets", node.text),
+           fmt::format("write {} where the rule tests here", node.text));
+    std::vector<std::string> names;  // declared ones come first: last-from and last-to are made later, by their tests
+    for (const Register& reg : rules_.registers)
+      if (reg.last == LastMove::None) names.push_back(reg.name);
     return slot_named(node, "register", names, "(register NAME [transient])");
   }
   int slot_named(const Node& node, const std::string& kind, const std::vector<std::string>& names,
@@ -2328,6 +2358,9 @@ class Checker {
     for (const Counter& counter : rules_.counters) clash("counter", counter.name, counter.pos);
     for (const Attribute& attribute : rules_.attributes) clash("attribute", attribute.name, attribute.pos);
     for (const Register& reg : rules_.registers) clash("register", reg.name, reg.pos);
+    if (name == kLastFromName || name == kLastToName)
+      fail(at, fmt::format("'{}' is the name position text gives the last move's cells", name),
+           fmt::format("give the {} another name: the tests last-from and last-to keep those", kind));
   }
 
   // (attribute NAME (initially REGION)): a mark of pieces, the setup's on REGION having it at the start.
@@ -3028,6 +3061,22 @@ std::vector<std::string> piece_names(const Rules& rules) {
   names.reserve(rules.pieces.size());
   for (const PieceType& piece : rules.pieces) names.push_back(piece.name);
   return names;
+}
+
+int find_last_move_register(const Rules& rules, LastMove which) {
+  for (std::size_t reg = 0; reg < rules.registers.size(); ++reg)
+    if (rules.registers[reg].last == which) return static_cast<int>(reg);
+  return -1;
+}
+
+int last_move_register(Rules& rules, LastMove which) {
+  if (const int found = find_last_move_register(rules, which); found >= 0) return found;
+  if (rules.registers.size() == static_cast<std::size_t>(kMaxRegisters)) return -1;
+  Register reg;
+  reg.name = which == LastMove::From ? kLastFromName : kLastToName;
+  reg.last = which;
+  rules.registers.push_back(reg);
+  return static_cast<int>(rules.registers.size()) - 1;
 }
 
 std::pair<std::string, std::string> too_many_piece_types(const Rules& rules) {

@@ -74,6 +74,9 @@ const char* keyword(Op op) {
     case Op::Sow: return "sow";
     case Op::CountIs: return "count";
     case Op::TakeCount: return "take-count";
+    case Op::LastFrom: return "last-from";
+    case Op::LastTo: return "last-to";
+    case Op::CapturedEarlier: return "captured-earlier";
   }
   return "";
 }

@@ -123,8 +123,17 @@ enum class Op {
               // `slot` from the cell after here, round and round; here := the cell of the last; none: no run
   CountIs,    // (count OP N): test: here's count compares with `amount` as `comparison`
   TakeCount,  // (take-count MARK): the whole count of the cell marked `variable` is added to here's
+  // Added for ZRF's last-from? and last-to? (issue 16). Tests: here is the cell the previous move
+  // started from / ended on, as the register `slot` keeps it (lang::Register::last); once this move
+  // has passed a waypoint, the previous part's of this move (a waypoint ends a part).
+  LastFrom,
+  LastTo,
+  // Added for ZRF's moves of several parts (issue 16): test: a capture of this cell is pending from
+  // an earlier part of this move (one that ended at a waypoint before here), whose piece Zillions
+  // has taken off the board by now; a capture of this part's stands until the part is played.
+  CapturedEarlier,
 };
-inline constexpr int kOps = static_cast<int>(Op::TakeCount) + 1;
+inline constexpr int kOps = static_cast<int>(Op::CapturedEarlier) + 1;
 
 // The word that writes `op`: the whole of a test or an action without arguments, else the keyword
 // that opens its form. Shared by the printer and the checker, which reads it back.

@@ -274,9 +274,18 @@ struct Attribute {
 // (remember NAME) sets it to here, the test (at-register NAME) asks whether here is it. A transient
 // register is cleared at every decision before the move's own (remember ...) (chess's square passed
 // over by a pawn's double step, which only the next move may use).
+//
+// Two registers the interpreter keeps itself, made by the tests last-from and last-to (never
+// declared): after every decision they hold where its move started and where it ended (its last
+// part's, for a move of several parts; none for a pass, and no start for a drop). Position text
+// writes them as the others, last-from=e2 last-to=e4.
+enum class LastMove : std::uint8_t { None, From, To };
+inline constexpr const char* kLastFromName = "last-from";
+inline constexpr const char* kLastToName = "last-to";
 struct Register {
   std::string name;
   bool transient = false;
+  LastMove last = LastMove::None;  // From or To: a register the interpreter keeps
   SourcePos pos;
 };
 
@@ -432,6 +441,10 @@ const std::string& target_name(Target target);
 // for did-you-mean hints. Shared by the front ends.
 int piece_index(const Rules& rules, std::string_view name);
 std::vector<std::string> piece_names(const Rules& rules);
+// The register of `rules` that keeps the last move's `which` cell (Register::last), added if
+// missing; -1 when the game already has kMaxRegisters others. find_: without adding it.
+int last_move_register(Rules& rules, LastMove which);
+int find_last_move_register(const Rules& rules, LastMove which);
 // The error, and its hint, for a game with more piece types than its board's width holds
 // (bitboard_width): the front ends report it at the first piece beyond the cap.
 std::pair<std::string, std::string> too_many_piece_types(const Rules& rules);

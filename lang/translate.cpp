@@ -397,8 +397,9 @@ std::string to_troyka_language(const Rules& rules) {
     text +=
         fmt::format("  (attribute {} (initially {}))\n", attribute.name, cells(attribute.initially[0], rules.width));
   }
-  for (const Register& reg : rules.registers)
-    text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
+  for (const Register& reg : rules.registers)  // last-from and last-to come back with their tests
+    if (reg.last == LastMove::None)
+      text += fmt::format("  (register {}{})\n", reg.name, reg.transient ? " transient" : "");
   if (!rules.hands.empty()) {
     text += "  (hands";
     for (const int piece : rules.hands) text += " " + rules.pieces[static_cast<std::size_t>(piece)].name;

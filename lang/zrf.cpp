@@ -124,6 +124,15 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"add-copy", "'add-copy' (leaving a copy behind) cannot be expressed"},
 };
 
+// Zillions' last-from? and last-to? ("is the current position where the last move started / ended"),
+// and their not- forms: the core test each is, and whether it is negated.
+const std::map<std::string, std::pair<core::Op, bool>, std::less<>> kLastMoveTests = {
+    {"last-from?", {core::Op::LastFrom, false}},
+    {"not-last-from?", {core::Op::LastFrom, true}},
+    {"last-to?", {core::Op::LastTo, false}},
+    {"not-last-to?", {core::Op::LastTo, true}},
+};
+
 // What may stand on a cell, as a set: a verify condition is the set of occupants it allows.
 enum Occupant : unsigned { kEmpty = 1, kEnemy = 2, kFriend = 4, kAnyOccupant = 7 };
 
@@ -152,9 +161,17 @@ class Reporter {
   explicit Reporter(std::shared_ptr<const SourceFile> source) : source_(std::move(source)) {}
 
   [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
-    fail_at(at.pos, std::move(message), std::move(hint));
+    failed_at_ = &at;
+    throw_at(at.pos, std::move(message), std::move(hint));
   }
   [[noreturn]] void fail_at(SourcePos pos, std::string message, std::string hint = {}) const {
+    failed_at_ = nullptr;
+    throw_at(pos, std::move(message), std::move(hint));
+  }
+  // The node the last error was about, null when it named a position only: a macro's expansion
+  // carries its use's position, so two errors in one expansion differ only by their nodes.
+  const Node* failed_at() const { return failed_at_; }
+  [[noreturn]] void throw_at(SourcePos pos, std::string message, std::string hint) const {
     const auto it = expansions_.find({pos.line, pos.column});
     if (it != expansions_.end()) {
       const std::string note =
@@ -177,6 +194,7 @@ class Reporter {
  private:
   std::shared_ptr<const SourceFile> source_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Expansion> expansions_;
+  mutable const Node* failed_at_ = nullptr;
 };
 
 // ---- Pass 1: macros ---------------------------------------------------------------------------
@@ -532,8 +550,9 @@ class Lowering {
     std::vector<CoreBody> bodies;
   };
   // What a cell whose piece the move has captured holds for the tests that follow: its piece, as on
-  // the board before the move (Zillions applies a part's captures when it is added); nothing (the
-  // next part of a move of several parts, played on the board the last part left); or a piece that
+  // the board before the move (Zillions applies a part's captures when it is added); nothing when
+  // an earlier part of a move of several parts captured it (a part is played on the board the last
+  // part left), its piece still when this part did; or a piece that
   // blocks, which no test but "any" sees and which cannot be captured again ("deferred captures":
   // captured pieces leave the board when the move ends).
   enum class Captured { Stands, Gone, Blocks };
@@ -1775,6 +1794,7 @@ class Lowering {
       fail(*pass_any_turn_,
            "the option \"pass turn\" true in a game with move-priorities is not supported yet: troyka's pass would "
            "come before every move type (a missing feature, not a mistake in the file)");
+    make_last_move_registers();
     auto general = std::make_shared<core::Rules>();
     for (const CorePiece& piece : core_pieces_)
       for (const CoreBody& body : piece.bodies)
@@ -1834,22 +1854,41 @@ class Lowering {
   }
 
   // The body's rule for `player`. When the core cannot read it, the error is the one of the two
-  // readings that got further into the body (the keyword reading's on a tie): where both fail, that
-  // one knows more, a missing 'mark' before 'back' as well as an unknown zone.
+  // readings that got further into the body (the keyword reading's on a tie: where both fail on one
+  // node, it knows more, an unknown zone for one). Further is later in the file, or, within one
+  // macro's expansion, whose nodes all carry the use's position, later in the body: the keyword
+  // reading refuses a `capture` that the core reads, before the core meets what it cannot.
   core::Rule core_rule_or_fail(const CoreBody& body, const CorePiece& piece, int player) const {
     try {
       return core_rule(body, piece, player);
     } catch (const Error& core_error) {
       // A graph board's moves are read only in core forms, and so is a move of two pieces (cascade).
       if (rules_.points || has_symbol(items_of(*body.node), "cascade")) throw;
+      const Node* core_node = report_.failed_at();
       try {
         (void)lower_move(*body.node);
       } catch (const Error& keyword_error) {
         const SourcePos at = keyword_error.diagnostic().pos, core_at = core_error.diagnostic().pos;
-        if (std::tie(at.line, at.column) >= std::tie(core_at.line, core_at.column)) throw;
+        const auto further = [&] {
+          if (std::tie(at.line, at.column) != std::tie(core_at.line, core_at.column))
+            return std::tie(at.line, at.column) > std::tie(core_at.line, core_at.column);
+          return place_in(*body.node, report_.failed_at()) >= place_in(*body.node, core_node);
+        };
+        if (further()) throw;
       }
       throw;
     }
+  }
+
+  // The place of `node` in a walk of `body`, parents before their items; -1 when it is not there.
+  static int place_in(const Node& body, const Node* node) {
+    int place = 0;
+    const auto visit = [&](const auto& self, const Node& at) -> bool {
+      if (&at == node) return true;
+      ++place;
+      return std::any_of(at.items.begin(), at.items.end(), [&](const Node& item) { return self(self, item); });
+    };
+    return visit(visit, body) ? place : -1;
   }
 
   // A body's moves: its runs that stop at an add, and those that stop at an add-partial and go on
@@ -1953,15 +1992,16 @@ class Lowering {
     visit(visit, body);
   }
 
-  // The body's place in (move-priorities ...), 0 without them.
+  // The body's place in (move-priorities ...), 0 without them. A type they do not list comes after
+  // every listed one, as in the Dagaz runtime's Zillions-compatible mode (`addPrior` in
+  // common-scripts/zrf-model.js): draughts files list the types a turn starts with and leave out
+  // the one their kings go on with (turkish-dama.zrf's continue-type).
   int priority_of(const CoreBody& body) const {
     if (move_priorities_.empty()) return 0;
+    if (body.type.empty())
+      fail(*body.node, "this move has no (move-type ...), and the game has move-priorities",
+           "troyka plays move-priorities when every move has a type");
     const auto at = std::find(move_priorities_.begin(), move_priorities_.end(), body.type);
-    if (at == move_priorities_.end())
-      fail(*body.node,
-           body.type.empty() ? std::string("this move has no (move-type ...), and the game has move-priorities")
-                             : fmt::format("the move type '{}' is not among the move-priorities", body.type),
-           "troyka plays move-priorities when every move has one of the types they list");
     return static_cast<int>(at - move_priorities_.begin());
   }
 
@@ -2159,6 +2199,10 @@ class Lowering {
   core::Expr condition(const Node& node, const Run& run) const {
     const int player = run.player;
     if (node.is_symbol()) {
+      if (const auto last = kLastMoveTests.find(node.text); last != kLastMoveTests.end()) {
+        core::Expr test = last_move_test(last->second.first);
+        return last->second.second ? core::node(core::Op::Not, {std::move(test)}) : test;
+      }
       const auto it = kOccupancyTests.find(node.text);
       if (it == kOccupancyTests.end()) occupancy(node);  // the message for an unknown condition
       return occupants(it->second, run);
@@ -2181,19 +2225,19 @@ class Lowering {
     // Conditions that may name a direction last: they test the cell that way, which must be on the board.
     // The conditions of a cell, which may name a direction last: then the cell that way, which
     // must be on the board. A not- form is the condition's negation, (not-in-zone? Z) of (in-zone? Z).
-    const std::map<std::string, core::Op, std::less<>> places = {{"piece?", core::Op::Is},
-                                                                 {"in-zone?", core::Op::In},
-                                                                 {"position?", core::Op::In},
-                                                                 {"on-board?", core::Op::Any}};
+    const std::map<std::string, core::Op, std::less<>> places = {
+        {"piece?", core::Op::Is},     {"in-zone?", core::Op::In},         {"position?", core::Op::In},
+        {"on-board?", core::Op::Any}, {"last-from?", core::Op::LastFrom}, {"last-to?", core::Op::LastTo}};
     const bool occupancy_test = kOccupancyTests.count(head) > 0;
     const bool negated = !occupancy_test && head.starts_with("not-") && places.count(head.substr(4));
     const std::string positive = negated ? head.substr(4) : head;
     if (!occupancy_test && !places.count(positive))
       fail(node, fmt::format("the condition {} cannot be expressed in troyka's core yet", describe(node)),
-           "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, not, "
-           "and, or");
+           "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, "
+           "last-from?, last-to?, not, and, or");
     std::size_t next = 1;
     core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core::node(places.at(positive));
+    if (test.op == core::Op::LastFrom || test.op == core::Op::LastTo) test = last_move_test(test.op);
     if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
     if (positive == "in-zone?") test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
     if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
@@ -2204,6 +2248,29 @@ class Lowering {
     }
     if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
     return negated ? core::node(core::Op::Not, {std::move(test)}) : test;
+  }
+
+  // last-from? or last-to?: the cell the previous move (or part of this move) started from or ended
+  // on, kept in a register of its own (make_last_move_registers).
+  core::Expr last_move_test(core::Op op) const {
+    core::Expr test = core::node(op);
+    test.slot = find_last_move_register(rules_, op == core::Op::LastFrom ? LastMove::From : LastMove::To);
+    return test;
+  }
+
+  // The registers the interpreter keeps for last-from? and last-to?, made before the moves that
+  // test them are read, in the order of their first use.
+  void make_last_move_registers() {
+    const auto visit = [&](const auto& self, const Node& node) -> void {
+      const std::string_view word = node.is_symbol() ? std::string_view(node.text) : node.head();
+      const std::string_view positive = word.starts_with("not-") ? word.substr(4) : word;
+      if (positive == "last-from?") last_move_register(rules_, LastMove::From);
+      if (positive == "last-to?") last_move_register(rules_, LastMove::To);
+      for (const Node& item : node.items) self(self, item);
+    };
+    for (const auto* pieces : {&core_pieces_, &core_drops_})
+      for (const CorePiece& piece : *pieces)
+        for (const CoreBody& body : piece.bodies) visit(visit, *body.node);
   }
 
   // The test that a cell holds one of `allowed` (Occupant bits), with a captured cell read as the
@@ -2228,9 +2295,13 @@ class Lowering {
     }
   }
 
-  // A captured cell is empty and its piece gone.
+  // A cell captured by an earlier part is empty, its piece gone; a capture of this part stands
+  // until the part is added (core::Op::CapturedEarlier).
   static core::Expr occupants_gone(unsigned allowed) {
-    const auto standing = [](core::Op op) { return core::node(core::Op::And, {core::node(op), not_captured()}); };
+    const auto standing = [](core::Op op) {
+      return core::node(core::Op::And,
+                        {core::node(op), core::node(core::Op::Not, {core::node(core::Op::CapturedEarlier)})});
+    };
     switch (allowed) {
       case kEmpty: return core::node(core::Op::Not, {standing(core::Op::Occupied)});
       case kEnemy: return standing(core::Op::Enemy);

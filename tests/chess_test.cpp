@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -150,6 +152,48 @@ TEST(ChessForms, AttributesAndRegistersAreDeclared) {
             " 2 | (counter passed (range 0 1)) (register passed)\n"
             "   |                                        ^~~~~~\n"
             "hint: give the register a name of its own: position text writes each as NAME=...\n");
+}
+
+// last-from and last-to are words, tests of the registers the interpreter keeps, which no rule
+// names otherwise; they count among a game's registers.
+TEST(ChessForms, LastFromAndLastToAreTestsOfRegistersTheInterpreterKeeps) {
+  EXPECT_EQ(king_rules_error("", "(moves (go e) (last-to) empty)"),
+            "test.game:3:31: error: 'last-to' is a word of its own: write it without parentheses\n"
+            " 3 | (piece King \"K\" (moves (go e) (last-to) empty))\n"
+            "   |                               ^\n");
+  EXPECT_EQ(king_rules_error("(register last-from)", "(step e)"),
+            "test.game:2:11: error: 'last-from' is the name position text gives the last move's cells\n"
+            " 2 | (register last-from)\n"
+            "   |           ^~~~~~~~~\n"
+            "hint: give the register another name: the tests last-from and last-to keep those\n");
+  EXPECT_EQ(king_rules_error("", "(moves (go e) last-from empty (at-register last-from))"),
+            "test.game:3:60: error: 'last-from' is a test of its own, not a register a rule reads or sets\n"
+            " 3 | (piece King \"K\" (moves (go e) last-from empty (at-register last-from)))\n"
+            "   |                                                            ^~~~~~~~~\n"
+            "hint: write last-from where the rule tests here\n");
+  EXPECT_EQ(king_rules_error("(register a) (register b) (register c) (register d)", "(moves (go e) empty last-to)"),
+            "test.game:3:37: error: 'last-to' needs a register of its own, and the game has 4 already\n"
+            " 3 | (piece King \"K\" (moves (go e) empty last-to))\n"
+            "   |                                     ^~~~~~~\n"
+            "hint: a game has at most 4 registers, counting those last-from and last-to keep\n");
+}
+
+// A chain of jumps of the fast path is a move of several parts: its last hop is the last move.
+// English draughts with a rule that asks for the last move (and never gives one: here is the
+// mover's origin, which cannot be both cells) keeps it in its position text.
+TEST(ChessForms, TheLastMoveOfAChainOfJumpsIsItsLastHop) {
+  std::ifstream file(TROYKA_SOURCE_DIR "/games/english-draughts.game");
+  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::string king = "(jump diagonal (over enemy) chain))";
+  text.replace(text.find(king), king.size(),
+               "(jump diagonal (over enemy) chain) (moves last-from last-to (go forward) empty))");
+  troyka_tests::game_from_text(text).visit([](const auto& program) {
+    const std::string start = "8/8/1M6/2m5/8/4m3/8/m7 Black 0 0";
+    EXPECT_EQ(troyka_tests::after_move(program, start, "b6xd4xf2"),
+              "8/8/8/8/8/8/5M2/m7 White 1 0 last-from=d4 last-to=f2");
+    EXPECT_EQ(troyka_tests::after_move(program, "8/8/1M6/8/8/8/8/m7 Black 0 0", "b6-c5"),
+              "8/8/8/2M5/8/8/8/m7 White 1 0 last-from=b6 last-to=c5");
+  });
 }
 
 TEST(ChessForms, ARelocationNeedsAMarkAndAttackedTakesNothing) {

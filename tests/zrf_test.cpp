@@ -1883,23 +1883,28 @@ TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
   const std::string jump = "(n (verify enemy?) capture n (verify empty?) (add-partial jumps))";
   const std::string moves = "(move-type jumps) " + jump + " (move-type steps) (e (verify empty?) add)";
   std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", "(moves " + moves + ")");
+  // A piece an earlier part captured is gone (captured-earlier); this part's own captures stand.
   const std::string continued =
       "(moves (only White)\n"
       "  (go (0 1))\n"
-      "  (and enemy (not captured))\n"
+      "  (and enemy (not captured-earlier))\n"
       "  capture\n"
       "  (go (0 1))\n"
-      "  (not (and occupied (not captured)))\n"
-      "  (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "  (not (and occupied (not captured-earlier)))\n"
+      "  (or\n"
+      "    (not (and occupied (not captured-earlier)))\n"
+      "    (seq (and occupied (not captured-earlier)) capture))\n"
       "  waypoint\n"
       "  (repeat\n"
       "    (seq\n"
       "      (go (0 1))\n"
-      "      (and enemy (not captured))\n"
+      "      (and enemy (not captured-earlier))\n"
       "      capture\n"
       "      (go (0 1))\n"
-      "      (not (and occupied (not captured)))\n"
-      "      (or (not (and occupied (not captured))) (seq (and occupied (not captured)) capture))\n"
+      "      (not (and occupied (not captured-earlier)))\n"
+      "      (or\n"
+      "        (not (and occupied (not captured-earlier)))\n"
+      "        (seq (and occupied (not captured-earlier)) capture))\n"
       "      waypoint))\n";
   const std::string text = general_moves(load_rules(zrf_source(file), {}));
   EXPECT_EQ(text.substr(0, continued.size()), continued) << text;
@@ -1933,5 +1938,82 @@ TEST(ZrfCoreMoves, MovePrioritiesRankTheRulesByTheirTypes) {
             "test.zrf:3:18: error: '(move-priorities ...)' names no move type");
 }
 
+// last-to? and last-from?: the cells the last move left and reached. The file's en passant (the
+// Dagaz project's chess.zrf writes it so) plays as its twin's, a transient register of the square
+// passed over; the same twin written with the core tests last-from and last-to plays alike too,
+// its steps on the fast path keeping the last move as the general back end's moves do.
+TEST(ZrfOwnGames, EnPassantByLastToAndLastFromEqualsItsTwin) {
+  const Rules rules = file_rules(kData + "zrf/en-passant.zrf");
+  const Rules twin = file_rules(kData + "games/en-passant.game");
+  const std::vector<std::uint64_t> expected = {12, 136, 1420, 13558, 118126, 930458};
+  EXPECT_EQ(perfts(rules, 6), expected);
+  EXPECT_EQ(perfts(twin, 6), expected);
+  expect_same_games(rules, twin, 100);
+  EXPECT_EQ(perfts(translated(rules), 5), std::vector<std::uint64_t>(expected.begin(), expected.end() - 1));
+  std::ifstream twin_file(kData + "games/en-passant.game");
+  std::string core_twin((std::istreambuf_iterator<char>(twin_file)), std::istreambuf_iterator<char>());
+  const std::string by_register =
+      "(moves (go (forward-left forward-right)) (at-register passed) (go backward) enemy capture (go forward))";
+  const std::string by_last_move =
+      "(moves (go (left right)) enemy last-to capture (go forward) (can (go forward) last-from))";
+  core_twin.replace(core_twin.find(by_register), by_register.size(), by_last_move);
+  EXPECT_EQ(perfts(troyka_tests::rules_from_text(core_twin), 6), expected);
+
+  Game(rules).visit([](const auto& program) {
+    // b4 takes a4 en passant only right after a4's double step from a2.
+    const auto after = [&](std::initializer_list<const char*> moves) {
+      auto state = program.initial_state();
+      for (const char* move : moves) state = troyka_tests::after(program, state, move);
+      return state;
+    };
+    const auto doubled = after({"c2-c3", "b5-b4", "a2-a4"});
+    const std::vector<std::string> moves = troyka_tests::move_texts(program, doubled);
+    EXPECT_NE(std::find(moves.begin(), moves.end(), "b4xa3"), moves.end());
+    EXPECT_NE(program.position_text(doubled).find("last-to=a4 last-from=a2"), std::string::npos)
+        << program.position_text(doubled);
+    const std::vector<std::string> walked = troyka_tests::move_texts(program, after({"a2-a3", "b5-b4", "a3-a4"}));
+    EXPECT_EQ(std::find(walked.begin(), walked.end(), "b4xa3"), walked.end());
+    // The last move is part of the position text, and read back from it.
+    const auto parsed = program.parse_position(program.position_text(doubled));
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    EXPECT_EQ(troyka_tests::move_texts(program, parsed.state), moves);
+  });
+}
+
+// The real file of the Dagaz project (MIT): a Turkish draughts king goes on capturing with
+// continue-type moves, which (verify not-last-from?) keeps from turning back the way it came, the
+// previous part's start being "the last move" during a move of several parts. Here d4 takes d6 or
+// d2; after d4xd7 the line back to d2 passes d4, where the part started, so each move takes one
+// piece (with the test, d4xd7 would go on to d1, and "maximal captures" would leave only that).
+// continue-type, missing from the move-priorities, comes after the types they list.
+TEST(ZrfCoreMoves, LastFromDuringAMoveOfSeveralPartsIsWhereThePartStarted) {
+  const Rules rules = file_rules(kData + "zrf/turkish-dama-dagaz.zrf", variant("Turkish Dama"));
+  Game(rules).visit([](const auto& program) {
+    const auto king = troyka_tests::position(program, "8/8/3m4/8/3K4/8/3m4/M7 White 0 last-from=-");
+    EXPECT_EQ(troyka_tests::move_texts(program, king), (std::vector<std::string>{"d4xd1", "d4xd7", "d4xd8"}));
+    // The men of rows 3 step forward at first; Black answers alike (counted by hand).
+    EXPECT_EQ(perft(program, program.initial_state(), 1), 8u);
+    EXPECT_EQ(perft(program, program.initial_state(), 2), 64u);
+  });
+}
+
+// The ZRF conditions last-from? and last-to?, and their not- forms, are core tests; a direction
+// after them tests the cell that way. When the core cannot read a body that the keyword reading
+// refuses earlier in the same macro, the core's error names what is missing.
+TEST(ZrfCoreMoves, LastMoveConditionsAndTheErrorThatNamesWhatIsMissing) {
+  const auto core_of = [](const std::string& move) {
+    return general_moves(load_rules(zrf_source(tiny_with("(step n)", "(step n) " + move)), {}));
+  };
+  EXPECT_NE(core_of("(n (verify not-last-to?) (verify (last-from? e)) capture n (verify empty?) add)")
+                .find("  (not last-to)\n  (can (go (1 0)) last-from)\n"),
+            std::string::npos)
+      << core_of("(n (verify not-last-to?) (verify (last-from? e)) capture n (verify empty?) add)");
+  const std::string macro = "(define hop ($1 (verify enemy?) capture $1 (verify empty?) (verify flag?) add))\n";
+  std::string file = tiny_with("(step n)", "(step n) (hop n)");
+  file.insert(0, macro);
+  EXPECT_EQ(first_line(error_of(file)),
+            "test.zrf:12:38: error: the condition 'flag?' cannot be expressed: troyka moves test only what stands "
+            "on a cell");
+}
 }  // namespace
 }  // namespace troyka::lang
