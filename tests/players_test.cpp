@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -374,6 +375,19 @@ TEST(Players, PerftBenchAndPlayPlayAFourPlayerGameAndTheRefereeRefusesTooFewAgen
   EXPECT_EQ(run.err, "error: 2 agents cannot play a game of 4 players\nhint: name at least 4 agents\n") << command;
   EXPECT_EQ(run.out, "") << command;
   EXPECT_FALSE(std::filesystem::exists(results));
+}
+
+// `bench --clock` times the searches of an agent on every seat of a game of three players.
+TEST(Players, BenchClockTimesTheSearchesOfEverySeatOfAThreePlayerGame) {
+  const troyka_tests::Outcome bench = troyka_tests::run_troyka(
+      "bench games/breakthrough-3-players.game --param size=8 --agent mcts:time=5ms --clock --searches 9 --json");
+  ASSERT_EQ(bench.status, 0) << bench.err;
+  const nlohmann::json report = nlohmann::json::parse(bench.out);
+  EXPECT_EQ(report["players"], 3);
+  EXPECT_EQ(report["searches"], 9);
+  EXPECT_EQ(report["games"], 1);
+  EXPECT_EQ(report["budget_ms"], 5.0);
+  EXPECT_GE(report["reply"]["median_ms"].get<double>(), 0.0);
 }
 
 // MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly
