@@ -35,7 +35,6 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
   if (rules.swap_rule) return "(swap-rule)";
   if (rules.must_capture) return "mandatory captures";
   if (!rules.legal.empty()) return "(legal ...)";
-  if (!rules.alternates()) return "(turn (actions N))";
   if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
   if (!rules.hands.empty()) return "hands";

@@ -61,6 +61,9 @@ Rules load_test_game(const std::string& name) {
   return troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), {});
 }
 
+// Three-player Breakthrough with two moves a turn, of tests/data/games.
+const std::string kThreePlayersTwoMoves = "../tests/data/games/breakthrough-3-players-two-moves.game";
+
 // The cells of a player's pawns at the start.
 CellList setup_of(const Rules& rules, int player) {
   CellList cells;
@@ -181,6 +184,7 @@ TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) 
       {"breakthrough-3-players.game", "8", {14, 192, 2632, 39150, 560514}},
       {"breakthrough-4-players.game", "10", {20, 396, 7840, 153632}},
       {"breakthrough-4-players.game", "8", {14, 192, 2632, 35312, 510544}},
+      {kThreePlayersTwoMoves, "8", {14, 212, 2864, 41920, 565667}},
   };
   for (const Case& test : cases) {
     const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + test.file);
@@ -209,19 +213,21 @@ troyka::players_reference::Position reference_position(const Rules& rules, const
         if (state.by_player[player].test(cell) && state.by_piece[piece].test(cell))
           position.board[static_cast<std::size_t>(cell)] = {player, static_cast<int>(piece)};
   position.to_move = state.to_move;
+  position.actions_left = state.actions_left;
   position.ply = state.ply;
   return position;
 }
 
 // Every position of random games, from the start and from a few pawns in the middle (where players
-// go out), has the reference's moves, player to move, players out and end; its text reads back to
-// the same state.
+// go out), has the reference's moves, player to move (and the decisions left in its turn, with two
+// moves a turn), players out and end; its text reads back to the same state.
 TEST(Players, RandomGamesAgreeWithThePlainReference) {
   namespace reference = troyka::players_reference;
   // Red's one pawn (c5) meets White's and Black's two (and Blue's one, h5).
   const std::vector<std::pair<std::string, std::string>> games = {
       {"breakthrough-3-players.game", "10/10/10/10/3P31P34/2P27/4P11P13/10/10/10 White 0"},
-      {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"}};
+      {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"},
+      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"}};
   for (const auto& [file, middle] : games) {
     const troyka::Game game = test_game(file);
     const Rules& rules = game.rules();
@@ -236,6 +242,7 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
           const std::string text = file + ": " + program.position_text(state);
           ASSERT_EQ(state.over, expected.over) << text;
           ASSERT_EQ(state.to_move, expected.to_move) << text;
+          if (!state.over) ASSERT_EQ(state.actions_left, expected.actions_left) << text;
           int out = 0;
           for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
           ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
