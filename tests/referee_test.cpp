@@ -192,6 +192,50 @@ TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
       << referee.out();
 }
 
+// A forfeit in the middle of a turn of two decisions: White plays its first decision, then an
+// illegal second. The decision it played stays on the board, White is out, and Red, next, starts a
+// whole turn of two decisions; the game goes on between Red and Black, and replays with the forfeit
+// at ply 1.
+TEST(RefereePlayers, AForfeitInTheMiddleOfATurnKeepsItsFirstDecisionAndTheNextPlayerStartsAWholeTurn) {
+  const Workspace workspace = fresh_workspace("three_mid_turn");
+  const std::string game_file = TROYKA_SOURCE_DIR "/tests/data/games/breakthrough-3-players-two-moves.game";
+  Process referee(referee_command_on(game_file, workspace, options({"cheat", "fair1", "fair2"}, 1)),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
+      fair2(context, workspace.endpoint(), "fair2");
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"] == 1)
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
+  const std::vector<Json> cheat_requests = cheat.of_type("move_request");
+  ASSERT_EQ(cheat_requests.size(), 2u);  // its two decisions, and never asked again
+  EXPECT_EQ(cheat_requests[0]["ply"], 0);
+  EXPECT_EQ(cheat_requests[1]["ply"], 1);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  const Json& game = results.games.at(0);
+  ASSERT_EQ(game["forfeits"].size(), 1u);
+  EXPECT_EQ(game["forfeits"][0]["code"], "illegal_move");
+  EXPECT_EQ(game["forfeits"][0]["ply"], 1);
+  EXPECT_EQ(game["ranks"][0], 3);
+  EXPECT_EQ(cheat.of_type("match_end").at(0)["rank"], 3);
+  // White's first decision is the game's first move; Red is asked for plies 1 and 2, Black for 3
+  // and 4: whole turns.
+  const std::vector<Json> red_requests = fair1.of_type("move_request");
+  const std::vector<Json> black_requests = fair2.of_type("move_request");
+  ASSERT_GE(red_requests.size(), 2u);
+  ASSERT_GE(black_requests.size(), 2u);
+  EXPECT_EQ(red_requests[0]["ply"], 1);
+  EXPECT_EQ(red_requests[1]["ply"], 2);
+  EXPECT_EQ(black_requests[0]["ply"], 3);
+  EXPECT_EQ(black_requests[1]["ply"], 4);
+  EXPECT_GT(game["moves"].size(), 5u);
+  expect_results_replay(workspace.results());
+}
+
 // A cheat and a slow agent: both out, and the last one left wins at once.
 TEST(RefereePlayers, WhenOnlyOneIsLeftItWins) {
   const Workspace workspace = fresh_workspace("three_left");
