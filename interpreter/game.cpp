@@ -82,16 +82,6 @@ void require_playable_players(const lang::Rules& rules) {
 
 }  // namespace
 
-void require_two_players(const Game& game, const std::string& tool) {
-  const lang::Rules& rules = game.rules();
-  if (rules.player_count() == kPlayers) return;
-  throw lang::Error(lang::Diagnostic{
-      rules.source, rules.players[kPlayers].pos,
-      fmt::format("this game has {} players: {} plays two-player games only so far", rules.player_count(), tool),
-      "perft, bench and play (with the random and mcts agents) play games of up to 8 players; the other tools "
-      "do not yet (docs/agents.md)"});
-}
-
 Game::Game(lang::Rules rules)
     : rules_(std::make_shared<const lang::Rules>(std::move(rules))), program_(compile(rules_)) {}
 
