@@ -208,6 +208,9 @@ class Playground(unittest.TestCase):
             agent.clear()
             agent.send_keys("mcts:iterations=50")
         self.find("#new-game").click()
+        # The last test's game also had White to move: wait for the new game's 10x10 board.
+        self.wait.until(lambda browser: len(browser.find_elements(By.CSS_SELECTOR, "#board [data-cell]")) == 100
+                        and not browser.find_elements(By.CSS_SELECTOR, "#moves li"), "the new game never showed")
         self.wait_for_text("#status", r"White to move")
         self.find("#board [data-cell='d2']").click()
         self.wait.until(expected_conditions.presence_of_element_located(
