@@ -77,6 +77,12 @@ class LineReplay {
     const std::string result = field(source_, line_, json_, "result", &Json::is_string, "text").get<std::string>();
     const std::string reason = field(source_, line_, json_, "reason", &Json::is_string, "text").get<std::string>();
     const std::vector<LineForfeit> forfeits = read_forfeits(moves.size());
+    // A game not played for agents away has no moves to replay, and its ranks are the referee's
+    // (those present first), not those of players put out one by one.
+    if (reason.starts_with(kNotPlayed)) {
+      if (!moves.empty()) throw error(fmt::format("a game not played has {} moves", moves.size()));
+      return summary(result, 0, forfeits.size(), reason);
+    }
     auto state = program_.initial_state();
     History history = program_.start_history(state);
     for (std::size_t ply = 0;; ++ply) {
@@ -95,14 +101,20 @@ class LineReplay {
       program_.apply(state, parsed.move, history);
     }
     check_end(state, forfeits, result, reason);
-    return Json{{"game", json_.value("game", 0)},
-                {"result", result},
-                {"plies", moves.size()},
-                {"forfeits", forfeits.size()},
-                {"reason", reason}};
+    return summary(result, moves.size(), forfeits.size(), reason);
   }
 
  private:
+  static constexpr std::string_view kNotPlayed = "not played:";
+
+  Json summary(const std::string& result, std::size_t plies, std::size_t forfeits, const std::string& reason) const {
+    return Json{{"game", json_.value("game", 0)},
+                {"result", result},
+                {"plies", plies},
+                {"forfeits", forfeits},
+                {"reason", reason}};
+  }
+
   lang::Error error(std::string message, std::string hint = {}) const {
     return source_.error(line_, fmt::format("game {}: {}", json_.value("game", 0), message), std::move(hint));
   }
@@ -158,7 +170,7 @@ class LineReplay {
     }
     // A game stopped before its end: at the ply cap, or by rules that ran away.
     if (reason != referee::ply_cap_reason(static_cast<std::uint32_t>(plies)) &&
-        !reason.starts_with("stopped by an error in the rules") && !reason.starts_with("not played:"))
+        !reason.starts_with("stopped by an error in the rules"))
       throw error(fmt::format("the moves end after {} plies but the game is not over", plies),
                   fmt::format("{} is to move", player_name(state.to_move)));
   }

@@ -179,6 +179,19 @@ TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
   EXPECT_TRUE(
       replay.err.starts_with(tampered + ":2:1: error: game 1: cannot play " + move + " as White's move at ply 0: "))
       << replay.err;
+  // A game not played for agents away ranks those present first, whatever order putting the others
+  // out would give, and has no moves to replay.
+  Json not_played = game;
+  not_played["game"] = 2;
+  not_played["result"] = "2-1-2";
+  not_played["reason"] = "not played: cheat, fair2 absent for 60 s";
+  not_played["forfeits"] = Json::array({Json{{"player", "White"}, {"ply", 0}}, Json{{"player", "Black"}, {"ply", 0}}});
+  not_played["moves"] = Json::array();
+  const std::string absent = workspace.directory + "/absent.results";
+  std::ofstream(absent) << results.lines.at(0) << '\n' << results.lines.at(1) << '\n' << not_played.dump() << '\n';
+  const troyka_tests::Outcome replayed = troyka_tests::run_troyka("replay " + absent + " --quiet");
+  EXPECT_EQ(replayed.status, 0) << replayed.err;
+  EXPECT_EQ(replayed.out, "results ok: 2 games of Breakthrough for three players replayed\n");
   const troyka_tests::Outcome drawn = troyka_tests::run_troyka("replay " + workspace.results() + " --svg pictures");
   EXPECT_EQ(drawn.status, 1);
   EXPECT_EQ(drawn.err,
