@@ -72,24 +72,44 @@ Estimate bounded(Estimate estimate, double low, double high) {
 
 // One game as the metrics see it.
 struct GameTrace {
-  int winner = kNoWinner;  // a player, kDraw, or kNoWinner when stopped at the ply limit
+  int winner = kNoWinner;  // the player ranked first alone, kDraw, or kNoWinner when stopped at the ply limit
+  referee::Ranks ranks;    // by player; a game stopped at the limit ranks those still playing together
   std::uint32_t plies = 0;
-  std::vector<int> moves_at_ply;     // the legal moves of each position a move was chosen in
-  std::vector<double> first_shares;  // there, the first player's share of the evaluation, in [0, 1]
-  int covered = 0;                   // cells that held a piece at some point
-  int repeats = 0;                   // positions after a move that had been seen before in the game
-  std::uint64_t iterations = 0;      // spent by the agents' searches
+  std::vector<int> moves_at_ply;  // the legal moves of each position a move was chosen in
+  // There, each player's evaluation, players() values a position: with two players the first's
+  // share and the second's, adding up to 1.
+  std::vector<double> shares;
+  int covered = 0;               // cells that held a piece at some point
+  int repeats = 0;               // positions after a move that had been seen before in the game
+  std::uint64_t iterations = 0;  // spent by the agents' searches
+
+  int players() const { return static_cast<int>(ranks.size()); }
+  std::size_t positions() const { return shares.size() / ranks.size(); }
+  // The evaluation of `player` at the `position`-th position.
+  double share(std::size_t position, int player) const {
+    return shares[position * ranks.size() + static_cast<std::size_t>(player)];
+  }
 };
 
 template <class Program>
-using AgentPointer = std::unique_ptr<agents::Agent<Program>>;
+using Players = std::vector<std::unique_ptr<agents::Agent<Program>>>;  // by player; null plays at random
 
-// The first player's share of the pieces on the board: the evaluation of a position where no
-// search gives one. 1/2 when the board is empty.
+// Each player's share of the pieces on the board, appended to `shares`: the evaluation of a
+// position where no search gives one. Equal shares when the board is empty.
 template <class State>
-double material_share(const State& state) {
-  const int first = state.by_player[0].count(), second = state.by_player[1].count();
-  return first + second == 0 ? 0.5 : static_cast<double>(first) / (first + second);
+void add_material_shares(const State& state, int players, std::vector<double>& shares) {
+  int total = 0;
+  for (int player = 0; player < players; ++player) total += state.by_player[player].count();
+  for (int player = 0; player < players; ++player)
+    shares.push_back(total == 0 ? 1.0 / players : static_cast<double>(state.by_player[player].count()) / total);
+}
+
+// Each player's evaluation where the mover's search values the position `value` for itself: the
+// others share what is left of the rank points, which add up to players / 2 (referee::rank_points).
+// With two players: `value` and 1 - `value`.
+void add_search_shares(int mover, double value, int players, std::vector<double>& shares) {
+  const double others = (players / 2.0 - value) / (players - 1);
+  for (int player = 0; player < players; ++player) shares.push_back(player == mover ? value : others);
 }
 
 bool stopping(const std::atomic<bool>* stop) { return stop != nullptr && stop->load(std::memory_order_relaxed); }
@@ -97,9 +117,10 @@ bool stopping(const std::atomic<bool>* stop) { return stop != nullptr && stop->l
 // Plays one game to its end or to `max_plies`; a null agent plays uniformly random moves from
 // `rng`. Returns nothing when `stop` is set before the game ends.
 template <class Program>
-std::optional<GameTrace> play_game(const Program& program, std::array<AgentPointer<Program>, kPlayers>& players,
-                                   Rng& rng, std::uint32_t max_plies, const std::atomic<bool>* stop) {
-  for (int player = 0; player < kPlayers; ++player)
+std::optional<GameTrace> play_game(const Program& program, Players<Program>& players, Rng& rng, std::uint32_t max_plies,
+                                   const std::atomic<bool>* stop) {
+  const int count = program.player_count();
+  for (int player = 0; player < count; ++player)
     if (players[player]) players[player]->start(player, agents::TimeControl{});
   GameTrace trace;
   auto state = program.initial_state();
@@ -111,18 +132,20 @@ std::optional<GameTrace> play_game(const Program& program, std::array<AgentPoint
     if (stopping(stop)) break;
     program.legal_moves(state, moves);
     trace.moves_at_ply.push_back(static_cast<int>(moves.size()));
-    double first_share = material_share(state);
     Move move;
+    std::optional<agents::SearchReport> report;
     if (auto& agent = players[state.to_move]) {
       move = agent->choose(state, 0);
-      if (const auto report = agent->last_report()) {
-        first_share = state.to_move == 0 ? report->value : 1 - report->value;
-        trace.iterations += report->iterations;
-      }
+      report = agent->last_report();
     } else {
       move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
     }
-    trace.first_shares.push_back(first_share);
+    if (report) {
+      add_search_shares(state.to_move, report->value, count, trace.shares);
+      trace.iterations += report->iterations;
+    } else {
+      add_material_shares(state, count, trace.shares);
+    }
     program.apply(state, move, positions);
     for (auto& agent : players)
       if (agent) agent->observe(move);
@@ -133,7 +156,8 @@ std::optional<GameTrace> play_game(const Program& program, std::array<AgentPoint
   for (auto& agent : players)
     if (agent) agent->finish(state.over ? int{state.winner} : kNoWinner);
   if (!ended) return std::nullopt;
-  trace.winner = state.over ? int{state.winner} : kNoWinner;
+  trace.ranks = referee::ranks_of(program, state);
+  trace.winner = state.over ? referee::winner_of(trace.ranks) : kNoWinner;
   trace.plies = state.ply;
   trace.covered = covered.count();
   return trace;
@@ -149,33 +173,49 @@ std::vector<double> per_game(const std::vector<GameTrace>& games,
   return samples;
 }
 
-// The player leading where the first player's share is `share`: 0, 1, or -1 for nobody.
-int leader(double share) { return share > 0.5 ? 0 : share < 0.5 ? 1 : -1; }
+// The player whose evaluation at the `position`-th position is the highest alone, or -1 for nobody.
+int leader(const GameTrace& game, std::size_t position) {
+  int best = -1;
+  bool alone = false;
+  for (int player = 0; player < game.players(); ++player) {
+    const double share = game.share(position, player);
+    if (best < 0 || share > game.share(position, best)) {
+      best = player;
+      alone = true;
+    } else if (share == game.share(position, best)) {
+      alone = false;
+    }
+  }
+  return alone ? best : -1;
+}
 
 // Moves after which the leader is another player than the last one who led, over the moves.
 std::optional<double> lead_change_share(const GameTrace& game) {
-  if (game.first_shares.size() < 2) return std::nullopt;
+  if (game.positions() < 2) return std::nullopt;
   int changes = 0, last = -1;
-  for (const double share : game.first_shares) {
-    const int now = leader(share);
+  for (std::size_t position = 0; position < game.positions(); ++position) {
+    const int now = leader(game, position);
     if (now < 0) continue;
     if (last >= 0 && now != last) ++changes;
     last = now;
   }
-  return static_cast<double>(changes) / static_cast<double>(game.first_shares.size() - 1);
+  return static_cast<double>(changes) / static_cast<double>(game.positions() - 1);
 }
 
 // The mean, over the positions of a won game, of how far the eventual winner was behind the
-// leader: 1 - 2s for a winner's share s below 1/2, else 0. Nothing for a game without a winner.
+// leader: the best other player's evaluation less the winner's, when above 0 (with two players,
+// 1 - 2s for a winner's share s below 1/2). Nothing for a game without a winner.
 std::optional<double> drama(const GameTrace& game) {
-  if (game.winner != 0 && game.winner != 1) return std::nullopt;
-  if (game.first_shares.empty()) return 0.0;
+  if (game.winner < 0 || game.winner >= game.players()) return std::nullopt;
+  if (game.positions() == 0) return 0.0;
   double behind = 0;
-  for (const double share : game.first_shares) {
-    const double winner_share = game.winner == 0 ? share : 1 - share;
-    behind += std::max(0.0, 1 - 2 * winner_share);
+  for (std::size_t position = 0; position < game.positions(); ++position) {
+    double best_other = 0;
+    for (int player = 0; player < game.players(); ++player)
+      if (player != game.winner) best_other = std::max(best_other, game.share(position, player));
+    behind += std::max(0.0, best_other - game.share(position, game.winner));
   }
-  return behind / static_cast<double>(game.first_shares.size());
+  return behind / static_cast<double>(game.positions());
 }
 
 constexpr std::size_t kFifths = 5;
@@ -228,25 +268,34 @@ void add_length_figures(PlayMetrics& metrics, const std::vector<GameTrace>& game
   add_branching_by_fifth(metrics, games);
 }
 
-void add_result_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games) {
+void add_result_figures(PlayMetrics& metrics, const std::vector<GameTrace>& games, int players) {
   const int n = static_cast<int>(games.size());
   const auto count = [&](int winner) {
     return static_cast<int>(
         std::count_if(games.begin(), games.end(), [&](const auto& g) { return g.winner == winner; }));
   };
-  const int first = count(0), second = count(1);
-  metrics.first_wins = share_estimate(first, n);
-  metrics.second_wins = share_estimate(second, n);
+  std::vector<int> wins;
+  for (int seat = 0; seat < players; ++seat) {
+    wins.push_back(count(seat));
+    metrics.seat_wins.push_back(share_estimate(wins.back(), n));
+    metrics.seat_points.push_back(
+        mean_estimate(per_game(games, [&](const GameTrace& g) { return referee::rank_points(g.ranks, seat); })));
+  }
+  metrics.first_wins = metrics.seat_wins[0];
+  metrics.second_wins = metrics.seat_wins[1];
   metrics.draws = share_estimate(count(kDraw), n);
   metrics.limit_hits = share_estimate(count(kNoWinner), n);
-  metrics.completion = share_estimate(first + second, n);
-  metrics.advantage = mean_estimate(per_game(games, [](const GameTrace& g) {
-    return g.winner == 0 ? 1.0 : g.winner == 1 ? 0.0 : 0.5;
-  }));
-  // Balance is 1 - |d| for d the mean of +1 (first wins), -1 (second wins), 0: its interval
-  // follows from d's, and reaches 1 when d's interval holds 0.
-  const Estimate lead = mean_estimate(per_game(games, [](const GameTrace& g) {
-    return g.winner == 0 ? 1.0 : g.winner == 1 ? -1.0 : 0.0;
+  metrics.completion = share_estimate(std::accumulate(wins.begin(), wins.end(), 0), n);
+  metrics.advantage = metrics.seat_points[0];
+  // Balance is 1 - |d| for d the mean of +1 (the seat that wins most wins), -1 (the seat that wins
+  // least wins), 0: its interval follows from d's, and reaches 1 when d's interval holds 0. With
+  // two players the seats are the first and the second.
+  const int most = static_cast<int>(std::max_element(wins.begin(), wins.end()) - wins.begin());
+  int least = most == 0 ? 1 : 0;
+  for (int seat = 0; seat < players; ++seat)
+    if (seat != most && wins[seat] < wins[least]) least = seat;
+  const Estimate lead = mean_estimate(per_game(games, [&](const GameTrace& g) {
+    return g.winner == most ? 1.0 : g.winner == least ? -1.0 : 0.0;
   }));
   const double far = std::max(std::abs(lead.low), std::abs(lead.high));
   const double near = lead.low <= 0 && lead.high >= 0 ? 0 : std::min(std::abs(lead.low), std::abs(lead.high));
@@ -254,24 +303,36 @@ void add_result_figures(PlayMetrics& metrics, const std::vector<GameTrace>& game
 }
 
 // A search's value at the root leans towards the player who searched (it is the value of the best
-// move found), so in self-play the two players' estimates take turns above 1/2 and the lead would
-// seem to change at every move. The mean of two successive estimates, one by each player, cancels
-// that lean: it is the evaluation of a position after a searched game's first move.
+// move found), so in self-play the players' estimates take turns above the others' and the lead
+// would seem to change at every move. The mean of n successive estimates, one by each of the n
+// players, cancels that lean: it is the evaluation of a position after a searched game's first
+// n - 1 moves.
 void average_successive_estimates(std::vector<GameTrace>& games) {
   for (GameTrace& game : games) {
-    std::vector<double>& shares = game.first_shares;
-    for (std::size_t i = shares.size(); i-- > 1;) shares[i] = (shares[i] + shares[i - 1]) / 2;
-    if (!shares.empty()) shares.erase(shares.begin());
+    const std::size_t n = static_cast<std::size_t>(game.players());
+    const std::size_t positions = game.positions();
+    if (positions < n) {
+      game.shares.clear();
+      continue;
+    }
+    std::vector<double> averaged;
+    for (std::size_t position = n - 1; position < positions; ++position)
+      for (std::size_t player = 0; player < n; ++player) {
+        double sum = 0;
+        for (std::size_t back = 0; back < n; ++back) sum += game.shares[(position - back) * n + player];
+        averaged.push_back(sum / static_cast<double>(n));
+      }
+    game.shares = std::move(averaged);
   }
 }
 
-PlayMetrics play_metrics(std::string players, std::vector<GameTrace> games, int cells, bool searched) {
+PlayMetrics play_metrics(std::string players, std::vector<GameTrace> games, int seats, int cells, bool searched) {
   if (searched) average_successive_estimates(games);
   PlayMetrics metrics;
   metrics.players = std::move(players);
   metrics.games = static_cast<int>(games.size());
   metrics.evaluation = searched ? "search value" : "material";
-  add_result_figures(metrics, games);
+  add_result_figures(metrics, games, seats);
   add_length_figures(metrics, games);
   const auto positions = [](const GameTrace& g) { return static_cast<double>(g.moves_at_ply.size()); };
   metrics.branching = mean_estimate(per_game(games, [](const GameTrace& g) -> std::optional<double> {
@@ -294,6 +355,7 @@ PlayMetrics play_metrics(std::string players, std::vector<GameTrace> games, int 
   // A normal interval can reach past what a quantity can be (below 0, a share above 1).
   for (const MetricInfo& info : metric_infos())
     metrics.*info.field = bounded(metrics.*info.field, 0, info.share ? 1 : std::numeric_limits<double>::infinity());
+  for (Estimate& points : metrics.seat_points) points = bounded(points, 0, 1);
   return metrics;
 }
 
@@ -381,16 +443,14 @@ class Analyser {
 
   void run(Analysis& analysis) {
     time_left_.phase_started(0);
-    analysis.plays.push_back(
-        play_metrics("random", self_play("random games", {}), program_.rules().cells_on_board(), false));
+    analysis.plays.push_back(play_metrics("random", self_play("random games", {}), seats(), cells(), false));
     if (!options_.agent.empty() && !stopped()) {
       time_left_.phase_started(1);
       const agents::AgentSpec spec = agents::parse_agent_spec(options_.agent);
       const auto start = Clock::now();
       const std::vector<GameTrace> games = self_play(agents::spec_text(spec) + " games", spec);
       time_left_.agent_games_done(games, seconds_since(start));
-      analysis.plays.push_back(
-          play_metrics(agents::spec_text(spec), games, program_.rules().cells_on_board(), spec.name != "random"));
+      analysis.plays.push_back(play_metrics(agents::spec_text(spec), games, seats(), cells(), spec.name != "random"));
     }
     if (options_.skill_games > 0) skill_trace(analysis.skill);
     analysis.stopped = stopped();
@@ -405,12 +465,14 @@ class Analyser {
   }
 
   bool stopped() const { return stopping(hooks_.stop); }
+  int seats() const { return program_.player_count(); }
+  int cells() const { return program_.rules().cells_on_board(); }
 
   void report(const std::string& phase, int done, int total) const {
     if (hooks_.progress) hooks_.progress({phase, done, total, time_left_.seconds_left(done, total)});
   }
 
-  using Players = std::array<AgentPointer<Program>, kPlayers>;
+  using Players = cli::Players<Program>;
 
   // Plays `games` games; a game stopped before its end is left empty. The players and the random
   // stream of game i are seeded from i alone, so the games are the same on any number of threads.
@@ -422,7 +484,8 @@ class Analyser {
         games, options_.parallel,
         [&](int index) {
           if (stopped()) return;
-          const std::uint64_t game_seed = seed + 2 * static_cast<std::uint64_t>(index);
+          const std::uint64_t game_seed =
+              seed + static_cast<std::uint64_t>(seats()) * static_cast<std::uint64_t>(index);
           Players players = make_players(index, game_seed);
           Rng rng(game_seed);
           auto& trace = traces[static_cast<std::size_t>(index)];
@@ -437,7 +500,7 @@ class Analyser {
   std::vector<GameTrace> self_play(const std::string& phase, const agents::AgentSpec& spec) {
     std::vector<GameTrace> finished;
     for (auto& trace : play_games(phase, options_.games, options_.seed, [&](int, std::uint64_t seed) {
-           Players players;
+           Players players(static_cast<std::size_t>(seats()));
            if (!spec.name.empty())
              for (std::size_t player = 0; player < players.size(); ++player)
                players[player] = agents::make_agent(spec, program_, seed + player);
@@ -447,20 +510,22 @@ class Analyser {
     return finished;
   }
 
-  // One step of the skill trace: `stronger` plays first in even games and second in odd ones.
+  // One step of the skill trace: `stronger` plays the first seat in game 0, the second in game 1, and
+  // so on around the seats; `weaker` plays every other seat. A game is a win for the stronger when
+  // its rank points are above 1/2 (with two players: it won), a loss when below, a draw at 1/2.
   SkillStep skill_step(const agents::AgentSpec& base, int step) {
     SkillStep result;
     result.weaker = options_.skill_base << step;
     result.stronger = 2 * result.weaker;
     const agents::AgentSpec stronger = with_iterations(base, result.stronger);
     const agents::AgentSpec weaker = with_iterations(base, result.weaker);
-    const auto stronger_player = [](int index) { return index % 2; };
+    const auto stronger_player = [&](int index) { return index % seats(); };
     const std::uint64_t seed = options_.seed + 1'000'003ULL * static_cast<std::uint64_t>(step + 1);
     const auto traces =
         play_games(fmt::format("skill step {}: {} against {} iterations", step + 1, result.stronger, result.weaker),
                    options_.skill_games, seed, [&](int index, std::uint64_t game_seed) {
-                     Players players;
-                     for (int player = 0; player < kPlayers; ++player)
+                     Players players(static_cast<std::size_t>(seats()));
+                     for (int player = 0; player < seats(); ++player)
                        players[player] = agents::make_agent(player == stronger_player(index) ? stronger : weaker,
                                                             program_, game_seed + player);
                      return players;
@@ -468,12 +533,8 @@ class Analyser {
     for (int index = 0; index < options_.skill_games; ++index) {
       const auto& trace = traces[static_cast<std::size_t>(index)];
       if (!trace) continue;
-      if (trace->winner == stronger_player(index))
-        ++result.wins;
-      else if (trace->winner == 1 - stronger_player(index))
-        ++result.losses;
-      else
-        ++result.draws;
+      const double points = referee::rank_points(trace->ranks, stronger_player(index));
+      ++(points > 0.5 ? result.wins : points < 0.5 ? result.losses : result.draws);
     }
     result.elo = referee::elo_estimate(result.wins, result.losses, result.draws);
     result.clear = result.wins + result.losses + result.draws > 0 && result.elo.low > 0;
@@ -536,6 +597,7 @@ Analysis analyze(const Game& game, const AnalysisOptions& options, const Analysi
   const lang::Rules& rules = game.rules();
   analysis.options.max_plies = options.max_plies.value_or(lang::playout_cap(rules));
   analysis.game = rules.variant.empty() ? rules.name : fmt::format("{} (variant \"{}\")", rules.name, rules.variant);
+  for (const lang::Player& player : rules.players) analysis.seats.push_back(player.name);
   game.visit([&](const auto& program) { Analyser(program, analysis.options, hooks).run(analysis); });
   analysis.seconds = seconds_since(start);
   return analysis;
@@ -548,9 +610,11 @@ const std::vector<MetricInfo>& metric_infos() {
       {"draws", "draws", "share of games that ended in a draw by the rules", &PlayMetrics::draws, true},
       {"limit_hits", "hit the ply limit", "share of games still going at the ply limit (--max-plies)",
        &PlayMetrics::limit_hits, true},
-      {"advantage", "first-player advantage", "the first player's mean score (win 1, draw or limit 1/2); fair is 50%",
-       &PlayMetrics::advantage, true},
-      {"balance", "balance", "1 - |first's win share - second's win share|; 100% when both win as often",
+      {"advantage", "first-player advantage",
+       "the first player's mean rank points (win 1, draw or limit 1/2, last 0); fair is 50%", &PlayMetrics::advantage,
+       true},
+      {"balance", "balance",
+       "1 - the gap between the win shares of the seats that win most and least; 100% when all win as often",
        &PlayMetrics::balance, true},
       {"completion", "completion", "share of games that someone won", &PlayMetrics::completion, true},
       {"length", "length (plies)", "moves in a game, both players' counted", &PlayMetrics::length, false},
@@ -586,10 +650,16 @@ Json fifths_json(const std::vector<double>& fifths) {
   return json;
 }
 
-Json play_json(const PlayMetrics& play) {
+Json play_json(const PlayMetrics& play, const std::vector<std::string>& seats) {
   Json metrics = Json::object();
   for (const MetricInfo& info : metric_infos()) metrics[info.key] = estimate_json(play.*info.field);
+  Json by_seat = Json::array();
+  for (std::size_t seat = 0; seat < play.seat_wins.size(); ++seat)
+    by_seat.push_back({{"player", seats[seat]},
+                       {"wins", estimate_json(play.seat_wins[seat])},
+                       {"points", estimate_json(play.seat_points[seat])}});
   return Json{{"players", play.players},
+              {"seats", by_seat},
               {"games", play.games},
               {"evaluation", play.evaluation},
               {"metrics", metrics},
@@ -624,7 +694,7 @@ Json skill_json(const SkillTrace& skill) {
 Json analysis_json(const Analysis& analysis) {
   const AnalysisOptions& options = analysis.options;
   Json plays = Json::array();
-  for (const PlayMetrics& play : analysis.plays) plays.push_back(play_json(play));
+  for (const PlayMetrics& play : analysis.plays) plays.push_back(play_json(play, analysis.seats));
   return Json{{"game", analysis.game},
               {"options",
                {{"games", options.games},

@@ -64,12 +64,15 @@ struct AnalysisHooks {
 struct PlayMetrics {
   std::string players;  // "random" or the agent's spec
   int games = 0;
-  Estimate first_wins, second_wins, draws, limit_hits;  // shares of the games
-  Estimate advantage;                                   // the first player's score: a win 1, a draw or a limit 1/2
-  Estimate balance;                                     // 1 - |first's win share - second's win share|
-  Estimate completion;                                  // share of games with a winner
-  Estimate length;                                      // plies
-  double length_spread = 0;                             // standard deviation of the length
+  Estimate first_wins, second_wins, draws, limit_hits;  // shares of the games; a win is a first place alone
+  Estimate advantage;   // the first player's mean rank points (referee::rank_points): a win 1, a draw or a limit 1/2
+  Estimate balance;     // 1 - the gap between the win shares of the seats that win most and least
+  Estimate completion;  // share of games with a winner
+  // By seat (player), for games of any number of players: the share of games it won, and its mean
+  // rank points (1 for a win, 0 for a last place alone, a limit ranks those still playing together).
+  std::vector<Estimate> seat_wins, seat_points;
+  Estimate length;           // plies
+  double length_spread = 0;  // standard deviation of the length
   std::uint32_t shortest = 0, longest = 0;
   Estimate branching;      // legal moves in a position, the mean of each game's mean
   Estimate decisions;      // share of positions with more than one legal move
@@ -105,6 +108,7 @@ struct SkillTrace {
 
 struct Analysis {
   std::string game;                // the game's name, and its variant when one was chosen
+  std::vector<std::string> seats;  // the players' names, in turn order
   std::vector<PlayMetrics> plays;  // random self-play, then the agent's
   SkillTrace skill;
   AnalysisOptions options;  // as given, with max_plies resolved to the game's playout cap if not given

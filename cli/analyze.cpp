@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -90,6 +91,29 @@ const PlayMetrics* play_of(const Analysed& one, std::size_t play) {
   return play < one.analysis.plays.size() ? &one.analysis.plays[play] : nullptr;
 }
 
+// Games of more than two players: a row per seat for its wins and one for its mean rank points
+// (two players have theirs in the rows of the first and second player's wins and advantage).
+template <typename MetricsOf>
+void print_seat_rows(std::ostream& out, const std::vector<Analysed>& all, const MetricsOf& metrics_of) {
+  std::size_t seats = 0;
+  for (const Analysed& one : all) seats = std::max(seats, one.analysis.seats.size());
+  if (seats <= 2) return;
+  const auto row = [&](std::string label, std::vector<Estimate> PlayMetrics::*field, std::size_t seat) {
+    fmt::print(out, "{:<{}}", label, kLabelWidth);
+    for (const Analysed& one : all) {
+      const std::vector<Estimate>& estimates = metrics_of(one).*field;
+      fmt::print(out, "{:<{}}",
+                 seat < estimates.size() ? estimate_text(estimates[seat], field == &PlayMetrics::seat_wins) : "-",
+                 kColumnWidth);
+    }
+    fmt::print(out, "\n");
+  };
+  for (std::size_t seat = 0; seat < seats; ++seat) {
+    row(fmt::format("seat {} wins", seat + 1), &PlayMetrics::seat_wins, seat);
+    row(fmt::format("seat {} rank points", seat + 1), &PlayMetrics::seat_points, seat);
+  }
+}
+
 // The table of one kind of self-play (index `play` of the first game's plays), a column per game.
 void print_play_table(std::ostream& out, const std::vector<Analysed>& all, std::size_t play) {
   const PlayMetrics& first = *play_of(all.front(), play);
@@ -115,6 +139,7 @@ void print_play_table(std::ostream& out, const std::vector<Analysed>& all, std::
     }
     fmt::print(out, "\n");
   }
+  print_seat_rows(out, all, metrics_of);
   for (const Analysed& one : all) {
     const PlayMetrics& metrics = metrics_of(one);
     std::string fifths;
@@ -151,10 +176,15 @@ void print_report(std::ostream& out, const std::vector<Analysed>& all, const std
   for (const std::string& param : params) params_text += " --param " + param;
   const AnalysisOptions& options = all.front().analysis.options;
   // Each game has its own playout cap, so each says where its self-play stopped.
-  for (const Analysed& one : all)
-    fmt::print(out, "{}{} ({}{}), self-play stopped at {} plies\n",
+  // A game of more than two players names them.
+  for (const Analysed& one : all) {
+    const std::vector<std::string>& seats = one.analysis.seats;
+    fmt::print(out, "{}{} ({}{}), {}self-play stopped at {} plies\n",
                one.subject.label.empty() ? "" : one.subject.label + " = ", one.analysis.game, one.subject.file,
-               params_text, one.analysis.options.max_plies.value_or(0));
+               params_text,
+               seats.size() > 2 ? fmt::format("{} players ({}), ", seats.size(), fmt::join(seats, ", ")) : "",
+               one.analysis.options.max_plies.value_or(0));
+  }
   fmt::print(out, "seed {}; {:.1f} s\n\n", options.seed, seconds);
   for (std::size_t play = 0; play < all.front().analysis.plays.size(); ++play) print_play_table(out, all, play);
   if (options.skill_games > 0) {
@@ -165,6 +195,9 @@ void print_report(std::ostream& out, const std::vector<Analysed>& all, const std
   fmt::print(out, "what the figures mean (each with its 95% interval):\n");
   for (const MetricInfo& info : metric_infos())
     fmt::print(out, "  {:<{}}{}\n", info.label, kLabelWidth - 2, info.meaning);
+  fmt::print(out, "  {:<{}}{}\n", "seat N wins, points", kLabelWidth - 2,
+             "(more than two players) each seat's share of wins, and its mean rank points: 1 first alone, 0 last "
+             "alone, ties share; fair is 1/N of the wins and 50% of the points");
   fmt::print(out, "  {:<{}}{}\n", "skill levels", kLabelWidth - 2,
              "doublings of the search's iterations that still win clearly: how much skill the game rewards");
 }
@@ -242,7 +275,6 @@ int run_analyze(const AnalyzeOptions& options, const std::atomic<bool>* stop, st
     game_options.variant = subject.variant;
     game_options.params = options.params;
     games.push_back(Game::load(subject.file, game_options.language_options()));
-    require_two_players(games.back(), "troyka analyze");
   }
   ProgressLine progress(log, isatty(STDERR_FILENO) != 0);
   std::vector<Analysed> all;

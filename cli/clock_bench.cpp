@@ -1,8 +1,8 @@
-// `troyka bench --agent SPEC --clock`: does an agent keep its time budget? Two agents of SPEC play
-// each other, game after game, and every choose() is timed from the call to the return, as a
-// referee's clock would see it if the wire took no time. Positions come from real games, and the
-// agents keep their trees between moves as they do in a match, so the work of re-rooting, growing
-// and freeing trees is all inside the measurement.
+// `troyka bench --agent SPEC --clock`: does an agent keep its time budget? Agents of SPEC, one a
+// seat (two, or as many as the game has players), play each other, game after game, and every choose() is timed from
+// the call to the return, as a referee's clock would see it if the wire took no time. Positions come from real games,
+// and the agents keep their trees between moves as they do in a match, so the work of re-rooting, growing and freeing
+// trees is all inside the measurement.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -52,10 +52,14 @@ std::vector<ClockSample> timed_searches(const Program& program, const agents::Ag
                                         std::uint64_t seed, int& games) {
   std::vector<ClockSample> samples;
   for (games = 0; static_cast<int>(samples.size()) < searches; ++games) {
-    const std::uint64_t game_seed = seed + 2 * static_cast<std::uint64_t>(games);
-    std::array<std::unique_ptr<agents::Agent<Program>>, kPlayers> players{
-        agents::make_agent(spec, program, game_seed), agents::make_agent(spec, program, game_seed + 1)};
-    for (int p = 0; p < kPlayers; ++p) players[static_cast<std::size_t>(p)]->start(p, agents::TimeControl{});
+    // Each seat of each game has a seed of its own.
+    const std::uint64_t game_seed =
+        seed + static_cast<std::uint64_t>(program.player_count()) * static_cast<std::uint64_t>(games);
+    std::vector<std::unique_ptr<agents::Agent<Program>>> players;
+    for (int p = 0; p < program.player_count(); ++p) {
+      players.push_back(agents::make_agent(spec, program, game_seed + static_cast<std::uint64_t>(p)));
+      players.back()->start(p, agents::TimeControl{});
+    }
     auto state = program.initial_state();
     // A game is cut at its playout cap, so a game that never ends cannot keep the bench from its count.
     while (!state.over && state.ply < program.playout_cap() && static_cast<int>(samples.size()) < searches) {
@@ -83,7 +87,6 @@ int run_clock_bench(const GameOptions& options, const BenchOptions& bench, std::
   const agents::AgentSpec spec = agents::parse_agent_spec(bench.agent);
   if (bench.searches < 1 || bench.searches > 1'000'000) throw usage_error("--searches must be between 1 and 1000000");
   const Game game = Game::load(options.file, options.language_options());
-  require_two_players(game, "troyka bench --clock");
   int games = 0;
   const std::vector<ClockSample> samples =
       game.visit([&](const auto& program) { return timed_searches(program, spec, bench.searches, bench.seed, games); });
@@ -98,15 +101,17 @@ int run_clock_bench(const GameOptions& options, const BenchOptions& bench, std::
   const Distribution reply = distribution(replies), overrun = distribution(overruns), gap = distribution(gaps);
   const double budget = samples.front().limit;
   if (options.json) {
-    out << Json{{"agent", bench.agent},          {"searches", samples.size()}, {"games", games},
-                {"budget_ms", budget * 1e3},     {"reply", to_json(reply)},    {"overrun", to_json(overrun)},
-                {"overruns_over_5ms", over_5ms}, {"check_gap", to_json(gap)}}
+    out << Json{{"agent", bench.agent},        {"players", game.rules().player_count()},
+                {"searches", samples.size()},  {"games", games},
+                {"budget_ms", budget * 1e3},   {"reply", to_json(reply)},
+                {"overrun", to_json(overrun)}, {"overruns_over_5ms", over_5ms},
+                {"check_gap", to_json(gap)}}
                .dump()
         << '\n';
     return 0;
   }
-  fmt::print(out, "{}: {} searches by {} in {} self-play games, {:.0f} ms budget\n", game.rules().name, samples.size(),
-             bench.agent, games, budget * 1e3);
+  fmt::print(out, "{}: {} searches by {} in {} self-play games of {} seats, {:.0f} ms budget\n", game.rules().name,
+             samples.size(), bench.agent, games, game.rules().player_count(), budget * 1e3);
   const auto row = [&](const char* name, const Distribution& d) {
     fmt::print(out, "{:<16} median {:>9.3f} ms  p99 {:>9.3f} ms  p99.9 {:>9.3f} ms  max {:>9.3f} ms\n", name,
                d.median * 1e3, d.p99 * 1e3, d.p999 * 1e3, d.max * 1e3);

@@ -133,8 +133,11 @@ int main(int argc, char** argv) {
   match_command->add_option("--max-plies", match.max_plies,
                             "stop a game still going at this ply as a draw (default: the game's playout cap)");
 
-  CLI::App* replay_command = app.add_subcommand("replay", "replay a game record, checking every move and the result");
-  replay_command->add_option("record", replay.record, "the record, e.g. records/game-0001.record")->required();
+  CLI::App* replay_command = app.add_subcommand(
+      "replay", "replay a game record, or every game of a referee's results file, checking every move and the result");
+  replay_command
+      ->add_option("record", replay.record, "the record, e.g. records/game-0001.record, or a results file (JSON lines)")
+      ->required();
   replay_command->add_flag("--quiet", replay.quiet, "print only the verdict, not every position");
   replay_command->add_flag("--json", replay.json, "print the verdict as JSON on stdout");
   replay_command->add_option("--svg", replay.svg_dir,

@@ -61,17 +61,18 @@ struct GameOutcome {
   std::string reason;
 };
 
-// How an agent did over some games. A game counts as a win when the agent is ranked first alone,
-// a loss when it is ranked last alone, a draw otherwise (with more than two players: a place
-// between, or shared at the top or bottom). The score adds up each game's rank points.
+// How an agent did over some games: wins, losses and draws as referee::verdict_of counts them. The
+// score adds up each game's rank points.
 struct Tally {
   int wins = 0, losses = 0, draws = 0;
   double score = 0;
 
   void add(const Ranks& ranks, int player) {
-    const int rank = ranks[static_cast<std::size_t>(player)];
-    const bool shared = std::count(ranks.begin(), ranks.end(), rank) > 1;
-    ++(shared ? draws : rank == 1 ? wins : rank == static_cast<int>(ranks.size()) ? losses : draws);
+    switch (referee::verdict_of(ranks, player)) {
+      case referee::Verdict::Win: ++wins; break;
+      case referee::Verdict::Loss: ++losses; break;
+      case referee::Verdict::Draw: ++draws; break;
+    }
     score += rank_points(ranks, player);
   }
   int games() const { return wins + losses + draws; }

@@ -103,7 +103,7 @@ Json game_summary(const lang::Rules& rules) {
           {"width", rules.width},
           {"height", rules.height},
           {"shape", rules.shape == lang::BoardShape::Rhombus ? "rhombus" : "rectangle"},
-          {"players", {rules.players[0].name, rules.players[1].name}},
+          {"players", lang::player_names(rules)},
           {"pieces", pieces}};
 }
 
@@ -159,11 +159,7 @@ AnalysisOptions analysis_options(const Json& request, const PlaygroundLimits& li
   return options;
 }
 
-// The playground's sessions and analyses play two players so far.
-std::shared_ptr<const Game> two_player_game(Game game) {
-  require_two_players(game, "the playground");
-  return std::make_shared<const Game>(std::move(game));
-}
+std::shared_ptr<const Game> shared_game(Game game) { return std::make_shared<const Game>(std::move(game)); }
 
 // A version of a game to analyse: the rules of a request and what the page calls them.
 struct Version {
@@ -173,7 +169,7 @@ struct Version {
 
 Version request_version(const Json& request, std::string fallback_label) {
   if (!request.is_object()) throw ApiError(400, R"("compare" must be an object like the request: {"text": ...})");
-  return {request_text(request, "label", std::move(fallback_label)), two_player_game(Game(request_rules(request)))};
+  return {request_text(request, "label", std::move(fallback_label)), shared_game(Game(request_rules(request)))};
 }
 
 // Analyses each version in turn, each stopped with what it has after its share of max_seconds
@@ -389,7 +385,7 @@ Answer Playground::Impl::check(const httplib::Request& request) const {
 }
 
 Answer Playground::Impl::open_game(const httplib::Request& request) {
-  auto game = two_player_game(Game(request_rules(request_json(request))));
+  auto game = shared_game(Game(request_rules(request_json(request))));
   return {201, sessions.open(make_game_session(std::move(game)))->view(std::nullopt, {})};
 }
 
@@ -412,7 +408,7 @@ Answer Playground::Impl::open_record(const httplib::Request& request) {
     rules = std::make_shared<const lang::SourceFile>(
         lang::SourceFile{name, std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>())});
   }
-  auto game = two_player_game(
+  auto game = shared_game(
       load_record_game(record, [&](const lang::Options& options) { return lang::load_rules(rules, options); }));
   return {201, sessions.open(make_record_session(std::move(game), record))->view(0, {})};
 }

@@ -149,7 +149,7 @@ Json GameSession<Program>::view(std::optional<std::uint32_t> ply, const std::str
               {"game",
                {{"name", rules.name},
                 {"variant", rules.variant},
-                {"players", {rules.players[0].name, rules.players[1].name}},
+                {"players", lang::player_names(rules)},
                 {"width", rules.width},
                 {"height", rules.height},
                 {"shape", rules.shape == lang::BoardShape::Rhombus ? "rhombus" : "rectangle"}}},
@@ -158,6 +158,8 @@ Json GameSession<Program>::view(std::optional<std::uint32_t> ply, const std::str
               {"to_move", rules.players[state.to_move].name},
               {"over", state.over},
               {"winner", winner_name(rules, state.over ? state.winner : kNoWinner)},
+              // Each player's place once the game is over (1 2 2: tied players share one).
+              {"ranks", state.over ? Json(referee::ranks_of(program_, state)) : Json(nullptr)},
               {"reason", state.over ? program_.end_reason(state) : ""},
               {"thinking", thinking_},
               {"moves", moves_json()},

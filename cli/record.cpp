@@ -283,14 +283,18 @@ ParsedRecord parse_record(std::shared_ptr<const lang::SourceFile> source) {
   return RecordParser(std::move(source)).parse();
 }
 
-ParsedRecord load_record(const std::string& path) {
+std::string read_record_file(const std::string& path) {
   std::error_code ignored;
   std::ifstream file(path, std::ios::binary);
   if (!std::filesystem::is_regular_file(path, ignored) || !file)
     throw usage_error(fmt::format("cannot open the record '{}'", path), "check the path");
   std::ostringstream text;
   text << file.rdbuf();
-  return parse_record(std::make_shared<const lang::SourceFile>(lang::SourceFile{path, text.str()}));
+  return text.str();
+}
+
+ParsedRecord load_record(const std::string& path) {
+  return parse_record(std::make_shared<const lang::SourceFile>(lang::SourceFile{path, read_record_file(path)}));
 }
 
 lang::Error record_error(const ParsedRecord& record, lang::SourcePos pos, std::string message, std::string hint) {

@@ -88,6 +88,8 @@ struct ParsedRecord {
 ParsedRecord parse_record(std::shared_ptr<const lang::SourceFile> source);
 // Reads the file at `path` and parses it; a file that cannot be read is a lang::Error too.
 ParsedRecord load_record(const std::string& path);
+// The text of the file at `path`; throws a usage error when it cannot be read.
+std::string read_record_file(const std::string& path);
 
 // An error at a place in a record, rendered like a rule-file error.
 lang::Error record_error(const ParsedRecord& record, lang::SourcePos pos, std::string message, std::string hint = {});

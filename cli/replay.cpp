@@ -107,7 +107,10 @@ void check_outcome(const ParsedRecord& record, const lang::Rules& rules, const R
 }
 
 int run_replay(const ReplayOptions& options, std::ostream& out) {
-  const ParsedRecord record = load_record(options.record);
+  std::string text = read_record_file(options.record);
+  if (is_results_file(text)) return replay_results(options, text, out);
+  const ParsedRecord record =
+      parse_record(std::make_shared<const lang::SourceFile>(lang::SourceFile{options.record, std::move(text)}));
   // Every header the check needs is asked for before the game is loaded, so a record without one
   // is reported as such rather than after a long replay.
   for (const char* key : {"Result", "Winner", "Reason", "Plies"}) record.require(key);

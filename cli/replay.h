@@ -25,7 +25,14 @@ struct ReplayOptions {
 // Loads the game the record names, plays every move checking that it is legal, and checks that the
 // game ends there as the Result, Winner, Reason and Plies headers say. Any problem is a lang::Error
 // pointing into the record (or the rule file). Returns the exit code.
+// A referee's results file (cli/replay_results.cpp) is replayed game by game instead.
 int run_replay(const ReplayOptions& options, std::ostream& out);
+
+// Whether `text` is a referee's results file (JSON lines) rather than a record.
+bool is_results_file(const std::string& text);
+// Replays every game of the results file `text` (options.record is its path), forfeits of games of
+// more than two players at their plies; any problem is a lang::Error at the line. Returns the exit code.
+int replay_results(const ReplayOptions& options, const std::string& text, std::ostream& out);
 
 // Loads the record's game through `load_rules` with the options its Variant and Params headers
 // give; a variant or parameter the game rejects is reported at its header, a mistake in the rules

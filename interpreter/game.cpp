@@ -35,7 +35,6 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
   if (rules.swap_rule) return "(swap-rule)";
   if (rules.must_capture) return "mandatory captures";
   if (!rules.legal.empty()) return "(legal ...)";
-  if (!rules.alternates()) return "(turn (actions N))";
   if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
   if (!rules.hands.empty()) return "hands";
@@ -82,16 +81,6 @@ void require_playable_players(const lang::Rules& rules) {
 }
 
 }  // namespace
-
-void require_two_players(const Game& game, const std::string& tool) {
-  const lang::Rules& rules = game.rules();
-  if (rules.player_count() == kPlayers) return;
-  throw lang::Error(lang::Diagnostic{
-      rules.source, rules.players[kPlayers].pos,
-      fmt::format("this game has {} players: {} plays two-player games only so far", rules.player_count(), tool),
-      "perft, bench and play (with the random and mcts agents) play games of up to 8 players; the other tools "
-      "do not yet (docs/agents.md)"});
-}
 
 Game::Game(lang::Rules rules)
     : rules_(std::make_shared<const lang::Rules>(std::move(rules))), program_(compile(rules_)) {}

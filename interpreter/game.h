@@ -43,8 +43,4 @@ class Game {
 // writes it ("drops", "counters"...); "" when it plays them all (or the game has two players).
 std::string unplayable_with_many_players(const lang::Rules& rules);
 
-// For a tool that plays two-player games only so far (`tool`: "troyka match"): throws lang::Error,
-// pointing at the third player, when the game has more.
-void require_two_players(const Game& game, const std::string& tool);
-
 }  // namespace troyka

@@ -976,6 +976,12 @@ void Program<Words>::put_out(StateType& state, int player, int rule) const {
   }
   state.out_order |= static_cast<std::uint32_t>(out + 1) << (4 * player);
   state.hash ^= out_keys_[static_cast<std::size_t>(player)];
+  // A player put out in its turn, between two decisions of it or before the first, leaves what it
+  // played on the board; the next player starts a whole turn.
+  if (player == state.to_move && !actions_keys_.empty()) {
+    state.hash ^= actions_keys_[state.actions_left] ^ actions_keys_[static_cast<std::size_t>(turn_actions_)];
+    state.actions_left = static_cast<std::uint8_t>(turn_actions_);
+  }
   // One player left wins, and has the turn in the finished game: a player out never has it.
   const int next = out + 2 == players_ ? left : player == state.to_move ? next_in_play(state, player) : state.to_move;
   state.hash ^= turn_keys_[state.to_move] ^ turn_keys_[static_cast<std::size_t>(next)];
@@ -991,10 +997,6 @@ template <int Words>
 void Program<Words>::forfeit(StateType& state, int player, const History& history) const {
   if (players_ == kPlayers) throw std::logic_error("a game of two players ends with a forfeit; it has no one to go on");
   if (state.over || state.is_out(player)) return;
-  if (player == state.to_move && !actions_keys_.empty()) {  // the next player starts a whole turn
-    state.hash ^= actions_keys_[state.actions_left] ^ actions_keys_[static_cast<std::size_t>(turn_actions_)];
-    state.actions_left = static_cast<std::uint8_t>(turn_actions_);
-  }
   put_out(state, player, kEndedByForfeit);
   if (!state.over) decide_end_of_position(state, repeats_ ? &history : nullptr);
 }

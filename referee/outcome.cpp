@@ -38,6 +38,12 @@ double rank_points(const Ranks& ranks, int player) {
   return beaten / static_cast<double>(ranks.size() - 1);
 }
 
+Verdict verdict_of(const Ranks& ranks, int player) {
+  const int rank = ranks[static_cast<std::size_t>(player)];
+  if (std::count(ranks.begin(), ranks.end(), rank) > 1) return Verdict::Draw;
+  return rank == 1 ? Verdict::Win : rank == static_cast<int>(ranks.size()) ? Verdict::Loss : Verdict::Draw;
+}
+
 std::string result_token(const Ranks& ranks) {
   if (ranks.size() == 2) return result_token(winner_of(ranks));
   return fmt::format("{}", fmt::join(ranks, "-"));

@@ -43,6 +43,12 @@ int winner_of(const Ranks& ranks);
 // the points of a game of n players add up to n / 2.
 double rank_points(const Ranks& ranks, int player);
 
+// How a game counts for `player` in a tally of wins, losses and draws: a win when it is ranked
+// first alone, a loss when last alone, a draw otherwise (with more than two players: a place
+// between, or a place shared).
+enum class Verdict { Win, Loss, Draw };
+Verdict verdict_of(const Ranks& ranks, int player);
+
 // The result token: with two players 1-0, 0-1 or 1/2-1/2; with more, the ranks in player order
 // joined by '-', e.g. 2-1-3 (the second player first, the first second, the third last).
 std::string result_token(const Ranks& ranks);

@@ -68,17 +68,13 @@ Standing& Standings::find(const std::string& agent) {
 }
 
 void Standings::add(const std::vector<std::string>& agents, const Ranks& ranks, const std::vector<int>& forfeiters) {
-  const int last = *std::max_element(ranks.begin(), ranks.end());
   for (std::size_t player = 0; player < agents.size(); ++player) {
     Standing& standing = find(agents[player]);
-    const int rank = ranks[player];
-    const bool alone = std::count(ranks.begin(), ranks.end(), rank) == 1;
-    if (alone && rank == 1)
-      ++standing.wins;
-    else if (alone && rank == last)
-      ++standing.losses;
-    else
-      ++standing.draws;
+    switch (verdict_of(ranks, static_cast<int>(player))) {
+      case Verdict::Win: ++standing.wins; break;
+      case Verdict::Loss: ++standing.losses; break;
+      case Verdict::Draw: ++standing.draws; break;
+    }
     standing.points += rank_points(ranks, static_cast<int>(player));
     standing.forfeits += static_cast<int>(std::count(forfeiters.begin(), forfeiters.end(), static_cast<int>(player)));
   }

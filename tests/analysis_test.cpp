@@ -207,6 +207,82 @@ TEST(Analysis, EstimatesDifferWhenTheirIntervalsSaySo) {
   EXPECT_FALSE(significantly_different({NAN, NAN, NAN}, {0.48, 0.38, 0.58}));
 }
 
+// Three-player Breakthrough: each seat's wins and rank points, which the shares of the games and
+// the points a game gives out (n / 2) bound, and the first and second seats' rows of two players.
+TEST(Analysis, AThreePlayerGameHasTheWinsAndRankPointsOfEverySeat) {
+  const Game three = game("breakthrough-3-players.game", {{"size", "8"}});
+  const Analysis analysis = analyze(three, random_only(300));
+  EXPECT_EQ(analysis.seats, (std::vector<std::string>{"White", "Red", "Black"}));
+  const PlayMetrics& random = analysis.plays.at(0);
+  ASSERT_EQ(random.seat_wins.size(), 3U);
+  ASSERT_EQ(random.seat_points.size(), 3U);
+  double wins = 0, points = 0;
+  for (int seat = 0; seat < 3; ++seat) {
+    wins += random.seat_wins[seat].value;
+    points += random.seat_points[seat].value;
+    // Every seat wins some random games, none nearly all.
+    EXPECT_GT(random.seat_wins[seat].value, 0.1) << seat;
+    EXPECT_LT(random.seat_wins[seat].value, 0.6) << seat;
+  }
+  // Someone reaches its far row in every random game: no draws, no limit.
+  EXPECT_DOUBLE_EQ(wins, 1.0);
+  EXPECT_DOUBLE_EQ(random.completion.value, 1.0);
+  EXPECT_DOUBLE_EQ(points, 1.5);
+  EXPECT_EQ(random.first_wins.value, random.seat_wins[0].value);
+  EXPECT_EQ(random.second_wins.value, random.seat_wins[1].value);
+  EXPECT_EQ(random.advantage.value, random.seat_points[0].value);
+  // Balance compares the seats that win most and least.
+  const auto [least, most] =
+      std::minmax_element(random.seat_wins.begin(), random.seat_wins.end(),
+                          [](const Estimate& a, const Estimate& b) { return a.value < b.value; });
+  EXPECT_NEAR(random.balance.value, 1 - (most->value - least->value), 1e-12);
+  EXPECT_GT(random.lead_changes.value, 0.0);
+}
+
+// Stopped at the third ply, every game of three players ranks them together: half the points each.
+TEST(Analysis, AThreePlayerGameStoppedAtTheLimitGivesEverySeatHalfThePoints) {
+  AnalysisOptions options = random_only(20);
+  options.agent = "mcts:iterations=20";
+  options.skill_games = 3;
+  options.skill_steps = 1;
+  options.max_plies = 3;
+  const Analysis analysis = analyze(game("breakthrough-3-players.game", {{"size", "8"}}), options);
+  ASSERT_EQ(analysis.plays.size(), 2U);
+  for (const PlayMetrics& play : analysis.plays) {
+    EXPECT_EQ(play.limit_hits.value, 1.0) << play.players;
+    EXPECT_EQ(play.completion.value, 0.0) << play.players;
+    for (const Estimate& points : play.seat_points) EXPECT_EQ(points.value, 0.5) << play.players;
+  }
+  ASSERT_EQ(analysis.skill.steps.size(), 1U);
+  EXPECT_EQ(analysis.skill.steps[0].draws, 3);  // the stronger ranked with the others every time
+}
+
+// The report of a game of three players: its players, and a row of wins and rank points a seat in
+// each kind of self-play; the JSON's seats.
+TEST(AnalyzeCommand, ReportsEverySeatOfAThreePlayerGame) {
+  const auto run = run_troyka(
+      "analyze games/breakthrough-3-players.game --param size=8 --games 10 --agent mcts:iterations=20 "
+      "--skill-games 3 --skill-steps 1");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("Breakthrough for three players (games/breakthrough-3-players.game --param size=8), 3 "
+                         "players (White, Red, Black), self-play stopped at 2000 plies\n"),
+            std::string::npos)
+      << run.out;
+  for (const char* row : {"\nseat 1 wins ", "\nseat 3 wins ", "\nseat 3 rank points "}) {
+    const std::size_t first = run.out.find(row);
+    EXPECT_NE(first, std::string::npos) << row << run.out;
+    EXPECT_NE(run.out.find(row, first + 1), std::string::npos) << row << ": a row in each kind of self-play";
+  }
+  const auto json = run_troyka(
+      "analyze games/breakthrough-3-players.game --param size=8 --games 10 --agent \"\" --skill-games 0 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto seats = nlohmann::json::parse(json.out)["games"][0]["plays"][0]["seats"];
+  ASSERT_EQ(seats.size(), 3U);
+  EXPECT_EQ(seats[2]["player"], "Black");
+  EXPECT_TRUE(seats[2]["wins"].contains("low"));
+  EXPECT_TRUE(seats[2]["points"].contains("high"));
+}
+
 TEST(AnalyzeCommand, PrintsEveryMetricAsJson) {
   const auto run = run_troyka("analyze games/tic-tac-toe.game --games 40 --skill-games 4 --skill-steps 1 --json");
   ASSERT_EQ(run.status, 0) << run.err;

@@ -2,9 +2,11 @@
 // and docs/core-design.md §3.1 on a plain array, cell by cell: nothing shared with the interpreter
 // (or with tests/reference.h, whose squares and enemies are two players') but lang::Rules. It plays
 // what the interpreter plays with more than two players and nothing else: steps and slides onto
-// the cells their targets allow, and the end rules reach, no pieces, no legal moves and ply limit.
-// A loss puts its player out: its turns are skipped and its pieces stay; the game ends at a win, a
-// draw or when one player is left.
+// the cells their targets allow, and the end rules reach, no pieces, no legal moves and ply limit,
+// in turns of one decision or several ((turn (actions N) (first M))). A loss puts its player out:
+// its turns are skipped and its pieces stay (in the middle of its turn, the decisions it played
+// stay, and the next player starts a whole turn); the game ends at a win, a draw or when one
+// player is left.
 #pragma once
 
 #include <algorithm>
@@ -26,6 +28,7 @@ struct Square {
 struct Position {
   std::vector<Square> board;
   int to_move = 0;
+  int actions_left = 1;  // the decisions left in the turn of the player to move, the next one included
   std::uint32_t ply = 0;
   std::vector<int> out;  // the players out, in the order they went out
   bool over = false;
@@ -127,7 +130,10 @@ inline void decide(const lang::Rules& rules, Position& position, int mover) {
         position.ended_by = static_cast<int>(index);
         return;
       }
-      if (subject == position.to_move) position.to_move = next_in_play(position, subject, players);
+      if (subject == position.to_move) {  // the next player starts a whole turn
+        position.to_move = next_in_play(position, subject, players);
+        position.actions_left = rules.turn_actions;
+      }
       return decide(rules, position, mover);  // asked again, of whoever is to move now
     }
   }
@@ -146,6 +152,7 @@ inline Position start(const lang::Rules& rules) {
   position.board.resize(static_cast<std::size_t>(rules.cells()));
   for (const lang::Placement& placement : rules.setup)
     position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
+  position.actions_left = rules.first_turn_actions;
   decide(rules, position, rules.player_count() - 1);
   return position;
 }
@@ -156,7 +163,11 @@ inline Position play(const lang::Rules& rules, const Position& position, const M
   after.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
   after.board[static_cast<std::size_t>(from)] = {};
   ++after.ply;
-  after.to_move = next_in_play(position, position.to_move, rules.player_count());
+  // A turn of several decisions ((turn (actions N))) keeps the player to move until its last.
+  if (--after.actions_left == 0) {
+    after.to_move = next_in_play(position, position.to_move, rules.player_count());
+    after.actions_left = rules.turn_actions;
+  }
   decide(rules, after, position.to_move);
   return after;
 }

@@ -1,7 +1,7 @@
 // Games of 1 to lang::kMaxPlayers players (issue 14): what the checker reads from (players ...),
 // how the interpreter plays more than two (turn order, players out, ranks), checked against the
-// plain reference of tests/players_reference.h, MCTS with a utility per player, and how the tools
-// that play two players only so far refuse more.
+// plain reference of tests/players_reference.h, MCTS with a utility per player, what the
+// interpreter plays with two players only so far (refused at the third player), and the tools.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@ Rules load_test_game(const std::string& name) {
   const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name);
   return troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), {});
 }
+
+// Three-player Breakthrough with two moves a turn, of tests/data/games.
+const std::string kThreePlayersTwoMoves = "../tests/data/games/breakthrough-3-players-two-moves.game";
 
 // The cells of a player's pawns at the start.
 CellList setup_of(const Rules& rules, int player) {
@@ -180,6 +184,7 @@ TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) 
       {"breakthrough-3-players.game", "8", {14, 192, 2632, 39150, 560514}},
       {"breakthrough-4-players.game", "10", {20, 396, 7840, 153632}},
       {"breakthrough-4-players.game", "8", {14, 192, 2632, 35312, 510544}},
+      {kThreePlayersTwoMoves, "8", {14, 212, 2864, 41920, 565667}},
   };
   for (const Case& test : cases) {
     const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + test.file);
@@ -208,19 +213,21 @@ troyka::players_reference::Position reference_position(const Rules& rules, const
         if (state.by_player[player].test(cell) && state.by_piece[piece].test(cell))
           position.board[static_cast<std::size_t>(cell)] = {player, static_cast<int>(piece)};
   position.to_move = state.to_move;
+  position.actions_left = state.actions_left;
   position.ply = state.ply;
   return position;
 }
 
 // Every position of random games, from the start and from a few pawns in the middle (where players
-// go out), has the reference's moves, player to move, players out and end; its text reads back to
-// the same state.
+// go out), has the reference's moves, player to move (and the decisions left in its turn, with two
+// moves a turn), players out and end; its text reads back to the same state.
 TEST(Players, RandomGamesAgreeWithThePlainReference) {
   namespace reference = troyka::players_reference;
   // Red's one pawn (c5) meets White's and Black's two (and Blue's one, h5).
   const std::vector<std::pair<std::string, std::string>> games = {
       {"breakthrough-3-players.game", "10/10/10/10/3P31P34/2P27/4P11P13/10/10/10 White 0"},
-      {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"}};
+      {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"},
+      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"}};
   for (const auto& [file, middle] : games) {
     const troyka::Game game = test_game(file);
     const Rules& rules = game.rules();
@@ -235,6 +242,7 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
           const std::string text = file + ": " + program.position_text(state);
           ASSERT_EQ(state.over, expected.over) << text;
           ASSERT_EQ(state.to_move, expected.to_move) << text;
+          if (!state.over) ASSERT_EQ(state.actions_left, expected.actions_left) << text;
           int out = 0;
           for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
           ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
@@ -374,6 +382,19 @@ TEST(Players, PerftBenchAndPlayPlayAFourPlayerGameAndTheRefereeRefusesTooFewAgen
   EXPECT_EQ(run.err, "error: 2 agents cannot play a game of 4 players\nhint: name at least 4 agents\n") << command;
   EXPECT_EQ(run.out, "") << command;
   EXPECT_FALSE(std::filesystem::exists(results));
+}
+
+// `bench --clock` times the searches of an agent on every seat of a game of three players.
+TEST(Players, BenchClockTimesTheSearchesOfEverySeatOfAThreePlayerGame) {
+  const troyka_tests::Outcome bench = troyka_tests::run_troyka(
+      "bench games/breakthrough-3-players.game --param size=8 --agent mcts:time=5ms --clock --searches 9 --json");
+  ASSERT_EQ(bench.status, 0) << bench.err;
+  const nlohmann::json report = nlohmann::json::parse(bench.out);
+  EXPECT_EQ(report["players"], 3);
+  EXPECT_EQ(report["searches"], 9);
+  EXPECT_EQ(report["games"], 1);
+  EXPECT_EQ(report["budget_ms"], 5.0);
+  EXPECT_GE(report["reply"]["median_ms"].get<double>(), 0.0);
 }
 
 // MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly

@@ -193,6 +193,32 @@ TEST_F(PlaygroundApi, AnAgentMoveArrivesWithItsReport) {
   EXPECT_EQ(answer["error"]["message"], "unknown agent 'mtcs'");
 }
 
+// A game of three players: its session names every seat and passes the turn round them; its
+// record, stepped to the end, gives the players' ranks (tied ones sharing a place).
+TEST_F(PlaygroundApi, AThreePlayerGameHasEverySeatAndEndsWithRanks) {
+  std::ifstream rules(TROYKA_SOURCE_DIR "/games/breakthrough-3-players.game");
+  const std::string text{std::istreambuf_iterator<char>(rules), std::istreambuf_iterator<char>()};
+  auto [status, view] = post("/api/sessions", {{"text", text}, {"params", {{"size", 8}}}});
+  ASSERT_EQ(status, 201) << view;
+  EXPECT_EQ(view["game"]["players"], json::array({"White", "Red", "Black"}));
+  EXPECT_EQ(view["ranks"], nullptr);
+  const std::string id = view["session"];
+  for (const auto& [move, next] :
+       std::vector<std::pair<std::string, std::string>>{{"c2-c3", "Red"}, {"b3-c4", "Black"}, {"c7-c6", "White"}}) {
+    std::tie(status, view) = post("/api/sessions/" + id + "/moves", {{"move", move}});
+    ASSERT_EQ(status, 200) << move << ": " << view;
+    EXPECT_EQ(view["to_move"], next) << move;
+  }
+  std::ifstream file(TROYKA_SOURCE_DIR "/tests/data/records/breakthrough-3-players-random.record");
+  const std::string record{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  std::tie(status, view) = post("/api/records", {{"record", record}});
+  ASSERT_EQ(status, 201) << view;
+  std::tie(status, view) = get("/api/sessions/" + view["session"].get<std::string>() + "?ply=54");
+  EXPECT_EQ(view["over"], true);
+  EXPECT_EQ(view["ranks"], json::array({2, 2, 1}));
+  EXPECT_EQ(view["winner"], "Black");
+}
+
 TEST_F(PlaygroundApi, ARecordIsSteppedThrough) {
   auto [status, view] = post("/api/records", {{"record", troyka_tests::kSampleRecord}});
   ASSERT_EQ(status, 201) << view;

@@ -17,6 +17,7 @@
 #include "referee/outcome.h"
 #include "tests/games.h"
 #include "tests/referee_helpers.h"
+#include "tests/run_troyka.h"
 
 namespace {
 
@@ -48,24 +49,19 @@ Json ask(zmq::socket_t& socket, const std::vector<std::string>& frames) {
 
 std::string error_code(const Json& reply) { return reply.value("code", "(no error: " + reply.dump() + ")"); }
 
-// Replays each game played out with the interpreter: every move legal, and the recorded end.
-void expect_games_replay(const Results& results, const std::string& file = "breakthrough.game") {
-  const troyka::Game game =
-      troyka::Game::load(TROYKA_SOURCE_DIR "/games/" + file, {"", {{"width", "5"}, {"height", "5"}}});
-  for (const Json& line : results.games) {
-    if (!line["forfeit"].is_null()) continue;
-    game.visit([&](const auto& program) {
-      auto state = program.initial_state();
-      for (const Json& move : line["moves"]) {
-        const troyka::ParsedMove parsed = program.parse_move(state, move.get<std::string>());
-        ASSERT_TRUE(parsed.ok()) << parsed.error;
-        program.apply(state, parsed.move);
-      }
-      EXPECT_TRUE(state.over);
-      EXPECT_EQ(troyka::referee::result_token(state.winner), line["result"]);
-      EXPECT_EQ(program.end_reason(state), line["reason"]);
-      EXPECT_EQ(line["plies"], line["moves"].size());
-    });
+// `troyka replay` replays every game of the results file at `path` with the rules its header holds
+// (cli/replay_results.cpp): every move legal, each forfeit of a game of more than two players
+// putting its player out at its ply, and the recorded result and reason.
+void expect_results_replay(const std::string& path) {
+  const troyka_tests::Outcome replay = troyka_tests::run_troyka("replay " + path + " --json");
+  ASSERT_EQ(replay.status, 0) << replay.err;
+  const Json report = Json::parse(replay.out);
+  EXPECT_EQ(report["ok"], true);
+  const Results results = read_results(path);
+  ASSERT_EQ(report["games"].size(), results.games.size());
+  for (std::size_t game = 0; game < results.games.size(); ++game) {
+    EXPECT_EQ(report["games"][game]["result"], results.games[game]["result"]);
+    EXPECT_EQ(report["games"][game]["plies"], results.games[game]["moves"].size());
   }
 }
 
@@ -81,37 +77,6 @@ const Json* game_between(const Results& results, const std::string& first, const
 
 const std::string kThreePlayers = TROYKA_SOURCE_DIR "/games/breakthrough-3-players.game";
 const std::string kFourPlayers = TROYKA_SOURCE_DIR "/games/breakthrough-4-players.game";
-
-// Replays each game of `file` (size 8) with the interpreter, its forfeits (Program::forfeit) at
-// their plies: every move legal, and the recorded ranks and reason.
-void expect_ranked_games_replay(const Results& results, const std::string& file) {
-  const troyka::Game game = troyka::Game::load(file, {"", {{"size", "8"}}});
-  for (const Json& line : results.games) {
-    game.visit([&](const auto& program) {
-      auto state = program.initial_state();
-      troyka::History history = program.start_history(state);
-      const auto forfeit_at = [&](std::size_t ply) {
-        for (const Json& forfeit : line["forfeits"])
-          if (forfeit["ply"] == ply) {
-            const auto seat = std::find(line["players"].begin(), line["players"].end(), forfeit["player"]);
-            program.forfeit(state, static_cast<int>(seat - line["players"].begin()), history);
-          }
-      };
-      for (std::size_t ply = 0; ply < line["moves"].size(); ++ply) {
-        forfeit_at(ply);
-        ASSERT_FALSE(state.over);
-        const troyka::ParsedMove parsed = program.parse_move(state, line["moves"][ply].get<std::string>());
-        ASSERT_TRUE(parsed.ok()) << parsed.error;
-        program.apply(state, parsed.move, history);
-      }
-      forfeit_at(line["moves"].size());
-      EXPECT_TRUE(state.over);
-      EXPECT_EQ(line["ranks"], Json(troyka::referee::ranks_of(program, state)));
-      EXPECT_EQ(troyka::referee::result_token(troyka::referee::ranks_of(program, state)), line["result"]);
-      if (line["forfeits"].empty()) EXPECT_EQ(program.end_reason(state), line["reason"]);
-    });
-  }
-}
 
 // Three troyka agents over ZeroMQ play three games of three players: each agent plays each seat once.
 TEST(RefereePlayers, ThreeTroykaAgentsPlayEverySeatOfThreePlayerBreakthrough) {
@@ -134,7 +99,7 @@ TEST(RefereePlayers, ThreeTroykaAgentsPlayEverySeatOfThreePlayerBreakthrough) {
     EXPECT_EQ(game["players"], Json::array({"White", "Red", "Black"}));
     EXPECT_TRUE(troyka::referee::is_ranks_token(game["result"].get<std::string>())) << game["result"];
   }
-  expect_ranked_games_replay(results, kThreePlayers);
+  expect_results_replay(workspace.results());
   const std::string standings = referee.out();
   EXPECT_NE(
       standings.find("Breakthrough for three players (size=8): round-robin of 3 agents, 3 games a pairing, 3 games\n"
@@ -158,7 +123,7 @@ TEST(RefereePlayers, AFourPlayerGameTellsEachSeatItsRank) {
   expect_every_game_once(results, 1);
   const Json& game = results.games.at(0);
   ASSERT_EQ(game["ranks"].size(), 4u);
-  expect_ranked_games_replay(results, kFourPlayers);
+  expect_results_replay(workspace.results());
   double points = 0;
   std::size_t seat = 0;
   for (TestAgent* agent : {&n, &e, &south, &w}) {
@@ -200,13 +165,88 @@ TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
   EXPECT_EQ(game["ranks"][0], 3);
   EXPECT_GT(game["moves"].size(), 10u);  // the others played on
   EXPECT_NE(game["reason"].get<std::string>().find("(reach Pawn far-row)"), std::string::npos) << game;
-  expect_ranked_games_replay(results, kThreePlayers);
+  expect_results_replay(workspace.results());
+  // Put out two plies later, the cheat would owe the first move, which is Red's in the file.
+  std::string edited = results.lines.at(1);
+  const std::string ply = R"("ply":0)";
+  ASSERT_NE(edited.find(ply), std::string::npos) << edited;
+  for (std::size_t at; (at = edited.find(ply)) != std::string::npos;) edited.replace(at, ply.size(), R"("ply":2)");
+  const std::string tampered = workspace.directory + "/tampered.results";
+  std::ofstream(tampered) << results.lines.at(0) << '\n' << edited << '\n';
+  const troyka_tests::Outcome replay = troyka_tests::run_troyka("replay " + tampered);
+  EXPECT_EQ(replay.status, 1);
+  const std::string move = game["moves"][0].get<std::string>();
+  EXPECT_TRUE(
+      replay.err.starts_with(tampered + ":2:1: error: game 1: cannot play " + move + " as White's move at ply 0: "))
+      << replay.err;
+  // A game not played for agents away ranks those present first, whatever order putting the others
+  // out would give, and has no moves to replay.
+  Json not_played = game;
+  not_played["game"] = 2;
+  not_played["result"] = "2-1-2";
+  not_played["reason"] = "not played: cheat, fair2 absent for 60 s";
+  not_played["forfeits"] = Json::array({Json{{"player", "White"}, {"ply", 0}}, Json{{"player", "Black"}, {"ply", 0}}});
+  not_played["moves"] = Json::array();
+  const std::string absent = workspace.directory + "/absent.results";
+  std::ofstream(absent) << results.lines.at(0) << '\n' << results.lines.at(1) << '\n' << not_played.dump() << '\n';
+  const troyka_tests::Outcome replayed = troyka_tests::run_troyka("replay " + absent + " --quiet");
+  EXPECT_EQ(replayed.status, 0) << replayed.err;
+  EXPECT_EQ(replayed.out, "results ok: 2 games of Breakthrough for three players replayed\n");
+  const troyka_tests::Outcome drawn = troyka_tests::run_troyka("replay " + workspace.results() + " --svg pictures");
+  EXPECT_EQ(drawn.status, 1);
+  EXPECT_EQ(drawn.err,
+            "error: --svg draws the positions of one record, not of a results file\n"
+            "hint: replay the file without --svg; `troyka match --records DIR` writes records to draw\n");
   const Json end = cheat.of_type("match_end").at(0);
   EXPECT_EQ(end["you"], "loss");
   EXPECT_EQ(end["rank"], 3);
   EXPECT_EQ(end["points"], 0.0);
   EXPECT_NE(referee.out().find("3    cheat      1     0      1     0        1  0/1 (0.0%)\n"), std::string::npos)
       << referee.out();
+}
+
+// A forfeit in the middle of a turn of two decisions: White plays its first decision, then an
+// illegal second. The decision it played stays on the board, White is out, and Red, next, starts a
+// whole turn of two decisions; the game goes on between Red and Black, and replays with the forfeit
+// at ply 1.
+TEST(RefereePlayers, AForfeitInTheMiddleOfATurnKeepsItsFirstDecisionAndTheNextPlayerStartsAWholeTurn) {
+  const Workspace workspace = fresh_workspace("three_mid_turn");
+  const std::string game_file = TROYKA_SOURCE_DIR "/tests/data/games/breakthrough-3-players-two-moves.game";
+  Process referee(referee_command_on(game_file, workspace, options({"cheat", "fair1", "fair2"}, 1)),
+                  workspace.directory + "/ref");
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
+      fair2(context, workspace.endpoint(), "fair2");
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"] == 1)
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
+  const std::vector<Json> cheat_requests = cheat.of_type("move_request");
+  ASSERT_EQ(cheat_requests.size(), 2u);  // its two decisions, and never asked again
+  EXPECT_EQ(cheat_requests[0]["ply"], 0);
+  EXPECT_EQ(cheat_requests[1]["ply"], 1);
+  const Results results = read_results(workspace.results());
+  expect_every_game_once(results, 1);
+  const Json& game = results.games.at(0);
+  ASSERT_EQ(game["forfeits"].size(), 1u);
+  EXPECT_EQ(game["forfeits"][0]["code"], "illegal_move");
+  EXPECT_EQ(game["forfeits"][0]["ply"], 1);
+  EXPECT_EQ(game["ranks"][0], 3);
+  EXPECT_EQ(cheat.of_type("match_end").at(0)["rank"], 3);
+  // White's first decision is the game's first move; Red is asked for plies 1 and 2, Black for 3
+  // and 4: whole turns.
+  const std::vector<Json> red_requests = fair1.of_type("move_request");
+  const std::vector<Json> black_requests = fair2.of_type("move_request");
+  ASSERT_GE(red_requests.size(), 2u);
+  ASSERT_GE(black_requests.size(), 2u);
+  EXPECT_EQ(red_requests[0]["ply"], 1);
+  EXPECT_EQ(red_requests[1]["ply"], 2);
+  EXPECT_EQ(black_requests[0]["ply"], 3);
+  EXPECT_EQ(black_requests[1]["ply"], 4);
+  EXPECT_GT(game["moves"].size(), 5u);
+  expect_results_replay(workspace.results());
 }
 
 // A cheat and a slow agent: both out, and the last one left wins at once.
@@ -239,7 +279,7 @@ TEST(RefereePlayers, WhenOnlyOneIsLeftItWins) {
   EXPECT_EQ(game["reason"],
             "Red forfeits: no move within 1000 ms; Black wins, the last player left: the others forfeited or lost");
   EXPECT_EQ(game["forfeits"][1]["ply"], 0);
-  expect_ranked_games_replay(results, kThreePlayers);
+  expect_results_replay(workspace.results());
   EXPECT_EQ(fair.of_type("match_end").at(0)["you"], "win");
 }
 TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
@@ -254,7 +294,7 @@ TEST(RefereeTournament, ThreeTroykaAgentsPlayARoundRobin) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 6);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(6, ""));
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
   // Rounds of three pairings, colours swapped in the second.
   const std::vector<std::pair<std::string, std::string>> schedule{{"rnd", "mcts-a"},    {"rnd", "mcts-b"},
                                                                   {"mcts-a", "mcts-b"}, {"mcts-a", "rnd"},
@@ -290,7 +330,7 @@ TEST(RefereeTournament, TurnsOfTwoMovesAskTheSameAgentAgain) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
-  expect_games_replay(results, "breakthrough-two-moves.game");
+  expect_results_replay(workspace.results());
   for (const Json& game : results.games) {
     const int mcts_player = game["agents"][0] == "mcts" ? 0 : 1;
     EXPECT_EQ(game["result"], mcts_player == 0 ? "1-0" : "0-1") << game.dump();
@@ -377,7 +417,7 @@ TEST(RefereeTournament, TroykaAgentsThinkingToTheClockForfeitNothing) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
   // They did think to the clock: some move took most of its 400 ms (the margin is 10 ms and 5%).
   std::int64_t longest = 0;
   for (const Json& game : results.games)
@@ -401,7 +441,7 @@ void expect_example_agent_plays(
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 2);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(2, ""));
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
 }
 
 TEST(RefereeTournament, ThePythonExampleAgentPlays) { expect_example_agent_plays("python", python_agent_command); }
@@ -549,7 +589,7 @@ TEST(RefereeAgents, AMoveForAnotherMatchOrOutOfTurnIsRefusedAndChangesNothing) {
   ASSERT_NE(game, nullptr);
   EXPECT_EQ(game->at("match"), first_match);
   EXPECT_NE(game->at("moves")[0], intruding_move);  // a's move, not c's
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
 }
 
 TEST(RefereeAgents, AnIllegalMoveForfeitsTheGame) {
@@ -691,7 +731,7 @@ TEST(RefereeAgents, AnAgentThatReconnectsMidGameResumesIt) {
   const Results results = read_results(workspace.results());
   expect_every_game_once(results, 1);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>{""});
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
 }
 
 // ---- watching -----------------------------------------------------------------------------------------
@@ -796,7 +836,7 @@ TEST(RefereeLoad, FiftyChallengersPlayTwoHundredGamesAndEachIsRecordedOnce) {
   expect_every_game_once(results, 200);
   EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(200, ""));
   EXPECT_GT(most_at_once, 10);
-  expect_games_replay(results);
+  expect_results_replay(workspace.results());
 }
 
 // ---- the referee's own failures ---------------------------------------------------------------------
@@ -845,7 +885,7 @@ TEST(RefereeRestart, AKilledRefereeResumesWithoutReplayingFinishedGames) {
   std::set<std::string> runs;  // the part of match ids that tells runs apart
   for (const Json& game : after.games) runs.insert(game["match"].get<std::string>().substr(2));
   EXPECT_EQ(runs.size(), 2u);
-  expect_games_replay(after);
+  expect_results_replay(workspace.results());
 }
 
 TEST(RefereeRestart, ATroykaAgentRegistersAgainWhenTheRefereeRestarts) {

@@ -103,9 +103,13 @@ function versionHtml(version) {
     `<p>${legend(plays)}</p><h4>Who wins (95% intervals)</h4>`;
   plays.forEach((play, index) => {
     const m = play.metrics;
+    // Two players are the first and the second; more are each seat by name.
+    const seats = play.seats.length > 2
+      ? play.seats.map((seat) => ({ label: seat.player, ...seat.wins, colour: kPlayColours[index] }))
+      : [{ label: "first player", ...m.first_wins, colour: kPlayColours[index] },
+        { label: "second player", ...m.second_wins, colour: kPlayColours[index] }];
     html += `<div class="chart-title">${escapeText(play.players)}</div>` + intervalChart([
-      { label: "first player", ...m.first_wins, colour: kPlayColours[index] },
-      { label: "second player", ...m.second_wins, colour: kPlayColours[index] },
+      ...seats,
       { label: "draws", ...m.draws, colour: kPlayColours[index] },
       { label: "stopped at limit", ...m.limit_hits, colour: kPlayColours[index] },
     ]);

@@ -133,8 +133,7 @@ function showDiagnostic(answer) {
         document.createElement("br"), `hint: ${answer.warning.hint}`);
       box.append(warning);
     }
-    $("first-player").textContent = game.players[0];
-    $("second-player").textContent = game.players[1];
+    showSeats(game.players);
   } else {
     const diagnostic = answer.diagnostic;
     page.errorLine = diagnostic.line || 0;
@@ -200,18 +199,49 @@ function playerIndex(view) {
   return view.game.players.indexOf(view.to_move);
 }
 
+// The id of a part ("player", "kind", "agent") of a seat's controls: the first two seats have
+// their own in the page, the seats of games of more players are made by showSeats.
+function seatId(player, part) {
+  return player === 0 ? `first-${part}` : player === 1 ? `second-${part}` : `seat-${player + 1}-${part}`;
+}
+
+// A row of controls for each player of the game: its name, who plays it, and the agent's spec.
+// Rows past the second come and go with the game's players, and are played by agents at first.
+function showSeats(players) {
+  const sides = $("sides");
+  while (sides.children.length > Math.max(2, players.length)) sides.lastElementChild.remove();
+  for (let player = sides.children.length; player < players.length; ++player) {
+    const side = document.createElement("div");
+    side.className = "side";
+    side.innerHTML = `<span id="${seatId(player, "player")}" class="player-name"></span>` +
+      `<select id="${seatId(player, "kind")}"><option value="you">you</option>` +
+      `<option value="agent" selected>agent</option></select>` +
+      `<input id="${seatId(player, "agent")}" value="mcts:time=1s" size="16" aria-label="player ${player + 1}'s agent">`;
+    sides.append(side);
+  }
+  players.forEach((name, player) => { $(seatId(player, "player")).textContent = name; });
+}
+
 function isAgent(player) {
-  return $(player === 0 ? "first-kind" : "second-kind").value === "agent";
+  return $(seatId(player, "kind")).value === "agent";
 }
 
 function agentSpec(player) {
-  return $(player === 0 ? "first-agent" : "second-agent").value.trim();
+  return $(seatId(player, "agent")).value.trim();
+}
+
+// "1. Red, 2. White, 2. Black": the players by their places, tied ones sharing a place.
+function rankingText(view) {
+  const order = view.game.players.map((name, player) => ({ name, rank: view.ranks[player] }));
+  order.sort((a, b) => a.rank - b.rank);
+  return order.map(({ name, rank }) => `${rank}. ${name}`).join(", ");
 }
 
 function statusText(view) {
   const where = page.tab === "replay" ? ` (ply ${view.ply} of ${view.plies})` : "";
   if (view.over) {
-    const result = view.winner === "draw" ? "a draw" : `${view.winner} wins`;
+    const result = view.game.players.length > 2 ? `ranking ${rankingText(view)}`
+      : view.winner === "draw" ? "a draw" : `${view.winner} wins`;
     return `Game over: ${result}. ${view.reason}${where}`;
   }
   if (view.thinking) return `${view.to_move} is thinking${where}`;
@@ -334,7 +364,7 @@ async function agentMoves() {
   }
 }
 
-// While an agent is to move, it moves; two agents play on until the game ends or Pause.
+// While an agent is to move, it moves; agents play on until the game ends or Pause.
 async function letAgentsPlay() {
   if (page.agentsPlaying) return;
   page.agentsPlaying = true;
@@ -342,7 +372,8 @@ async function letAgentsPlay() {
     for (let view = page.views.play; view && !view.over && !page.paused && isAgent(playerIndex(view));
          view = page.views.play) {
       await agentMoves();
-      if (isAgent(0) && isAgent(1)) await sleep(300);  // time to see each move when agents play agents
+      // Time to see each move when agents play every seat.
+      if (view.game.players.every((name, player) => isAgent(player))) await sleep(300);
     }
   } catch (error) {
     showError(error);

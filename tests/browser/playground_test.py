@@ -2,8 +2,9 @@
 """The web playground in a real browser: starts `troyka serve` on a free port and drives headless
 Chromium through Selenium as a class would use the page. It picks Breakthrough, makes a mistake in
 the rules and sees the diagnostic at its line, fixes it, plays moves by clicking cells against an
-agent, steps through a game record, and analyses the game against its 7x7 variant. Screenshots go
-to --screenshots.
+agent, steps through a game record, and analyses the game against its 7x7 variant; then it plays
+Breakthrough for three players, a seat a row, and steps through a three-player record to its
+ranking. Screenshots go to --screenshots.
 
     tests/browser/playground_test.py --troyka build/troyka --screenshots build/browser-screenshots
 
@@ -26,6 +27,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD = os.path.join(ROOT, "tests", "data", "records", "breakthrough-mcts-vs-random.record")
+# A random game of Breakthrough for three players on 8x8 that Black won: ranks 2-2-1.
+THREE_PLAYER_RECORD = os.path.join(ROOT, "tests", "data", "records", "breakthrough-3-players-random.record")
 BREAKTHROUGH = os.path.join(ROOT, "games", "breakthrough.game")
 OPTIONS = None  # the command line's --troyka and --screenshots
 
@@ -190,6 +193,45 @@ class Playground(unittest.TestCase):
         self.assertGreaterEqual(len(rows), 10)
         self.assertTrue(rows[0].text.startswith("first player wins"), rows[0].text)
         self.screenshot("4-analysis.png")
+
+    def test_5_three_players_a_seat_each_and_the_ranking(self):
+        self.find("#tab-play").click()
+        Select(self.find("#game-list")).select_by_value("breakthrough-3-players.game")
+        self.wait_for_text("#diagnostic", r"✔ Breakthrough for three players: 10x10 rectangle, White against Red "
+                           r"against Black")
+        seats = [name.text for name in self.browser.find_elements(By.CSS_SELECTOR, "#sides .player-name")]
+        self.assertEqual(seats, ["White", "Red", "Black"])
+        Select(self.find("#first-kind")).select_by_value("you")
+        for seat in ("#second", "#seat-3"):
+            Select(self.find(f"{seat}-kind")).select_by_value("agent")
+            agent = self.find(f"{seat}-agent")
+            agent.clear()
+            agent.send_keys("mcts:iterations=50")
+        self.find("#new-game").click()
+        # The last test's game also had White to move: wait for the new game's 10x10 board.
+        self.wait.until(lambda browser: len(browser.find_elements(By.CSS_SELECTOR, "#board [data-cell]")) == 100
+                        and not browser.find_elements(By.CSS_SELECTOR, "#moves li"), "the new game never showed")
+        self.wait_for_text("#status", r"White to move")
+        self.find("#board [data-cell='d2']").click()
+        self.wait.until(expected_conditions.presence_of_element_located(
+            (By.CSS_SELECTOR, "#board [data-cell='d3'].target")))
+        self.find("#board [data-cell='d3']").click()
+        # Red and Black answer, each on its own seat, and the turn comes back to White.
+        self.wait_for_text("#moves", r"d2-d3 White, you\n.*Red, mcts:iterations=50\n(.*\n)*.*Black, mcts:iterations=50")
+        self.wait_for_text("#status", r"White to move")
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#moves li")), 3)
+        self.assertEqual(self.find("#board [data-cell='d3']").get_attribute("data-player"), "0")
+        self.screenshot("5-three-players.png")
+        # A finished three-player game ends with the players' ranking, the tied ones sharing a place.
+        self.find("#tab-replay").click()
+        self.browser.execute_script("document.getElementById('record').value = arguments[0];",
+                                    read_text(THREE_PLAYER_RECORD))
+        self.find("#load-record").click()
+        self.wait_for_text("#status", r"\(ply 0 of 54\)")
+        self.find("#last-ply").click()
+        self.wait_for_text("#status", r"Game over: ranking 1\. Black, 2\. White, 2\. Red\. "
+                           r"Black wins by \(reach Pawn far-row\) \(ply 54 of 54\)")
+        self.screenshot("5-three-player-ranking.png")
 
 
 if __name__ == "__main__":
