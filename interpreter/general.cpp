@@ -290,7 +290,13 @@ class GeneralMoves<Words>::Compiler {
       const Board cells = owner_.regions_[static_cast<std::size_t>(region(in.region))];
       found.landings = negated ? found.landings - cells : found.landings & cells;
     }
-    for (const lang::core::Direction& d : e.directions) found.directions.push_back(direction(d));
+    for (const lang::core::Direction& d : e.directions) {
+      found.directions.push_back(direction(d));
+      owner_.add_rays(found.directions.back());
+    }
+    found.rayed = std::all_of(found.directions.begin(), found.directions.end(), [&](int direction) {
+      return owner_.ray_order_[static_cast<std::size_t>(direction)] != 0;
+    });
     return found;
   }
 
@@ -742,6 +748,39 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
     next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::ray_reach(int origin,
+                                                                                                 const Board& empty,
+                                                                                                 int direction) const {
+  const std::size_t rays = static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_);
+  const Board& ray = rays_[rays + static_cast<std::size_t>(origin)];
+  const Board in_the_way = ray - empty;
+  if (!in_the_way.any()) return ray;
+  const int first = ray_order_[static_cast<std::size_t>(direction)] > 0 ? in_the_way.lowest() : in_the_way.highest();
+  return ray - rays_[rays + static_cast<std::size_t>(first)] - Board::single(first);
+}
+
+template <int Words>
+void GeneralMoves<Words>::add_rays(int direction) {
+  const auto d = static_cast<std::size_t>(direction), cells = static_cast<std::size_t>(cells_);
+  if (ray_order_.size() <= d) ray_order_.resize(d + 1, 0);
+  if (rays_.size() < (d + 1) * cells) rays_.resize((d + 1) * cells);
+  int order = 0;
+  bool monotone = true;
+  for (int cell = 0; cell < cells_ && monotone; ++cell) {
+    Board ray;
+    for (int at = cell, to = next_[d * cells + static_cast<std::size_t>(cell)]; to >= 0 && monotone;
+         at = to, to = next_[d * cells + static_cast<std::size_t>(to)]) {
+      const int step = to > at ? 1 : -1;
+      monotone = to != at && (order == 0 || step == order);
+      order = step;
+      ray.set(to);
+    }
+    rays_[d * cells + static_cast<std::size_t>(cell)] = ray;
+  }
+  ray_order_[d] = static_cast<std::int8_t>(!monotone ? 0 : order == 0 ? 1 : order);
 }
 
 // ---- the VM ---------------------------------------------------------------------------------------
@@ -1233,6 +1272,14 @@ template <typename OnLanding>
                                                                    OnLanding&& on_landing) const {
   boost::container::small_vector<std::int16_t, 32> path;
   for (const int direction : slide.directions) {
+    if (const int order = ray_order_[static_cast<std::size_t>(direction)]; order != 0) {
+      for (Board reach = ray_reach(origin, empty, direction) & slide.landings; reach.any();) {  // the farthest first
+        const int cell = order > 0 ? reach.highest() : reach.lowest();
+        reach.reset(cell);
+        if (on_landing(cell)) return true;
+      }
+      continue;
+    }
     const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
     path.clear();
     for (int cell = next[origin]; cell >= 0 && (cell == origin || empty.test(cell)); cell = next[cell]) {
@@ -1498,10 +1545,15 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
     const Slide* slide = piece >= 0 ? slide_of[static_cast<std::size_t>(piece)] : nullptr;
     if (!slide) continue;
     Board landings;
-    walk_slide(origin, empty, *slide, [&](int cell) {
-      landings.set(cell);
-      return false;
-    });
+    if (slide->rayed) {  // the reach of each direction whole
+      for (const int direction : slide->directions) landings = landings | ray_reach(origin, empty, direction);
+      landings = landings & slide->landings;
+    } else {
+      walk_slide(origin, empty, *slide, [&](int cell) {
+        landings.set(cell);
+        return false;
+      });
+    }
     const int moves = landings.count();
     if (moves == 0) continue;
     counts.push_back({static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)});

@@ -248,6 +248,7 @@ class GeneralMoves {
     std::vector<int> directions;  // indices into directions_, in the rule's order
     Board landings;               // the cells where the slide may end
     bool whole = false;           // the whole rule, else the part before its deferred part
+    bool rayed = false;           // every direction has rays (rays_)
   };
   struct CompiledRule {
     const lang::core::Rule* rule = nullptr;
@@ -313,6 +314,15 @@ class GeneralMoves {
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
   std::vector<int> opposite_;       // [direction]: the direction back along its line, or -1 until a line count asks
+  // Of the directions of slides: rays_[direction * cells + cell], the cells that next_ leads to from
+  // `cell` that way, to the end, so that a slide's reach is a few operations on boards (the first
+  // piece in the way is the ray's lowest or highest). ray_order_[direction]: +1 when every ray that
+  // way runs through ascending cells, -1 descending, 0 otherwise (links): then slides walk next_.
+  std::vector<Board> rays_;
+  std::vector<std::int8_t> ray_order_;
+  void add_rays(int direction);
+  // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
+  Board ray_reach(int origin, const Board& empty, int direction) const;
   // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into
   // directions_, and on a grid the same steps as shifts of the board, which move a whole set of
   // cells at once (`from`: the cells whose neighbour that way is on the board); none on a board
