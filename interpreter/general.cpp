@@ -293,7 +293,13 @@ class GeneralMoves<Words>::Compiler {
       const Board cells = owner_.regions_[static_cast<std::size_t>(region(in.region))];
       found.landings = negated ? found.landings - cells : found.landings & cells;
     }
-    for (const lang::core::Direction& d : e.directions) found.directions.push_back(direction(d));
+    for (const lang::core::Direction& d : e.directions) {
+      found.directions.push_back(direction(d));
+      owner_.add_rays(found.directions.back());
+    }
+    found.rayed = std::all_of(found.directions.begin(), found.directions.end(), [&](int direction) {
+      return owner_.ray_order_[static_cast<std::size_t>(direction)] != 0;
+    });
     return found;
   }
 
@@ -667,6 +673,47 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
     compiled_.push_back(std::move(compiled));
   }
+  // A player's moves are counted without records (count_moves) when each is told apart by its
+  // origin and landing: the game has two players and one priority, and each rule a listing runs
+  // for the player (the fallback rules aside) is a piece rule, the only one of its piece type,
+  // without a (legal ...) of its own, walked as a slide (CompiledRule::slide). Then an origin's
+  // runs are its slide's landings, each run plain up to COMMIT (no effect, no waypoint), so its
+  // record and fingerprint are its scalars, in which two runs of one origin differ only by the
+  // landing; and landings_told_apart checks that two landings never share a fingerprint. So the
+  // listing's moves of an origin are its distinct landings: one landing reached twice (two
+  // directions, a link) is one move there as in the count.
+  for (int player = 0; player < kPlayers; ++player) {
+    const auto p = static_cast<std::size_t>(player);
+    std::vector<int> rules_of_piece(rules_->pieces.size(), 0);
+    bool counted = rules_->player_count() == kPlayers && priorities_.size() < 2;
+    for (const CompiledRule& compiled : compiled_) {
+      const lang::core::Rule& rule = *compiled.rule;
+      if (rule.fallback || compiled.code[p].empty()) continue;
+      counted = counted && rule.scope == lang::core::Rule::Scope::Piece && !rule.legal && compiled.slide[p] &&
+                ++rules_of_piece[static_cast<std::size_t>(rule.piece)] == 1 && landings_told_apart(compiled, player);
+    }
+    counts_moves_[p] = counted;
+  }
+}
+
+template <int Words>
+bool GeneralMoves<Words>::landings_told_apart(const CompiledRule& compiled, int player) const {
+  const Slide& slide = *compiled.slide[static_cast<std::size_t>(player)];
+  GeneralRecord run;  // as fill_scalars makes a slide's run
+  run.piece = run.final_piece = static_cast<std::int8_t>(compiled.rule->piece);
+  run.labelled = static_cast<std::int16_t>(compiled.rule->label.empty() ? -1 : compiled.index);
+  std::vector<std::uint64_t> fingerprints;
+  for (int origin = 0; origin < cells_; ++origin) {
+    run.origin = static_cast<std::int16_t>(origin);
+    fingerprints.clear();
+    for (Board landings = slide.landings; landings.any();) {
+      run.landing = static_cast<std::int16_t>(landings.pop_lowest());
+      fingerprints.push_back(scalar_fingerprint(run) | 1);
+    }
+    std::sort(fingerprints.begin(), fingerprints.end());
+    if (std::adjacent_find(fingerprints.begin(), fingerprints.end()) != fingerprints.end()) return false;
+  }
+  return true;
 }
 
 // Whether `rule` has a deferred part (CompiledRule::resume): its body is a sequence with a land,
@@ -707,6 +754,39 @@ int GeneralMoves<Words>::direction_index(lang::Offset offset) {
   for (int cell = 0; cell < cells_; ++cell)  // a hole is off the board; a link leads where it says
     next_.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
   return static_cast<int>(directions_.size()) - 1;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::ray_reach(int origin,
+                                                                                                 const Board& empty,
+                                                                                                 int direction) const {
+  const std::size_t rays = static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_);
+  const Board& ray = rays_[rays + static_cast<std::size_t>(origin)];
+  const Board in_the_way = ray - empty;
+  if (!in_the_way.any()) return ray;
+  const int first = ray_order_[static_cast<std::size_t>(direction)] > 0 ? in_the_way.lowest() : in_the_way.highest();
+  return ray - rays_[rays + static_cast<std::size_t>(first)] - Board::single(first);
+}
+
+template <int Words>
+void GeneralMoves<Words>::add_rays(int direction) {
+  const auto d = static_cast<std::size_t>(direction), cells = static_cast<std::size_t>(cells_);
+  if (ray_order_.size() <= d) ray_order_.resize(d + 1, 0);
+  if (rays_.size() < (d + 1) * cells) rays_.resize((d + 1) * cells);
+  int order = 0;
+  bool monotone = true;
+  for (int cell = 0; cell < cells_ && monotone; ++cell) {
+    Board ray;
+    for (int at = cell, to = next_[d * cells + static_cast<std::size_t>(cell)]; to >= 0 && monotone;
+         at = to, to = next_[d * cells + static_cast<std::size_t>(to)]) {
+      const int step = to > at ? 1 : -1;
+      monotone = to != at && (order == 0 || step == order);
+      order = step;
+      ray.set(to);
+    }
+    rays_[d * cells + static_cast<std::size_t>(cell)] = ray;
+  }
+  ray_order_[d] = static_cast<std::int8_t>(!monotone ? 0 : order == 0 ? 1 : order);
 }
 
 // ---- the VM ---------------------------------------------------------------------------------------
@@ -1203,20 +1283,34 @@ template <typename OnAccept>
 bool GeneralMoves<Words>::run_slide(const Search& s, const Slide& slide, Thread t, OnAccept&& on_accept) const {
   t.mover = kLanded;
   if (!slide.whole) t.committed = t.piece;  // at the COMMIT after the land
-  const Board& empty = s.masks[kEmpty];
+  return walk_slide(s.origin, s.masks[kEmpty], slide, [&](int cell) {
+    t.here = t.land = static_cast<std::int16_t>(cell);
+    return on_accept(t);
+  });
+}
+
+template <int Words>
+template <typename OnLanding>
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::walk_slide(int origin, const Board& empty, const Slide& slide,
+                                                                   OnLanding&& on_landing) const {
   boost::container::small_vector<std::int16_t, 32> path;
   for (const int direction : slide.directions) {
+    if (const int order = ray_order_[static_cast<std::size_t>(direction)]; order != 0) {
+      for (Board reach = ray_reach(origin, empty, direction) & slide.landings; reach.any();) {  // the farthest first
+        const int cell = order > 0 ? reach.highest() : reach.lowest();
+        reach.reset(cell);
+        if (on_landing(cell)) return true;
+      }
+      continue;
+    }
     const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
     path.clear();
-    for (int cell = next[s.origin]; cell >= 0 && (cell == s.origin || empty.test(cell)); cell = next[cell]) {
+    for (int cell = next[origin]; cell >= 0 && (cell == origin || empty.test(cell)); cell = next[cell]) {
       if (path.size() == static_cast<std::size_t>(cells_)) throw runaway();
       path.push_back(static_cast<std::int16_t>(cell));
     }
-    for (auto cell = path.rbegin(); cell != path.rend(); ++cell) {
-      if (!slide.landings.test(*cell)) continue;
-      t.here = t.land = *cell;
-      if (on_accept(t)) return true;
-    }
+    for (auto cell = path.rbegin(); cell != path.rend(); ++cell)
+      if (slide.landings.test(*cell) && on_landing(*cell)) return true;
   }
   return false;
 }
@@ -1438,9 +1532,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   if (origin >= 0) origins &= Board::single(origin);
   while (origin != -2 && piece_rules && origins.any()) {
     s.origin = origins.pop_lowest();
-    s.start_piece = -1;
-    for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
-      if (state.by_piece[piece].test(s.origin)) s.start_piece = piece;
+    s.start_piece = piece_at(state, s.origin);
     fingerprints.cut(0);
     if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
   }
@@ -1449,6 +1541,62 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   s.start_piece = -1;
   fingerprints.cut(0);
   return run_rules(lang::core::Rule::Scope::Game, -1);
+}
+
+template <int Words>
+int GeneralMoves<Words>::piece_at(const StateType& state, int cell) const {
+  int found = -1;
+  for (int piece = 0; piece < static_cast<int>(rules_->pieces.size()); ++piece)
+    if (state.by_piece[piece].test(cell)) found = piece;
+  return found;
+}
+
+// An origin's moves are its slide's landings, each once (see the constructor): a board of them,
+// counted, with the walk that run_slide makes.
+template <int Words>
+int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, OriginCounts& counts) const {
+  counts.clear();
+  boost::container::small_vector<const Slide*, 8> slide_of(rules_->pieces.size(), nullptr);  // by piece type
+  for (const CompiledRule& compiled : compiled_)
+    if (applies(compiled, state, false, others_can_move, -1))
+      slide_of[static_cast<std::size_t>(compiled.rule->piece)] = &*compiled.slide[state.to_move];
+  const Board empty = board_ - state.blocked - state.by_player[0] - state.by_player[1];
+  int total = 0;
+  for (Board origins = state.by_player[state.to_move]; origins.any();) {
+    const int origin = origins.pop_lowest();
+    const int piece = piece_at(state, origin);
+    const Slide* slide = piece >= 0 ? slide_of[static_cast<std::size_t>(piece)] : nullptr;
+    if (!slide) continue;
+    Board landings;
+    if (slide->rayed) {  // the reach of each direction whole
+      for (const int direction : slide->directions) landings = landings | ray_reach(origin, empty, direction);
+      landings = landings & slide->landings;
+    } else {
+      walk_slide(origin, empty, *slide, [&](int cell) {
+        landings.set(cell);
+        return false;
+      });
+    }
+    const int moves = landings.count();
+    if (moves == 0) continue;
+    counts.push_back({static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)});
+    total += moves;
+  }
+  return total;
+}
+
+template <int Words>
+Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks,
+                                   int origin, int index, std::vector<GeneralRecord>& records) const {
+  records.clear();
+  Move found;
+  const bool made = for_each_record(state, false, others_can_move, attacks, origin, false, true, &records,
+                                    [&](const GeneralRecord&, Move move) {
+                                      found = move;
+                                      return index-- == 0;
+                                    });
+  if (!made) throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
+  return found;
 }
 
 template <int Words>

@@ -147,6 +147,17 @@ class GeneralMoves {
   const Rotation& rotation(int index) const { return rotations_[static_cast<std::size_t>(index)]; }
   // Whether some rule tests (attacked).
   bool asks_attacks() const { return asks_attacks_; }
+  // Whether `player`'s moves of list() (fallback rules aside) can be counted without making their
+  // records: each is told apart by its origin and landing (see the constructor).
+  bool counts_moves(int player) const { return counts_moves_[static_cast<std::size_t>(player)]; }
+  // With counts_moves(state.to_move): how many moves list() (not the fallback rules) gives from each
+  // origin that has any, in origin order, in `counts`; returns their sum. No record is made.
+  int count_moves(const StateType& state, bool others_can_move, OriginCounts& counts) const;
+  // The move of list() from `origin` of index `index` (below its count) among that origin's, as a
+  // listing that defers makes them (complete_records false); its record is made at the end of
+  // `records`, which this clears first. Only that origin's rules run, up to that move.
+  Move nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks, int origin, int index,
+                std::vector<GeneralRecord>& records) const;
 
   bool has_fallback() const { return has_fallback_; }
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
@@ -240,6 +251,7 @@ class GeneralMoves {
     std::vector<int> directions;  // indices into directions_, in the rule's order
     Board landings;               // the cells where the slide may end
     bool whole = false;           // the whole rule, else the part before its deferred part
+    bool rayed = false;           // every direction has rays (rays_)
   };
   struct CompiledRule {
     const lang::core::Rule* rule = nullptr;
@@ -277,7 +289,15 @@ class GeneralMoves {
   // The runs of `slide` from `t`, the thread that starts the rule, as run() would make them.
   template <typename OnAccept>
   bool run_slide(const Search& s, const Slide& slide, Thread t, OnAccept&& on_accept) const;
-  RunawayRule runaway() const;  // the error of a rule that ran past the step budget
+  // on_landing(cell) for each landing of `slide` from `origin` through `empty` cells, in run()'s
+  // order, until it returns true: the one walk of run_slide and count_moves.
+  template <typename OnLanding>
+  bool walk_slide(int origin, const Board& empty, const Slide& slide, OnLanding&& on_landing) const;
+  // Whether every two landings of `compiled`'s slide for `player` from one origin have different
+  // fingerprints, so that they are different moves (counts_moves).
+  bool landings_told_apart(const CompiledRule& compiled, int player) const;
+  int piece_at(const StateType& state, int cell) const;  // the type of the piece there, or -1
+  RunawayRule runaway() const;                           // the error of a rule that ran past the step budget
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
@@ -297,6 +317,15 @@ class GeneralMoves {
   std::vector<lang::Offset> directions_;
   std::vector<std::int16_t> next_;  // [direction * cells + cell]: the neighbour that way, or -1
   std::vector<int> opposite_;       // [direction]: the direction back along its line, or -1 until a line count asks
+  // Of the directions of slides: rays_[direction * cells + cell], the cells that next_ leads to from
+  // `cell` that way, to the end, so that a slide's reach is a few operations on boards (the first
+  // piece in the way is the ray's lowest or highest). ray_order_[direction]: +1 when every ray that
+  // way runs through ascending cells, -1 descending, 0 otherwise (links): then slides walk next_.
+  std::vector<Board> rays_;
+  std::vector<std::int8_t> ray_order_;
+  void add_rays(int direction);
+  // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
+  Board ray_reach(int origin, const Board& empty, int direction) const;
   // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into
   // directions_, and on a grid the same steps as shifts of the board, which move a whole set of
   // cells at once (`from`: the cells whose neighbour that way is on the board); none on a board
@@ -326,7 +355,8 @@ class GeneralMoves {
   int count_at(const Search& s, const Thread& t, int cell) const;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   bool moves_others_pieces_ = false;
-  std::vector<int> priorities_;  // of the rules, each once, lowest first (core::Rule::priority)
+  std::array<bool, kPlayers> counts_moves_{};  // by player: counts_moves()
+  std::vector<int> priorities_;                // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;
 

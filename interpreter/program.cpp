@@ -163,6 +163,13 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
         targets_fit_inline_ && jumps.size() + drops_[player].size() <= kInlineJumps && !jumps_may_repeat_[player] &&
         std::none_of(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.slide; }) && shots_[player].empty();
   }
+  // A uniform pick among the moves list_moves gives can be drawn from their count when the board's
+  // moves are the fast path's targets, each one move (no jumps that repeat a move, no shots, no
+  // hops), and the general back end's counted ones (GeneralMoves::counts_moves), and nothing then
+  // takes moves out or adds some while there are any: no (legal ...), compulsory captures or swap.
+  draws_by_count_ = general_ && players_ == kPlayers && !checks_legality_ && !must_capture_ && !swap_rule_ &&
+                    !shoots_ && !hops && !jumps_may_repeat_[0] && !jumps_may_repeat_[1] && general_->counts_moves(0) &&
+                    general_->counts_moves(1);
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(piece_types_) * static_cast<std::size_t>(players_) *
                   static_cast<std::size_t>(cells_));
@@ -1653,9 +1660,64 @@ int Program<Words>::count_moves(const StateType& state) const {
   return total == 0 && pass_when_stuck_ ? 1 : total;
 }
 
+template <int Words>
+void Program<Words>::count_drawable(const StateType& state, DrawCounts& counts) const {
+  counts.board = 0;
+  for_each_target_set(state, [&](const TargetSet& set) {
+    counts.board += set.targets.count();
+    return true;
+  });
+  counts.others_can_move = general_->asks_others(false) && others_can_move(state);
+  counts.total = counts.board + general_->count_moves(state, counts.others_can_move, counts.general);
+}
+
+// In list_moves's order, so that index i is the i-th move listed (a seeded playout plays the game
+// it played when it listed): the board's moves by target set, then the general ones by origin.
+template <int Words>
+Move Program<Words>::drawn_move(const StateType& state, const DrawCounts& counts, int index,
+                                std::vector<GeneralRecord>& records) const {
+  Move drawn;
+  if (index < counts.board) {
+    for_each_target_set(state, [&](const TargetSet& set) {
+      const int targets = set.targets.count();
+      if (index >= targets) {
+        index -= targets;
+        return true;
+      }
+      for_each_move(state, set, Board::single(set.targets.nth(index)), [&](const Move& move) {
+        drawn = move;
+        return false;
+      });
+      return false;
+    });
+    return drawn;
+  }
+  index -= counts.board;
+  for (const OriginMoves& origin : counts.general) {
+    if (index < origin.moves)
+      return general_->nth_move(state, counts.others_can_move, this, origin.origin, index, records);
+    index -= origin.moves;
+  }
+  throw std::logic_error(fmt::format("{}: a move drawn past the moves counted", rules_->name));
+}
+
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.
 template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
+  if (draws_by_count_ && !state.over) {
+    DrawCounts counts;
+    count_drawable(state, counts);
+    if (counts.total > 0) {
+      std::vector<GeneralRecord> records;
+      const Move move =
+          drawn_move(state, counts, static_cast<int>(rng.below(static_cast<std::uint32_t>(counts.total))), records);
+      if (move.general) {  // named, for move_text
+        MoveList moves;
+        legal_moves(state, moves);
+      }
+      return move;
+    }
+  }
   if (!targets_fit_inline_) {
     MoveList moves;
     // With (legal ...), drawn as run_listed_playout draws, so that playouts play these moves.
@@ -1813,8 +1875,40 @@ template <typename Choose, typename KeepGoing>
   // next ply's, so each position's rules run once; under (legal ...), a uniform pick draws, tests
   // and redraws instead, as random_move does.
   bool listed = false;
+  // A uniform pick in a game that draws by count: the moves of a position are counted, one index is
+  // drawn, and only the drawn piece's moves are listed up to it; the count of the next position
+  // answers the end rules' "can the player to move move?". A count of 0 lists, as the other games
+  // do, so that the fallback rules and the pass, which only a listing finds, stay exact.
+  DrawCounts counts;
+  counts.total = -1;  // not counted
+  const auto nth_drawn = [&](int i) { return drawn_move(state, counts, i, records); };
+  const auto can_move = [&] {
+    if constexpr (kUniform) {
+      if (draws_by_count_) {
+        count_drawable(state, counts);
+        if (counts.total > 0) return true;
+      }
+    }
+    listed = true;
+    return list_legal_moves(state, moves, kept, false);
+  };
   for (; !state.over && keep_going(plies); ++plies) {
     if constexpr (kUniform) {
+      if (draws_by_count_ && !listed) {
+        if (counts.total < 0) count_drawable(state, counts);
+        if (counts.total > 0) {
+          const int mover = state.to_move;
+          const Move move = nth_drawn(static_cast<int>(choose(counts.total, nth_drawn)));
+          if (move.general)
+            apply_record(state, move, records.back());
+          else
+            move_pieces(state, move);
+          if (remembered) remember(state, move, *remembered);
+          counts.total = -1;
+          decide_end<true>(state, tests_after(state, mover), can_move, remembered);
+          continue;
+        }
+      }
       if (checks_legality_ && !must_capture_ && !swap_available(state)) {
         list_board_moves(state, moves, kept);
         const int drawn = draw_legal(
@@ -1838,13 +1932,8 @@ template <typename Choose, typename KeepGoing>
     play_listed_move(state, move, moves, records);
     if (remembered) remember(state, move, *remembered);
     listed = false;
-    decide_end<true>(
-        state, tests_after(state, mover),
-        [&] {
-          listed = true;
-          return list_legal_moves(state, moves, kept, false);
-        },
-        remembered);
+    counts.total = -1;
+    decide_end<true>(state, tests_after(state, mover), can_move, remembered);
   }
   return plies;
 }
@@ -3165,8 +3254,9 @@ std::string Program<Words>::describe() const {
     out += r.capture_most ? "captures are compulsory: when a player can capture, only the captures that take the most "
                             "pieces are legal\n"
                           : "captures are compulsory: when a player can capture, only its captures are legal\n";
-  out += targets_fit_inline_
-             ? "random moves: counted and drawn without a move list (the fast path)\n"
+  out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
+         : draws_by_count_
+             ? "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide)\n"
              : fmt::format(
                    "random moves: drawn from a move list (the slower path: the game has slides, "
                    "moves that two rules can make, jumps over pieces, compulsory captures or shots, or a "

@@ -80,6 +80,13 @@ class GeneralMoves;
 struct Rotation;
 struct GeneralRecord;
 
+// How many moves the general back end lists from one origin (GeneralMoves::count_moves).
+struct OriginMoves {
+  std::int16_t origin = 0;
+  std::int16_t moves = 0;
+};
+using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
+
 template <int Words>
 struct State {
   static_assert(lang::bitboard_width(Words * 64).words == Words, "a width of lang::kBitboardWidths");
@@ -239,6 +246,28 @@ class Program {
   // The plies after which a playout stops unfinished, and a tool a game still going, unless told
   // otherwise: lang::playout_cap (the smallest ply-limit of the end rules, else a default).
   std::uint32_t playout_cap() const { return playout_cap_; }
+
+  // ---- uniform draws by count (draws_by_count()) ----
+  // The moves of a position counted, not listed: the fast path's (its target sets) and the general
+  // back end's, per origin (GeneralMoves::count_moves).
+  struct DrawCounts {
+    int board = 0;
+    bool others_can_move = false;  // (when (can-move others)) of the general rules, as counted
+    OriginCounts general;
+    int total = 0;
+  };
+  // Whether random_move and uniform playouts draw a move from a count of the moves and list only
+  // the drawn piece's moves up to it; see the constructor for which games do.
+  bool draws_by_count() const { return draws_by_count_; }
+  // With draws_by_count(), of a position not over: counts.total is the number of moves
+  // list_moves gives, unless it is 0 (no move on the board: the fallback rules or the pass, which
+  // only a listing finds).
+  void count_drawable(const StateType& state, DrawCounts& counts) const;
+  // The move of index `index` (below counts.total) of the position counted into `counts`; each
+  // index gives a different move of list_moves. A general move's record is made at the end of
+  // `records` (cleared first), to be played from.
+  Move drawn_move(const StateType& state, const DrawCounts& counts, int index,
+                  std::vector<GeneralRecord>& records) const;
 
   // A move of the player to move that ends the game at once with that player winning, found as
   // the decisive rule of PlayoutPolicy finds it; false when there is none.
@@ -812,6 +841,7 @@ class Program {
   // direction), so move lists are rid of repeats. Never so in a game without slides.
   std::array<bool, kMaxPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
+  bool draws_by_count_ = false;    // draws_by_count()
   bool has_extras_ = false;        // drops, in-a-row end tests, passes, cell tests or shots
   bool shoots_ = false;            // some move has a second part, a shot
   bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"

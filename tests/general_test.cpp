@@ -324,6 +324,36 @@ TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
     });
 }
 
+// Games whose moves are drawn by count (Program::draws_by_count) draw exactly uniformly: in every
+// position of random games, the count is the number of moves listed and index i draws the i-th of
+// them, so each listed move has one index. (That it is the listing's own order also keeps a seeded
+// playout the game it was before counting.) Konane's jumps are not slides: it lists.
+TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
+  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane"})
+    Game::load(kSourceDir + "/games/" + name + ".game").visit([&](const auto& program) {
+      using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
+      ASSERT_EQ(program.draws_by_count(), name != "konane") << name;
+      if (!program.draws_by_count()) return;
+      Rng rng(1);
+      int positions = 0;
+      for (int game = 0; game < kGames; ++game)
+        for (auto state = program.initial_state(); !state.over;
+             program.apply(state, program.random_move(state, rng)), ++positions) {
+          MoveList listed;
+          program.legal_moves(state, listed);
+          DrawCounts counts;
+          program.count_drawable(state, counts);
+          ASSERT_EQ(counts.total, static_cast<int>(listed.size())) << name << " " << program.position_text(state);
+          std::vector<GeneralRecord> records;
+          for (int i = 0; i < counts.total; ++i)
+            ASSERT_EQ(program.drawn_move(state, counts, i, records), listed[static_cast<std::size_t>(i)])
+                << name << " " << program.position_text(state) << " index " << i;
+        }
+      EXPECT_GT(positions, 20 * kGames) << name;
+    });
+}
+
 // Two runs with one record are one move: two ways to the same cell.
 TEST(GeneralRules, RunsWithEqualRecordsAreOneMove) {
   const Game game = rook_game("(moves (or (seq (go n) (go e)) (seq (go e) (go n))))");
