@@ -44,6 +44,12 @@ struct Bitboard {
       if (word[i]) return i * 64 + std::countr_zero(word[i]);
     return -1;
   }
+  // The highest cell in the set; the set must not be empty.
+  int highest() const {
+    for (int i = Words - 1; i >= 0; --i)
+      if (word[i]) return i * 64 + 63 - std::countl_zero(word[i]);
+    return -1;
+  }
   // Removes and returns the lowest cell; the set must not be empty.
   int pop_lowest() {
     for (int i = 0; i < Words; ++i)

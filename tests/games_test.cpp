@@ -674,8 +674,34 @@ TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
     EXPECT_NE(shown.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown *) to the end"),
               std::string::npos)
         << shown;
-    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("random moves: counted per slide distance and per shot, and drawn without a move list"),
+              std::string::npos)
+        << shown;
   });
+}
+
+// A random move is drawn by counting each queen move's arrows, not by listing every (move, arrow)
+// pair: the count must be the listing's size and each index the listed move of that index (so
+// each legal move is drawn once, uniformly), in positions of random games of three sizes.
+TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
+  for (const char* width : {"10", "6", "4"}) {
+    game("amazons.game", {{"width", width}}).visit([&](const auto& program) {
+      Rng rng(7);
+      MoveList moves;
+      int positions = 0;
+      for (int playout = 0; playout < 4; ++playout) {
+        for (auto state = program.initial_state(); !state.over; ++positions) {
+          program.legal_moves(state, moves);
+          ASSERT_EQ(program.count_moves(state), static_cast<int>(moves.size())) << program.position_text(state);
+          for (std::size_t i = 0; i < moves.size(); ++i)
+            ASSERT_EQ(program.nth_move(state, static_cast<int>(i)), moves[i])
+                << program.position_text(state) << " " << i;
+          program.apply(state, program.random_move(state, rng));
+        }
+      }
+      EXPECT_GT(positions, 40);
+    });
+  }
 }
 
 // ---- Hex ----------------------------------------------------------------------------------------
