@@ -699,7 +699,7 @@ TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
           program.apply(state, program.random_move(state, rng));
         }
       }
-      EXPECT_GT(positions, 40);
+      EXPECT_GT(positions, 20);  // the 4x4 games are the shortest, about 8 plies
     });
   }
 }
