@@ -110,12 +110,9 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     std::vector<lang::Offset> steps = lines;
     for (const lang::Offset d : lines) steps.push_back({-d.dx, -d.dy});
     for (const lang::Offset offset : lang::neighbour_offsets(rules_->shape)) steps.push_back(offset);
-    for (const lang::Offset offset : steps) {
-      auto& next = linked_steps_.emplace_back();
-      for (int cell = 0; cell < cells_; ++cell)
-        next.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
-    }
+    for (const lang::Offset offset : steps) linked_steps_.push_back(cell_steps(offset));
   }
+  compile_placing();
   compile_end_rules();
   compile_win_prefilters();
   PieceTypeSet entering = general_ ? general_->entering_pieces() : PieceTypeSet();
@@ -170,6 +167,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   draws_by_count_ = general_ && players_ == kPlayers && !checks_legality_ && !must_capture_ && !swap_rule_ &&
                     !shoots_ && !hops && !jumps_may_repeat_[0] && !jumps_may_repeat_[1] && general_->counts_moves(0) &&
                     general_->counts_moves(1);
+  moves_counted_ = !targets_fit_inline_ && !moves_listed_ && !pass_when_stuck_ && !swap_rule_;
+  for (int player = 0; player < players_; ++player) moves_counted_ = moves_counted_ && !jumps_may_repeat_[player];
   Rng keys(0x7472'6f79'6b61ULL);  // fixed, so hashes are the same in every run
   zobrist_.resize(static_cast<std::size_t>(piece_types_) * static_cast<std::size_t>(players_) *
                   static_cast<std::size_t>(cells_));
@@ -341,6 +340,12 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   shot.offsets = offsets;
   for (const lang::Offset offset : offsets)
     if (const Ray direction = ray(offset); direction.from_mask.any()) shot.rays.push_back(direction);  // as add_jump
+  for (const Ray& direction : shot.rays)
+    for (int cell = 0; cell < cells_ && slide; ++cell) {
+      Board passed;
+      for (Board at = direction.step(Board::single(cell)); at.any(); at = direction.step(at)) passed |= at;
+      shot.beyond.push_back(passed);
+    }
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
 }
@@ -419,12 +424,12 @@ void Program<Words>::add_guards(int player, Jump jump, const std::vector<lang::C
 
 // Whether a move can make the condition true when it was false before. The player who did not
 // move only lost pieces, so it cannot newly reach a region or make a line, though losing pieces can
-// cut a line that was too long down to one that counts; the mover still has the piece it moved.
-// Unless a move can put that player's pieces on other cells (a turn of a region, a relocation):
-// then it is as the mover.
-static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_mover) {
+// cut a line that was too long down to one that counts (unless no move takes a piece: `places_only`);
+// the mover still has the piece it moved. Unless a move can put that player's pieces on other
+// cells (a turn of a region, a relocation): then it is as the mover.
+static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_mover, bool places_only) {
   switch (rule.kind) {
-    case EndKind::InARow: return subject_is_mover || rule.longest > 0;
+    case EndKind::InARow: return subject_is_mover || (rule.longest > 0 && !places_only);
     case EndKind::Reach:
     case EndKind::Connect:
     case EndKind::OpponentHasNoPieces: return subject_is_mover;
@@ -445,6 +450,30 @@ static bool can_become_true_by_move(const lang::EndRule& rule, bool subject_is_m
     case EndKind::InCheck: return true;
   }
   return true;
+}
+
+// Whether every move places one piece and changes nothing else on the board (places_only_); if so,
+// the steps along the lines that has_line_through walks.
+template <int Words>
+void Program<Words>::compile_placing() {
+  places_only_ = !general_ && !rules_->swap_rule && !promotes_;
+  for (int player = 0; player < players_; ++player)
+    places_only_ = places_only_ && jumps_[player].empty() && hops_[player].empty() && shots_[player].empty() &&
+                   std::all_of(drops_[player].begin(), drops_[player].end(),
+                               [](const Drop& drop) { return drop.flanking.empty(); });
+  if (!places_only_) return;
+  const std::vector<lang::Offset> lines = lang::line_directions(rules_->shape);
+  for (const lang::Offset d : lines) line_steps_.push_back(cell_steps(d));
+  for (const lang::Offset d : lines) line_steps_.push_back(cell_steps({-d.dx, -d.dy}));
+}
+
+// Where a step by `offset` leads from each cell of the board, -1 for nowhere.
+template <int Words>
+std::vector<std::int16_t> Program<Words>::cell_steps(lang::Offset offset) const {
+  std::vector<std::int16_t> next;
+  for (int cell = 0; cell < cells_; ++cell)
+    next.push_back(static_cast<std::int16_t>(rules_->is_hole(cell) ? -1 : rules_->next_cell(cell, offset)));
+  return next;
 }
 
 // For each player who may have just moved, lists the tests of every end rule in file order: the
@@ -522,7 +551,9 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
       test.rule = static_cast<std::int8_t>(index);
       all_tests.push_back(test);
       const bool moved = subject == mover || (general_ && general_->moves_others_pieces());
-      if (can_become_true_by_move(rule, moved)) after_move_tests.push_back(test);
+      if (!can_become_true_by_move(rule, moved, places_only_)) continue;
+      test.through_placed = places_only_ && rule.kind == EndKind::InARow;
+      after_move_tests.push_back(test);
     }
   }
 }
@@ -1044,7 +1075,7 @@ void Program<Words>::apply_remembering(StateType& state, Move move, History* his
   play_move(state, move, record);
   if (history) remember(state, move, *history);
   decide_end(
-      state, tests_after(state, mover), [&] { return has_legal_move(state); }, history);
+      state, tests_after(state, mover), [&] { return has_legal_move(state); }, history, placed_by(move));
 }
 
 // A position before a capture cannot come back when no move adds a piece: the history before it
@@ -1338,14 +1369,22 @@ template <typename OnMove>
 template <int Words>
 typename Program<Words>::Board Program<Words>::shot_targets(const StateType& state, int shot, int from, int to) const {
   const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(shot)];
-  const Board empty = board_ - (state.occupied() - Board::single(from));
+  const Board occupied = state.occupied() - Board::single(from);
   Board targets;
-  for (const Ray& direction : rule.rays) {
-    Board frontier = Board::single(to);
-    do {
-      frontier = direction.step(frontier) & empty;
-      targets |= frontier;
-    } while (rule.slide && frontier.any());
+  if (!rule.slide) {
+    for (const Ray& direction : rule.rays) targets |= direction.step(Board::single(to));
+    return targets - occupied;
+  }
+  for (std::size_t i = 0; i < rule.rays.size(); ++i) {
+    const Board& ray = rule.beyond[i * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(to)];
+    const Board stops = ray & occupied;
+    if (!stops.any()) {
+      targets |= ray;
+      continue;
+    }
+    const int stop = rule.rays[i].left ? stops.lowest() : stops.highest();
+    targets |=
+        ray - rule.beyond[i * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(stop)] - Board::single(stop);
   }
   return targets;
 }
@@ -1647,6 +1686,11 @@ bool Program<Words>::has_hop(const StateType& state) const {
 template <int Words>
 int Program<Words>::count_moves(const StateType& state) const {
   if (state.over) return 0;
+  if (moves_counted_) {
+    CountedMoves counted;
+    count_without_list(state, counted);
+    return counted.total;
+  }
   if (jumps_may_repeat_[state.to_move] || moves_listed_ || shoots_) {  // repeats to remove, or shots to count
     MoveList moves;
     list_moves(state, moves, nullptr);
@@ -1701,6 +1745,68 @@ Move Program<Words>::drawn_move(const StateType& state, const DrawCounts& counts
   throw std::logic_error(fmt::format("{}: a move drawn past the moves counted", rules_->name));
 }
 
+template <int Words>
+Move Program<Words>::nth_move(const StateType& state, int index) const {
+  if (moves_counted_) {
+    CountedMoves counted;
+    count_without_list(state, counted);
+    return counted_move(state, counted, index);
+  }
+  MoveList moves;
+  legal_moves(state, moves);
+  return moves[static_cast<std::size_t>(index)];
+}
+
+// Counts the moves of the player to move in the order list_board_moves lists them (target sets in
+// turn, their targets from the lowest cell, each target's shots from the lowest cell), keeping
+// what counted_move needs to find any one of them. A move with a shot costs the shot's targets,
+// never a Move written per shot.
+template <int Words>
+void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
+  counted.entries.clear();
+  counted.total = 0;
+  if (state.over) return;
+  const Board occupied = state.occupied();
+  for_each_target_set(state, [&](const TargetSet& set) {
+    if (set.shot < 0) {
+      const int count = set.targets.count();
+      if (count == 0) return true;
+      counted.entries.push_back({set.targets, Move{0, 0, set.piece}, set.delta, false, count});
+      counted.total += count;
+      return true;
+    }
+    for (Board targets = set.targets; targets.any();) {
+      const int to = targets.pop_lowest();
+      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                      occupied.test(to)};
+      const Board shots = shot_targets(state, set.shot, move.from, to);
+      const int count = shots.count();
+      if (count == 0) continue;
+      counted.entries.push_back({shots, move, 0, true, count});
+      counted.total += count;
+    }
+    return true;
+  });
+}
+
+// The index-th move that count_without_list counted.
+template <int Words>
+Move Program<Words>::counted_move(const StateType& state, const CountedMoves& counted, int index) const {
+  std::size_t entry = 0;
+  while (index >= counted.entries[entry].count) index -= counted.entries[entry++].count;
+  const CountedChoices& choices = counted.entries[entry];
+  const int cell = choices.choices.nth(index);
+  Move move = choices.move;
+  if (choices.shoots) {
+    move.shot = static_cast<std::uint16_t>(cell);
+    return move;
+  }
+  move.from = static_cast<std::uint16_t>(cell - choices.delta);
+  move.to = static_cast<std::uint16_t>(cell);
+  move.capture = state.occupied().test(cell);
+  return move;
+}
+
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.
 template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
@@ -1717,6 +1823,11 @@ Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
       }
       return move;
     }
+  }
+  if (moves_counted_) {
+    CountedMoves counted;
+    count_without_list(state, counted);
+    return counted_move(state, counted, static_cast<int>(rng.below(static_cast<std::uint32_t>(counted.total))));
   }
   if (!targets_fit_inline_) {
     MoveList moves;
@@ -1841,6 +1952,7 @@ template <typename Choose, typename KeepGoing>
   if constexpr (std::is_same_v<std::decay_t<decltype(choose(1, [](int) { return Move{}; }))>, Move>) {
     if (!targets_fit_inline_) return run_listed_playout(state, chosen_move, keep_going, history);
   } else {
+    if (moves_counted_) return run_counted_playout(state, choose, keep_going, history);
     if (!targets_fit_inline_) return run_listed_playout(state, choose, keep_going, history);
   }
   return has_extras_ ? run_extras_playout(state, chosen_move, keep_going, history)
@@ -1933,7 +2045,40 @@ template <typename Choose, typename KeepGoing>
     if (remembered) remember(state, move, *remembered);
     listed = false;
     counts.total = -1;
-    decide_end<true>(state, tests_after(state, mover), can_move, remembered);
+    decide_end<true>(state, tests_after(state, mover), can_move, remembered, placed_by(move));
+  }
+  return plies;
+}
+
+// The playout loop of a uniform pick among moves counted, not listed (moves_counted_); `choose(count,
+// nth)` returns the index chosen. As in the listed loop, the count that answers the end rules'
+// "can the player to move move?" is the next ply's.
+template <int Words>
+template <typename Choose, typename KeepGoing>
+[[gnu::noinline]] std::uint32_t Program<Words>::run_counted_playout(StateType& state, Choose&& choose,
+                                                                    KeepGoing&& keep_going,
+                                                                    const History* history) const {
+  std::uint32_t plies = 0;
+  CountedMoves counted;
+  History played = playout_history(state, history);
+  History* remembered = repeats_ ? &played : nullptr;
+  const auto nth = [&](int i) { return counted_move(state, counted, i); };
+  bool up_to_date = false;
+  for (; !state.over && keep_going(plies); ++plies) {
+    if (!up_to_date) count_without_list(state, counted);
+    const Move move = nth(static_cast<int>(choose(counted.total, nth)));
+    const int mover = state.to_move;
+    move_pieces(state, move);
+    if (remembered) remember(state, move, *remembered);
+    up_to_date = false;
+    decide_end<true>(
+        state, tests_after(state, mover),
+        [&] {
+          up_to_date = true;
+          count_without_list(state, counted);
+          return counted.total > 0;
+        },
+        remembered, placed_by(move));
   }
   return plies;
 }
@@ -1983,7 +2128,7 @@ template <bool Extras, typename Choose, typename KeepGoing>
           generated = true;
           return targets.total > 0 || (Extras && pass_when_stuck_ && opponent_has_targets(state));
         },
-        history_now);
+        history_now, Extras ? placed_by(move) : -1);
     if (!generated && !state.over) collect_targets<Extras>(state, targets);
   }
   return plies;
@@ -2185,14 +2330,15 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
 template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
-                                                              CanMove&& can_move, const History* history) const {
+                                                              CanMove&& can_move, const History* history,
+                                                              int placed) const {
   int moves_left = -1;
   const auto has_moves = [&] {
     if (moves_left < 0) moves_left = can_move();
     return moves_left != 0;
   };
   for (const EndTest& test : tests) {
-    if (!end_test_holds<Extras>(state, test, has_moves, history)) continue;
+    if (!end_test_holds<Extras>(state, test, has_moves, history, placed)) continue;
     // Only games of more than two players put players out, and they play with extras: the loop
     // without them keeps can_move out of a call (Breakthrough's playouts took 6% more instructions).
     if constexpr (Extras) {
@@ -2242,7 +2388,8 @@ template <bool Extras, typename CanMove>
 template <int Words>
 template <bool Extras, typename HasMoves>
 [[gnu::always_inline]] inline bool Program<Words>::end_test_holds(const StateType& state, const EndTest& test,
-                                                                  HasMoves& has_moves, const History* history) const {
+                                                                  HasMoves& has_moves, const History* history,
+                                                                  [[maybe_unused]] int placed) const {
   switch (test.kind) {
     case EndKind::Reach: {
       Board pieces = state.by_player[test.subject] & test.region;
@@ -2264,6 +2411,7 @@ template <bool Extras, typename HasMoves>
       case EndKind::Connect: {
         Board pieces = state.by_player[test.subject];
         if (test.piece >= 0) pieces &= state.by_piece[test.piece];
+        if (test.through_placed && placed >= 0) return has_line_through(pieces, test, placed);
         return test.kind == EndKind::InARow ? has_line(pieces, test) : connects(pieces, test);
       }
       case EndKind::Lost: return !(state.by_player[test.subject] & state.by_piece[test.piece]).any();
@@ -2332,6 +2480,28 @@ bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
     const Board previous =
         linked ? step_linked(pieces, static_cast<std::size_t>(line_count_ + i)) : line.previous(pieces);
     if (((run - previous) - longer).any()) return true;
+  }
+  return false;
+}
+
+// Whether `pieces` hold a line of test.length to test.longest cells through `cell`, as has_line
+// counts them: the run of pieces through it along each line direction, walked cell by cell, at
+// most one cell past the longest that counts each way.
+template <int Words>
+bool Program<Words>::has_line_through(const Board& pieces, const EndTest& test, int cell) const {
+  if (!pieces.test(cell)) return false;
+  const int enough = test.longest ? test.longest + 1 : test.length;  // a longer run tells nothing more
+  const auto run_from = [&](const std::vector<std::int16_t>& steps) {
+    int run = 0;
+    for (int at = steps[static_cast<std::size_t>(cell)]; at >= 0 && run < enough && pieces.test(at);
+         at = steps[static_cast<std::size_t>(at)])
+      ++run;
+    return run;
+  };
+  for (int i = 0; i < line_count_; ++i) {
+    const int run = 1 + run_from(line_steps_[static_cast<std::size_t>(i)]) +
+                    run_from(line_steps_[static_cast<std::size_t>(line_count_ + i)]);
+    if (run >= test.length && (!test.longest || run <= test.longest)) return true;
   }
   return false;
 }
@@ -3254,14 +3424,19 @@ std::string Program<Words>::describe() const {
     out += r.capture_most ? "captures are compulsory: when a player can capture, only the captures that take the most "
                             "pieces are legal\n"
                           : "captures are compulsory: when a player can capture, only its captures are legal\n";
-  out += targets_fit_inline_ ? "random moves: counted and drawn without a move list (the fast path)\n"
-         : draws_by_count_
-             ? "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide)\n"
-             : fmt::format(
-                   "random moves: drawn from a move list (the slower path: the game has slides, "
-                   "moves that two rules can make, jumps over pieces, compulsory captures or shots, or a "
-                   "player has more than {} jumps and drops)\n",
-                   kInlineJumps);
+  if (targets_fit_inline_)
+    out += "random moves: counted and drawn without a move list (the fast path)\n";
+  else if (moves_counted_)
+    out += fmt::format(
+        "random moves: counted per slide distance and per shot, and drawn without a move list (the game has "
+        "slides or shots, or a player has more than {} jumps and drops)\n",
+        kInlineJumps);
+  else if (draws_by_count_)
+    out += "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide)\n";
+  else
+    out +=
+        "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "
+        "over pieces, compulsory captures, (legal ...), general rules that are not all slides, passes or the swap)\n";
   return out;
 }
 

@@ -227,6 +227,10 @@ class Program {
   StateType initial_state() const;
   void legal_moves(const StateType& state, MoveList& moves) const;  // empty when the game is over
   int count_moves(const StateType& state) const;
+  // The index-th of the moves legal_moves lists, 0 <= index < count_moves(state); found without
+  // listing them when the game's moves are counted (moves_counted_), so that random_move and the
+  // playouts draw exactly as from the list.
+  Move nth_move(const StateType& state, int index) const;
   Move random_move(const StateType& state, Rng& rng) const;  // uniform over legal moves; game not over
   void apply(StateType& state, Move move) const;
   // apply, keeping the game's history: a (repetition N) rule counts the position in it. Without
@@ -414,6 +418,10 @@ class Program {
     std::vector<Ray> rays;
     bool slide = false;
     std::vector<lang::Offset> offsets;
+    // A slide's rays, [ray * cells + cell]: the cells a slide from the cell passes over to the edge
+    // of the board. Its targets stop before the first occupied one, found by the lowest or highest
+    // bit (a ray that shifts up or down), not by a step at a time.
+    std::vector<Board> beyond;
   };
   // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
   // `inward` back towards it.
@@ -465,6 +473,22 @@ class Program {
     bool swap = false;  // the swap is a move, the last one
   };
 
+  // The moves of one position in listing order, counted without listing them (moves_counted_):
+  // one entry per target set of a move without a shot (its moves go from `to - delta` to each of
+  // `choices`), and one per move with a shot (`move`, shooting to each of `choices`). A random
+  // playout of Amazons draws one of 2,000 moves this way without making any of the others.
+  struct CountedChoices {
+    Board choices;
+    Move move;               // with a shot: the move without it
+    std::int16_t delta = 0;  // without a shot: the set's delta, with move.piece its piece
+    bool shoots = false;
+    int count = 0;  // of choices
+  };
+  struct CountedMoves {
+    boost::container::small_vector<CountedChoices, 128> entries;
+    int total = 0;
+  };
+
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
   // subject, the game ends with WINNER". Flattened at load so the check after each move is a
   // short loop over these.
@@ -482,6 +506,9 @@ class Program {
     lang::Comparison comparison = lang::Comparison::Equal;
     std::int16_t value = 0;                   // Compare: the number; Repetition: the occurrences that end the game
     std::uint16_t first_part = 0, parts = 0;  // All, Any, Not: their tests, end_parts_[first_part...]
+    // InARow after a move of a game whose every move places one piece (places_only_): a line the
+    // move made passes through the placed cell, so only the lines through it are walked.
+    bool through_placed = false;
   };
   // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
   static constexpr std::int8_t kWinnerByCount = kDraw + 1;
@@ -499,6 +526,8 @@ class Program {
   // moved to the general back end in core forms (core::lower); else `rules` as they are.
   static std::shared_ptr<const lang::Rules> with_forced_general(std::shared_ptr<const lang::Rules> rules);
   void compile_moves();
+  void compile_placing();
+  std::vector<std::int16_t> cell_steps(lang::Offset offset) const;
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
   void add_drop(int player, int piece, const lang::MoveRule& move);
@@ -526,6 +555,11 @@ class Program {
   template <typename Choose, typename KeepGoing>
   std::uint32_t run_extras_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
                                    const History* history) const;
+  template <typename Choose, typename KeepGoing>
+  std::uint32_t run_counted_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
+                                    const History* history) const;
+  void count_without_list(const StateType& state, CountedMoves& counted) const;
+  Move counted_move(const StateType& state, const CountedMoves& counted, int index) const;
   template <bool Extras, typename Choose, typename KeepGoing>
   std::uint32_t run_inline_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
                                    const History* history = nullptr) const;
@@ -663,6 +697,7 @@ class Program {
   bool opponent_has_targets(const StateType& state) const;
   Ray ray(lang::Offset offset) const;
   [[gnu::noinline]] bool has_line(const Board& pieces, const EndTest& test) const;
+  bool has_line_through(const Board& pieces, const EndTest& test, int cell) const;
   [[gnu::noinline]] bool connects(const Board& pieces, const EndTest& test) const;
   // Whether `pieces` are one group (none are not), joined as connects() joins them.
   [[gnu::noinline]] bool one_group(const Board& pieces) const;
@@ -694,10 +729,14 @@ class Program {
   // The end tests of a position of unknown history.
   const std::vector<EndTest>& all_tests(const StateType& state) const;
   // `history`: the game's, the current position last, for (repetition N); null when unknown (a
-  // repetition then never holds).
+  // repetition then never holds). `placed`: the cell the move just played placed a piece on
+  // (placed_by), -1 when unknown or none.
   template <bool Extras = true, typename CanMove>
   void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
-                  const History* history = nullptr) const;
+                  const History* history = nullptr, int placed = -1) const;
+  // The cell `move` places a piece on in a game that places only (which has no general moves); -1
+  // otherwise, and for a pass.
+  int placed_by(Move move) const { return places_only_ && move.from < cells_ ? move.to : -1; }
   // Decides the end of a position reached other than by a move (the start, a position read from
   // text, a forfeit), with the end tests of a position of unknown history.
   void decide_end_of_position(StateType& state, const History* history) const;
@@ -706,7 +745,7 @@ class Program {
                                             CanMove& can_move, const History* history) const;
   template <bool Extras, typename HasMoves>
   [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves,
-                                             const History* history) const;
+                                             const History* history, int placed = -1) const;
   // The compound tests (and, or, not), out of line: the tests of other kinds are inlined into playouts.
   template <typename HasMoves>
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
@@ -775,6 +814,10 @@ class Program {
   // Some moves are not one target of one jump or drop (a chain of hops), or some targets are not
   // legal in every position (a capture is mandatory): moves are listed, never drawn from targets.
   bool moves_listed_ = false;
+  // The moves are not listed for a uniform pick but counted (CountedMoves): every game drawn from
+  // a list without rules that filter, reorder or add to the list (not moves_listed_, no repeated
+  // jumps, no pass, no swap).
+  bool moves_counted_ = false;
   bool counts_quiet_ = false;  // the game has a (quiet-moves ...) rule
   bool repeats_ = false;       // the game has a (repetition N) rule
   // (legal ...): the condition for each player as the mover; moves are then listed and filtered.
@@ -796,6 +839,13 @@ class Program {
   // step leads from each cell, -1 for nowhere, along each line direction, then each one's opposite,
   // then each neighbour's offset. Empty on a grid.
   std::vector<std::vector<std::int16_t>> linked_steps_;
+  // Every move places one piece of the mover on an empty cell and changes no other cell (drops
+  // without flanking, no jumps, hops, shots, swap or general rules): a move makes a line only
+  // through the cell it fills, and takes no line from anyone.
+  bool places_only_ = false;
+  // In a game that places only: where a step leads from each cell, -1 for nowhere, along each line
+  // direction, then each one's opposite (as linked_steps_, on any board).
+  std::vector<std::vector<std::int16_t>> line_steps_;
   Board step_linked(const Board& cells, std::size_t direction) const;
   Board neighbours_of(const Board& cells) const;  // the cells one step from `cells`, any way
   // By the player who just moved: every test (for a position of unknown history), and only the

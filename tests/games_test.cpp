@@ -385,6 +385,29 @@ TEST(Gomoku, FiveInARowWinsAndSixWinsOnlyInFreestyle) {
   });
 }
 
+// After a stone only the lines through it are walked (the game only places stones): a five is
+// found with the stone in its middle, at its end, on the board's edge and along a diagonal, and
+// under "exactly five" a stone that joins two runs into six makes none.
+TEST(Gomoku, ALineThroughThePlacedStoneIsFoundInItsMiddleAtItsEndAndAtTheEdge) {
+  const std::vector<std::pair<std::string, std::string>> fives = {
+      {"s1s1s1s/7/7/7/7/7/SS1SS2 Black 8", "c1"},                 // across, the stone in the middle
+      {"s1s1s1s/1S5/2S4/7/4S2/5S1/7 Black 8", "d4"},              // down the diagonal, in the middle
+      {"s1s1s2/6S/6S/6S/6S/7/s6 Black 8", "g7"},                  // up column g, at its end on the corner
+      {"s1s1s1s/7/7/3S3/2S4/1S5/S6 Black 8", "e5"}};              // up the other diagonal, at its end
+  const std::string six = "s1s1s1s/7/6s/7/7/7/SS1SSS1 Black 10";  // c1 joins a1-b1 and d1-f1
+  for (const char* longest : {"7", "5"}) {
+    game("gomoku.game", {{"size", "7"}, {"longest", longest}}).visit([&](const auto& program) {
+      for (const auto& [board, move] : fives) {
+        const auto before = position(program, board);
+        ASSERT_FALSE(before.over) << board;
+        EXPECT_EQ(program.result(after(program, before, move), 0), 1) << board << " longest " << longest;
+      }
+      const auto joined = after(program, position(program, six), "c1");
+      EXPECT_EQ(joined.over, std::string(longest) == "7") << longest;
+    });
+  }
+}
+
 TEST(Gomoku, LinesAcrossTheWordsOfTheBitboard) {
   // 225 cells take four 64-bit words; this diagonal, k10 to o14, runs from word 2 into word 3.
   game("gomoku.game").visit([](const auto& program) {
@@ -667,15 +690,41 @@ TEST(Amazons, MctsBeatsRandomInAMatch) {
       "match games/amazons.game --variant 6x6 --games 4 --agents mcts:iterations=300 random --json", 3.0);
 }
 
-TEST(Amazons, ShowSaysMovesShootAndComeFromAMoveList) {
+TEST(Amazons, ShowSaysMovesShootAndAreCountedWithoutAMoveList) {
   game("amazons.game").visit([](const auto& program) {
     const std::string shown = program.describe();
     EXPECT_NE(shown.find("(slide all-directions (then (shoot (slide all-directions))))"), std::string::npos) << shown;
     EXPECT_NE(shown.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown *) to the end"),
               std::string::npos)
         << shown;
-    EXPECT_NE(shown.find("random moves: drawn from a move list (the slower path"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("random moves: counted per slide distance and per shot, and drawn without a move list"),
+              std::string::npos)
+        << shown;
   });
+}
+
+// A random move is drawn by counting each queen move's arrows, not by listing every (move, arrow)
+// pair: the count must be the listing's size and each index the listed move of that index (so
+// each legal move is drawn once, uniformly), in positions of random games of three sizes.
+TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
+  for (const char* width : {"10", "6", "4"}) {
+    game("amazons.game", {{"width", width}}).visit([&](const auto& program) {
+      Rng rng(7);
+      MoveList moves;
+      int positions = 0;
+      for (int playout = 0; playout < 4; ++playout) {
+        for (auto state = program.initial_state(); !state.over; ++positions) {
+          program.legal_moves(state, moves);
+          ASSERT_EQ(program.count_moves(state), static_cast<int>(moves.size())) << program.position_text(state);
+          for (std::size_t i = 0; i < moves.size(); ++i)
+            ASSERT_EQ(program.nth_move(state, static_cast<int>(i)), moves[i])
+                << program.position_text(state) << " " << i;
+          program.apply(state, program.random_move(state, rng));
+        }
+      }
+      EXPECT_GT(positions, 20);  // the 4x4 games are the shortest, about 8 plies
+    });
+  }
 }
 
 // ---- Hex ----------------------------------------------------------------------------------------
