@@ -346,30 +346,30 @@ void SeatReaper::run() {
 }
 
 void MatchPlayer::clear() {
-  for (auto& [match, seat] : seats_) reaper_.dispose(std::move(seat));
-  seats_.clear();
+  for (auto& [id, match] : matches_) reaper_.dispose(std::move(match.seat));
+  matches_.clear();
 }
 
-void MatchPlayer::learn_lag(const Json& request, const Seat& seat) {
+void MatchPlayer::learn_lag(const Json& request, const SeatedMatch& match) {
   const auto last = request.find("last_ms");
-  if (last == request.end() || !last->is_number() || !seat.last_reply) return;
+  if (last == request.end() || !last->is_number() || !match.last_reply) return;
   // The referee counts whole milliseconds, cut short: its count was up to 1 ms more.
-  lag_.add((last->get<double>() + 1) / 1000.0 - seat.last_reply->planned);
+  lag_.add((last->get<double>() + 1) / 1000.0 - match.last_reply->planned);
 }
 
-void MatchPlayer::learn_from_time_forfeit(const Json& end, const Seat& seat) {
-  if (!seat.last_reply) return;
+void MatchPlayer::learn_from_time_forfeit(const Json& end, const SeatedMatch& match) {
+  if (!match.last_reply) return;
   const auto forfeits = end.find("forfeits");
   const Json listed = forfeits != end.end() ? *forfeits : Json::array({end.value("forfeit", Json())});
   for (const Json& forfeit : listed)
-    if (forfeit.is_object() && forfeit.value("code", "") == "time_forfeit" && forfeit.value("player", "") == seat.you)
+    if (forfeit.is_object() && forfeit.value("code", "") == "time_forfeit" && forfeit.value("player", "") == match.you)
       // No last_ms comes for that move: the lag was at least the margin it had.
-      lag_.add(seat.last_reply->limit - seat.last_reply->planned);
+      lag_.add(match.last_reply->limit - match.last_reply->planned);
 }
 
 std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point received) {
   const std::string type = message.at("type").get<std::string>();
-  const std::string match = message.at("match").get<std::string>();
+  const std::string id = message.at("match").get<std::string>();
   if (type == "match_start") {
     std::shared_ptr<const Game> game = games_.get(game_info_from_json(message.at("game")));
     const auto players = message.at("players").get<std::vector<std::string>>();
@@ -379,15 +379,18 @@ std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point r
     const ClockSettings clock = clock_from_json(message.at("clock"));
     const agents::TimeControl time{clock.move_ms / 1000.0, clock.total_ms / 1000.0, clock.increment_ms / 1000.0};
     const std::uint64_t seed = ++matches_started_;
-    std::unique_ptr<Seat>& seat = seats_[match];
-    if (seat) reaper_.dispose(std::move(seat));  // the match is sent again, after a reconnection
-    seat = game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); });
-    seat->you = *you;
+    SeatedMatch& match = matches_[id];
+    // A match sent again after a reconnection starts afresh: the replies before may never have
+    // reached the referee.
+    if (match.seat) reaper_.dispose(std::move(match.seat));
+    match = SeatedMatch{
+        game->visit([&](const auto& program) { return seat_for(game, program, spec_, player, time, seed); }), *you,
+        std::nullopt};
   } else if (type == "move_request") {
-    const auto found = seats_.find(match);
-    if (found == seats_.end()) throw std::runtime_error("a move request for a match that did not start");
-    Seat& seat = *found->second;
-    learn_lag(message, seat);
+    const auto found = matches_.find(id);
+    if (found == matches_.end()) throw std::runtime_error("a move request for a match that did not start");
+    SeatedMatch& match = found->second;
+    learn_lag(message, match);
     const Json& total = message.at("total_ms");
     // With a game total the agent paces itself over what is left; otherwise it has this move's time.
     // Either counts from the request's arrival, and never reaches 0, which would mean no clock.
@@ -395,18 +398,18 @@ std::optional<Json> MatchPlayer::handle(const Json& message, Clock::time_point r
     const double limit = message.at("time_ms").get<double>() / 1000.0;
     const double seconds_left = std::max((total.is_null() ? limit : total.get<double>() / 1000.0) - waited, 1e-3);
     const Seat::Choice choice =
-        seat.choose(message.at("moves").get<std::vector<std::string>>(), seconds_left, lag_.value());
-    seat.last_reply = Seat::ReplyTiming{waited + choice.planned_seconds, limit};
-    return move_message(match, message.at("ply").get<std::int64_t>(), choice.move);
+        match.seat->choose(message.at("moves").get<std::vector<std::string>>(), seconds_left, lag_.value());
+    match.last_reply = SeatedMatch::ReplyTiming{waited + choice.planned_seconds, limit};
+    return move_message(id, message.at("ply").get<std::int64_t>(), choice.move);
   } else if (type == "match_end") {
-    const auto seat = seats_.find(match);
-    if (seat == seats_.end()) return std::nullopt;
-    learn_from_time_forfeit(message, *seat->second);
-    reaper_.dispose(std::move(seat->second));
-    seats_.erase(seat);
+    const auto found = matches_.find(id);
+    if (found == matches_.end()) return std::nullopt;
+    learn_from_time_forfeit(message, found->second);
+    reaper_.dispose(std::move(found->second.seat));
+    matches_.erase(found);
     // For whoever reads the agent's log on a busy machine: what the margin has lately kept.
-    return control_message("log", fmt::format("match {}: replies lately arrived up to {:.1f} ms later than planned",
-                                              match, 1000 * lag_.value()));
+    return control_message("log", fmt::format("match {}: replies lately arrived up to {:.1f} ms later than planned", id,
+                                              1000 * lag_.value()));
   }
   return std::nullopt;
 }

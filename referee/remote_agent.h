@@ -47,13 +47,6 @@ class Seat {
   // The move to play after `moves` (every move so far), with `seconds_left` on the clock, keeping
   // more in hand for a lag of `lag_seconds` (agents::Agent::allow_for_lag).
   virtual Choice choose(const std::vector<std::string>& moves, double seconds_left, double lag_seconds) = 0;
-  // The agent's last reply of this match, in seconds from its request's arrival: when the agent
-  // meant it to leave, and the most the request allowed (its time_ms).
-  struct ReplyTiming {
-    double planned = 0, limit = 0;
-  };
-  std::optional<ReplyTiming> last_reply;  // nothing before the first
-  std::string you;                        // the player this seat plays, as match_start named it
 };
 
 // Destroys seats on a thread of its own. Letting go of a finished match's search tree takes time
@@ -109,16 +102,27 @@ class MatchPlayer {
   double lag_seconds() const { return lag_.value(); }
 
  private:
+  // One match this client plays.
+  struct SeatedMatch {
+    std::unique_ptr<Seat> seat;
+    std::string you;  // the player the seat plays, as match_start named it
+    // The seat's last reply, in seconds from its request's arrival: when the agent meant it to
+    // leave, and the most the request allowed (its time_ms). Nothing before the first.
+    struct ReplyTiming {
+      double planned = 0, limit = 0;
+    };
+    std::optional<ReplyTiming> last_reply;
+  };
   // Learns from a request's `last_ms` (the referee's count of the seat's last move) how much later
   // than planned the replies arrive: the messages on their way, and a search thread woken late.
-  void learn_lag(const Json& request, const Seat& seat);
+  void learn_lag(const Json& request, const SeatedMatch& match);
   // Learns from a match_end in which the seat lost on time: the lag was more than the margin kept.
-  void learn_from_time_forfeit(const Json& end, const Seat& seat);
+  void learn_from_time_forfeit(const Json& end, const SeatedMatch& match);
 
   agents::AgentSpec spec_;
-  std::map<std::string, std::unique_ptr<Seat>> seats_;  // by match id
-  RecentPeak lag_;                                      // over every match: the lag is the machine's and the network's
-  std::uint64_t matches_started_ = 0;                   // seeds each match's agent differently
+  std::map<std::string, SeatedMatch> matches_;  // by match id
+  RecentPeak lag_;                              // over every match: the lag is the machine's and the network's
+  std::uint64_t matches_started_ = 0;           // seeds each match's agent differently
   GameCache games_;
   SeatReaper reaper_;  // the seats of ended matches go there
 };
