@@ -47,7 +47,8 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
                  .cells = std::vector<Occupant>(static_cast<std::size_t>(rules.cells())),
                  .rhombus = rules.shape == lang::BoardShape::Rhombus,
                  .players = lang::player_names(rules),
-                 .piece_types = static_cast<int>(rules.pieces.size())};
+                 .piece_types = static_cast<int>(rules.pieces.size()),
+                 .counts = {}};
   for (int player = 0; player < rules.player_count(); ++player) {
     for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
       auto cells = state.by_player[static_cast<std::size_t>(player)] & state.by_piece[piece];

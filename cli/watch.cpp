@@ -5,8 +5,10 @@
 #include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <zmq.hpp>
 
@@ -22,12 +24,55 @@ using referee::Json;
 constexpr std::size_t kBoardsShown = 6;
 constexpr std::size_t kRecentResults = 5;
 
+// A player put out of a game of more than two players: it forfeited after `ply` moves.
+struct PutOut {
+  std::size_t ply = 0;
+  int player = 0;
+};
+
 struct LiveMatch {
   int number = 0;
   std::vector<std::string> players, agents;  // by player
   std::vector<std::string> moves;
+  std::vector<PutOut> put_out;  // in order
   std::shared_ptr<const Game> game;
 };
+
+// The forfeits an event lists (games of more than two players), by the players' names.
+std::vector<PutOut> put_out_in(const Json& event, const std::vector<std::string>& players) {
+  std::vector<PutOut> put_out;
+  for (const Json& forfeit : event.value("forfeits", Json::array())) {
+    const auto player = std::find(players.begin(), players.end(), forfeit.at("player").get<std::string>());
+    if (player != players.end())
+      put_out.push_back({forfeit.at("ply").get<std::size_t>(), static_cast<int>(player - players.begin())});
+  }
+  return put_out;
+}
+
+// The position after a match's moves, with the players put out where they forfeited, the last
+// move and who played it.
+template <typename ProgramType>
+struct Replayed {
+  typename ProgramType::StateType state;
+  std::optional<Move> last;
+  int mover = 0;
+};
+
+template <typename ProgramType>
+Replayed<ProgramType> replay(const ProgramType& program, const LiveMatch& match) {
+  Replayed<ProgramType> replayed{program.initial_state(), std::nullopt, 0};
+  History history = program.start_history(replayed.state);
+  for (std::size_t ply = 0; ply < match.moves.size(); ++ply) {
+    for (const PutOut& out : match.put_out)
+      if (out.ply == ply) program.forfeit(replayed.state, out.player, history);
+    const ParsedMove parsed = program.parse_move(replayed.state, match.moves[ply]);
+    if (!parsed.ok()) break;  // the referee checked every move; a watcher shows what it can
+    replayed.mover = replayed.state.to_move;
+    program.apply(replayed.state, parsed.move, history);
+    replayed.last = parsed.move;
+  }
+  return replayed;
+}
 
 class Watcher {
  public:
@@ -72,7 +117,10 @@ void Watcher::on_match_start(const Json& event) {
   // A match already followed comes again when another watcher subscribes: keep the longer story.
   const auto moves = event.at("moves").get<std::vector<std::string>>();
   if (const auto known = live_.find(id); known != live_.end()) {
-    if (moves.size() > known->second.moves.size()) known->second.moves = moves;
+    if (moves.size() > known->second.moves.size()) {
+      known->second.moves = moves;
+      known->second.put_out = put_out_in(event, known->second.players);
+    }
     return;
   }
   LiveMatch& match = live_[id];
@@ -80,6 +128,7 @@ void Watcher::on_match_start(const Json& event) {
   match.players = event.at("players").get<std::vector<std::string>>();
   match.agents = event.at("agents").get<std::vector<std::string>>();
   match.moves = moves;
+  match.put_out = put_out_in(event, match.players);
   match.game = games_.get(referee::game_info_from_json(event.at("game")));
   print(fmt::format("{} started", title(match)));
 }
@@ -89,10 +138,11 @@ void Watcher::on_move(const Json& event) {
   if (found == live_.end()) return;  // begun before this watcher came: it is sent on subscribing
   LiveMatch& match = found->second;
   match.moves = event.at("moves").get<std::vector<std::string>>();
-  const std::size_t ply = match.moves.size() - 1;
-  const std::uint32_t turn = match.game->rules().turn_of(static_cast<std::uint32_t>(ply));  // in turn order
-  print(fmt::format("game {} ply {}: {} {}", match.number, ply + 1, match.players[turn % match.players.size()],
-                    match.moves.back()));
+  match.put_out = put_out_in(event, match.players);
+  // The mover is the replayed position's: with more than two players, those put out are skipped.
+  const int mover = match.game->visit([&](const auto& program) { return replay(program, match).mover; });
+  print(
+      fmt::format("game {} ply {}: {} {}", match.number, match.moves.size(), match.players[mover], match.moves.back()));
 }
 
 void Watcher::on_match_end(const Json& event) {
@@ -107,6 +157,7 @@ void Watcher::on_match_end(const Json& event) {
   const auto found = live_.find(outcome.match);
   if (found != live_.end()) {
     found->second.moves = outcome.moves;
+    found->second.put_out = put_out_in(event, found->second.players);
     if (!terminal_) out_ << board(found->second);
     live_.erase(found);
   }
@@ -134,15 +185,8 @@ std::string Watcher::title(const LiveMatch& match) const {
 // The position after the moves, the last one marked.
 std::string Watcher::board(const LiveMatch& match) const {
   return match.game->visit([&](const auto& program) {
-    auto state = program.initial_state();
-    std::optional<Move> last;
-    for (const std::string& text : match.moves) {
-      const ParsedMove parsed = program.parse_move(state, text);
-      if (!parsed.ok()) break;  // the referee checked every move; a watcher shows what it can
-      program.apply(state, parsed.move);
-      last = parsed.move;
-    }
-    return draw_board(board_view(program, state, last), style_);
+    const auto replayed = replay(program, match);
+    return draw_board(board_view(program, replayed.state, replayed.last), style_);
   });
 }
 

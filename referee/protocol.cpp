@@ -296,6 +296,19 @@ Json forfeit_json(const MatchOutcome& outcome, const Forfeit& forfeit) {
   return json;
 }
 
+// Every forfeit so far, in order.
+Json forfeits_json(const MatchOutcome& outcome) {
+  Json forfeits = Json::array();
+  for (const Forfeit& forfeit : outcome.forfeits) forfeits.push_back(forfeit_json(outcome, forfeit));
+  return forfeits;
+}
+
+// With more than two players a watcher replays the moves with the players put out so far.
+Json with_forfeits(Json event, const MatchOutcome& match) {
+  if (match.players.size() > 2) event["forfeits"] = forfeits_json(match);
+  return event;
+}
+
 // "win", "loss" or "draw" for `player`: first alone, last alone, or anything else (with two players
 // the game's result; with more, what `troyka match` counts as W-L-D).
 const char* seat_result(const Ranks& ranks, int player) {
@@ -317,9 +330,7 @@ Json end_fields(const MatchOutcome& outcome) {
            {"forfeit", outcome.forfeits.empty() ? Json(nullptr) : forfeit_json(outcome, outcome.forfeits.front())}};
   if (outcome.players.size() > 2) {
     end["ranks"] = outcome.ranks;
-    Json forfeits = Json::array();
-    for (const Forfeit& forfeit : outcome.forfeits) forfeits.push_back(forfeit_json(outcome, forfeit));
-    end["forfeits"] = forfeits;
+    end["forfeits"] = forfeits_json(outcome);
   }
   return end;
 }
@@ -343,17 +354,23 @@ Json match_end_message(const MatchOutcome& outcome, int you) {
 }
 
 Json watch_match_start(int number, const GameInfo& game, const MatchOutcome& match) {
-  return Json{{"type", "match_start"},        {"match", match.match},     {"number", number},
-              {"game", game_info_json(game)}, {"players", match.players}, {"agents", match.agents},
-              {"moves", match.moves}};
+  return with_forfeits(Json{{"type", "match_start"},
+                            {"match", match.match},
+                            {"number", number},
+                            {"game", game_info_json(game)},
+                            {"players", match.players},
+                            {"agents", match.agents},
+                            {"moves", match.moves}},
+                       match);
 }
 
 Json watch_move(const MatchOutcome& match) {
-  return Json{{"type", "move"},
-              {"match", match.match},
-              {"ply", match.moves.size() - 1},
-              {"move", match.moves.back()},
-              {"moves", match.moves}};
+  return with_forfeits(Json{{"type", "move"},
+                            {"match", match.match},
+                            {"ply", match.moves.size() - 1},
+                            {"move", match.moves.back()},
+                            {"moves", match.moves}},
+                       match);
 }
 
 Json watch_match_end(int number, const MatchOutcome& outcome, const std::vector<Standing>& ranked) {

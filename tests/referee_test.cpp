@@ -736,6 +736,48 @@ TEST(RefereeAgents, AnAgentThatReconnectsMidGameResumesIt) {
 
 // ---- watching -----------------------------------------------------------------------------------------
 
+// In a game of three players the watcher replays the moves with the player put out where it
+// forfeited: each move is named by the player who played it, and the board follows the game.
+TEST(RefereeWatch, TroykaWatchSkipsAPlayerPutOutOfAThreePlayerGame) {
+  const Workspace workspace = fresh_workspace("watch_three");
+  Process referee(referee_command_on(kThreePlayers, workspace,
+                                     options({"cheat", "fair1", "fair2"}, 1,
+                                             {"--param", "size=8", "--publish", workspace.publisher()})),
+                  workspace.directory + "/ref");
+  Process watch(watch_command(workspace), workspace.directory + "/watch");
+  ASSERT_TRUE(run_until(
+      {}, [&] { return referee.err().find("a watcher subscribed") != std::string::npos; }, 10s));
+  zmq::context_t context;
+  TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
+      fair2(context, workspace.endpoint(), "fair2");
+  cheat.on_message = [&](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request")
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
+    agent.play(message);
+  };
+  ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
+  ASSERT_EQ(watch.wait(10s), 0) << watch.err();
+  const std::string shown = watch.out();
+  const Json game = read_results(workspace.results()).games.at(0);
+  ASSERT_EQ(game["forfeits"].size(), 1u);
+  ASSERT_EQ(game["forfeits"][0]["ply"], 0);  // the cheat, White, is out before the first move
+  std::size_t named = 0;
+  for (TestAgent* agent : {&fair1, &fair2}) {
+    const std::string player = agent->of_type("match_start").at(0)["you"];
+    for (const Json& request : agent->of_type("move_request")) {
+      const std::size_t ply = request["ply"];
+      EXPECT_NE(
+          shown.find(fmt::format("game 1 ply {}: {} {}\n", ply + 1, player, game["moves"][ply].get<std::string>())),
+          std::string::npos)
+          << player << " at ply " << ply << "\n"
+          << shown;
+      ++named;
+    }
+  }
+  EXPECT_EQ(named, game["moves"].size());
+  EXPECT_EQ(shown.find(": White "), std::string::npos) << shown;  // White never moved
+}
+
 TEST(RefereeWatch, TroykaWatchShowsEveryGameAndStopsAtTheEnd) {
   const Workspace workspace = fresh_workspace("watch");
   Process referee(referee_command(workspace, options({"a", "b"}, 2, {"--publish", workspace.publisher()})),
