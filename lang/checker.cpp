@@ -214,35 +214,6 @@ const std::map<std::string, std::string, std::less<>> kCoreUsage = {
     {"count", "(count OP N): here's count compares with N, OP one of < <= = >= >"},
     {"take-count", "(take-count MARK): the count of the cell marked MARK is added to here's"},
 };
-// A core form that stands where a test is asked for.
-bool is_test(core::Op op) {
-  switch (op) {
-    case core::Op::Empty:
-    case core::Op::Friend:
-    case core::Op::Enemy:
-    case core::Op::NotFriend:
-    case core::Op::Occupied:
-    case core::Op::Any:
-    case core::Op::Captured:
-    case core::Op::AtOrigin:
-    case core::Op::Is:
-    case core::Op::In:
-    case core::Op::Can:
-    case core::Op::Cannot:
-    case core::Op::Not:
-    case core::Op::And:
-    case core::Op::Attr:
-    case core::Op::Attacked:
-    case core::Op::AtRegister:
-    case core::Op::LastFrom:
-    case core::Op::LastTo:
-    case core::Op::CapturedEarlier:
-    case core::Op::HasLiberty:
-    case core::Op::CountIs: return true;
-    default: return false;
-  }
-}
-
 const std::vector<std::string> kRegionWords = {"all", "home-row", "far-row", "dark-cells", "light-cells"};
 
 // Absolute directions in (dx, dy); relative ones in (right, forward) of the player.
@@ -1870,9 +1841,10 @@ class Checker {
     if (expr.op != core::Op::Mark && !known)
       fail(form.items[1],
            fmt::format("no (mark {}) comes before this ({} {})", expr.variable, core::keyword(expr.op), expr.variable),
-           expr.op == core::Op::Back       ? "mark the cell to come back to first, earlier in the rule: (mark NAME)"
-           : expr.op == core::Op::Relocate ? "mark the cell the piece goes to first, earlier in the rule: (mark NAME)"
-                                           : "mark the cell whose count is taken first, earlier in the rule: (mark NAME)");
+           expr.op == core::Op::Back ? "mark the cell to come back to first, earlier in the rule: (mark NAME)"
+           : expr.op == core::Op::Relocate
+               ? "mark the cell the piece goes to first, earlier in the rule: (mark NAME)"
+               : "mark the cell whose count is taken first, earlier in the rule: (mark NAME)");
     if (expr.op == core::Op::Mark && !known) {
       if (marks_.size() == core::kMaxNamedMarks)
         fail(form, fmt::format("a rule names at most {} marks", core::kMaxNamedMarks),
@@ -1893,7 +1865,7 @@ class Checker {
 
   core::Expr core_test(const Node& node) {
     core::Expr test = core_expr(node);
-    if (!is_test(test.op))
+    if (!core::is_test(test.op))
       fail(node, fmt::format("expected a test here, such as empty or (can ...), found {}", describe(node)));
     return test;
   }
@@ -1980,79 +1952,10 @@ class Checker {
   // §1.5: every pass of a repetition with no upper bound goes on along one direction, so the
   // board's edge ends it, or captures a piece not captured yet, so the pieces on the board do.
   void check_repetition_ends(const Node& form, const core::Expr& pass) const {
-    std::vector<const core::Expr*> goes;
-    collect_goes(pass, goes);
-    const auto same_way = [&](const core::Expr* go) {
-      return go->variable == goes.front()->variable && go->directions == goes.front()->directions &&
-             (!go->variable.empty() || go->directions.size() == 1);
-    };
-    if (always_goes(pass) && std::all_of(goes.begin(), goes.end(), same_way)) return;
-    if (always_captures_afresh(pass)) return;
+    if (core::repetition_ends(pass)) return;
     fail(form, "this repetition may never end",
          "every pass of a repetition without (at-most N) must go on along one direction, which the board's edge "
          "stops, or capture a piece right after testing (not captured); or add (at-most N)");
-  }
-
-  // Whether every complete run of `expr` captures a piece that it has just tested is not captured
-  // yet (a test with (not captured), then capture, with only tests between): each such run takes a
-  // piece no earlier one took. A test with (not captured-earlier) counts when a waypoint follows the
-  // capture in the pass, which makes it a capture of an earlier part for every later pass.
-  static bool always_captures_afresh(const core::Expr& expr) {
-    return always(expr, [](const core::Expr& part) {
-      if (part.op != core::Op::Seq) return false;
-      core::Op tested = core::Op::Seq;  // Captured or CapturedEarlier: here was just tested not so
-      for (auto item = part.items.begin(); item != part.items.end(); ++item) {
-        if (item->op == core::Op::Capture && tested == core::Op::Captured) return true;
-        if (item->op == core::Op::Capture && tested == core::Op::CapturedEarlier &&
-            std::any_of(item, part.items.end(), [](const core::Expr& e) { return e.op == core::Op::Waypoint; }))
-          return true;
-        const core::Op now = tests_not_captured(*item);
-        tested = now != core::Op::Seq ? now : is_test(item->op) ? tested : core::Op::Seq;
-      }
-      return false;
-    });
-  }
-
-  // Captured or CapturedEarlier when `test` holds only where here is not so captured, else Seq.
-  static core::Op tests_not_captured(const core::Expr& test) {
-    using core::Op;
-    if (test.op == Op::Not && (test.items.front().op == Op::Captured || test.items.front().op == Op::CapturedEarlier))
-      return test.items.front().op;
-    if (test.op != Op::And) return Op::Seq;
-    for (const core::Expr& item : test.items)
-      if (const Op op = tests_not_captured(item); op != Op::Seq) return op;
-    return Op::Seq;
-  }
-
-  // The goes of a pass that move here for good: not those inside a lookahead or an each-direction,
-  // which restore it.
-  static void collect_goes(const core::Expr& expr, std::vector<const core::Expr*>& goes) {
-    using core::Op;
-    if (expr.op == Op::Go) goes.push_back(&expr);
-    if (expr.op == Op::Can || expr.op == Op::Cannot || expr.op == Op::EachDirection) return;
-    for (const core::Expr& item : expr.items) collect_goes(item, goes);
-  }
-
-  // Whether every complete run of `expr` goes somewhere.
-  static bool always_goes(const core::Expr& expr) {
-    return always(expr, [](const core::Expr& part) { return part.op == core::Op::Go; });
-  }
-
-  // Whether every complete run of `expr` goes through a part for which `counts` holds: an action,
-  // or a sequence as a whole.
-  template <typename Counts>
-  static bool always(const core::Expr& expr, Counts counts) {
-    using core::Op;
-    const auto each = [&](const core::Expr& item) { return always(item, counts); };
-    switch (expr.op) {
-      case Op::Seq: return counts(expr) || std::any_of(expr.items.begin(), expr.items.end(), each);
-      case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
-      case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
-      case Op::AnyDirection: return each(expr.items.front());
-      case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
-      case Op::Times: return each(expr.items.front());  // at least one pass, or no run
-      default: return counts(expr);
-    }
   }
 
   // (any-direction NAME DIRECTIONS EXPR) and (each-direction ...): NAME is bound inside EXPR.
@@ -2150,7 +2053,7 @@ class Checker {
              fmt::format("a game-level rule starts at no cell, and {} needs one", core::expr_text(rules_, *first)),
              "choose the cell first with (enter REGION), as a drop does: (moves (new PIECE) (enter all) empty)");
     const bool moves_piece = rule.scope == core::Rule::Scope::Piece;
-    if (!always(rule.expr, [&](const core::Expr& part) { return changes_position(part.op, moves_piece); }))
+    if (!core::always(rule.expr, [&](const core::Expr& part) { return changes_position(part.op, moves_piece); }))
       fail(form,
            "this rule can end without changing anything: on some way through it no piece moves, enters or "
            "is captured",

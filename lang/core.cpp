@@ -125,6 +125,109 @@ bool is_rule_option(const Node& item) {
          item.head() == "legal" || item.head() == "only" || item.head() == "priority" || item.head() == "phase";
 }
 
+bool is_test(Op op) {
+  switch (op) {
+    case Op::Empty:
+    case Op::Friend:
+    case Op::Enemy:
+    case Op::NotFriend:
+    case Op::Occupied:
+    case Op::Any:
+    case Op::Captured:
+    case Op::AtOrigin:
+    case Op::Is:
+    case Op::In:
+    case Op::Can:
+    case Op::Cannot:
+    case Op::Not:
+    case Op::And:
+    case Op::Attr:
+    case Op::Attacked:
+    case Op::AtRegister:
+    case Op::LastFrom:
+    case Op::LastTo:
+    case Op::CapturedEarlier:
+    case Op::HasLiberty:
+    case Op::CountIs: return true;
+    default: return false;
+  }
+}
+
+namespace {
+
+// Captured or CapturedEarlier when `test` holds only where here is not so captured, else Seq.
+Op tests_not_captured(const Expr& test) {
+  if (test.op == Op::Not && (test.items.front().op == Op::Captured || test.items.front().op == Op::CapturedEarlier))
+    return test.items.front().op;
+  if (test.op != Op::And) return Op::Seq;
+  for (const Expr& item : test.items)
+    if (const Op op = tests_not_captured(item); op != Op::Seq) return op;
+  return Op::Seq;
+}
+
+// Whether every complete run of `expr` captures a piece that it has just tested is not captured
+// yet (a test with (not captured), then capture, with only tests between): each such run takes a
+// piece no earlier one took. A test with (not captured-earlier) counts when a waypoint follows the
+// capture in the pass, which makes it a capture of an earlier part for every later pass.
+bool always_captures_afresh(const Expr& expr) {
+  return always(expr, [](const Expr& part) {
+    if (part.op != Op::Seq) return false;
+    Op tested = Op::Seq;  // Captured or CapturedEarlier: here was just tested not so
+    for (auto item = part.items.begin(); item != part.items.end(); ++item) {
+      if (item->op == Op::Capture && tested == Op::Captured) return true;
+      if (item->op == Op::Capture && tested == Op::CapturedEarlier &&
+          std::any_of(item, part.items.end(), [](const Expr& e) { return e.op == Op::Waypoint; }))
+        return true;
+      const Op now = tests_not_captured(*item);
+      tested = now != Op::Seq ? now : is_test(item->op) ? tested : Op::Seq;
+    }
+    return false;
+  });
+}
+
+// The goes of a pass that move here for good: not those inside a lookahead or an each-direction,
+// which restore it.
+void collect_goes(const Expr& expr, std::vector<const Expr*>& goes) {
+  if (expr.op == Op::Go) goes.push_back(&expr);
+  if (expr.op == Op::Can || expr.op == Op::Cannot || expr.op == Op::EachDirection) return;
+  for (const Expr& item : expr.items) collect_goes(item, goes);
+}
+
+// `expr` without the parts of its sequences that (mark M) ... (back M) undoes: here is back where it
+// was marked, so the goes between do not move a pass on (a ZRF capture that scans back for the piece
+// it jumped, takes it and returns, say). A back nested deeper than its mark is not paired.
+Expr without_returns(const Expr& expr) {
+  Expr kept = expr;
+  kept.items.clear();
+  for (auto item = expr.items.begin(); item != expr.items.end(); ++item) {
+    if (expr.op == Op::Seq && item->op == Op::Mark) {
+      const auto back = std::find_if(item + 1, expr.items.end(), [&](const Expr& later) {
+        return later.op == Op::Back && later.variable == item->variable;
+      });
+      if (back != expr.items.end()) {
+        item = back;
+        continue;
+      }
+    }
+    kept.items.push_back(without_returns(*item));
+  }
+  return kept;
+}
+
+}  // namespace
+
+bool repetition_ends(const Expr& written) {
+  const Expr pass = without_returns(written);
+  std::vector<const Expr*> goes;
+  collect_goes(pass, goes);
+  const auto same_way = [&](const Expr* go) {
+    return go->variable == goes.front()->variable && go->directions == goes.front()->directions &&
+           (!go->variable.empty() || go->directions.size() == 1);
+  };
+  const bool always_goes = always(pass, [](const Expr& part) { return part.op == Op::Go; });
+  return (always_goes && std::all_of(goes.begin(), goes.end(), same_way)) || always_captures_afresh(written);
+}
+
 namespace {
 
 constexpr std::size_t kLineWidth = 100;

@@ -8,6 +8,7 @@
 // the rule into one per player, each with (only PLAYER), where no such form exists.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -174,6 +175,32 @@ void append(std::vector<Expr>& items, Expr expr);
 Expr seq(std::vector<Expr> parts);
 // A choice between `ways`, nested choices spliced in; one way is itself, none is nothing.
 std::optional<Expr> choice(std::vector<Expr> ways);
+
+// Whether `op` is a test: a form that stands where a test is asked for.
+bool is_test(Op op);
+
+// Whether every complete run of `expr` goes through a part for which `counts` holds (an action, or
+// a sequence as a whole): through every way of a choice, and through a repetition's pass only when
+// it has to make one.
+template <typename Counts>
+bool always(const Expr& expr, Counts counts) {
+  const auto each = [&](const Expr& item) { return always(item, counts); };
+  switch (expr.op) {
+    case Op::Seq: return counts(expr) || std::any_of(expr.items.begin(), expr.items.end(), each);
+    case Op::Or: return std::all_of(expr.items.begin(), expr.items.end(), each);
+    case Op::If: return expr.items.size() == 3 && each(expr.items[1]) && each(expr.items[2]);
+    case Op::AnyDirection: return each(expr.items.front());
+    case Op::Repeat: return expr.at_least > 0 && each(expr.items.front());
+    case Op::Times: return each(expr.items.front());  // at least one pass, or no run
+    default: return counts(expr);
+  }
+}
+
+// docs/core-design.md §1.5: whether a repetition of `pass` with no upper bound provably ends, since
+// every pass goes on along one direction (the board's edge ends it) or captures a piece not captured
+// yet (the pieces on the board do). The checker refuses a repetition for which this does not hold;
+// `troyka translate` bounds only those.
+bool repetition_ends(const Expr& pass);
 
 // A condition on the whole state that decides whether a rule applies (rule option `when`).
 struct Condition {

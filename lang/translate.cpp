@@ -296,21 +296,23 @@ void assign_facings(Rules& rules) {
     }
 }
 
-// Gives every repetition without an upper bound (at-most CELLS), whiles included. ZRF's loops are checked only at
-// play time, by the step budget, where the language's own checks (docs/core-design.md §1.5) refuse
-// a loop they cannot prove to end, such as a chain whose passes go several ways. A run makes at most
-// one pass per cell in practice (a pass takes a piece, or goes on one way to the board's edge; a
-// run that came back to where it was with nothing new would never end in ZRF either), so the
-// bound keeps the moves and lets the file load.
-// A (while TEST BODY) becomes (seq (repeat (seq TEST BODY) (at-most CELLS)) (not TEST)).
+// Gives an upper bound (at-most CELLS) to every repetition that the language's own check (docs/core-design.md
+// §1.5, core::repetition_ends) cannot prove to end, whiles included. ZRF's loops are checked only
+// at play time, by the step budget, where the language refuses such a loop, e.g. a chain whose
+// passes go several ways. A run makes at most one pass per cell in practice (a pass takes a piece,
+// or goes on one way to the board's edge; a run that came back to where it was with nothing new
+// would never end in ZRF either), so the bound keeps the moves and lets the file load. Only those:
+// a bounded repetition compiles to a copy of its pass for each pass it may make.
+// A (while TEST BODY) becomes (seq (repeat (seq TEST BODY)) (not TEST)).
 void bound_repetitions(core::Expr& expr, int cells) {
   for (core::Expr& item : expr.items) bound_repetitions(item, cells);
   if (expr.op == core::Op::While) {
     core::Expr repeat = core::node(core::Op::Repeat, {core::seq({expr.items[0], expr.items[1]})});
-    repeat.at_most = cells;
     expr = core::seq({std::move(repeat), core::node(core::Op::Not, {expr.items[0]})});
+    bound_repetitions(expr.items.front(), cells);
   }
-  if (expr.op == core::Op::Repeat && expr.at_most < 0) expr.at_most = cells;
+  if (expr.op == core::Op::Repeat && expr.at_most < 0 && !core::repetition_ends(expr.items.front()))
+    expr.at_most = cells;
 }
 
 // The rules of the general back end (ZRF moves lowered straight onto the core) of `piece`, or the
