@@ -724,21 +724,29 @@ class Checker {
     }
   }
 
-  // (link DIRECTION FROM TO): one way only.
+  // (link DIRECTION FROM TO): one way only. DIRECTION is n ... nw, or a name of the board's own
+  // (next, up...), declared by its first link, which core forms then go along: (go next).
   void read_link(const Node& node) {
     expect_at_most(node, 4);
-    const Offset direction = board_direction(argument(node, 1, "DIRECTION"));
+    const Node& name = argument(node, 1, "DIRECTION");
+    const Offset direction = is_new_link_name(name) ? rules_.link_direction(name.text) : board_direction(name);
     const int from = cell(argument(node, 2, "FROM"));
     add_link(node.items[2], {direction, from, cell(argument(node, 3, "TO"))});
   }
 
+  // A name for a link direction of the board's own: a word that names no direction or group.
+  bool is_new_link_name(const Node& node) const {
+    if (!node.is_symbol()) return false;
+    const std::vector<std::string> taken = direction_names();
+    return std::find(taken.begin(), taken.end(), node.text) == taken.end();
+  }
+
   void add_link(const Node& at, const Link& link) {
     if (link.from == link.to) fail(at, fmt::format("{} would lead to itself", at.text));
+    const std::string direction = direction_name(link.direction) + rules_.link_direction_name(link.direction);
     for (const Link& earlier : rules_.links)
       if (earlier.from == link.from && earlier.direction == link.direction && earlier.to != link.to)
-        fail(at,
-             fmt::format("{} already leads {} to {}", at.text, direction_name(link.direction),
-                         cell_name(earlier.to, rules_.width)),
+        fail(at, fmt::format("{} already leads {} to {}", at.text, direction, cell_name(earlier.to, rules_.width)),
              "a cell has at most one neighbour in each direction");
     if (std::find(rules_.links.begin(), rules_.links.end(), link) == rules_.links.end()) rules_.links.push_back(link);
   }
@@ -1429,6 +1437,9 @@ class Checker {
       for (const Offset& offset : *group) add(offset, node);
       return;
     }
+    if (rules_.find_link_direction(node.text))
+      fail(node, fmt::format("'{}' is a direction of the board's links, which keyword moves do not take", node.text),
+           fmt::format("write the move in core forms, e.g. (moves (go {}) empty)", node.text));
     fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
   }
 
@@ -2007,6 +2018,8 @@ class Checker {
       for (const Offset& offset : *group) add({core::Direction::Frame::Absolute, offset});
       return;
     }
+    if (const Offset* link = rules_.find_link_direction(node.text))
+      return add({core::Direction::Frame::Absolute, *link});
     fail(node, fmt::format("unknown direction '{}'", node.text), suggest(node.text, direction_names()));
   }
 

@@ -270,9 +270,12 @@ std::string relative_name(Offset offset) {
   return {};
 }
 
-Node direction(const Direction& direction) {
+Node direction(const lang::Rules& rules, const Direction& direction) {
   switch (direction.frame) {
-    case Direction::Frame::Absolute: return symbol(absolute_name(direction.offset));
+    case Direction::Frame::Absolute: {
+      const std::string link = rules.link_direction_name(direction.offset);
+      return symbol(link.empty() ? absolute_name(direction.offset) : link);
+    }
     case Direction::Frame::Relative: return symbol(relative_name(direction.offset));
     case Direction::Frame::Leap: break;
   }
@@ -280,10 +283,10 @@ Node direction(const Direction& direction) {
 }
 
 // One direction alone, several as a list: a choice.
-Node directions(const std::vector<Direction>& along) {
-  if (along.size() == 1) return direction(along.front());
+Node directions(const lang::Rules& rules, const std::vector<Direction>& along) {
+  if (along.size() == 1) return direction(rules, along.front());
   Node choice;
-  for (const Direction& each : along) choice.items.push_back(direction(each));
+  for (const Direction& each : along) choice.items.push_back(direction(rules, each));
   return choice;
 }
 
@@ -372,13 +375,13 @@ class Printer {
       case Op::AnyDirection:
       case Op::EachDirection:
         form.items.push_back(symbol(expr.variable));
-        form.items.push_back(directions(expr.directions));
+        form.items.push_back(directions(rules_, expr.directions));
         break;
       case Op::Go:
-        form.items.push_back(expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable));
+        form.items.push_back(expr.variable.empty() ? directions(rules_, expr.directions) : symbol(expr.variable));
         break;
       case Op::CaptureSurrounded:
-      case Op::HasLiberty: form.items.push_back(directions(expr.directions)); break;
+      case Op::HasLiberty: form.items.push_back(directions(rules_, expr.directions)); break;
       case Op::Is:
       case Op::New:
       case Op::Become: form.items.push_back(symbol(rules_.pieces[static_cast<std::size_t>(expr.piece)].name)); break;
@@ -423,8 +426,8 @@ class Printer {
         if (expr.directions.empty() && expr.variable.empty()) {
           form.items.push_back(integer(expr.amount));
         } else {
-          form.items.push_back(list(
-              {symbol("line-pieces"), expr.variable.empty() ? directions(expr.directions) : symbol(expr.variable)}));
+          form.items.push_back(list({symbol("line-pieces"), expr.variable.empty() ? directions(rules_, expr.directions)
+                                                                                  : symbol(expr.variable)}));
         }
         break;
       case Op::Seq:

@@ -346,6 +346,27 @@ struct Rules {
   // the grid says. A board with links has directions that are not one shift of the grid: its rules
   // run on the general back end, which steps by table (GeneralMoves::next_).
   std::vector<Link> links;
+  // Board directions named by links beyond n ... nw ((link NEXT a1 b1), a ZRF board's own names):
+  // each a step longer than any board (kMaxBoardSide + its index, 0), so it leads only along links.
+  std::vector<std::pair<std::string, Offset>> link_directions;
+  // The offset of the link direction `name`, or nothing when no link has declared it.
+  const Offset* find_link_direction(const std::string& name) const {
+    for (const auto& [known, offset] : link_directions)
+      if (known == name) return &offset;
+    return nullptr;
+  }
+  // The offset of the link direction `name`, declared on first use.
+  Offset link_direction(const std::string& name) {
+    if (const Offset* known = find_link_direction(name)) return *known;
+    link_directions.emplace_back(name, Offset{kMaxBoardSide + static_cast<int>(link_directions.size()), 0});
+    return link_directions.back().second;
+  }
+  // The name of a link direction's offset, or "" for a step of the grid.
+  std::string link_direction_name(Offset offset) const {
+    for (const auto& [name, known] : link_directions)
+      if (known == offset) return name;
+    return {};
+  }
   std::vector<Player> players;  // 1 to kMaxPlayers, in turn order: the first moves first
   std::vector<PieceType> pieces;
   std::vector<Placement> setup;

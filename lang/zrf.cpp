@@ -908,6 +908,7 @@ class Lowering {
     position_cells_.clear();
     position_names_.clear();
     directions_.clear();
+    rules_.link_directions.clear();
     return false;
   }
 
@@ -1108,13 +1109,13 @@ class Lowering {
   }
 
   // A graph board's direction: the step of troyka's board direction of the same name (n, ne, ... nw,
-  // so that in-a-row goals go along them), else a step longer than any board, one per name, which
-  // leads only along links.
+  // so that in-a-row goals go along them), else a link direction of that name (Rules::link_directions),
+  // which leads only along links.
   Offset graph_direction(const std::string& name) {
     if (const auto known = directions_.find(name); known != directions_.end()) return known->second;
-    Offset offset{kMaxBoardSide + static_cast<int>(directions_.size()), 0};
-    for (const auto& [compass, step] : kAbsoluteDirections)
-      if (compass == name) offset = step;
+    const auto compass = std::find_if(kAbsoluteDirections.begin(), kAbsoluteDirections.end(),
+                                      [&](const auto& entry) { return entry.first == name; });
+    const Offset offset = compass != kAbsoluteDirections.end() ? compass->second : rules_.link_direction(name);
     directions_.emplace(name, offset);
     return offset;
   }
@@ -2327,11 +2328,13 @@ class Lowering {
         {occupants(kEmpty, run), core::seq({occupants(kEnemy | kFriend, run), core::node(core::Op::Capture)})});
   }
 
-  // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps are.
+  // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps
+  // are; along a link direction, by its name, the same for every player.
   core::Expr core_go(Offset absolute, int player) const {
     core::Direction direction;
     direction.frame = core::Direction::Frame::Leap;
     direction.offset = relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward);
+    if (!rules_.link_direction_name(absolute).empty()) direction = {core::Direction::Frame::Absolute, absolute};
     core::Expr go = core::node(core::Op::Go);
     go.directions = {direction};
     return go;

@@ -204,6 +204,31 @@ TEST(GraphBoards, InARowFollowsTheDeclaredLines) {
   });
 }
 
+// A triangle of points whose links have a name of the board's own: a runner goes on along `next`
+// over empty points, and takes the first piece it meets.
+constexpr std::string_view kTriangle = R"((game "Triangle"
+  (players (White north) (Black south))
+  (board (points a1 c1 b3) (link next a1 c1) (link next c1 b3) (link next b3 a1))
+  (piece Runner "R" (moves (go next) (repeat (seq empty (go next))) (or empty (seq enemy capture))))
+  (setup (place White Runner a1) (place Black Runner b3))
+  (end (win opponent-has-no-pieces)))
+)";
+
+TEST(GraphBoards, ALinkMayNameADirectionOfItsOwn) {
+  game_from_text(kTriangle).visit([&](const auto& program) {
+    // From a1 to c1, or on to b3, taking Black there; never round again past it.
+    EXPECT_EQ(move_texts(program, program.initial_state()), (std::vector<std::string>{"a1-c1", "a1xb3"}));
+    // After a1-c1 Black runs to a1 or on to take at c1; after a1xb3 Black has no piece left.
+    EXPECT_EQ(move_texts(program, position(program, "#R#/###/1#1 Black 1")), (std::vector<std::string>{}));
+    EXPECT_EQ(perft(program, program.initial_state(), 2), 2u);
+  });
+  // The translation writes the name back, in the links and in the moves.
+  const lang::Rules rules = troyka_tests::rules_from_text(kTriangle);
+  const std::string text = lang::to_troyka_language(rules);
+  EXPECT_NE(text.find("(link next a1 c1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(go next)"), std::string::npos) << text;
+}
+
 // ---- the forms' errors ------------------------------------------------------------------------------
 
 TEST(GraphBoardErrors, PointsAreNamedLikeCellsOnce) {
@@ -217,6 +242,18 @@ hint: a point is named by its column a..z and its row 1..26 on the board's chart
             R"(test.game:3:21: error: the point a1 is named twice
  3 |   (board (points a1 a1 e1 a3 c3 e3) (line e a1 c1 e1) (line e a3 c3 e3))
    |                     ^~
+)");
+}
+
+TEST(GraphBoardErrors, KeywordMovesDoNotTakeALinkDirection) {
+  EXPECT_EQ(load_error(replaced(kTriangle,
+                                "(moves (go next) (repeat (seq empty (go next))) (or empty (seq enemy "
+                                "capture)))",
+                                "(step next (to empty))")),
+            R"(test.game:4:27: error: 'next' is a direction of the board's links, which keyword moves do not take
+ 4 |   (piece Runner "R" (step next (to empty)))
+   |                           ^~~~
+hint: write the move in core forms, e.g. (moves (go next) empty)
 )");
 }
 
