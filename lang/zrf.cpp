@@ -2047,7 +2047,7 @@ class Lowering {
         if (to == at)
           stays.push_back(std::move(*part));
         else if (std::find(earlier.begin(), earlier.end(), to) != earlier.end())
-          fail(*body.node,
+          fail(add_partial_to(*body.node, to, at.piece),
                fmt::format("troyka reads a move of several parts whose parts go on as other pieces or move types "
                            "only when they never come back to one before: this part goes on as {} again",
                            describe_going_on(to)),
@@ -2098,6 +2098,24 @@ class Lowering {
     };
     visit(visit, body);
     return {found.begin(), found.end()};
+  }
+
+  // The first add-partial of a body that goes on as `to`: its last item, which names the type or
+  // the piece, or the bare add-partial.
+  const Node& add_partial_to(const Node& body, const Partial& to, int mover) const {
+    const Node* found = nullptr;
+    const auto visit = [&](const auto& self, const Node& node) -> void {
+      if (found) return;
+      if (node.is_symbol("add-partial") || node.head() == "add-partial") {
+        const std::vector<Partial> goes_on = partials_at(node, mover);
+        if (std::find(goes_on.begin(), goes_on.end(), to) != goes_on.end())
+          found = node.is_list() ? &node.items.back() : &node;
+        return;
+      }
+      for (const Node& item : node.items) self(self, item);
+    };
+    visit(visit, body);
+    return found ? *found : body;
   }
 
   // The pieces and the move type one add-partial goes on as: (add-partial [PIECE...] [TYPE]).
@@ -2159,7 +2177,8 @@ class Lowering {
         return std::nullopt;
       if (end.to.piece == run.piece) return core::seq({landing(run), core::node(core::Op::Waypoint)});
       // A part that crowns: the piece goes on as its new type, and lands as it when the move ends.
-      return core::seq({landing(run), core::with_piece(core::Op::Become, end.to.piece), core::node(core::Op::Waypoint)});
+      return core::seq(
+          {landing(run), core::with_piece(core::Op::Become, end.to.piece), core::node(core::Op::Waypoint)});
     }
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
@@ -2933,8 +2952,8 @@ class Lowering {
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
   std::vector<std::vector<CoreBody>> piece_moves_;  // every piece's move bodies, by its index
-  std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
-  const Node* pass_any_turn_ = nullptr;       // (option "pass turn" true), where: a player may pass at any turn
+  std::vector<std::string> move_priorities_;        // (move-priorities ...): the types, first first
+  const Node* pass_any_turn_ = nullptr;             // (option "pass turn" true), where: a player may pass at any turn
   bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
   bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends

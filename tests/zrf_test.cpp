@@ -2015,5 +2015,56 @@ TEST(ZrfCoreMoves, LastMoveConditionsAndTheErrorThatNamesWhatIsMissing) {
             "test.zrf:12:38: error: the condition 'flag?' cannot be expressed: troyka moves test only what stands "
             "on a cell");
 }
+
+// (add-partial King continue): a man crowned in the middle of its captures goes on capturing as a
+// king, with the king's moves of the type named (here jumps both ways, which a man lacks, and not
+// the king's steps), and lands as a king. tests/data/zrf/crowning-captures.zrf, counted by hand.
+TEST(ZrfCoreMoves, AManCrownedMidCaptureGoesOnAsAKing) {
+  Game(file_rules(kData + "zrf/crowning-captures.zrf")).visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(troyka_tests::move_texts(program, start), (std::vector<std::string>{"b4xd6xb8", "b4xd6xf8xh6xf4"}));
+    EXPECT_EQ(program.position_text(troyka_tests::after(program, start, "b4xd6xf8xh6xf4")),
+              "7m/2m5/8/8/5K2/8/8/M7 Black 1");
+    EXPECT_EQ(program.position_text(troyka_tests::after(program, start, "b4xd6xb8")),
+              "1K5m/4m1m1/8/6m1/8/8/8/M7 Black 1");
+  });
+}
+
+// The parts of a move go on as pairs of a piece and a move type; a part that comes back to a pair
+// the move went on as before (a man crowned, then made a man again, then crowned again ...) would
+// need a loop over several pairs, which troyka does not read yet.
+TEST(ZrfCoreMoves, APartThatComesBackToAnEarlierPieceIsRefused) {
+  std::string file =
+      tiny_with("(piece (name Pawn) (moves (step n) (e (verify enemy?) add)))",
+                "(piece (name Pawn) (moves (move-type up) (n (verify empty?) (add-partial Queen down))))\n"
+                "  (piece (name Queen) (moves (move-type down) (s (verify empty?) (add-partial Pawn up))))");
+  EXPECT_EQ(first_line(error_of(file)),
+            "test.zrf:11:82: error: troyka reads a move of several parts whose parts go on as other pieces or move "
+            "types only when they never come back to one before: this part goes on as the piece Queen with its "
+            "moves of type down again");
+  // A piece named in an add-partial must be one of the game's.
+  file.replace(file.find("(add-partial Pawn up)"), 21, "(add-partial Pwn Queen up)");
+  EXPECT_EQ(first_line(error_of(file)), "test.zrf:12:79: error: unknown piece 'Pwn'");
+}
+
+// The real file of the Dagaz project (MIT), its first game: Russian draughts, whose man crowned in
+// the middle of its captures goes on as a flying king (add-partial King continue-type). From
+// b6 the man takes c7 and is crowned on d8, then takes f6 as a king, landing on g5 or h4; from g5
+// it takes e3 too, landing on d2 or c1 (counted by hand; Zillions ends a move where no part can
+// follow, so h4, where none can, ends one). From the start: 7, 49, 302, 1469, the published
+// counts of 8x8 draughts that capture backwards (Brazilian draughts, Rein Halbersma, damforum.nl
+// 2010), which the Russian rules do not change so early; deeper counts are troyka's own.
+TEST(ZrfCoreMoves, RussianCheckersCrownsAManMidCaptureAndGoesOnAsAFlyingKing) {
+  const Rules rules = file_rules(kData + "zrf/russian-checkers-dagaz.zrf", variant("Russian Checkers"));
+  Game(rules).visit([](const auto& program) {
+    const auto crowning = troyka_tests::position(program, "8/m1m5/1M3m2/8/8/4m3/8/8 White 0 last-from=-");
+    EXPECT_EQ(troyka_tests::move_texts(program, crowning),
+              (std::vector<std::string>{"b6xd8xg5xc1", "b6xd8xg5xd2", "b6xd8xh4"}));
+    const auto crowned = troyka_tests::after(program, crowning, "b6xd8xg5xd2");
+    EXPECT_EQ(program.position_text(crowned).substr(0, 29), "8/m7/8/8/8/8/3K4/8 Black 1 la");
+  });
+  const std::vector<std::uint64_t> published = {7, 49, 302, 1469};
+  EXPECT_EQ(perfts(rules, 4), published);
+}
 }  // namespace
 }  // namespace troyka::lang
