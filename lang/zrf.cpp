@@ -6,6 +6,7 @@
 #include "lang/zrf.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -1949,10 +1950,6 @@ class Lowering {
     };
     const auto to = find("to"), cascade = find("cascade");
     const std::string hint = "castling: e (verify empty?) e (verify empty?) to e (verify friend?) cascade w w add";
-    if (rules_.points)
-      fail(*cascade,
-           "'cascade' on a board given by links is not supported yet: troyka walks back the steps to the piece "
-           "picked up, and does not know the links' opposites (a missing feature, not a mistake in the file)");
     if (to > cascade)
       fail(*cascade,
            "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
@@ -1960,14 +1957,14 @@ class Lowering {
            hint);
     if (!items.back().is_symbol("add"))
       fail(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
-    std::array<std::vector<Offset>, 2> walked;  // from `to` to cascade, from cascade to the add
+    std::array<std::vector<const Node*>, 2> walked;  // from `to` to cascade, from cascade to the add
     for (auto item = to + 1; item + 1 < items.end(); ++item) {
       if (item == cascade) continue;
       if (item->is_symbol("to") || item->is_symbol("cascade"))
         fail(*item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
                                 item->text));
       if (is_direction(*item))
-        walked[item < cascade ? 0 : 1].push_back(direction_for(*item, run.player));
+        walked[item < cascade ? 0 : 1].push_back(&*item);
       else if (item->head() != "verify")
         fail(*item,
              "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
@@ -1977,10 +1974,10 @@ class Lowering {
     if (walked[0].empty())
       fail(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
     if (walked[1].empty()) fail(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
-    const auto back_along = [&](const std::vector<Offset>& steps) {
+    const auto back_along = [&](const std::vector<const Node*>& steps) {
       std::vector<core::Expr> goes;
       for (auto step = steps.rbegin(); step != steps.rend(); ++step)
-        goes.push_back(core_go({-step->dx, -step->dy}, run.player));
+        goes.push_back(core_go(opposite_of(direction_for(**step, run.player), **step), run.player));
       return core::seq(std::move(goes));
     };
     const auto named = [](core::Op op) {
@@ -2216,13 +2213,8 @@ class Lowering {
       return enter;
     }
     if (item.head() == "opposite") {
-      if (rules_.points)
-        fail(item,
-             "'(opposite DIR)' on a board given by links is not supported yet: troyka does not know which of its "
-             "directions is DIR's opposite (a missing feature, not a mistake in the file)",
-             "write the opposite direction by its name");
-      const Offset along = direction_for(argument(item, 1, "DIRECTION"), run.player);
-      return core_go({-along.dx, -along.dy}, run.player);
+      const Node& along = argument(item, 1, "DIRECTION");
+      return core_go(opposite_of(direction_for(along, run.player), along), run.player);
     }
     if (item.head() == "verify") return condition(argument(item, 1, "CONDITION"), run);
     if (item.is_symbol("add") || item.head() == "add" || item.is_symbol("add-partial") || item.head() == "add-partial")
@@ -2400,6 +2392,45 @@ class Lowering {
   static core::Expr landing(const Run& run) {
     return *core::choice(
         {occupants(kEmpty, run), core::seq({occupants(kEnemy | kFriend, run), core::node(core::Op::Capture)})});
+  }
+
+  // The direction opposite `way` (`at` names it): on a grid, the negated offset; on a board given
+  // by links, the direction that leads back along each of `way`'s links (from B to A for each link
+  // from A to B), as a grid's directions do where links extend the grid; of several, the one whose
+  // links `way` leads back along in turn (a direction that adds links of its own to a grid's is
+  // not the opposite of the grid's). A board whose links go one way only has none.
+  Offset opposite_of(Offset way, const Node& at) const {
+    if (!rules_.points) return {-way.dx, -way.dy};
+    std::set<std::tuple<int, int, int, int>> links;  // (dx, dy, from, to)
+    for (const Link& link : rules_.links) links.emplace(link.direction.dx, link.direction.dy, link.from, link.to);
+    const auto leads_back = [&](Offset along, Offset back) {
+      bool any = false;
+      for (const Link& link : rules_.links) {
+        if (link.direction != along) continue;
+        any = true;
+        if (!links.count({back.dx, back.dy, link.to, link.from})) return false;
+      }
+      return any;
+    };
+    std::vector<std::pair<std::string, Offset>> found;
+    for (const auto& [name, offset] : directions_)
+      if (leads_back(way, offset)) found.emplace_back(name, offset);
+    if (found.size() > 1) std::erase_if(found, [&](const auto& named) { return !leads_back(named.second, way); });
+    if (found.size() == 1) return found.front().second;
+    if (found.empty())
+      fail(at,
+           fmt::format("no direction of this board leads back along every link of '{}', so troyka cannot tell "
+                       "its opposite",
+                       at.text),
+           "troyka walks back along a link by the direction that links each of its ends back to its start: "
+           "give that direction its links, or write the direction back by its name");
+    std::vector<std::string> names;
+    for (const auto& named : found) names.push_back(named.first);
+    fail(at,
+         fmt::format("the directions {} each lead back along every link of '{}', and it along theirs: troyka cannot "
+                     "tell which is its opposite",
+                     fmt::join(names, " and "), at.text),
+         "write the direction back by its name");
   }
 
   // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps are.

@@ -1654,15 +1654,40 @@ TEST(ZrfBoards, BoardsThatAreNotRectanglesAreGraphsOfTheirLinks) {
             "nw\nhint: troyka translate writes only what the language can say\n");
   std::string opposite(kRing);
   opposite.replace(opposite.find("(next (while"), 5, "((opposite next) (verify empty?) add) (next");
+  // The ring's links go one way: no direction leads back along them, for (opposite DIR) or for
+  // the walk back of a cascade.
   EXPECT_EQ(first_line(error_of(opposite)),
-            "test.zrf:10:32: error: '(opposite DIR)' on a board given by links is not supported yet: troyka does not "
-            "know which of its directions is DIR's opposite (a missing feature, not a mistake in the file)");
+            "test.zrf:10:42: error: no direction of this board leads back along every link of 'next', so troyka "
+            "cannot tell its opposite");
   std::string cascade(kRing);
   cascade.replace(cascade.find("(next (while"), 5, "(next to next cascade next add) (next");
   EXPECT_EQ(first_line(error_of(cascade)),
-            "test.zrf:10:45: error: 'cascade' on a board given by links is not supported yet: troyka walks back the "
-            "steps to the piece picked up, and does not know the links' opposites (a missing feature, not a mistake "
-            "in the file)");
+            "test.zrf:10:53: error: no direction of this board leads back along every link of 'next', so troyka "
+            "cannot tell its opposite");
+  // With links back (prev), prev is next's opposite. Counted by hand, the positions named as the
+  // cells they are laid out on (top b4, right-up c3, right-down c2, bottom b1, left-down a2,
+  // left-up a3): each White runner steps back (b4-a3, c2-c3), runs on (b4-c3; c2-b1, c2xa2), and
+  // lands one step on while the piece after it walks on one more (b4-c3&c2-b1; c2-b1&a2-a3, the
+  // Black runner moved).
+  std::string both_ways = opposite;
+  both_ways.replace(both_ways.find("(next (while"), 5, "(next to next cascade next add) (next");
+  both_ways.replace(both_ways.find("(left-up top)))"), 15,
+                    "(left-up top))\n    (links prev (right-up top) (right-down right-up) (bottom right-down) "
+                    "(left-down bottom) (left-up left-down) (top left-up)))");
+  both_ways.replace(both_ways.find("(White (Runner top))"), 20, "(White (Runner top right-down))");
+  both_ways.replace(both_ways.find("(Black (Runner bottom))"), 23, "(Black (Runner left-down))");
+  Game(load_rules(zrf_source(both_ways), {})).visit([](const auto& program) {
+    EXPECT_EQ(troyka_tests::move_texts(program, program.initial_state()),
+              (std::vector<std::string>{"b4-a3", "b4-c3", "b4-c3&c2-b1", "c2-b1", "c2-b1&a2-a3", "c2-c3", "c2xa2"}));
+  });
+  // Two directions that both lead back, each led back along by next in turn: no one opposite.
+  std::string two_ways = both_ways;
+  two_ways.replace(two_ways.find("(links prev"), 11,
+                   "(links back (right-up top) (right-down right-up) (bottom right-down) (left-down bottom) "
+                   "(left-up left-down) (top left-up)) (links prev");
+  EXPECT_EQ(first_line(error_of(two_ways)),
+            "test.zrf:11:42: error: the directions back and prev each lead back along every link of 'next', and it "
+            "along theirs: troyka cannot tell which is its opposite");
   // Links that are no offset of the rectangle, or that change a grid's own direction, make a graph
   // too: here the same moves as the grid's, now along links.
   const Rules grid = tiny_rules();
