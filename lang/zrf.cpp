@@ -6,6 +6,7 @@
 #include "lang/zrf.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -560,8 +561,21 @@ class Lowering {
   struct Run {
     int player = 0;
     Captured captured = Captured::Stands;
+    int piece = -1;  // whose moves: the piece a bare add-partial goes on as
   };
-  enum class End { Add, AddPartial };  // which kind of add ends the runs wanted
+  // Where an add-partial hands the move on: the piece it goes on as (promoted when the add-partial
+  // names one) and the move type of the parts that may follow ("" for any of the piece's moves).
+  struct Partial {
+    int piece = -1;
+    std::string type;
+    auto operator<=>(const Partial&) const = default;
+  };
+  // Which adds end the runs wanted: an add, or an add-partial that goes on as `to`.
+  enum class End { Add, AddPartial };
+  struct Stop {
+    End end = End::Add;
+    Partial to;
+  };
 
   // ---- helpers ----
 
@@ -1455,6 +1469,7 @@ class Lowering {
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.letter = letter_for(piece.name, notation, form);
     CorePiece core_piece{static_cast<int>(rules_.pieces.size()), bodies_of(moves)};
+    piece_moves_.push_back(core_piece.bodies);  // a part of another piece's move may go on as this one
     std::vector<const Node*> bodies;
     for (const CoreBody& body : core_piece.bodies) bodies.push_back(body.node);
     // Keyword moves add up their steps as offsets, which a graph board's links are not.
@@ -1843,7 +1858,7 @@ class Lowering {
     rule.origin = to_text(node);
     rule.pos = node.pos;
     rule.priority = priority_of(body);
-    auto runs = stopping(items_of(node), Run{player, Captured::Stands}, End::Add);
+    auto runs = stopping(items_of(node), Run{player, Captured::Stands, piece}, {End::Add, {}});
     if (!runs) fail(node, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
     const bool supplied = !forms("board-setup").empty();
     core::Expr enter = core::node(core::Op::Enter);
@@ -1905,14 +1920,15 @@ class Lowering {
     rule.pos = node.pos;
     rule.priority = priority_of(body);
     check_marked_before_back(node);
-    const Run run{player, captured_for(piece)};
+    const Run run{player, captured_for(piece), piece.piece};
     std::vector<core::Expr> ways;
     if (const std::span<const Node> items = items_of(node); has_symbol(items, "cascade"))
       ways.push_back(cascading(items, run));
-    else if (auto whole = stopping(items, run, End::Add))
+    else if (auto whole = stopping(items, run, {End::Add, {}}))
       ways.push_back(std::move(*whole));
-    if (auto part = stopping(items_of(node), run, End::AddPartial))
-      ways.push_back(core::seq({std::move(*part), continuation(piece, partial_type(node), run)}));
+    for (const Partial& to : partials_of(node, piece.piece))
+      if (auto part = stopping(items_of(node), run, {End::AddPartial, to}))
+        ways.push_back(core::seq({std::move(*part), continuation(to, run, {})}));
     if (ways.empty())
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
     rule.expr = *core::choice(std::move(ways));
@@ -1935,10 +1951,6 @@ class Lowering {
     };
     const auto to = find("to"), cascade = find("cascade");
     const std::string hint = "castling: e (verify empty?) e (verify empty?) to e (verify friend?) cascade w w add";
-    if (rules_.points)
-      fail(*cascade,
-           "'cascade' on a board given by links is not supported yet: troyka walks back the steps to the piece "
-           "picked up, and does not know the links' opposites (a missing feature, not a mistake in the file)");
     if (to > cascade)
       fail(*cascade,
            "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
@@ -1946,14 +1958,14 @@ class Lowering {
            hint);
     if (!items.back().is_symbol("add"))
       fail(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
-    std::array<std::vector<Offset>, 2> walked;  // from `to` to cascade, from cascade to the add
+    std::array<std::vector<const Node*>, 2> walked;  // from `to` to cascade, from cascade to the add
     for (auto item = to + 1; item + 1 < items.end(); ++item) {
       if (item == cascade) continue;
       if (item->is_symbol("to") || item->is_symbol("cascade"))
         fail(*item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
                                 item->text));
       if (is_direction(*item))
-        walked[item < cascade ? 0 : 1].push_back(direction_for(*item, run.player));
+        walked[item < cascade ? 0 : 1].push_back(&*item);
       else if (item->head() != "verify")
         fail(*item,
              "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
@@ -1963,10 +1975,10 @@ class Lowering {
     if (walked[0].empty())
       fail(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
     if (walked[1].empty()) fail(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
-    const auto back_along = [&](const std::vector<Offset>& steps) {
+    const auto back_along = [&](const std::vector<const Node*>& steps) {
       std::vector<core::Expr> goes;
       for (auto step = steps.rbegin(); step != steps.rend(); ++step)
-        goes.push_back(core_go({-step->dx, -step->dy}, run.player));
+        goes.push_back(core_go(opposite_of(direction_for(**step, run.player), **step), run.player));
       return core::seq(std::move(goes));
     };
     const auto named = [](core::Op op) {
@@ -2014,28 +2026,48 @@ class Lowering {
     return items.subspan(items.front().is_symbol("from") ? 1 : 0);
   }
 
-  // After a part: more parts of the piece's moves of `type` ("" for any), then a last one that
-  // adds, or none when no part can follow (or, with "pass partial", whenever the player likes).
-  core::Expr continuation(const CorePiece& piece, const std::string& type, const Run& run) const {
-    std::vector<core::Expr> parts, lasts;
-    for (const CoreBody& body : piece.bodies) {
-      if (!type.empty() && body.type != type) continue;
-      if (partial_type(*body.node) != type && contains_partial(*body.node))
-        fail(*body.node, "troyka reads moves of several parts only when every part goes on with moves of one type",
-             fmt::format("this move's add-partial names another type than '{}'", type));
-      if (auto part = stopping(items_of(*body.node), run, End::AddPartial)) parts.push_back(std::move(*part));
-      if (auto last = stopping(items_of(*body.node), run, End::Add)) lasts.push_back(std::move(*last));
+  // After a part that goes on as `at`: more parts of that piece's moves of that type, then a last
+  // one that adds, or a part that goes on as another piece or type (a man crowned in the middle of
+  // its captures goes on as a king, with the king's moves of the type named) and the parts after
+  // it; or none when no part can follow (or, with "pass partial", whenever the player likes).
+  // `earlier` lists the pieces and types the move went on as before `at`: one may not come back.
+  core::Expr continuation(const Partial& at, const Run& run, std::vector<Partial> earlier) const {
+    earlier.push_back(at);
+    const Run as{run.player, run.captured, at.piece};
+    std::vector<core::Expr> stays, lasts, all_parts;
+    std::map<Partial, std::vector<core::Expr>> leaves;  // the parts that go on as another, by it
+    for (const CoreBody& body : piece_moves_[static_cast<std::size_t>(at.piece)]) {
+      if (!at.type.empty() && body.type != at.type) continue;
+      for (const Partial& to : partials_of(*body.node, at.piece)) {
+        auto part = stopping(items_of(*body.node), as, {End::AddPartial, to});
+        if (!part) continue;
+        all_parts.push_back(*part);
+        if (to == at)
+          stays.push_back(std::move(*part));
+        else if (std::find(earlier.begin(), earlier.end(), to) != earlier.end())
+          fail(add_partial_to(*body.node, to, at.piece),
+               fmt::format("troyka reads a move of several parts whose parts go on as other pieces or move types "
+                           "only when they never come back to one before: this part goes on as {} again",
+                           describe_going_on(to)),
+               "a missing feature, not a mistake in the file");
+        else
+          leaves[to].push_back(std::move(*part));
+      }
+      if (auto last = stopping(items_of(*body.node), as, {End::Add, {}})) lasts.push_back(std::move(*last));
     }
-    std::optional<core::Expr> part = core::choice(std::move(parts)), last = core::choice(std::move(lasts));
+    std::optional<core::Expr> stay = core::choice(std::move(stays)), last = core::choice(std::move(lasts)),
+                              any_part = core::choice(std::move(all_parts));
     std::vector<core::Expr> items;
-    if (part) items.push_back(core::node(core::Op::Repeat, {*part}));
+    if (stay) items.push_back(core::node(core::Op::Repeat, {*stay}));
     std::vector<core::Expr> endings;
     if (last) endings.push_back(*last);
+    for (auto& [to, parts] : leaves)
+      endings.push_back(core::seq({*core::choice(std::move(parts)), continuation(to, run, earlier)}));
     if (pass_partial_) {
       endings.push_back(core::seq({}));
     } else {
       std::vector<core::Expr> stuck;
-      if (part) stuck.push_back(core::node(core::Op::Cannot, {*part}));
+      if (any_part) stuck.push_back(core::node(core::Op::Cannot, {*any_part}));
       if (last) stuck.push_back(core::node(core::Op::Cannot, {*last}));
       endings.push_back(core::seq(std::move(stuck)));
     }
@@ -2043,25 +2075,60 @@ class Lowering {
     return core::seq(std::move(items));
   }
 
-  // The move type the add-partials of a body name ("" for a bare add-partial); a body whose
-  // add-partials name different types is refused, as is one naming pieces to become.
-  std::string partial_type(const Node& body) const {
-    std::optional<std::string> type;
+  // "the piece King with its moves of type continue-type", for messages.
+  std::string describe_going_on(const Partial& partial) const {
+    const std::string& name = rules_.pieces[static_cast<std::size_t>(partial.piece)].name;
+    if (partial.type.empty()) return fmt::format("the piece {} with any of its moves", name);
+    return fmt::format("the piece {} with its moves of type {}", name, partial.type);
+  }
+
+  // Where the add-partials of a body go on, each once, in order: `mover` with the move type named
+  // ("" for a bare add-partial), or each piece named before it ((add-partial King continue-type):
+  // the part crowns the piece, which goes on with the king's moves of that type).
+  std::vector<Partial> partials_of(const Node& body, int mover) const {
+    std::set<Partial> found;
     const auto visit = [&](const auto& self, const Node& node) -> void {
       if (node.is_symbol("add-partial") || node.head() == "add-partial") {
-        if (node.items.size() > 2)
-          fail(node, "'(add-partial PIECE... TYPE)' is not supported: a part that changes the piece's type",
-               "write (add-partial TYPE) or add-partial");
-        const std::string named = node.items.size() == 2 ? symbol(node.items[1], "a move type") : "";
-        if (type && *type != named)
-          fail(node, "troyka reads moves of several parts only when every part goes on with moves of one type");
-        type = named;
+        for (const Partial& to : partials_at(node, mover)) found.insert(to);
         return;
       }
       for (const Node& item : node.items) self(self, item);
     };
     visit(visit, body);
-    return type.value_or("");
+    return {found.begin(), found.end()};
+  }
+
+  // The first add-partial of a body that goes on as `to`: its last item, which names the type or
+  // the piece, or the bare add-partial.
+  const Node& add_partial_to(const Node& body, const Partial& to, int mover) const {
+    const Node* found = nullptr;
+    const auto visit = [&](const auto& self, const Node& node) -> void {
+      if (found) return;
+      if (node.is_symbol("add-partial") || node.head() == "add-partial") {
+        const std::vector<Partial> goes_on = partials_at(node, mover);
+        if (std::find(goes_on.begin(), goes_on.end(), to) != goes_on.end())
+          found = node.is_list() ? &node.items.back() : &node;
+        return;
+      }
+      for (const Node& item : node.items) self(self, item);
+    };
+    visit(visit, body);
+    return found ? *found : body;
+  }
+
+  // The pieces and the move type one add-partial goes on as: (add-partial [PIECE...] [TYPE]).
+  std::vector<Partial> partials_at(const Node& add_partial, int mover) const {
+    if (add_partial.is_symbol()) return {{mover, ""}};
+    std::span<const Node> named = std::span<const Node>(add_partial.items).subspan(1);
+    std::string type;
+    if (!named.empty() && (!named.back().is_symbol() || piece_index(rules_, named.back().text) < 0)) {
+      type = symbol(named.back(), "a move type");
+      named = named.first(named.size() - 1);
+    }
+    if (named.empty()) return {{mover, type}};
+    std::vector<Partial> partials;
+    for (const Node& piece : named) partials.push_back({piece_named(piece), type});
+    return partials;
   }
 
   static bool contains_partial(const Node& node) {
@@ -2083,7 +2150,7 @@ class Lowering {
   }
 
   // The runs of `items` that stop at one of their adds of kind `end`, or none when none is among them.
-  std::optional<core::Expr> stopping(std::span<const Node> items, const Run& run, End end) const {
+  std::optional<core::Expr> stopping(std::span<const Node> items, const Run& run, const Stop& end) const {
     if (items.empty()) return std::nullopt;
     std::vector<core::Expr> ways;
     if (auto here = stopping(items.front(), run, end)) ways.push_back(std::move(*here));
@@ -2092,9 +2159,9 @@ class Lowering {
     return core::choice(std::move(ways));
   }
 
-  std::optional<core::Expr> stopping(const Node& item, const Run& run, End end) const {
+  std::optional<core::Expr> stopping(const Node& item, const Run& run, const Stop& end) const {
     if (item.is_symbol("add") || item.head() == "add") {
-      if (end != End::Add) return std::nullopt;
+      if (end.end != End::Add) return std::nullopt;
       if (item.is_symbol()) return landing(run);
       std::vector<core::Expr> types;  // (add PIECE...): the mover lands as one of these
       for (std::size_t i = 1; i < item.items.size(); ++i)
@@ -2103,8 +2170,13 @@ class Lowering {
       return core::seq({landing(run), *core::choice(std::move(types))});
     }
     if (item.is_symbol("add-partial") || item.head() == "add-partial") {
-      if (end != End::AddPartial) return std::nullopt;
-      return core::seq({landing(run), core::node(core::Op::Waypoint)});
+      const std::vector<Partial> goes_on = partials_at(item, run.piece);
+      if (end.end != End::AddPartial || std::find(goes_on.begin(), goes_on.end(), end.to) == goes_on.end())
+        return std::nullopt;
+      if (end.to.piece == run.piece) return core::seq({landing(run), core::node(core::Op::Waypoint)});
+      // A part that crowns: the piece goes on as its new type, and lands as it when the move ends.
+      return core::seq(
+          {landing(run), core::with_piece(core::Op::Become, end.to.piece), core::node(core::Op::Waypoint)});
     }
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
@@ -2142,13 +2214,8 @@ class Lowering {
       return enter;
     }
     if (item.head() == "opposite") {
-      if (rules_.points)
-        fail(item,
-             "'(opposite DIR)' on a board given by links is not supported yet: troyka does not know which of its "
-             "directions is DIR's opposite (a missing feature, not a mistake in the file)",
-             "write the opposite direction by its name");
-      const Offset along = direction_for(argument(item, 1, "DIRECTION"), run.player);
-      return core_go({-along.dx, -along.dy}, run.player);
+      const Node& along = argument(item, 1, "DIRECTION");
+      return core_go(opposite_of(direction_for(along, run.player), along), run.player);
     }
     if (item.head() == "verify") return condition(argument(item, 1, "CONDITION"), run);
     if (item.is_symbol("add") || item.head() == "add" || item.is_symbol("add-partial") || item.head() == "add-partial")
@@ -2326,6 +2393,45 @@ class Lowering {
   static core::Expr landing(const Run& run) {
     return *core::choice(
         {occupants(kEmpty, run), core::seq({occupants(kEnemy | kFriend, run), core::node(core::Op::Capture)})});
+  }
+
+  // The direction opposite `way` (`at` names it): on a grid, the negated offset; on a board given
+  // by links, the direction that leads back along each of `way`'s links (from B to A for each link
+  // from A to B), as a grid's directions do where links extend the grid; of several, the one whose
+  // links `way` leads back along in turn (a direction that adds links of its own to a grid's is
+  // not the opposite of the grid's). A board whose links go one way only has none.
+  Offset opposite_of(Offset way, const Node& at) const {
+    if (!rules_.points) return {-way.dx, -way.dy};
+    std::set<std::tuple<int, int, int, int>> links;  // (dx, dy, from, to)
+    for (const Link& link : rules_.links) links.emplace(link.direction.dx, link.direction.dy, link.from, link.to);
+    const auto leads_back = [&](Offset along, Offset back) {
+      bool any = false;
+      for (const Link& link : rules_.links) {
+        if (link.direction != along) continue;
+        any = true;
+        if (!links.count({back.dx, back.dy, link.to, link.from})) return false;
+      }
+      return any;
+    };
+    std::vector<std::pair<std::string, Offset>> found;
+    for (const auto& [name, offset] : directions_)
+      if (leads_back(way, offset)) found.emplace_back(name, offset);
+    if (found.size() > 1) std::erase_if(found, [&](const auto& named) { return !leads_back(named.second, way); });
+    if (found.size() == 1) return found.front().second;
+    if (found.empty())
+      fail(at,
+           fmt::format("no direction of this board leads back along every link of '{}', so troyka cannot tell "
+                       "its opposite",
+                       at.text),
+           "troyka walks back along a link by the direction that links each of its ends back to its start: "
+           "give that direction its links, or write the direction back by its name");
+    std::vector<std::string> names;
+    for (const auto& named : found) names.push_back(named.first);
+    fail(at,
+         fmt::format("the directions {} each lead back along every link of '{}', and it along theirs: troyka cannot "
+                     "tell which is its opposite",
+                     fmt::join(names, " and "), at.text),
+         "write the direction back by its name");
   }
 
   // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps
@@ -2879,8 +2985,9 @@ class Lowering {
   std::vector<CorePiece> core_drops_;  // those of drops_ that are core rules (place_drops)
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
   std::vector<CorePiece> core_pieces_;
-  std::vector<std::string> move_priorities_;  // (move-priorities ...): the types, first first
-  const Node* pass_any_turn_ = nullptr;       // (option "pass turn" true), where: a player may pass at any turn
+  std::vector<std::vector<CoreBody>> piece_moves_;  // every piece's move bodies, by its index
+  std::vector<std::string> move_priorities_;        // (move-priorities ...): the types, first first
+  const Node* pass_any_turn_ = nullptr;             // (option "pass turn" true), where: a player may pass at any turn
   bool pass_partial_ = false;        // (option "pass partial" true): a move of several parts may stop after any
   bool include_off_pieces_ = false;  // (option "include off-pieces" true): pieces-remaining counts them
   bool deferred_captures_ = false;   // (option "deferred captures" true): captured pieces block until the move ends

@@ -296,6 +296,7 @@ TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
 // checker cannot tell.
 TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
   const std::map<std::string, std::string> unbounded{{"castling.zrf", ":26:7: warning"},
+                                                     {"crowning-captures.zrf", ":39:25: warning"},
                                                      {"english-checkers.zrf", ":38:25: warning"},
                                                      {"en-passant.zrf", ":33:7: warning"},
                                                      {"kings-and-pawns.zrf", ":26:21: warning"},

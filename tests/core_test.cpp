@@ -292,10 +292,11 @@ TEST(CoreReading, ShowCoreOfEveryFileReadsBackAsItsLowering) {
     for (const auto& entry : std::filesystem::directory_iterator(kSourceDir + directory)) {
       const std::string extension = entry.path().extension().string();
       if (extension != ".game" && extension != ".zrf") continue;
-      // The Dagaz file's chain of continue-type parts goes several ways and captures after scanning
-      // back, a repetition the static check of §1.5 cannot prove to end; rules read from ZRF are
-      // bounded at play time (the step budget), and `translate` bounds it (tests/zrf_test.cpp).
-      if (entry.path().filename() == "turkish-dama-dagaz.zrf") continue;
+      // The Dagaz files' chains of continue-type parts go several ways and capture after scanning
+      // back, repetitions the static check of §1.5 cannot prove to end; rules read from ZRF are
+      // bounded at play time (the step budget), and `translate` bounds them (tests/zrf_test.cpp).
+      const std::string name = entry.path().filename().string();
+      if (name == "turkish-dama-dagaz.zrf" || name == "russian-checkers-dagaz.zrf") continue;
       lang::Rules rules;
       try {
         rules = load_rules_file(entry.path().string(), {});
