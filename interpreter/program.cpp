@@ -2008,16 +2008,19 @@ template <typename Choose, typename KeepGoing>
   // ply's, whose draw then knows the moves up to the first legal one without testing them again.
   bool board_listed = false;
   int first_legal = -1;
-  const auto can_move_legally = [&] {
-    board_listed = true;
-    list_board_moves(state, moves, kept);
-    return legal_among(state, moves, records, first_legal);
-  };
+  // One `can_move` for every decide_end of this loop: each more instantiation of decide_end makes
+  // the compiler inline less into the other playout loops (Breakthrough's took 4.6% more
+  // instructions with a second one here).
   const auto can_move = [&] {
     if constexpr (kUniform) {
       if (draws_by_count_) {
         count_drawable(state, counts);
         if (counts.total > 0) return true;
+      }
+      if (checks_legality_ && !must_capture_) {
+        board_listed = true;
+        list_board_moves(state, moves, kept);
+        return legal_among(state, moves, records, first_legal);
       }
     }
     listed = true;
@@ -2054,7 +2057,7 @@ template <typename Choose, typename KeepGoing>
           const int mover = state.to_move;
           play_listed_move(state, move, moves, records);
           if (remembered) remember(state, move, *remembered);
-          decide_end<true>(state, tests_after(state, mover), can_move_legally, remembered, placed_by(move));
+          decide_end<true>(state, tests_after(state, mover), can_move, remembered, placed_by(move));
           continue;
         }
         listed = false;
