@@ -670,9 +670,15 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         moves_others_pieces_ =
             moves_others_pieces_ || instruction.code == Code::Rotate || instruction.code == Code::Relocate;
         if (instruction.code == Code::New) entering_pieces_.set(instruction.arg);
+        adds_pieces_ = adds_pieces_ || instruction.code == Code::New || instruction.code == Code::FromHand;
       }
     compiled_.push_back(std::move(compiled));
   }
+  // After every rule is compiled: next_ then holds every direction the code goes along.
+  for (CompiledRule& compiled : compiled_)
+    if (compiled.rule->scope == lang::core::Rule::Scope::Piece)
+      for (int player = 0; player < kPlayers; ++player)
+        compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
   // origin and landing: the game has two players and one priority, and each rule a listing runs
   // for the player (the fallback rules aside) is a piece rule, the only one of its piece type,
@@ -694,6 +700,82 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     }
     counts_moves_[p] = counted;
   }
+}
+
+template <int Words>
+std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_origins(const CompiledRule& compiled,
+                                                                                     int player) const {
+  const std::vector<Instruction>& code = compiled.code[static_cast<std::size_t>(player)];
+  if (code.empty()) return {};
+  // States (pc, here) seen from the current origin, and the stack of those still to follow.
+  std::vector<std::uint8_t> seen(code.size() * static_cast<std::size_t>(cells_), 0);
+  std::vector<std::size_t> touched;
+  std::vector<std::pair<std::int32_t, int>> pending;
+  const auto reach = [&](std::int32_t pc, int here) {
+    if (pc < 0 || here < 0) return;  // the run dies
+    const std::size_t state =
+        static_cast<std::size_t>(pc) * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(here);
+    if (seen[state]) return;
+    seen[state] = 1;
+    touched.push_back(state);
+    pending.emplace_back(pc, here);
+  };
+  std::vector<Board> origins(static_cast<std::size_t>(cells_));
+  std::size_t steps = 0;
+  for (int origin = 0; origin < cells_; ++origin) {
+    Board taken;
+    reach(0, origin);
+    while (!pending.empty()) {
+      if (++steps > kReachBudget) return {};
+      const auto [pc, here] = pending.back();
+      pending.pop_back();
+      const Instruction& in = code[static_cast<std::size_t>(pc)];
+      switch (in.code) {
+        case Code::Go: reach(pc + 1, next_[static_cast<std::size_t>(in.arg) * cells_ + here]); break;
+        case Code::Enter:
+          for (Board cells = regions_[in.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
+          break;
+        case Code::Back:
+        case Code::Sow:
+        case Code::CaptureSurrounded: return {};
+        case Code::Capture:
+        case Code::Convert:
+          taken.set(here);
+          reach(pc + 1, here);
+          break;
+        case Code::Jump: reach(in.alt, here); break;
+        case Code::Look:  // the lookahead's body, then either way on
+          reach(pc + 1, here);
+          reach(in.arg, here);
+          reach(in.alt, here);
+          break;
+        case Code::Attacked:
+        case Code::Test:
+        case Code::TestRegion:
+        case Code::Captured:
+        case Code::Gone:
+        case Code::Attr:
+        case Code::AtRegister:
+        case Code::LastFrom:
+        case Code::LastTo:
+        case Code::AtOrigin:
+        case Code::Split:
+        case Code::CountDown:
+        case Code::HasLiberty:
+        case Code::CountIs:
+          reach(pc + 1, here);
+          reach(in.alt, here);
+          break;
+        case Code::SubAccept:
+        case Code::Accept: break;
+        default: reach(pc + 1, here); break;  // an effect or a mark: here stays, `alt` is no place in the code
+      }
+    }
+    for (const std::size_t state : touched) seen[state] = 0;
+    touched.clear();
+    while (taken.any()) origins[static_cast<std::size_t>(taken.pop_lowest())].set(origin);
+  }
+  return origins;
 }
 
 template <int Words>
@@ -1456,7 +1538,8 @@ template <int Words>
 template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
-                                          std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority) const {
+                                          std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority,
+                                          const Board* targets) const {
   Search s(state, board_, attacks);
   s.defer = defer;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
@@ -1508,10 +1591,26 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   const bool piece_rules = std::any_of(applying.begin(), applying.end(), [](const CompiledRule* compiled) {
     return compiled->rule->scope == lang::core::Rule::Scope::Piece;
   });
+  // With `targets`, the origins each applying piece rule runs from: those whose runs may take on them.
+  boost::container::small_vector<Board, 16> runs_from(targets ? applying.size() : 0, board_);
+  Board origins = state.by_player[state.to_move];
+  if (targets) {
+    Board any_rule;
+    for (std::size_t i = 0; i < applying.size(); ++i) {
+      const std::vector<Board>& taking = applying[i]->taking_origins[state.to_move];
+      if (!taking.empty()) {
+        runs_from[i] = Board();
+        for (Board cells = *targets; cells.any();) runs_from[i] |= taking[static_cast<std::size_t>(cells.pop_lowest())];
+      }
+      if (applying[i]->rule->scope == lang::core::Rule::Scope::Piece) any_rule |= runs_from[i];
+    }
+    origins &= any_rule;
+  }
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
-    for (const CompiledRule* rule : applying) {
-      const CompiledRule& compiled = *rule;
+    for (std::size_t i = 0; i < applying.size(); ++i) {
+      const CompiledRule& compiled = *applying[i];
       if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece)) continue;
+      if (targets && s.origin >= 0 && !runs_from[i].test(s.origin)) continue;
       Thread start;
       start.marks.fill(-1);
       start.here = static_cast<std::int16_t>(s.origin);
@@ -1528,7 +1627,6 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     }
     return false;
   };
-  Board origins = state.by_player[state.to_move];
   if (origin >= 0) origins &= Board::single(origin);
   while (origin != -2 && piece_rules && origins.any()) {
     s.origin = origins.pop_lowest();
@@ -1644,6 +1742,13 @@ bool GeneralMoves<Words>::any(const StateType& state, bool fallback, bool others
                               const Program<Words>* attacks) const {
   return for_each_record(state, fallback, others_can_move, attacks, -1, true, true, nullptr,
                          [](const GeneralRecord&, Move) { return true; });
+}
+
+template <int Words>
+bool GeneralMoves<Words>::takes_any(const StateType& state, bool others_can_move, const Board& targets) const {
+  return for_each_record(
+      state, false, others_can_move, nullptr, -1, true, false, nullptr,
+      [&](const GeneralRecord& record, Move) { return record.takes_any(targets); }, -1, &targets);
 }
 
 template <int Words>

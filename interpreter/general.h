@@ -10,6 +10,7 @@
 // of it is pending; two runs with equal canonical records are one move.
 #pragma once
 
+#include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
@@ -96,6 +97,13 @@ struct GeneralRecord {
 
   bool captures() const;
   int captured_pieces() const;
+  // Whether the move captures or converts a piece on one of `cells` (a Bitboard).
+  template <typename Cells>
+  bool takes_any(const Cells& cells) const {
+    return std::any_of(changes.begin(), changes.end(), [&](const CellChange& change) {
+      return (change.what & (CellChange::kCapture | CellChange::kConvert)) && cells.test(change.cell);
+    });
+  }
   // The move's identity (Move::jumped): two records with equal fingerprints are one move.
   std::uint64_t fingerprint() const;
 };
@@ -147,6 +155,14 @@ class GeneralMoves {
   const Rotation& rotation(int index) const { return rotations_[static_cast<std::size_t>(index)]; }
   // Whether some rule tests (attacked).
   bool asks_attacks() const { return asks_attacks_; }
+  // Whether the rules have more than one priority: then whether a rule runs depends on the moves of
+  // the others, and takes_any cannot leave rules out.
+  bool prioritised() const { return priorities_.size() > 1; }
+  // Whether a move that list() gives without asking (attacked) (attacks null; the fallback rules
+  // aside) captures or converts a piece on `targets`. Only the rules and origins whose code can
+  // reach a cell of `targets` run (CompiledRule::taking_origins), up to the first such move. The
+  // rules must not be prioritised().
+  bool takes_any(const StateType& state, bool others_can_move, const Board& targets) const;
   // Whether `player`'s moves of list() (fallback rules aside) can be counted without making their
   // records: each is told apart by its origin and landing (see the constructor).
   bool counts_moves(int player) const { return counts_moves_[static_cast<std::size_t>(player)]; }
@@ -168,6 +184,8 @@ class GeneralMoves {
   bool moves_others_pieces() const { return moves_others_pieces_; }
   // The piece types that rules bring onto the board (new P).
   const PieceTypeSet& entering_pieces() const { return entering_pieces_; }
+  // Whether some rule brings a piece onto the board: (new P) or (from-hand).
+  bool adds_pieces() const { return adds_pieces_; }
   // For `troyka show`: the rules of `piece` (-1: the game rules), each with its instruction count.
   std::string describe(int piece) const;
 
@@ -269,6 +287,10 @@ class GeneralMoves {
     // part before its deferred part, has its runs found by walking the board, without the VM: the
     // same runs in the same order (Tablut's, Hasami Shogi's men). Per player, as the code.
     std::array<std::optional<Slide>, kPlayers> slide;
+    // A piece rule's reach, per player: [cell], the origins from which a run may capture or convert
+    // the piece on that cell (taking_origins). Empty when not bounded: takes_any runs such a rule
+    // from every origin.
+    std::array<std::vector<Board>, kPlayers> taking_origins;
   };
   class Compiler;
   struct Thread;
@@ -304,7 +326,13 @@ class GeneralMoves {
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
                        int origin, bool game_rules, bool defer, std::vector<GeneralRecord>* kept, OnRecord&& on_record,
-                       int priority = -1) const;
+                       int priority = -1, const Board* targets = nullptr) const;
+  // CompiledRule::taking_origins of `compiled` for `player`: the code followed from every origin,
+  // every test taken both ways, so the cells a run may capture on are a superset of the real ones.
+  // Empty when a run's cells are not the code's to follow (a move back to a mark, a sowing, a
+  // capture of whole groups) or when following them takes more than kReachBudget steps.
+  std::vector<Board> taking_origins(const CompiledRule& compiled, int player) const;
+  static constexpr std::size_t kReachBudget = std::size_t{1} << 22;
   bool may_defer(const lang::core::Rule& rule) const;
   Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;
@@ -355,6 +383,7 @@ class GeneralMoves {
   int count_at(const Search& s, const Thread& t, int cell) const;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   bool moves_others_pieces_ = false;
+  bool adds_pieces_ = false;                   // adds_pieces()
   std::array<bool, kPlayers> counts_moves_{};  // by player: counts_moves()
   std::vector<int> priorities_;                // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};

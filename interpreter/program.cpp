@@ -55,10 +55,12 @@ static bool asks_repetition(const lang::EndRule& rule) {
 // with (legal ...), made among its `moves` of the board (general ones with their `records`, in
 // order) with only the drawn one tested: `draw(n)` picks one of n uniformly, `legal(move, record)`
 // tests it; an illegal move is set aside and the draw made again among the others. The pick is as
-// uniform as a draw among the listed legal moves, at a fraction of the tests. Returns the index of
-// the move drawn, or -1 when none is legal.
+// uniform as a draw among the listed legal moves, at a fraction of the tests. `first_legal` >= 0:
+// the moves before it are known to be illegal and it legal, and are not tested again (the draws
+// stay the same). Returns the index of the move drawn, or -1 when none is legal.
 template <typename Draw, typename Legal>
-static int draw_legal(const MoveList& moves, const std::vector<GeneralRecord>& records, Draw&& draw, Legal&& legal) {
+static int draw_legal(const MoveList& moves, const std::vector<GeneralRecord>& records, Draw&& draw, Legal&& legal,
+                      int first_legal = -1) {
   boost::container::small_vector<int, 256> left(moves.size()), record_of(moves.size());
   int record = 0;
   for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -68,7 +70,9 @@ static int draw_legal(const MoveList& moves, const std::vector<GeneralRecord>& r
   while (!left.empty()) {
     const auto at = static_cast<std::size_t>(draw(static_cast<int>(left.size())));
     const auto i = static_cast<std::size_t>(left[at]);
-    if (legal(moves[i], record_of[i] < 0 ? nullptr : &records[static_cast<std::size_t>(record_of[i])]))
+    const bool known = static_cast<int>(i) <= first_legal;
+    if (known ? static_cast<int>(i) == first_legal
+              : legal(moves[i], record_of[i] < 0 ? nullptr : &records[static_cast<std::size_t>(record_of[i])]))
       return static_cast<int>(i);
     left[at] = left.back();
     left.pop_back();
@@ -137,7 +141,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   last_to_register_ = lang::find_last_move_register(*rules_, lang::LastMove::To);
   repeats_ = std::any_of(rules_->end.begin(), rules_->end.end(),
                          [](const lang::EndRule& rule) { return asks_repetition(rule); });
-  pieces_only_fall_ = !general_ && drops_[0].empty() && drops_[1].empty() && !swap_rule_;
+  pieces_only_fall_ = (!general_ || !general_->adds_pieces()) && !swap_rule_ &&
+                      std::all_of(drops_.begin(), drops_.end(), [](const auto& drops) { return drops.empty(); });
   checks_legality_ = !rules_->legal.empty();
   if (checks_legality_)
     for (int player = 0; player < players_; ++player) legal_tests_[player] = end_test(rules_->legal.front(), player);
@@ -1555,9 +1560,11 @@ bool Program<Words>::in_check(const StateType& state, int subject, int piece) co
   return royal.any() && takes_any(state, subject, royal);
 }
 
-// A first version, correct for every rule: the opponent's moves are listed on a copy with the turn
-// turned; a capture on its landing (every fast move but a chain of jumps) is read off the move, a
-// general move's off its record, and a chain's is played on a copy to see what it takes.
+// The opponent's moves, on a copy with the turn turned: the fast path's target sets first (a move
+// there captures on its landing); then the general rules that may reach `targets` from where their
+// pieces stand, a capture read off each record (GeneralMoves::takes_any). With chains of jumps or
+// prioritised general rules (whether a rule runs depends on the other moves), every move is listed:
+// a chain is played on a copy to see what it takes.
 template <int Words>
 bool Program<Words>::takes_any(const StateType& state, int subject, const Board& targets) const {
   StateType turned = state;
@@ -1570,6 +1577,10 @@ bool Program<Words>::takes_any(const StateType& state, int subject, const Board&
     return !landed;
   });
   if (landed) return true;
+  // The general rules' moves without the fast path's again: only those that may reach `targets` run.
+  if (hops_[turned.to_move].empty() && general_ && !general_->prioritised())
+    return general_->takes_any(turned, general_->asks_others(false) && others_can_move(turned), targets);
+  if (!general_ && hops_[turned.to_move].empty()) return false;
   MoveList moves;
   // Kept from call to call: the listing below never comes back here (for_attacks).
   thread_local std::vector<GeneralRecord> records;
@@ -1578,8 +1589,7 @@ bool Program<Words>::takes_any(const StateType& state, int subject, const Board&
   std::size_t record = 0;
   for (const Move& move : moves) {
     if (move.general) {
-      for (const CellChange& change : records[record++].changes)
-        if ((change.what & (CellChange::kCapture | CellChange::kConvert)) && targets.test(change.cell)) return true;
+      if (records[record++].takes_any(targets)) return true;
       continue;
     }
     if (!move.capture) continue;
@@ -1994,11 +2004,23 @@ template <typename Choose, typename KeepGoing>
   DrawCounts counts;
   counts.total = -1;  // not counted
   const auto nth_drawn = [&](int i) { return drawn_move(state, counts, i, records); };
+  // Under (legal ...), a uniform pick: the end rules' listing of the board's moves is the next
+  // ply's, whose draw then knows the moves up to the first legal one without testing them again.
+  bool board_listed = false;
+  int first_legal = -1;
+  // One `can_move` for every decide_end of this loop: each more instantiation of decide_end makes
+  // the compiler inline less into the other playout loops (Breakthrough's took 4.6% more
+  // instructions with a second one here).
   const auto can_move = [&] {
     if constexpr (kUniform) {
       if (draws_by_count_) {
         count_drawable(state, counts);
         if (counts.total > 0) return true;
+      }
+      if (checks_legality_ && !must_capture_) {
+        board_listed = true;
+        list_board_moves(state, moves, kept);
+        return legal_among(state, moves, records, first_legal);
       }
     }
     listed = true;
@@ -2022,12 +2044,20 @@ template <typename Choose, typename KeepGoing>
         }
       }
       if (checks_legality_ && !must_capture_ && !swap_available(state)) {
-        list_board_moves(state, moves, kept);
+        if (!board_listed) {
+          list_board_moves(state, moves, kept);
+          first_legal = -1;
+        }
+        board_listed = false;
         const int drawn = draw_legal(
             moves, records, [&](int count) { return choose(count, nth); },
-            [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); });
+            [&](Move move, const GeneralRecord* record) { return legal_after(state, move, record); }, first_legal);
         if (drawn >= 0) {
-          apply(state, moves[static_cast<std::size_t>(drawn)], played);
+          const Move move = moves[static_cast<std::size_t>(drawn)];
+          const int mover = state.to_move;
+          play_listed_move(state, move, moves, records);
+          if (remembered) remember(state, move, *remembered);
+          decide_end<true>(state, tests_after(state, mover), can_move, remembered, placed_by(move));
           continue;
         }
         listed = false;
@@ -2310,17 +2340,28 @@ bool Program<Words>::has_legal_move(const StateType& state) const {
     MoveList moves;
     std::vector<GeneralRecord> records;
     list_board_moves(state, moves, general_ ? &records : nullptr);
-    std::size_t record = 0;
-    for (const Move& move : moves)
-      if (legal_after(state, move, move.general ? &records[record++] : nullptr)) return true;
-    if (swap_available(state) || pass_when_stuck_) return true;
-    if (!general_ || !general_->has_fallback()) return false;
-    moves.clear();  // no legal move of the board: the fallback rules', as list_moves lists them
-    general_->list(state, true, general_->asks_others(true) && others_can_move(state), moves, nullptr, this);
-    return !moves.empty();
+    int first_legal = -1;
+    return legal_among(state, moves, records, first_legal);
   }
   return has_targets(state) || swap_available(state) || (pass_when_stuck_ && opponent_has_targets(state)) ||
          (general_ && has_general_move(state));
+}
+
+template <int Words>
+bool Program<Words>::legal_among(const StateType& state, const MoveList& moves,
+                                 const std::vector<GeneralRecord>& records, int& first_legal) const {
+  first_legal = -1;
+  std::size_t record = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (legal_after(state, moves[i], moves[i].general ? &records[record++] : nullptr)) {
+      first_legal = static_cast<int>(i);
+      return true;
+    }
+  if (swap_available(state) || pass_when_stuck_) return true;
+  if (!general_ || !general_->has_fallback()) return false;
+  MoveList fallback;  // no legal move of the board: the fallback rules', as list_moves lists them
+  general_->list(state, true, general_->asks_others(true) && others_can_move(state), fallback, nullptr, this);
+  return !fallback.empty();
 }
 
 // ---- end of the game ------------------------------------------------------------------------------

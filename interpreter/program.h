@@ -604,6 +604,11 @@ class Program {
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
   bool has_legal_move(const StateType& state) const;
+  // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
+  // ones with their complete `records`, in order), as list_board_moves gives them: `first_legal` is
+  // set to the index of the first legal one among them, -1 when none is.
+  bool legal_among(const StateType& state, const MoveList& moves, const std::vector<GeneralRecord>& records,
+                   int& first_legal) const;
   // legal_moves, with the records of the general moves (in their order) when `records` is given;
   // with `complete_records` false, records may leave deferred parts to be run when played.
   void list_moves(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records,
@@ -826,8 +831,8 @@ class Program {
   // A rule's own (legal ...) for each player as the mover, by the index of the rule in
   // lang::Rules::general; empty for a rule without one.
   std::vector<std::array<EndTest, kMaxPlayers>> rule_legal_tests_;
-  // No move adds a piece to the board (no drops, no general rules): a capture is then irreversible,
-  // and empties a history.
+  // No move adds a piece to the board (no drops, no swap, no general rule with (new P) or
+  // (from-hand)): a capture is then irreversible, and empties a history.
   bool pieces_only_fall_ = false;
   std::int8_t quiet_piece_ = -1;                                // the piece whose moves are not quiet, or -1
   std::array<std::vector<TargetSource>, kMaxPlayers> sources_;  // by target set: the jumps, then the drops

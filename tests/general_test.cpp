@@ -134,6 +134,43 @@ TEST(ForcedGeneral, RandomGamesMatchTheFastPathMoveByMove) {
   for (const std::string& path : every_game()) expect_same_games(path);
 }
 
+// GeneralMoves::takes_any runs only the rules and origins whose code reaches the cells asked about
+// (CompiledRule::taking_origins): on every game with every rule on the general back end (slides,
+// chains, captures away from the landing), along random games, its answer for each cell and for the
+// whole board is the listing's: some listed move's record captures or converts a piece there.
+TEST(ForcedGeneral, TakesAnyAnswersAsTheListing) {
+  constexpr int kMaxPlies = troyka_tests::kSlowBuild ? 10 : 40;
+  for (const std::string& path : every_game()) {
+    const Game game = forced_general(path, {});
+    game.visit([&](const auto& program) {
+      constexpr int kWords = std::decay_t<decltype(program)>::kWords;
+      const auto rules = std::make_shared<const lang::Rules>(program.rules());
+      const GeneralMoves<kWords> general(rules, rules->general);
+      if (general.prioritised()) return;
+      Rng rng(3);
+      auto state = program.initial_state();
+      for (int ply = 0; ply < kMaxPlies && !state.over; ++ply) {
+        MoveList moves;
+        std::vector<GeneralRecord> records;
+        general.list(state, false, false, moves, &records, nullptr);
+        Bitboard<kWords> every_cell;
+        for (int cell = 0; cell < rules->cells(); ++cell) {
+          const auto target = Bitboard<kWords>::single(cell);
+          every_cell |= target;
+          const bool listed = std::any_of(records.begin(), records.end(),
+                                          [&](const GeneralRecord& record) { return record.takes_any(target); });
+          ASSERT_EQ(general.takes_any(state, false, target), listed)
+              << path << " at " << program.position_text(state) << ", cell " << cell;
+        }
+        const bool any_capture = std::any_of(records.begin(), records.end(),
+                                             [&](const GeneralRecord& record) { return record.takes_any(every_cell); });
+        EXPECT_EQ(general.takes_any(state, false, every_cell), any_capture) << path;
+        program.apply(state, program.random_move(state, rng));
+      }
+    });
+  }
+}
+
 // Variants with forms the default sizes leave out (the swap, a longest line), the smallest board
 // and the widest bitboard.
 TEST(ForcedGeneral, VariantsAndSizesMatchTheFastPath) {
