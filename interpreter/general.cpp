@@ -278,12 +278,13 @@ class GeneralMoves<Words>::Compiler {
   // a chain never comes back to a cell it passed.
   std::optional<JumpLine> jump_line(const Expr& e) {
     if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1) return {};
-    const std::vector<Expr> body = items_of(e.items.front());
+    const auto flat = [](const Expr& item) { return items_of(lang::core::seq(items_of(item))); };  // (seq (seq a b) c)
+    const std::vector<Expr> body = flat(e.items.front());
     if (body.size() < 2) return {};
     const Expr& repeat = body.back();
     if (repeat.op != Op::Repeat || repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal) return {};
     const std::vector<Expr> jump(body.begin(), body.end() - 1);
-    if (items_of(repeat.items.front()) != jump) return {};
+    if (flat(repeat.items.front()) != jump) return {};
     const auto go_on = [&](const Expr& item) { return item.op == Op::Go && item.variable == e.variable; };
     const bool waypoints = jump.size() == 6 && jump[5].op == Op::Waypoint;
     if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) || jump[1].op != Op::Enemy ||
@@ -706,16 +707,16 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // fallback rules aside) is a piece rule, the only one of its piece type, without a (legal ...) of
   // its own, walked as a slide (CompiledRule::slide) or a jump line (CompiledRule::jumps); or a rule
   // that applies only under a condition (when ...), whose moves are then listed (Konane's opening
-  // removals). A slide's runs from an origin are its landings, each run plain up to COMMIT (no
-  // effect, no waypoint), so its record and fingerprint are its scalars, in which two runs of one
-  // origin differ only by the landing; a jump line's differ by the landing and the pieces jumped.
-  // moves_told_apart checks that two of them never share a fingerprint. So the listing's moves of
-  // an origin are its distinct landings: one landing reached twice (two directions, a link) is one
-  // move there as in the count. Priorities are counted as list() runs them, lowest first.
+  // removals); one rule at least counted. A slide's runs from an origin are its landings, each run plain up to COMMIT
+  // (no effect, no waypoint), so its record and fingerprint are its scalars, in which two runs of one origin differ
+  // only by the landing; a jump line's differ by the landing and the pieces jumped. moves_told_apart checks that two of
+  // them never share a fingerprint. So the listing's moves of an origin are its distinct landings: one landing reached
+  // twice (two directions, a link) is one move there as in the count. Priorities are counted as list() runs them,
+  // lowest first.
   for (int player = 0; player < kPlayers; ++player) {
     const auto p = static_cast<std::size_t>(player);
     std::vector<int> rules_of_piece(rules_->pieces.size(), 0);
-    bool counted = rules_->player_count() == kPlayers;
+    bool counted = rules_->player_count() == kPlayers, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
@@ -724,8 +725,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
           piece && !rule.legal && (compiled.slide[p] || compiled.jumps[p]) && moves_told_apart(compiled, player);
       counted = counted && (!piece || ++rules_of_piece[static_cast<std::size_t>(rule.piece)] == 1) &&
                 (compiled.counted[p] || rule.when);
+      some_counted = some_counted || compiled.counted[p];
     }
-    counts_moves_[p] = counted;
+    counts_moves_[p] = counted && some_counted;
   }
 }
 
