@@ -1656,6 +1656,42 @@ int GeneralMoves<Words>::piece_at(const StateType& state, int cell) const {
   return found;
 }
 
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& enemy,
+                                                                     const Board& empty) const {
+  if (line.steps.empty()) return board_;
+  Board starts;
+  for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
+  return starts;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::origin_moves(const CompiledRule& compiled, int player,
+                                                                    int origin, const Board& enemy,
+                                                                    const Board& empty) const {
+  const auto p = static_cast<std::size_t>(player);
+  if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
+    struct Tally {  // the cells of a chain are not kept, only their number
+      void push_back(std::int16_t) {}
+    } tally;
+    int moves = 0;
+    for (const int direction : line->directions) moves += jump_chain(origin, direction, enemy, empty, tally);
+    return moves;
+  }
+  const Slide& slide = *compiled.slide[p];
+  Board landings;
+  if (slide.rayed) {  // the reach of each direction whole
+    for (const int direction : slide.directions) landings = landings | ray_reach(origin, empty, direction);
+    landings = landings & slide.landings;
+  } else {
+    walk_slide(origin, empty, slide, [&](int cell) {
+      landings.set(cell);
+      return false;
+    });
+  }
+  return landings.count();
+}
+
 // With several priorities, the rules of each in turn until one gives a move, as list() runs them.
 template <int Words>
 int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, int listed,
@@ -1691,53 +1727,21 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
                      ? state.by_piece[piece] & jump_starts(*rule->jumps[state.to_move], enemy, empty)
                      : state.by_piece[piece];
   int total = 0;
-  for (Board origins = state.by_player[state.to_move] & movable; origins.any();) {
+  Board origins = state.by_player[state.to_move] & movable;
+  counts.resize(static_cast<std::size_t>(origins.count()));  // once: a push_back per origin is a call
+  std::size_t counted = 0;
+  while (origins.any()) {
     const int origin = origins.pop_lowest();
     const int piece = piece_at(state, origin);
     const CompiledRule* rule = piece >= 0 ? rule_of[static_cast<std::size_t>(piece)] : nullptr;
     if (!rule) continue;
     const int moves = origin_moves(*rule, state.to_move, origin, enemy, empty);
     if (moves == 0) continue;
-    counts.push_back({static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)});
+    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)};
     total += moves;
   }
+  counts.resize(counted);
   return total;
-}
-
-template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& enemy,
-                                                                     const Board& empty) const {
-  if (line.steps.empty()) return board_;
-  Board starts;
-  for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
-  return starts;
-}
-
-template <int Words>
-[[gnu::always_inline]] inline int GeneralMoves<Words>::origin_moves(const CompiledRule& compiled, int player,
-                                                                    int origin, const Board& enemy,
-                                                                    const Board& empty) const {
-  const auto p = static_cast<std::size_t>(player);
-  if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
-    struct Tally {  // the cells of a chain are not kept, only their number
-      void push_back(std::int16_t) {}
-    } tally;
-    int moves = 0;
-    for (const int direction : line->directions) moves += jump_chain(origin, direction, enemy, empty, tally);
-    return moves;
-  }
-  const Slide& slide = *compiled.slide[p];
-  Board landings;
-  if (slide.rayed) {  // the reach of each direction whole
-    for (const int direction : slide.directions) landings = landings | ray_reach(origin, empty, direction);
-    landings = landings & slide.landings;
-  } else {
-    walk_slide(origin, empty, slide, [&](int cell) {
-      landings.set(cell);
-      return false;
-    });
-  }
-  return landings.count();
 }
 
 template <int Words>

@@ -329,7 +329,8 @@ class GeneralMoves {
   // on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
   // How many moves `compiled`, a slide or a jump line, makes from `origin`, each once.
-  int origin_moves(const CompiledRule& compiled, int player, int origin, const Board& enemy, const Board& empty) const;
+  [[gnu::always_inline]] int origin_moves(const CompiledRule& compiled, int player, int origin, const Board& enemy,
+                                          const Board& empty) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
   // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
@@ -364,7 +365,7 @@ class GeneralMoves {
   std::vector<std::int8_t> ray_order_;
   void add_rays(int direction);
   // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
-  Board ray_reach(int origin, const Board& empty, int direction) const;
+  [[gnu::always_inline]] Board ray_reach(int origin, const Board& empty, int direction) const;
   // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into
   // directions_, and on a grid the same steps as GroupSteps; none on a board with links, whose
   // steps go by next_.
