@@ -273,6 +273,33 @@ class GeneralMoves<Words>::Compiler {
     return slide(body.items.front(), false);
   }
 
+  // (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP: (go V) enemy capture (go V) empty, then
+  // perhaps waypoint (CompiledRule::jumps). Only along lines of ascending or descending cells, where
+  // a chain never comes back to a cell it passed.
+  std::optional<JumpLine> jump_line(const Expr& e) {
+    if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1) return {};
+    const auto flat = [](const Expr& item) { return items_of(lang::core::seq(items_of(item))); };  // (seq (seq a b) c)
+    const std::vector<Expr> body = flat(e.items.front());
+    if (body.size() < 2) return {};
+    const Expr& repeat = body.back();
+    if (repeat.op != Op::Repeat || repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal) return {};
+    const std::vector<Expr> jump(body.begin(), body.end() - 1);
+    if (flat(repeat.items.front()) != jump) return {};
+    const auto go_on = [&](const Expr& item) { return item.op == Op::Go && item.variable == e.variable; };
+    const bool waypoints = jump.size() == 6 && jump[5].op == Op::Waypoint;
+    if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) || jump[1].op != Op::Enemy ||
+        jump[2].op != Op::Capture || !go_on(jump[3]) || jump[4].op != Op::Empty)
+      return {};
+    JumpLine found{{}, waypoints};
+    for (const lang::core::Direction& d : e.directions) {
+      found.directions.push_back(direction(d));
+      owner_.add_rays(found.directions.back());
+      if (owner_.ray_order_[static_cast<std::size_t>(found.directions.back())] == 0) return {};
+      if (!owner_.rules_->has_links()) found.steps.push_back(group_step(found.directions.back()));
+    }
+    return found;
+  }
+
  private:
   // (any-direction V DIRS (seq (go V) (repeat (seq empty (go V))) empty TEST...)), each TEST (in R)
   // or (not (in R)) of the landing.
@@ -657,8 +684,10 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         throw lang::Error(lang::Diagnostic{rules_->source, rule.pos, error.what(),
                                            "docs/core-design.md, section 5.3, says what the general back end holds"});
       }
-      if (rule.scope == lang::core::Rule::Scope::Piece)
+      if (rule.scope == lang::core::Rule::Scope::Piece) {
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
+        if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
+      }
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -680,25 +709,31 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       for (int player = 0; player < kPlayers; ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
-  // origin and landing: the game has two players and one priority, and each rule a listing runs
-  // for the player (the fallback rules aside) is a piece rule, the only one of its piece type,
-  // without a (legal ...) of its own, walked as a slide (CompiledRule::slide). Then an origin's
-  // runs are its slide's landings, each run plain up to COMMIT (no effect, no waypoint), so its
-  // record and fingerprint are its scalars, in which two runs of one origin differ only by the
-  // landing; and landings_told_apart checks that two landings never share a fingerprint. So the
-  // listing's moves of an origin are its distinct landings: one landing reached twice (two
-  // directions, a link) is one move there as in the count.
+  // origin and landing: the game has two players, and each rule a listing runs for the player (the
+  // fallback rules aside) is a piece rule, the only one of its piece type, without a (legal ...) of
+  // its own, walked as a slide (CompiledRule::slide) or a jump line (CompiledRule::jumps); or a rule
+  // that applies only under a condition (when ...), whose moves are then listed (Konane's opening
+  // removals); one rule at least counted. A slide's runs from an origin are its landings, each run plain up to COMMIT
+  // (no effect, no waypoint), so its record and fingerprint are its scalars, in which two runs of one origin differ
+  // only by the landing; a jump line's differ by the landing and the pieces jumped. moves_told_apart checks that two of
+  // them never share a fingerprint. So the listing's moves of an origin are its distinct landings: one landing reached
+  // twice (two directions, a link) is one move there as in the count. Priorities are counted as list() runs them,
+  // lowest first.
   for (int player = 0; player < kPlayers; ++player) {
     const auto p = static_cast<std::size_t>(player);
     std::vector<int> rules_of_piece(rules_->pieces.size(), 0);
-    bool counted = rules_->player_count() == kPlayers && priorities_.size() < 2;
-    for (const CompiledRule& compiled : compiled_) {
+    bool counted = rules_->player_count() == kPlayers, some_counted = false;
+    for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
-      counted = counted && rule.scope == lang::core::Rule::Scope::Piece && !rule.legal && compiled.slide[p] &&
-                ++rules_of_piece[static_cast<std::size_t>(rule.piece)] == 1 && landings_told_apart(compiled, player);
+      const bool piece = rule.scope == lang::core::Rule::Scope::Piece;
+      compiled.counted[p] =
+          piece && !rule.legal && (compiled.slide[p] || compiled.jumps[p]) && moves_told_apart(compiled, player);
+      counted = counted && (!piece || ++rules_of_piece[static_cast<std::size_t>(rule.piece)] == 1) &&
+                (compiled.counted[p] || rule.when);
+      some_counted = some_counted || compiled.counted[p];
     }
-    counts_moves_[p] = counted;
+    counts_moves_[p] = counted && some_counted;
   }
 }
 
@@ -779,18 +814,34 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
 }
 
 template <int Words>
-bool GeneralMoves<Words>::landings_told_apart(const CompiledRule& compiled, int player) const {
-  const Slide& slide = *compiled.slide[static_cast<std::size_t>(player)];
-  GeneralRecord run;  // as fill_scalars makes a slide's run
+bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int player) const {
+  const auto p = static_cast<std::size_t>(player);
+  GeneralRecord run;  // as fill_record makes a slide's or a jump line's run
   run.piece = run.final_piece = static_cast<std::int8_t>(compiled.rule->piece);
   run.labelled = static_cast<std::int16_t>(compiled.rule->label.empty() ? -1 : compiled.index);
   std::vector<std::uint64_t> fingerprints;
+  boost::container::small_vector<std::int16_t, 64> chain;
   for (int origin = 0; origin < cells_; ++origin) {
     run.origin = static_cast<std::int16_t>(origin);
     fingerprints.clear();
-    for (Board landings = slide.landings; landings.any();) {
-      run.landing = static_cast<std::int16_t>(landings.pop_lowest());
-      fingerprints.push_back(scalar_fingerprint(run) | 1);
+    if (compiled.slide[p]) {
+      for (Board landings = compiled.slide[p]->landings; landings.any();) {
+        run.landing = static_cast<std::int16_t>(landings.pop_lowest());
+        fingerprints.push_back(scalar_fingerprint(run) | 1);
+      }
+    } else {  // every chain the line allows, as if each cell it passes could be jumped or landed on
+      for (const int direction : compiled.jumps[p]->directions) {
+        chain.clear();
+        const int jumps = jump_chain(origin, direction, board_, board_, chain);
+        run.changes.clear();
+        for (int jump = 0; jump < jumps; ++jump) {
+          run.changes.push_back({static_cast<std::uint16_t>(chain[2 * jump]), CellChange::kCapture});
+          std::sort(run.changes.begin(), run.changes.end(),
+                    [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
+          run.landing = chain[2 * jump + 1];
+          fingerprints.push_back(run.fingerprint());
+        }
+      }
     }
     std::sort(fingerprints.begin(), fingerprints.end());
     if (std::adjacent_find(fingerprints.begin(), fingerprints.end()) != fingerprints.end()) return false;
@@ -917,9 +968,9 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::uint16_t part_effects = 0;  // the effects made before the last waypoint (earlier parts')
-  std::int8_t piece = -1;    // the mover's type now
-  std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
-  bool from_hand = false;    // it entered from its player's hand
+  std::int8_t piece = -1;          // the mover's type now
+  std::int8_t entered = -1;        // the type of a mover that entered by (new P) or (from-hand)
+  bool from_hand = false;          // it entered from its player's hand
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
@@ -1301,7 +1352,7 @@ template <int Words>
 typename GeneralMoves<Words>::Board GeneralMoves<Words>::next_to(const Board& cells, int set) const {
   const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
   Board reached;
-  for (const GroupStep& step : steps.shifts) reached |= (cells & step.from).shifted(step.left, step.right);
+  for (const GroupStep& step : steps.shifts) reached |= step.forward(cells);
   if (!steps.shifts.empty()) return reached;
   for (Board from = cells; from.any();) {
     const int cell = from.pop_lowest();
@@ -1395,6 +1446,56 @@ template <typename OnLanding>
       if (slide.landings.test(*cell) && on_landing(*cell)) return true;
   }
   return false;
+}
+
+// The VM's runs of the jump line: each direction in turn, and along it the longest chain first (the
+// repeat goes on before it stops), each jump's capture and waypoint made as the VM makes them. The
+// line's cells ascend or descend, so the frozen board's tests read the position as it is: a chain
+// never comes back to its origin or to a cell it passed.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, OnAccept&& on_accept) const {
+  t.mover = kLanded;
+  boost::container::small_vector<std::int16_t, 64> chain;
+  for (const int direction : line.directions) {
+    chain.clear();
+    const int jumps = jump_chain(s.origin, direction, s.masks[kEnemy], s.masks[kEmpty], chain);
+    if (jumps == 0) continue;
+    s.effects.cut(t.effects);
+    s.waypoints.cut(t.waypoints);
+    for (int jump = 0; jump < jumps; ++jump) {
+      s.effects.push({chain[2 * jump], Code::Capture, 0, 0});
+      if (line.waypoints) s.waypoints.push(static_cast<std::uint16_t>(chain[2 * jump + 1]));
+    }
+    for (int jump = jumps; jump > 0; --jump) {
+      Thread done = t;
+      done.effects = static_cast<std::uint16_t>(t.effects + jump);
+      if (line.waypoints) {
+        done.waypoints = static_cast<std::uint16_t>(t.waypoints + jump);
+        done.part_effects = done.effects;
+      }
+      done.here = done.land = chain[2 * jump - 1];
+      if (on_accept(done)) return true;
+    }
+  }
+  return false;
+}
+
+template <int Words>
+template <typename Cells>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& enemy,
+                                                                  const Board& empty, Cells& cells) const {
+  const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
+  int jumps = 0;
+  for (int at = origin;; ++jumps) {
+    const int over = next[at];
+    if (over < 0 || !enemy.test(over)) return jumps;
+    const int to = next[over];
+    if (to < 0 || !empty.test(to)) return jumps;
+    cells.push_back(static_cast<std::int16_t>(over));
+    cells.push_back(static_cast<std::int16_t>(to));
+    at = to;
+  }
 }
 
 namespace {
@@ -1622,8 +1723,12 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       s.rule = compiled.index;
       s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
+      const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
       const bool walked = slide && (slide->whole || defer);
-      if (walked ? run_slide(s, *slide, start, accept) : run(s, start, accept)) return true;
+      if (walked  ? run_slide(s, *slide, start, accept)
+          : jumps ? run_jumps(s, *jumps, start, accept)
+                  : run(s, start, accept))
+        return true;
     }
     return false;
   };
@@ -1649,37 +1754,91 @@ int GeneralMoves<Words>::piece_at(const StateType& state, int cell) const {
   return found;
 }
 
-// An origin's moves are its slide's landings, each once (see the constructor): a board of them,
-// counted, with the walk that run_slide makes.
 template <int Words>
-int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, OriginCounts& counts) const {
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& enemy,
+                                                                     const Board& empty) const {
+  if (line.steps.empty()) return board_;
+  Board starts;
+  for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
+  return starts;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::origin_moves(const CompiledRule& compiled, int player,
+                                                                    int origin, const Board& enemy,
+                                                                    const Board& empty) const {
+  const auto p = static_cast<std::size_t>(player);
+  if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
+    struct Tally {  // the cells of a chain are not kept, only their number
+      void push_back(std::int16_t) {}
+    } tally;
+    int moves = 0;
+    for (const int direction : line->directions) moves += jump_chain(origin, direction, enemy, empty, tally);
+    return moves;
+  }
+  const Slide& slide = *compiled.slide[p];
+  Board landings;
+  if (slide.rayed) {  // the reach of each direction whole
+    for (const int direction : slide.directions) landings = landings | ray_reach(origin, empty, direction);
+    landings = landings & slide.landings;
+  } else {
+    walk_slide(origin, empty, slide, [&](int cell) {
+      landings.set(cell);
+      return false;
+    });
+  }
+  return landings.count();
+}
+
+// With several priorities, the rules of each in turn until one gives a move, as list() runs them.
+template <int Words>
+int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, int listed,
+                                     OriginCounts& counts) const {
   counts.clear();
-  boost::container::small_vector<const Slide*, 8> slide_of(rules_->pieces.size(), nullptr);  // by piece type
+  if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts);
+  if (listed > 0) return 0;
+  for (const int priority : priorities_)
+    if (const int total = count_priority(state, others_can_move, priority, counts); total != 0) return total;
+  return 0;
+}
+
+// An origin's moves are its slide's landings or its jump line's chains, each once (see the
+// constructor), counted on the walk that run_slide or run_jumps makes.
+template <int Words>
+int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, int priority,
+                                        OriginCounts& counts) const {
+  boost::container::small_vector<const CompiledRule*, 8> rule_of(rules_->pieces.size(), nullptr);  // by piece type
+  bool any = false;
   for (const CompiledRule& compiled : compiled_)
-    if (applies(compiled, state, false, others_can_move, -1))
-      slide_of[static_cast<std::size_t>(compiled.rule->piece)] = &*compiled.slide[state.to_move];
+    if (applies(compiled, state, false, others_can_move, priority)) {
+      if (!compiled.counted[state.to_move]) return kNotCounted;  // a rule of a condition, listed
+      rule_of[static_cast<std::size_t>(compiled.rule->piece)] = &compiled;
+      any = true;
+    }
+  if (!any) return 0;
+  const Board& enemy = state.by_player[1 - state.to_move];
   const Board empty = board_ - state.blocked - state.by_player[0] - state.by_player[1];
+  Board movable;  // the pieces that may have a move: a jump line's need a first jump
+  for (std::size_t piece = 0; piece < rule_of.size(); ++piece)
+    if (const CompiledRule* rule = rule_of[piece])
+      movable |= rule->jumps[state.to_move]
+                     ? state.by_piece[piece] & jump_starts(*rule->jumps[state.to_move], enemy, empty)
+                     : state.by_piece[piece];
   int total = 0;
-  for (Board origins = state.by_player[state.to_move]; origins.any();) {
+  Board origins = state.by_player[state.to_move] & movable;
+  counts.resize(static_cast<std::size_t>(origins.count()));  // once: a push_back per origin is a call
+  std::size_t counted = 0;
+  while (origins.any()) {
     const int origin = origins.pop_lowest();
     const int piece = piece_at(state, origin);
-    const Slide* slide = piece >= 0 ? slide_of[static_cast<std::size_t>(piece)] : nullptr;
-    if (!slide) continue;
-    Board landings;
-    if (slide->rayed) {  // the reach of each direction whole
-      for (const int direction : slide->directions) landings = landings | ray_reach(origin, empty, direction);
-      landings = landings & slide->landings;
-    } else {
-      walk_slide(origin, empty, *slide, [&](int cell) {
-        landings.set(cell);
-        return false;
-      });
-    }
-    const int moves = landings.count();
+    const CompiledRule* rule = piece >= 0 ? rule_of[static_cast<std::size_t>(piece)] : nullptr;
+    if (!rule) continue;
+    const int moves = origin_moves(*rule, state.to_move, origin, enemy, empty);
     if (moves == 0) continue;
-    counts.push_back({static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)});
+    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)};
     total += moves;
   }
+  counts.resize(counted);
   return total;
 }
 

@@ -166,9 +166,12 @@ class GeneralMoves {
   // Whether `player`'s moves of list() (fallback rules aside) can be counted without making their
   // records: each is told apart by its origin and landing (see the constructor).
   bool counts_moves(int player) const { return counts_moves_[static_cast<std::size_t>(player)]; }
+  // count_moves when a rule that is not counted applies (one that runs only under a condition).
+  static constexpr int kNotCounted = -1;
   // With counts_moves(state.to_move): how many moves list() (not the fallback rules) gives from each
-  // origin that has any, in origin order, in `counts`; returns their sum. No record is made.
-  int count_moves(const StateType& state, bool others_can_move, OriginCounts& counts) const;
+  // origin that has any, in origin order, in `counts`; returns their sum, or kNotCounted. No record
+  // is made. `listed`: the moves list() finds on entry (the fast path's, of priority 0).
+  int count_moves(const StateType& state, bool others_can_move, int listed, OriginCounts& counts) const;
   // The move of list() from `origin` of index `index` (below its count) among that origin's, as a
   // listing that defers makes them (complete_records false); its record is made at the end of
   // `records`, which this clears first. Only that origin's rules run, up to that move.
@@ -265,11 +268,27 @@ class GeneralMoves {
   };
 
  private:
+  // A step along a direction on a grid as a shift of the board, which moves a whole set of cells
+  // at once (`from`: the cells whose neighbour that way is on the board).
+  struct GroupStep {
+    Board from;
+    std::uint16_t left = 0, right = 0;
+    Board forward(const Board& cells) const { return (cells & from).shifted(left, right); }
+    Board back(const Board& cells) const { return cells.shifted(right, left) & from; }  // whose neighbour is in cells
+  };
   struct Slide {
     std::vector<int> directions;  // indices into directions_, in the rule's order
     Board landings;               // the cells where the slide may end
     bool whole = false;           // the whole rule, else the part before its deferred part
     bool rayed = false;           // every direction has rays (rays_)
+  };
+  // A chain of jumps along a line: (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP being
+  // (go V) enemy capture (go V) empty, perhaps then waypoint. A piece jumps an enemy piece next to
+  // it onto the empty cell beyond, and may jump on the same way, stopping after any jump.
+  struct JumpLine {
+    std::vector<int> directions;   // indices into directions_, in the rule's order; each has rays
+    bool waypoints = false;        // each landing is a waypoint
+    std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
   struct CompiledRule {
     const lang::core::Rule* rule = nullptr;
@@ -291,6 +310,12 @@ class GeneralMoves {
     // the piece on that cell (taking_origins). Empty when not bounded: takes_any runs such a rule
     // from every origin.
     std::array<std::vector<Board>, kPlayers> taking_origins;
+    // A piece rule that is a jump line as a whole has its runs found by walking the board, without
+    // the VM: the same runs in the same order (Konane's stones). Per player, as the code.
+    std::array<std::optional<JumpLine>, kPlayers> jumps;
+    // Its moves are counted without records (count_moves): a slide or jump line whose moves from
+    // one origin are told apart (see the constructor). Per player.
+    std::array<bool, kPlayers> counted{};
   };
   class Compiler;
   struct Thread;
@@ -315,9 +340,24 @@ class GeneralMoves {
   // order, until it returns true: the one walk of run_slide and count_moves.
   template <typename OnLanding>
   bool walk_slide(int origin, const Board& empty, const Slide& slide, OnLanding&& on_landing) const;
-  // Whether every two landings of `compiled`'s slide for `player` from one origin have different
-  // fingerprints, so that they are different moves (counts_moves).
-  bool landings_told_apart(const CompiledRule& compiled, int player) const;
+  // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_jumps(Search& s, const JumpLine& line, Thread t, OnAccept&& on_accept) const;
+  // The jumps from `origin` along `direction` over `enemy` pieces onto `empty` cells, as far as they
+  // go: each jumped cell, then its landing, appended to `cells`. Returns the number of jumps.
+  template <typename Cells>
+  int jump_chain(int origin, int direction, const Board& enemy, const Board& empty, Cells& cells) const;
+  // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
+  // on a board with links, every cell.
+  Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
+  // How many moves `compiled`, a slide or a jump line, makes from `origin`, each once.
+  [[gnu::always_inline]] int origin_moves(const CompiledRule& compiled, int player, int origin, const Board& enemy,
+                                          const Board& empty) const;
+  // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
+  int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
+  // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
+  // different fingerprints, so that they are different moves (counts_moves).
+  bool moves_told_apart(const CompiledRule& compiled, int player) const;
   int piece_at(const StateType& state, int cell) const;  // the type of the piece there, or -1
   RunawayRule runaway() const;                           // the error of a rule that ran past the step budget
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
@@ -353,15 +393,10 @@ class GeneralMoves {
   std::vector<std::int8_t> ray_order_;
   void add_rays(int direction);
   // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
-  Board ray_reach(int origin, const Board& empty, int direction) const;
+  [[gnu::always_inline]] Board ray_reach(int origin, const Board& empty, int direction) const;
   // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into
-  // directions_, and on a grid the same steps as shifts of the board, which move a whole set of
-  // cells at once (`from`: the cells whose neighbour that way is on the board); none on a board
-  // with links, whose steps go by next_.
-  struct GroupStep {
-    Board from;
-    std::uint16_t left = 0, right = 0;
-  };
+  // directions_, and on a grid the same steps as GroupSteps; none on a board with links, whose
+  // steps go by next_.
   struct DirectionSet {
     std::vector<int> directions;
     std::vector<GroupStep> shifts;

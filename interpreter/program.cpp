@@ -1722,7 +1722,8 @@ void Program<Words>::count_drawable(const StateType& state, DrawCounts& counts) 
     return true;
   });
   counts.others_can_move = general_->asks_others(false) && others_can_move(state);
-  counts.total = counts.board + general_->count_moves(state, counts.others_can_move, counts.general);
+  const int general = general_->count_moves(state, counts.others_can_move, counts.board, counts.general);
+  counts.total = general == GeneralMoves<Words>::kNotCounted ? 0 : counts.board + general;
 }
 
 // In list_moves's order, so that index i is the i-th move listed (a seeded playout plays the game
@@ -3473,7 +3474,9 @@ std::string Program<Words>::describe() const {
         "slides or shots, or a player has more than {} jumps and drops)\n",
         kInlineJumps);
   else if (draws_by_count_)
-    out += "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide)\n";
+    out +=
+        "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide or a "
+        "line of jumps; a rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
   else
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "

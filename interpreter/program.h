@@ -265,7 +265,7 @@ class Program {
   bool draws_by_count() const { return draws_by_count_; }
   // With draws_by_count(), of a position not over: counts.total is the number of moves
   // list_moves gives, unless it is 0 (no move on the board: the fallback rules or the pass, which
-  // only a listing finds).
+  // only a listing finds; or a rule that applies is not counted, GeneralMoves::kNotCounted).
   void count_drawable(const StateType& state, DrawCounts& counts) const;
   // The move of index `index` (below counts.total) of the position counted into `counts`; each
   // index gives a different move of list_moves. A general move's record is made at the end of
