@@ -24,7 +24,6 @@ Game::AnyProgram smallest_fit(const std::shared_ptr<const lang::Rules>& rules) {
 // (docs/core-design.md §3.1, "what is left").
 std::string unplayable_with_many_players(const lang::Rules& rules) {
   if (rules.player_count() <= kPlayers) return "";
-  if (rules.general) return "move rules of the general back end ((moves ...) or a board with links)";
   for (const lang::PieceType& piece : rules.pieces)
     for (const lang::MoveRule& move : piece.moves) {
       if (move.kind == lang::MoveKind::Drop) return "drops";
@@ -76,8 +75,9 @@ void require_playable_players(const lang::Rules& rules) {
         rules.source, pos,
         fmt::format("this game has {} players: troyka plays {} with two players only so far", rules.player_count(),
                     missing),
-        "the interpreter plays more than two players with steps, slides, captures, promotions and the end rules "
-        "of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, \"Players\")"});
+        "the interpreter plays more than two players with steps, slides, captures, promotions, (moves ...) rules "
+        "and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits "
+        "(docs/language.md, \"Players\")"});
 }
 
 }  // namespace

@@ -1141,7 +1141,8 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     const int cell = change.cell;
     if (change.what == 0 && change.become < 0) continue;  // attributes only
     if (change.what & CellChange::kBlock) block(state, cell);
-    const int owner = state.by_player[mover].test(cell)       ? mover
+    const int owner = players_ != kPlayers                    ? owner_at(state, cell)
+                      : state.by_player[mover].test(cell)     ? mover
                       : state.by_player[1 - mover].test(cell) ? 1 - mover
                                                               : -1;
     if (owner < 0) continue;
@@ -1606,8 +1607,13 @@ bool Program<Words>::attacked(const StateType& state, int cell, int origin, int 
 template <int Words>
 bool Program<Words>::others_can_move(const StateType& state) const {
   StateType turned = state;
-  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
-  return has_targets(turned) || general_->any(turned, false, false, this);
+  // Every other player still playing; with one player, nobody.
+  for (int other = 0; other < players_; ++other) {
+    if (other == state.to_move || state.is_out(other)) continue;
+    turned.to_move = static_cast<std::uint8_t>(other);
+    if (has_targets(turned) || general_->any(turned, false, false, this)) return true;
+  }
+  return false;
 }
 
 template <int Words>

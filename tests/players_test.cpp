@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ Rules load_test_game(const std::string& name) {
 
 // Three-player Breakthrough with two moves a turn, of tests/data/games.
 const std::string kThreePlayersTwoMoves = "../tests/data/games/breakthrough-3-players-two-moves.game";
+// Three-player Breakthrough on an 8x8 cylinder (links join the a and h columns): the general back end.
+const std::string kThreePlayersCylinder = "../tests/data/games/breakthrough-3-players-cylinder.game";
 
 // The cells of a player's pawns at the start.
 CellList setup_of(const Rules& rules, int player) {
@@ -155,6 +158,18 @@ TEST(Players, BreakthroughForThreeLeavesTheEastEdgeEmpty) {
 // A game of games/, compiled.
 troyka::Game test_game(const std::string& name) { return troyka::Game(load_test_game(name)); }
 
+// The rules of a game of games/ as the reference plays them. A board with links puts every move
+// rule on the general back end, and its pieces keep no keyword moves (lang::Rules::pieces): the
+// reference reads them from the same file without its links, and steps along the links itself.
+Rules reference_rules(const std::string& name) {
+  Rules rules = load_test_game(name);
+  if (rules.links.empty()) return rules;
+  const std::string unlinked = std::regex_replace(text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name),
+                                                  std::regex(R"(\(link [a-z]+ [a-z0-9]+ [a-z0-9]+\))"), "");
+  rules.pieces = troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, unlinked}), {}).pieces;
+  return rules;
+}
+
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
   std::string text = game_of_players(3);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
@@ -166,7 +181,7 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
               R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays more than two players with steps, slides, captures, promotions and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, "Players")
+hint: the interpreter plays more than two players with steps, slides, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, "Players")
 )");
   }
 }
@@ -202,6 +217,22 @@ TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) 
   }
 }
 
+// A board with links runs every rule on the general back end, which plays three players as the
+// reference does, across the links too.
+TEST(Players, PerftOfThreePlayerBreakthroughOnACylinderAgreesWithThePlainReference) {
+  const troyka::Game game = test_game(kThreePlayersCylinder);
+  const Rules rules = reference_rules(kThreePlayersCylinder);
+  const auto reference_start = troyka::players_reference::start(rules);
+  game.visit([&](const auto& program) {
+    EXPECT_NE(program.describe().find("compiled: general"), std::string::npos);
+    for (int depth = 1; depth <= 5; ++depth) {
+      EXPECT_EQ(troyka::perft(program, program.initial_state(), depth),
+                troyka::players_reference::perft(rules, reference_start, depth))
+          << depth;
+    }
+  });
+}
+
 // The reference's position of a state of the interpreter, read from its boards.
 template <typename State>
 troyka::players_reference::Position reference_position(const Rules& rules, const State& state) {
@@ -227,10 +258,11 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
   const std::vector<std::pair<std::string, std::string>> games = {
       {"breakthrough-3-players.game", "10/10/10/10/3P31P34/2P27/4P11P13/10/10/10 White 0"},
       {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"},
-      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"}};
+      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"},
+      {kThreePlayersCylinder, "8/8/8/P31P15/1P26/P16P1/8/8 White 0"}};
   for (const auto& [file, middle] : games) {
     const troyka::Game game = test_game(file);
-    const Rules& rules = game.rules();
+    const Rules rules = reference_rules(file);
     game.visit([&](const auto& program) {
       troyka::Rng rng(11);
       troyka::MoveList moves;
@@ -399,10 +431,7 @@ TEST(Players, BenchClockTimesTheSearchesOfEverySeatOfAThreePlayerGame) {
 
 // MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly
 // more than the third of the games that chance gives.
-TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
-  std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
-  const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"b3.game", text}),
-                                                   troyka::lang::Options{"", {{"size", "8"}}}));
+void expect_mcts_beats_two_random_players(const troyka::Game& game) {
   game.visit([](const auto& program) {
     constexpr int kGames = 12;
     int mcts_wins = 0;
@@ -423,8 +452,19 @@ TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
       }
       mcts_wins += state.winner == seat;
     }
-    EXPECT_GE(mcts_wins, 9) << "MCTS won " << mcts_wins << " of " << kGames;
+    EXPECT_GE(mcts_wins, 9) << program.rules().name << ": MCTS won " << mcts_wins << " of " << kGames;
   });
+}
+
+TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
+  std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
+  expect_mcts_beats_two_random_players(troyka::Game(troyka::lang::load_rules(
+      std::make_shared<SourceFile>(SourceFile{"b3.game", text}), troyka::lang::Options{"", {{"size", "8"}}})));
+}
+
+// The same on the general back end (a board with links).
+TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
+  expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
 }
 
 }  // namespace
