@@ -181,9 +181,49 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
               R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays more than two players with steps, slides, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits (docs/language.md, "Players")
 )");
   }
+}
+
+// A game of one player is refused at its first player for what it does not play yet.
+TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
+  std::string text = game_of_players(1);
+  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
+  try {
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+    ADD_FAILURE() << "compiled a one-player game with drops";
+  } catch (const Error& error) {
+    EXPECT_EQ(render(error.diagnostic()),
+              R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
+ 2 |   (players (P1 north))
+   |            ^
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits (docs/language.md, "Players")
+)");
+  }
+}
+
+// With three players a chain of jumps takes the pieces of two players at once: each is out when
+// its turn comes without a move, and the jumper wins.
+TEST(Players, AChainOfJumpsTakesThePiecesOfEveryOtherPlayer) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Hoppers"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece Man "M" (jump orthogonal chain))
+  (setup (place P1 Man a1) (place P2 Man a2) (place P3 Man a4))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "a1xa3xa5");
+    program.apply(state, moves[0]);
+    EXPECT_EQ(program.position_text(state), "M14/5/5/5/5 P1 1 out=P2,P3");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 0);
+    EXPECT_EQ(program.rank(state, 1), 3);  // P2 went out first
+  });
 }
 
 // perft of the start positions, by the interpreter and by the plain reference of
