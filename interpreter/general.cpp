@@ -864,6 +864,7 @@ struct GeneralMoves<Words>::Search {
   const StateType& state;
   const Program<Words>* attacks = nullptr;  // answers (attacked); null while attacks are listed
   int player = 0;
+  int players = kPlayers;  // the game's
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
   int rule = -1;       // the index of the compiled rule that runs
@@ -875,8 +876,8 @@ struct GeneralMoves<Words>::Search {
   std::uint64_t steps = 0;
 
   // The enemy of the player to move is every other player (docs/language.md, "Players").
-  Search(const StateType& at, const Board& board, const Program<Words>* attack_test, int players)
-      : state(at), attacks(attack_test), player(at.to_move) {
+  Search(const StateType& at, const Board& board, const Program<Words>* attack_test, int player_count)
+      : state(at), attacks(attack_test), player(at.to_move), players(player_count) {
     const Board& own = at.by_player[player];
     const Board enemy = players == kPlayers ? at.by_player[1 - player] : at.pieces() - own;
     const Board open = board - at.blocked;
@@ -1254,8 +1255,9 @@ void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) cons
     if (seen.test(cell)) continue;
     // With more than two players, a group is one player's: stones of two enemies do not join.
     Board its_player = enemy;
-    for (const Board& pieces : s.state.by_player)
-      if (pieces.test(cell)) its_player &= pieces;
+    if (s.players > kPlayers)
+      for (const Board& pieces : s.state.by_player)
+        if (pieces.test(cell)) its_player &= pieces;
     const Board group = group_at(cell, its_player, set);
     seen |= group;
     if ((next_to(group, set) & empty).any()) continue;
