@@ -48,9 +48,7 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
       if (move.kind == lang::MoveKind::Drop) return "drops";
       if (move.shoots) return "shots";
     }
-  if (rules.pass_when_stuck) return "(pass-when-stuck)";
   if (rules.swap_rule) return "(swap-rule)";
-  if (rules.must_capture) return "mandatory captures";
   if (!rules.legal.empty()) return "(legal ...)";
   if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
@@ -61,7 +59,6 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
     if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";
     if (rule.outcome == lang::Outcome::MostArea) return "(most-area ...)";
     if (rule.outcome == lang::Outcome::MostCount) return "(most-count ...)";
-    if (rule.only_player >= 0) return "an end rule for one player";
     if (std::string missing = unplayable_condition(rule); !missing.empty()) return missing;
   }
   return "";
@@ -81,8 +78,9 @@ void require_playable_players(const lang::Rules& rules) {
       fmt::format("this game has {} player{}: troyka plays {} with two players only so far", count,
                   count == 1 ? "" : "s", missing),
       "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
-      "(moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of "
-      "(pieces), and/or/not and ply limits (docs/language.md, \"Players\")"});
+      "(moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal "
+      "moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player "
+      "(docs/language.md, \"Players\")"});
 }
 
 }  // namespace

@@ -2309,8 +2309,12 @@ template <int Words>
 bool Program<Words>::opponent_has_targets(const StateType& state) const {
   if (general_) return others_can_move(state);  // its moves on the board may be general ones (Lines of Action)
   StateType turned = state;
-  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
-  return has_targets(turned);
+  for (int other = 0; other < players_; ++other) {  // every other player still playing
+    if (other == state.to_move || state.is_out(other)) continue;
+    turned.to_move = static_cast<std::uint8_t>(other);
+    if (has_targets(turned)) return true;
+  }
+  return false;
 }
 
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.

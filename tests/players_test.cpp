@@ -181,7 +181,7 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
               R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -198,7 +198,7 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlay
               R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
  2 |   (players (P1 north))
    |            ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -223,6 +223,73 @@ TEST(Players, AChainOfJumpsTakesThePiecesOfEveryOtherPlayer) {
     EXPECT_TRUE(state.over);
     EXPECT_EQ(state.winner, 0);
     EXPECT_EQ(program.rank(state, 1), 3);  // P2 went out first
+  });
+}
+
+// A three-player game of pawns on 5x5 with `extra` forms, `end` rules and `setup` placements.
+troyka::Game three_pawn_game(const std::string& extra, const std::string& setup, const std::string& end) {
+  return troyka_tests::game_from_text(fmt::format(R"((game "Three"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece Pawn "P" (step (forward forward-left forward-right) (to empty))
+    (step (forward-left forward-right) (to enemy) capture))
+  (setup {})
+  {}
+  (end {})))",
+                                                  setup, extra, end));
+}
+
+// (must-capture) with three players: a capture of any other player's piece is the only move.
+TEST(Players, AMandatoryCaptureTakesAnyOtherPlayersPiece) {
+  const troyka::Game game =
+      three_pawn_game("(must-capture)", "(place P1 Pawn c1) (place P3 Pawn d2) (place P2 Pawn a5)",
+                      "(win (reach Pawn far-row)) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "c1xd2");
+    program.apply(state, moves[0]);
+    EXPECT_EQ(program.position_text(state), "P24/5/5/3P11/5 P2 1");
+  });
+}
+
+// (pass-when-stuck) with three players: a player without a move passes while another can move;
+// when none can, the player to move loses, is out, and so is the next: the last one left wins.
+TEST(Players, APlayerStuckPassesWhileAnotherCanMove) {
+  const troyka::Game game = three_pawn_game(
+      "(pass-when-stuck)", "(place P1 Pawn c5) (place P2 Pawn a3) (place P3 Pawn e1)", "(lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(moves[0], program.pass_move());
+    int passes = 0;
+    while (!state.over) {
+      program.legal_moves(state, moves);
+      ASSERT_FALSE(moves.empty()) << program.position_text(state);
+      passes += moves[0] == program.pass_move();
+      program.apply(state, moves[0]);
+    }
+    EXPECT_EQ(passes, 7);  // P1 before P2's first step, then P3 and P1 after each of its steps but the last
+    EXPECT_EQ(state.winner, 1) << program.position_text(state);
+    EXPECT_EQ(program.position_text(state), "2P12/5/4P2/5/4P3 P2 11 out=P3,P1");
+  });
+}
+
+// An end rule for one player: P1's pawn on its far row wins nothing, P2's does.
+TEST(Players, AnEndRuleForOnePlayerHoldsForThatPlayerOnly) {
+  const troyka::Game game = three_pawn_game("", "(place P1 Pawn c4) (place P2 Pawn d3) (place P3 Pawn a4)",
+                                            "(win P2 (reach Pawn far-row)) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    program.apply(state, program.parse_move(state, "c4-c5").move);
+    EXPECT_FALSE(state.over);
+    program.apply(state, program.parse_move(state, "d3-e3").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 1);
   });
 }
 
