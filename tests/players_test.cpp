@@ -293,6 +293,24 @@ TEST(Players, AnEndRuleForOnePlayerHoldsForThatPlayerOnly) {
   });
 }
 
+// A comparison of (pieces) and (and ...) with three players: each part is asked of one player, its
+// own pieces counted; P3, with one pawn, wins on reaching its far row, where P1's two would not.
+TEST(Players, ComparisonsAndCompoundsAskEachPlayerOfItsOwnPieces) {
+  const troyka::Game game = three_pawn_game(
+      "", "(place P1 Pawn a1) (place P1 Pawn b1) (place P2 Pawn a4) (place P2 Pawn a5) (place P3 Pawn e2)",
+      "(win (and (< (pieces) 2) (reach Pawn far-row))) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string move : {"a1-a2", "a4-b4"}) {
+      program.apply(state, program.parse_move(state, move).move);
+      EXPECT_FALSE(state.over) << move;
+    }
+    program.apply(state, program.parse_move(state, "e2-e1").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 2);
+  });
+}
+
 // perft of the start positions, by the interpreter and by the plain reference of
 // tests/players_reference.h; the smaller boards go deeper.
 TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) {
