@@ -8,6 +8,7 @@
 
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
+#include "tests/games.h"
 #include "tests/run_troyka.h"
 
 namespace {
@@ -113,6 +114,22 @@ TEST(Solitaire, PegsThatCannotJumpLoseThePuzzle) {
     ASSERT_TRUE(again.ok()) << again.error;
     EXPECT_EQ(again.state.hash, state.hash) << program.position_text(state);
   });
+}
+
+// A puzzle has no opponent: a condition about one is a mistake in the rule file.
+TEST(Solitaire, APuzzleHasNoOpponent) {
+  EXPECT_EQ(troyka_tests::load_error(R"((game "Lonely"
+  (players (Solver north))
+  (board (rectangle 3 3))
+  (piece Peg "P" (step forward (to empty)))
+  (setup (place Peg a1))
+  (end (win opponent-has-no-pieces)))
+)"),
+            R"(test.game:6:13: error: 'opponent-has-no-pieces' in a game of one player, which has no opponent
+ 6 |   (end (win opponent-has-no-pieces)))
+   |             ^~~~~~~~~~~~~~~~~~~~~~
+hint: end a puzzle by its own pieces, e.g. (win (= (pieces) 1)), or by no-legal-moves
+)");
 }
 
 // perft, bench and play play a puzzle from the command line; match, analyze and the referee, whose
