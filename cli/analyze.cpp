@@ -275,6 +275,11 @@ int run_analyze(const AnalyzeOptions& options, const std::atomic<bool>* stop, st
     game_options.variant = subject.variant;
     game_options.params = options.params;
     games.push_back(Game::load(subject.file, game_options.language_options()));
+    // Its figures (wins by seat, balance, rank points) compare players: a puzzle has one.
+    if (games.back().rules().player_count() == 1)
+      throw usage_error(fmt::format("{} is a game of one player: troyka analyze measures games of two players or more",
+                                    games.back().rules().name),
+                        "play a puzzle with troyka play --white AGENT, or troyka bench");
   }
   ProgressLine progress(log, isatty(STDERR_FILENO) != 0);
   std::vector<Analysed> all;

@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       ->add_option("--agents", match.agents,
                    "one agent per player, A, B..., e.g. --agents mcts:time=200ms random; the seats rotate")
       ->required()
-      ->expected(2, troyka::lang::kMaxPlayers);
+      ->expected(1, troyka::lang::kMaxPlayers);
   match_command->add_option("--games", match.games,
                             "games to play; A plays first in game 1, second in game 2 of two players, last in game 2 "
                             "of more (default 10)");

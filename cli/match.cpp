@@ -262,7 +262,7 @@ std::vector<GameOutcome> run_games(const Program& program, const MatchSetup& set
 
 // Checks the options and the agent specs, before the game is loaded.
 MatchSetup make_setup(const GameOptions& game, const MatchOptions& match) {
-  if (match.agents.size() < 2 || match.agents.size() > kMaxPlayers)
+  if (match.agents.empty() || match.agents.size() > kMaxPlayers)
     throw usage_error(
         fmt::format("--agents takes two agents, or one for each player of the game, not {}", match.agents.size()),
         "e.g. --agents mcts:time=200ms random");
@@ -289,8 +289,13 @@ MatchSetup make_setup(const GameOptions& game, const MatchOptions& match) {
   return setup;
 }
 
-// A match seats one agent per player.
+// A match seats one agent per player, in a game of two players or more: its scores are rank
+// points, which a game of one player does not give.
 void check_agent_count(const MatchSetup& setup, const lang::Rules& rules) {
+  if (rules.player_count() == 1)
+    throw usage_error(
+        fmt::format("{} is a game of one player: troyka match plays games of two players or more", rules.name),
+        "play a puzzle with troyka play --white AGENT, or troyka bench");
   if (setup.agent_count() == rules.player_count()) return;
   throw usage_error(fmt::format("{} has {} players but --agents names {} agents", rules.name, rules.player_count(),
                                 setup.agent_count()),

@@ -314,8 +314,12 @@ void PlaySession<Program>::print_result(const Stop& stop) const {
     return;
   }
   const std::string winner = winner_name(program_.rules(), stop.winner);
-  fmt::print(screen_, "result: {} after {} ({})\n", stop.winner == kDraw ? "draw" : winner + " wins",
-             plies_text(state_.ply), stop.reason);
+  // A game of one player that ended without a winner is a puzzle its player lost.
+  const std::string result = stop.winner == kDraw ? "draw"
+                             : stop.winner == kNoWinner && program_.player_count() == 1
+                                 ? program_.rules().players[0].name + " loses"
+                                 : winner + " wins";
+  fmt::print(screen_, "result: {} after {} ({})\n", result, plies_text(state_.ply), stop.reason);
 }
 
 template <class Program>

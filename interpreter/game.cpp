@@ -20,20 +20,35 @@ Game::AnyProgram smallest_fit(const std::shared_ptr<const lang::Rules>& rules) {
 
 }  // namespace
 
-// Compound and counting end conditions ask "the opponent" in ways not yet defined for several
-// (docs/core-design.md §3.1, "what is left").
+namespace {
+
+// What of an end condition (and of the conditions it combines) the interpreter does not play yet
+// with one player or more than two; "" when it plays it.
+std::string unplayable_condition(const lang::EndRule& rule) {
+  switch (rule.kind) {
+    case lang::EndKind::Repetition: return "(repetition N)";
+    case lang::EndKind::InCheck: return "(in-check ...)";
+    default: break;
+  }
+  for (const lang::EndRule& part : rule.parts)
+    if (std::string missing = unplayable_condition(part); !missing.empty()) return missing;
+  return "";
+}
+
+}  // namespace
+
+// Counting end conditions and the features that keep a value per player ask "the opponent", or
+// keep two players' values, in ways not yet defined for one player or several (docs/core-design.md
+// §3.1, "what is left"). A comparison of (pieces) is the subject's own count, and a compound's
+// parts are asked of its subject, so those play with any number.
 std::string unplayable_with_many_players(const lang::Rules& rules) {
-  if (rules.player_count() <= kPlayers) return "";
-  if (rules.general) return "move rules of the general back end ((moves ...) or a board with links)";
+  if (rules.player_count() == kPlayers) return "";
   for (const lang::PieceType& piece : rules.pieces)
     for (const lang::MoveRule& move : piece.moves) {
       if (move.kind == lang::MoveKind::Drop) return "drops";
-      if (move.kind == lang::MoveKind::JumpOver) return "jumps over pieces";
       if (move.shoots) return "shots";
     }
-  if (rules.pass_when_stuck) return "(pass-when-stuck)";
   if (rules.swap_rule) return "(swap-rule)";
-  if (rules.must_capture) return "mandatory captures";
   if (!rules.legal.empty()) return "(legal ...)";
   if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
@@ -43,41 +58,29 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
   for (const lang::EndRule& rule : rules.end) {
     if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";
     if (rule.outcome == lang::Outcome::MostArea) return "(most-area ...)";
-    if (rule.only_player >= 0) return "an end rule for one player";
-    switch (rule.kind) {
-      case lang::EndKind::Compare: return "comparisons in end rules";
-      case lang::EndKind::All:
-      case lang::EndKind::Any:
-      case lang::EndKind::Not: return "(and ...), (or ...) and (not ...) in end rules";
-      case lang::EndKind::Repetition: return "(repetition N)";
-      case lang::EndKind::InCheck: return "(in-check ...)";
-      default: break;
-    }
+    if (rule.outcome == lang::Outcome::MostCount) return "(most-count ...)";
+    if (std::string missing = unplayable_condition(rule); !missing.empty()) return missing;
   }
   return "";
 }
 
 namespace {
 
-// The language takes 1 to lang::kMaxPlayers players; programs play two, or more without the
+// The language takes 1 to lang::kMaxPlayers players; programs play two, or one or more without the
 // features unplayable_with_many_players names.
 void require_playable_players(const lang::Rules& rules) {
-  if (rules.player_count() == kPlayers) return;
+  const std::string missing = unplayable_with_many_players(rules);
+  if (missing.empty()) return;
+  const int count = rules.player_count();
   const std::size_t shown = std::min<std::size_t>(rules.players.size() - 1, kPlayers);
-  const lang::SourcePos pos = rules.players[shown].pos;
-  if (rules.player_count() < kPlayers)
-    throw lang::Error(lang::Diagnostic{
-        rules.source, pos, "this game has 1 player: troyka plays games of 2 or more players",
-        fmt::format("the language takes 1 to {} players, but the interpreter, the agents and the tools play two "
-                    "or more; list another player",
-                    lang::kMaxPlayers)});
-  if (const std::string missing = unplayable_with_many_players(rules); !missing.empty())
-    throw lang::Error(lang::Diagnostic{
-        rules.source, pos,
-        fmt::format("this game has {} players: troyka plays {} with two players only so far", rules.player_count(),
-                    missing),
-        "the interpreter plays more than two players with steps, slides, captures, promotions and the end rules "
-        "of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, \"Players\")"});
+  throw lang::Error(lang::Diagnostic{
+      rules.source, rules.players[shown].pos,
+      fmt::format("this game has {} player{}: troyka plays {} with two players only so far", count,
+                  count == 1 ? "" : "s", missing),
+      "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
+      "(moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal "
+      "moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player "
+      "(docs/language.md, \"Players\")"});
 }
 
 }  // namespace

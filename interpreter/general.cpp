@@ -656,9 +656,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     : rules_(std::move(rules)), core_(std::move(core)), cells_(rules_->cells()), width_(rules_->width) {
   texts_->capacity = known_texts;
   for (int cell = 0; cell < cells_; ++cell) board_.set(cell);
-  track_places_.assign(rules_->tracks.size() * kPlayers * static_cast<std::size_t>(cells_), -1);
+  track_places_.assign(rules_->tracks.size() * kMaxPlayers * static_cast<std::size_t>(cells_), -1);
   for (std::size_t track = 0; track < rules_->tracks.size(); ++track)
-    for (int player = 0; player < kPlayers; ++player) {
+    for (int player = 0; player < rules_->player_count(); ++player) {
       const lang::CellList& cycle = rules_->tracks[track].cells[static_cast<std::size_t>(player)];
       for (std::size_t place = 0; place < cycle.size(); ++place)
         track_places_[track_index(static_cast<int>(track), player, cycle[place])] = static_cast<std::int8_t>(place);
@@ -670,7 +670,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     compiled.rule = &rule;
     compiled.index = static_cast<int>(index);
     const bool defer = may_defer(rule);
-    for (int player = 0; player < kPlayers; ++player) {
+    for (int player = 0; player < rules_->player_count(); ++player) {
       if (rule.only_player >= 0 && rule.only_player != player) continue;
       const auto p = static_cast<std::size_t>(player);
       Compiler compiler(*this, player, compiled.code[p]);
@@ -706,7 +706,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // After every rule is compiled: next_ then holds every direction the code goes along.
   for (CompiledRule& compiled : compiled_)
     if (compiled.rule->scope == lang::core::Rule::Scope::Piece)
-      for (int player = 0; player < kPlayers; ++player)
+      for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
   // origin and landing: the game has two players, and each rule a listing runs for the player (the
@@ -719,7 +719,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // them never share a fingerprint. So the listing's moves of an origin are its distinct landings: one landing reached
   // twice (two directions, a link) is one move there as in the count. Priorities are counted as list() runs them,
   // lowest first.
-  for (int player = 0; player < kPlayers; ++player) {
+  for (int player = 0; player < rules_->player_count(); ++player) {
     const auto p = static_cast<std::size_t>(player);
     std::vector<int> rules_of_piece(rules_->pieces.size(), 0);
     bool counted = rules_->player_count() == kPlayers, some_counted = false;
@@ -997,6 +997,7 @@ struct GeneralMoves<Words>::Search {
   const StateType& state;
   const Program<Words>* attacks = nullptr;  // answers (attacked); null while attacks are listed
   int player = 0;
+  int players = kPlayers;  // the game's
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
   int rule = -1;       // the index of the compiled rule that runs
@@ -1007,10 +1008,11 @@ struct GeneralMoves<Words>::Search {
   RunStack<std::uint16_t, 16> waypoints;
   std::uint64_t steps = 0;
 
-  Search(const StateType& at, const Board& board, const Program<Words>* attack_test)
-      : state(at), attacks(attack_test), player(at.to_move) {
+  // The enemy of the player to move is every other player (docs/language.md, "Players").
+  Search(const StateType& at, const Board& board, const Program<Words>* attack_test, int player_count)
+      : state(at), attacks(attack_test), player(at.to_move), players(player_count) {
     const Board& own = at.by_player[player];
-    const Board& enemy = at.by_player[1 - player];
+    const Board enemy = players == kPlayers ? at.by_player[1 - player] : at.pieces() - own;
     const Board open = board - at.blocked;
     const Board empty = open - (own | enemy);
     masks[kEmpty] = empty;
@@ -1384,7 +1386,12 @@ void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) cons
   for (Board next = next_to(Board::single(t.here), set) & enemy; next.any();) {
     const int cell = next.pop_lowest();
     if (seen.test(cell)) continue;
-    const Board group = group_at(cell, enemy, set);
+    // With more than two players, a group is one player's: stones of two enemies do not join.
+    Board its_player = enemy;
+    if (s.players > kPlayers)
+      for (const Board& pieces : s.state.by_player)
+        if (pieces.test(cell)) its_player &= pieces;
+    const Board group = group_at(cell, its_player, set);
     seen |= group;
     if ((next_to(group, set) & empty).any()) continue;
     for (Board taken = group; taken.any();) s.effect_at(t, taken.pop_lowest(), Code::Capture);
@@ -1641,7 +1648,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
                                           std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority,
                                           const Board* targets) const {
-  Search s(state, board_, attacks);
+  Search s(state, board_, attacks, rules_->player_count());
   s.defer = defer;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
   // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
@@ -1932,7 +1939,7 @@ template <int Words>
 GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const GeneralRecord& record,
                                             const Program<Words>* attacks) const {
   const CompiledRule& compiled = compiled_[static_cast<std::size_t>(record.deferred)];
-  Search s(state, board_, attacks);
+  Search s(state, board_, attacks, rules_->player_count());
   s.origin = record.origin;
   s.start_piece = record.piece;
   s.labelled = record.labelled;
@@ -2058,7 +2065,7 @@ std::string GeneralMoves<Words>::describe(int piece) const {
     if (rule.scope == lang::core::Rule::Scope::Piece ? rule.piece != piece : piece != -1) continue;
     const std::string first_line = rule.origin.substr(0, rule.origin.find('\n'));
     std::string counts;
-    for (int player = 0; player < kPlayers; ++player)
+    for (int player = 0; player < rules_->player_count(); ++player)
       if (const auto& code = compiled.code[static_cast<std::size_t>(player)]; !code.empty())
         counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ",
                               rules_->players[static_cast<std::size_t>(player)].name, code.size());

@@ -290,32 +290,37 @@ class GeneralMoves {
     bool waypoints = false;        // each landing is a waypoint
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
+  static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
+    std::array<std::int32_t, kMaxPlayers> resumes{};
+    resumes.fill(-1);
+    return resumes;
+  }
   struct CompiledRule {
     const lang::core::Rule* rule = nullptr;
     int index = 0;
-    std::array<std::vector<Instruction>, kPlayers> code;  // empty for a player the rule is not for
+    std::array<std::vector<Instruction>, kMaxPlayers> code;  // empty for a player the rule is not for
     // A rule whose part after its (top-level) land can neither fail nor branch, whatever the board,
     // has its moves decided by the part before: the part after (the deferred part, after COMMIT)
     // only adds effects, so a listing may leave it for the move that is played (Hasami Shogi's
     // custodial captures run for one move a ply, not for every move listed). Such a rule's move
     // is named by its record at COMMIT, in every listing, so both listings give equal Moves.
     // `resume`: where the deferred part starts in each player's code; -1 for a rule without one.
-    std::array<std::int32_t, kPlayers> resume{-1, -1};
+    std::array<std::int32_t, kMaxPlayers> resume = none_resumes();
     // A rule that starts with a slide through empty cells ((any-direction D (seq (go D) (repeat (seq
     // empty (go D))) empty)), its landing perhaps tested for regions), as the whole rule or as the
     // part before its deferred part, has its runs found by walking the board, without the VM: the
     // same runs in the same order (Tablut's, Hasami Shogi's men). Per player, as the code.
-    std::array<std::optional<Slide>, kPlayers> slide;
+    std::array<std::optional<Slide>, kMaxPlayers> slide;
     // A piece rule's reach, per player: [cell], the origins from which a run may capture or convert
     // the piece on that cell (taking_origins). Empty when not bounded: takes_any runs such a rule
     // from every origin.
-    std::array<std::vector<Board>, kPlayers> taking_origins;
+    std::array<std::vector<Board>, kMaxPlayers> taking_origins;
     // A piece rule that is a jump line as a whole has its runs found by walking the board, without
     // the VM: the same runs in the same order (Konane's stones). Per player, as the code.
-    std::array<std::optional<JumpLine>, kPlayers> jumps;
+    std::array<std::optional<JumpLine>, kMaxPlayers> jumps;
     // Its moves are counted without records (count_moves): a slide or jump line whose moves from
     // one origin are told apart (see the constructor). Per player.
-    std::array<bool, kPlayers> counted{};
+    std::array<bool, kMaxPlayers> counted{};
   };
   class Compiler;
   struct Thread;
@@ -404,11 +409,11 @@ class GeneralMoves {
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
   std::vector<Rotation> rotations_;
-  // [(track * kPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
+  // [(track * kMaxPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
   // track, or -1 (lang::Rules::tracks).
   std::vector<std::int8_t> track_places_;
   std::size_t track_index(int track, int player, int cell) const {
-    return (static_cast<std::size_t>(track) * kPlayers + static_cast<std::size_t>(player)) *
+    return (static_cast<std::size_t>(track) * kMaxPlayers + static_cast<std::size_t>(player)) *
                static_cast<std::size_t>(cells_) +
            static_cast<std::size_t>(cell);
   }
@@ -418,9 +423,9 @@ class GeneralMoves {
   int count_at(const Search& s, const Thread& t, int cell) const;
   bool has_fallback_ = false, prefer_captures_ = false, blocks_ = false, asks_attacks_ = false;
   bool moves_others_pieces_ = false;
-  bool adds_pieces_ = false;                   // adds_pieces()
-  std::array<bool, kPlayers> counts_moves_{};  // by player: counts_moves()
-  std::vector<int> priorities_;                // of the rules, each once, lowest first (core::Rule::priority)
+  bool adds_pieces_ = false;                      // adds_pieces()
+  std::array<bool, kMaxPlayers> counts_moves_{};  // by player: counts_moves()
+  std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;
 

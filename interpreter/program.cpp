@@ -157,7 +157,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
   // The loop without extras is the two-player one: it passes the turn to `1 - mover`.
-  has_extras_ = has_extras_ || players_ > kPlayers;
+  has_extras_ = has_extras_ || players_ != kPlayers;
   targets_fit_inline_ = !moves_listed_;
   for (int player = 0; player < players_; ++player) {
     const auto& jumps = jumps_[player];
@@ -200,7 +200,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   }
   if (!rules_->hands.empty())  // drawn after every other key: games without hands hash as before
     for (auto& key : hand_keys_) key = keys.next();
-  if (players_ > kPlayers) {  // with two, side_key_ tells whose turn it is, and nobody is out
+  if (players_ != kPlayers) {  // with two, side_key_ tells whose turn it is, and nobody is out
     turn_keys_.resize(static_cast<std::size_t>(players_));
     for (auto& key : turn_keys_) key = keys.next();
     out_keys_.resize(static_cast<std::size_t>(players_));
@@ -542,7 +542,7 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
     for (int after = 0; after < players_; ++after) {
       const int subject = (mover + after) % players_;
       if (rule.only_player >= 0 && rule.only_player != subject) continue;
-      const bool many = players_ > kPlayers;
+      const bool many = players_ != kPlayers;  // one player, or more than two: a loss puts out
       if (rule.kind == EndKind::NoLegalMoves && subject != (many ? mover : to_move)) continue;
       EndTest test = end_test(rule, subject);
       if (rule.kind == EndKind::NoLegalMoves && many) test.subject = kSubjectToMove;
@@ -921,11 +921,12 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
   if constexpr (Extras) {
     for (std::uint64_t jumped = move.jumped; jumped; jumped &= jumped - 1) {
       const int cell = std::countr_zero(jumped);
-      take(state, 1 - mover, piece_at(state, 1 - mover, cell), cell);
+      const int owner = players_ == kPlayers ? 1 - mover : owner_at(state, cell);  // a chain may jump several
+      take(state, owner, piece_at(state, owner, cell), cell);
     }
   }
   if (move.capture && (!Extras || !move.jumped)) {
-    const int owner = Extras && players_ > kPlayers              ? owner_at(state, move.to)
+    const int owner = Extras && players_ != kPlayers             ? owner_at(state, move.to)
                       : state.by_player[1 - mover].test(move.to) ? 1 - mover
                                                                  : mover;
     take(state, owner, piece_at(state, owner, move.to), move.to);
@@ -1025,11 +1026,15 @@ void Program<Words>::put_out(StateType& state, int player, int rule) const {
     state.hash ^= actions_keys_[state.actions_left] ^ actions_keys_[static_cast<std::size_t>(turn_actions_)];
     state.actions_left = static_cast<std::uint8_t>(turn_actions_);
   }
-  // One player left wins, and has the turn in the finished game: a player out never has it.
-  const int next = out + 2 == players_ ? left : player == state.to_move ? next_in_play(state, player) : state.to_move;
+  // One player left wins, and has the turn in the finished game: a player out never has it. The
+  // one player of a puzzle who loses leaves nobody: the game ends without a winner (kNoWinner).
+  const bool ends = out + 2 >= players_;
+  const int next = ends                      ? (left >= 0 ? left : player)
+                   : player == state.to_move ? next_in_play(state, player)
+                                             : state.to_move;
   state.hash ^= turn_keys_[state.to_move] ^ turn_keys_[static_cast<std::size_t>(next)];
   state.to_move = static_cast<std::uint8_t>(next);
-  if (out + 2 == players_) {
+  if (ends) {
     state.over = true;
     state.winner = static_cast<std::int8_t>(left);
     state.ended_by = static_cast<std::int8_t>(rule);
@@ -1146,7 +1151,8 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     const int cell = change.cell;
     if (change.what == 0 && change.become < 0) continue;  // attributes only
     if (change.what & CellChange::kBlock) block(state, cell);
-    const int owner = state.by_player[mover].test(cell)       ? mover
+    const int owner = players_ != kPlayers                    ? owner_at(state, cell)
+                      : state.by_player[mover].test(cell)     ? mover
                       : state.by_player[1 - mover].test(cell) ? 1 - mover
                                                               : -1;
     if (owner < 0) continue;
@@ -1616,8 +1622,13 @@ bool Program<Words>::attacked(const StateType& state, int cell, int origin, int 
 template <int Words>
 bool Program<Words>::others_can_move(const StateType& state) const {
   StateType turned = state;
-  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
-  return has_targets(turned) || general_->any(turned, false, false, this);
+  // Every other player still playing; with one player, nobody.
+  for (int other = 0; other < players_; ++other) {
+    if (other == state.to_move || state.is_out(other)) continue;
+    turned.to_move = static_cast<std::uint8_t>(other);
+    if (has_targets(turned) || general_->any(turned, false, false, this)) return true;
+  }
+  return false;
 }
 
 template <int Words>
@@ -1633,7 +1644,7 @@ bool Program<Words>::has_general_move(const StateType& state) const {
 template <int Words>
 void Program<Words>::add_hop_moves(const StateType& state, MoveList& moves) const {
   const Board& own = state.by_player[state.to_move];
-  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board enemy = enemies(state, state.to_move);
   const Board empty = board_ - state.occupied();
   Board starts;
   for (const Hop& hop : hops_[state.to_move]) {
@@ -1655,7 +1666,7 @@ void Program<Words>::add_hop_moves(const StateType& state, MoveList& moves) cons
 template <int Words>
 void Program<Words>::follow_chain(const StateType& state, const ChainStart& start, int at, std::uint64_t jumped,
                                   MoveList& moves) const {
-  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board enemy = enemies(state, state.to_move);
   const Promotion& promotion = promotions_[state.to_move][start.piece];
   const auto end_at = [&](int to, std::uint64_t captured) {
     Move move{static_cast<std::uint16_t>(start.from), static_cast<std::uint16_t>(to), start.piece, true};
@@ -1684,7 +1695,7 @@ void Program<Words>::follow_chain(const StateType& state, const ChainStart& star
 template <int Words>
 bool Program<Words>::has_hop(const StateType& state) const {
   const Board& own = state.by_player[state.to_move];
-  const Board& enemy = state.by_player[1 - state.to_move];
+  const Board enemy = enemies(state, state.to_move);
   const Board empty = board_ - state.occupied();
   for (const Hop& hop : hops_[state.to_move]) {
     const Board over = (own & state.by_piece[hop.piece] & hop.from_mask).shifted(hop.left, hop.right) & enemy;
@@ -2329,8 +2340,12 @@ template <int Words>
 bool Program<Words>::opponent_has_targets(const StateType& state) const {
   if (general_) return others_can_move(state);  // its moves on the board may be general ones (Lines of Action)
   StateType turned = state;
-  turned.to_move = static_cast<std::uint8_t>(1 - state.to_move);
-  return has_targets(turned);
+  for (int other = 0; other < players_; ++other) {  // every other player still playing
+    if (other == state.to_move || state.is_out(other)) continue;
+    turned.to_move = static_cast<std::uint8_t>(other);
+    if (has_targets(turned)) return true;
+  }
+  return false;
 }
 
 // With (pass-when-stuck), a player without a move on the board can still pass while its opponent has one.
@@ -2631,7 +2646,8 @@ std::array<int, kPlayers> Program<Words>::areas(const StateType& state, int rule
 template <int Words>
 int Program<Words>::result(const StateType& state, int player) const {
   if (!state.over) return 0;
-  if (players_ == kPlayers) return state.winner == kDraw ? 0 : state.winner == player ? 1 : -1;
+  // Two players, or the one player of a puzzle, who loses with no winner (kNoWinner).
+  if (players_ <= kPlayers) return state.winner == kDraw ? 0 : state.winner == player ? 1 : -1;
   int above = 0, tied = 0;
   for (int other = 0; other < players_; ++other) {
     if (other == player) continue;
@@ -2657,7 +2673,7 @@ int Program<Words>::rank(const StateType& state, int player) const {
 
 template <int Words>
 double Program<Words>::utility(const StateType& state, int player) const {
-  if (players_ == kPlayers) return 0.5 * (result(state, player) + 1);  // what the ranks give, cheaper
+  if (players_ <= kPlayers) return 0.5 * (result(state, player) + 1);  // what the ranks give, cheaper
   if (!state.over) return 0.5;
   double beaten = 0;
   for (int other = 0; other < players_; ++other) {
@@ -2709,7 +2725,7 @@ std::string Program<Words>::end_reason(const StateType& state) const {
     return fmt::format("{} wins, the last player left: {} loses by {}", rules_->players[state.winner].name,
                        rules_->players[last_out].name, rule.condition_text);
   }
-  const int subject = rule.outcome == lang::Outcome::Win ? state.winner : 1 - state.winner;
+  const int subject = rule.outcome == lang::Outcome::Win ? state.winner : players_ == 1 ? 0 : 1 - state.winner;
   return fmt::format("{} {} by {}", rules_->players[subject].name,
                      rule.outcome == lang::Outcome::Win ? "wins" : "loses", rule.condition_text);
 }
@@ -2986,7 +3002,8 @@ std::string Program<Words>::position_text(const StateType& state) const {
   if (!actions_keys_.empty()) side += fmt::format(":{}", state.actions_left);
   // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
   text = fmt::format("{} {} {}", text, side, state.ply);
-  if (state.out_order) text += " out=" + out_text(state);
+  // The one player of a puzzle is out only when it lost, which the position shows again when read.
+  if (state.out_order && players_ > kPlayers) text += " out=" + out_text(state);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
   if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
@@ -3298,7 +3315,7 @@ std::string Program<Words>::parse_out(StateType& state, std::string_view text) c
 // a piece is its letter and its player's number from 1 ("P3"), as case tells only two players apart.
 template <int Words>
 std::string Program<Words>::cell_text(const StateType& state, int cell) const {
-  if (players_ == kPlayers) return std::string(1, symbol_at(state, cell));
+  if (players_ <= kPlayers) return std::string(1, symbol_at(state, cell));  // one player: its letters
   const int owner = owner_at(state, cell);
   if (owner < 0) return std::string(1, symbol_at(state, cell));
   return fmt::format("{}{}", rules_->pieces[static_cast<std::size_t>(piece_at(state, owner, cell))].letter, owner + 1);

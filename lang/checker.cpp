@@ -2690,6 +2690,9 @@ class Checker {
     if (word == "opponent-has-no-pieces" || word == "no-legal-moves") {
       if (node.is_list()) expect_at_most(node, 1);
       rule.kind = word == "no-legal-moves" ? EndKind::NoLegalMoves : EndKind::OpponentHasNoPieces;
+      if (rule.kind == EndKind::OpponentHasNoPieces && rules_.player_count() == 1)  // it would hold at once
+        fail(node, "'opponent-has-no-pieces' in a game of one player, which has no opponent",
+             "end a puzzle by its own pieces, e.g. (win (= (pieces) 1)), or by no-legal-moves");
     } else if (word == "reach" && node.is_list()) {
       rule.kind = EndKind::Reach;
       const bool names_piece = node.items.size() == 3;

@@ -51,6 +51,10 @@ lang::Error too_few_agents(std::size_t agents, int players) {
 // The results file, once it is known that the tournament has enough agents: named, to come, or in
 // the file already. Checked before the file is opened, which creates it.
 const std::string& checked_results_path(const RefereeOptions& options, const Game& game) {
+  if (game.rules().player_count() == 1)  // a tournament's standings rank agents against each other
+    throw setup_error(
+        fmt::format("{} is a game of one player: the referee runs games of two players or more", game.rules().name),
+        "play a puzzle with troyka play --white AGENT, or troyka bench");
   const auto entrants = options.agents.empty() ? static_cast<std::size_t>(options.expect) : options.agents.size();
   if (entrants > 0 && entrants < static_cast<std::size_t>(game.rules().player_count()))
     throw too_few_agents(entrants, game.rules().player_count());

@@ -1,12 +1,12 @@
 // A slow reference for games of more than two players, written from docs/language.md ("Players")
 // and docs/core-design.md §3.1 on a plain array, cell by cell: nothing shared with the interpreter
-// (or with tests/reference.h, whose squares and enemies are two players') but lang::Rules. It plays
-// what the interpreter plays with more than two players and nothing else: steps and slides onto
-// the cells their targets allow, and the end rules reach, no pieces, no legal moves and ply limit,
-// in turns of one decision or several ((turn (actions N) (first M))). A loss puts its player out:
-// its turns are skipped and its pieces stay (in the middle of its turn, the decisions it played
-// stay, and the next player starts a whole turn); the game ends at a win, a draw or when one
-// player is left.
+// (or with tests/reference.h, whose squares and enemies are two players') but lang::Rules, whose
+// next_cell steps along the grid or the board's links. It plays what the interpreter plays with
+// more than two players and nothing else: steps and slides onto the cells their targets allow, and
+// the end rules reach, no pieces, no legal moves and ply limit, in turns of one decision or several
+// ((turn (actions N) (first M))). A loss puts its player out: its turns are skipped and its pieces
+// stay (in the middle of its turn, the decisions it played stay, and the next player starts a
+// whole turn); the game ends at a win, a draw or when one player is left.
 #pragma once
 
 #include <algorithm>
@@ -67,12 +67,7 @@ inline std::vector<MoveKey> moves(const lang::Rules& rules, const Position& posi
       if ((rule.kind != lang::MoveKind::Step && rule.kind != lang::MoveKind::Slide) || !rule.tests.empty())
         throw std::logic_error("the players' reference plays steps and slides without cell tests only");
       for (const lang::Offset offset : rule.offsets[static_cast<std::size_t>(mover)]) {
-        int column = from % rules.width, row = from / rules.width;
-        while (true) {
-          column += offset.dx;
-          row += offset.dy;
-          if (column < 0 || column >= rules.width || row < 0 || row >= rules.height) break;
-          const int to = rules.cell(column, row);
+        for (int to = rules.next_cell(from, offset); to >= 0; to = rules.next_cell(to, offset)) {
           const Square& there = position.board[static_cast<std::size_t>(to)];
           if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
           if (rule.kind == lang::MoveKind::Step || there.player >= 0) break;

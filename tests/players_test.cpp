@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ Rules load_test_game(const std::string& name) {
 
 // Three-player Breakthrough with two moves a turn, of tests/data/games.
 const std::string kThreePlayersTwoMoves = "../tests/data/games/breakthrough-3-players-two-moves.game";
+// Three-player Breakthrough on an 8x8 cylinder (links join the a and h columns): the general back end.
+const std::string kThreePlayersCylinder = "../tests/data/games/breakthrough-3-players-cylinder.game";
 
 // The cells of a player's pawns at the start.
 CellList setup_of(const Rules& rules, int player) {
@@ -155,6 +158,18 @@ TEST(Players, BreakthroughForThreeLeavesTheEastEdgeEmpty) {
 // A game of games/, compiled.
 troyka::Game test_game(const std::string& name) { return troyka::Game(load_test_game(name)); }
 
+// The rules of a game of games/ as the reference plays them. A board with links puts every move
+// rule on the general back end, and its pieces keep no keyword moves (lang::Rules::pieces): the
+// reference reads them from the same file without its links, and steps along the links itself.
+Rules reference_rules(const std::string& name) {
+  Rules rules = load_test_game(name);
+  if (rules.links.empty()) return rules;
+  const std::string unlinked = std::regex_replace(text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name),
+                                                  std::regex(R"(\(link [a-z]+ [a-z0-9]+ [a-z0-9]+\))"), "");
+  rules.pieces = troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, unlinked}), {}).pieces;
+  return rules;
+}
+
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
   std::string text = game_of_players(3);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
@@ -166,9 +181,134 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
               R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays more than two players with steps, slides, captures, promotions and the end rules of reaching, no pieces, no legal moves, lines, connections and ply limits (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
+}
+
+// A game of one player is refused at its first player for what it does not play yet.
+TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
+  std::string text = game_of_players(1);
+  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
+  try {
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+    ADD_FAILURE() << "compiled a one-player game with drops";
+  } catch (const Error& error) {
+    EXPECT_EQ(render(error.diagnostic()),
+              R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
+ 2 |   (players (P1 north))
+   |            ^
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+)");
+  }
+}
+
+// With three players a chain of jumps takes the pieces of two players at once: each is out when
+// its turn comes without a move, and the jumper wins.
+TEST(Players, AChainOfJumpsTakesThePiecesOfEveryOtherPlayer) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Hoppers"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece Man "M" (jump orthogonal chain))
+  (setup (place P1 Man a1) (place P2 Man a2) (place P3 Man a4))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "a1xa3xa5");
+    program.apply(state, moves[0]);
+    EXPECT_EQ(program.position_text(state), "M14/5/5/5/5 P1 1 out=P2,P3");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 0);
+    EXPECT_EQ(program.rank(state, 1), 3);  // P2 went out first
+  });
+}
+
+// A three-player game of pawns on 5x5 with `extra` forms, `end` rules and `setup` placements.
+troyka::Game three_pawn_game(const std::string& extra, const std::string& setup, const std::string& end) {
+  return troyka_tests::game_from_text(fmt::format(R"((game "Three"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece Pawn "P" (step (forward forward-left forward-right) (to empty))
+    (step (forward-left forward-right) (to enemy) capture))
+  (setup {})
+  {}
+  (end {})))",
+                                                  setup, extra, end));
+}
+
+// (must-capture) with three players: a capture of any other player's piece is the only move.
+TEST(Players, AMandatoryCaptureTakesAnyOtherPlayersPiece) {
+  const troyka::Game game =
+      three_pawn_game("(must-capture)", "(place P1 Pawn c1) (place P3 Pawn d2) (place P2 Pawn a5)",
+                      "(win (reach Pawn far-row)) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "c1xd2");
+    program.apply(state, moves[0]);
+    EXPECT_EQ(program.position_text(state), "P24/5/5/3P11/5 P2 1");
+  });
+}
+
+// (pass-when-stuck) with three players: a player without a move passes while another can move;
+// when none can, the player to move loses, is out, and so is the next: the last one left wins.
+TEST(Players, APlayerStuckPassesWhileAnotherCanMove) {
+  const troyka::Game game = three_pawn_game(
+      "(pass-when-stuck)", "(place P1 Pawn c5) (place P2 Pawn a3) (place P3 Pawn e1)", "(lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(moves[0], program.pass_move());
+    int passes = 0;
+    while (!state.over) {
+      program.legal_moves(state, moves);
+      ASSERT_FALSE(moves.empty()) << program.position_text(state);
+      passes += moves[0] == program.pass_move();
+      program.apply(state, moves[0]);
+    }
+    EXPECT_EQ(passes, 7);  // P1 before P2's first step, then P3 and P1 after each of its steps but the last
+    EXPECT_EQ(state.winner, 1) << program.position_text(state);
+    EXPECT_EQ(program.position_text(state), "2P12/5/4P2/5/4P3 P2 11 out=P3,P1");
+  });
+}
+
+// An end rule for one player: P1's pawn on its far row wins nothing, P2's does.
+TEST(Players, AnEndRuleForOnePlayerHoldsForThatPlayerOnly) {
+  const troyka::Game game = three_pawn_game("", "(place P1 Pawn c4) (place P2 Pawn d3) (place P3 Pawn a4)",
+                                            "(win P2 (reach Pawn far-row)) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    program.apply(state, program.parse_move(state, "c4-c5").move);
+    EXPECT_FALSE(state.over);
+    program.apply(state, program.parse_move(state, "d3-e3").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 1);
+  });
+}
+
+// A comparison of (pieces) and (and ...) with three players: each part is asked of one player, its
+// own pieces counted; P3, with one pawn, wins on reaching its far row, where P1's two would not.
+TEST(Players, ComparisonsAndCompoundsAskEachPlayerOfItsOwnPieces) {
+  const troyka::Game game = three_pawn_game(
+      "", "(place P1 Pawn a1) (place P1 Pawn b1) (place P2 Pawn a4) (place P2 Pawn a5) (place P3 Pawn e2)",
+      "(win (and (< (pieces) 2) (reach Pawn far-row))) (lose no-legal-moves)");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string move : {"a1-a2", "a4-b4"}) {
+      program.apply(state, program.parse_move(state, move).move);
+      EXPECT_FALSE(state.over) << move;
+    }
+    program.apply(state, program.parse_move(state, "e2-e1").move);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(state.winner, 2);
+  });
 }
 
 // perft of the start positions, by the interpreter and by the plain reference of
@@ -202,6 +342,22 @@ TEST(Players, PerftOfThreeAndFourPlayerBreakthroughAgreesWithThePlainReference) 
   }
 }
 
+// A board with links runs every rule on the general back end, which plays three players as the
+// reference does, across the links too.
+TEST(Players, PerftOfThreePlayerBreakthroughOnACylinderAgreesWithThePlainReference) {
+  const troyka::Game game = test_game(kThreePlayersCylinder);
+  const Rules rules = reference_rules(kThreePlayersCylinder);
+  const auto reference_start = troyka::players_reference::start(rules);
+  game.visit([&](const auto& program) {
+    EXPECT_NE(program.describe().find("compiled: general"), std::string::npos);
+    for (int depth = 1; depth <= 5; ++depth) {
+      EXPECT_EQ(troyka::perft(program, program.initial_state(), depth),
+                troyka::players_reference::perft(rules, reference_start, depth))
+          << depth;
+    }
+  });
+}
+
 // The reference's position of a state of the interpreter, read from its boards.
 template <typename State>
 troyka::players_reference::Position reference_position(const Rules& rules, const State& state) {
@@ -227,10 +383,11 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
   const std::vector<std::pair<std::string, std::string>> games = {
       {"breakthrough-3-players.game", "10/10/10/10/3P31P34/2P27/4P11P13/10/10/10 White 0"},
       {"breakthrough-4-players.game", "10/10/10/10/3P31P34/2P24P42/4P11P13/10/10/10 White 0"},
-      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"}};
+      {kThreePlayersTwoMoves, "8/8/8/2P31P33/1P26/2P11P13/8/8 White:2 0"},
+      {kThreePlayersCylinder, "8/8/8/P31P15/1P26/P16P1/8/8 White 0"}};
   for (const auto& [file, middle] : games) {
     const troyka::Game game = test_game(file);
-    const Rules& rules = game.rules();
+    const Rules rules = reference_rules(file);
     game.visit([&](const auto& program) {
       troyka::Rng rng(11);
       troyka::MoveList moves;
@@ -399,10 +556,7 @@ TEST(Players, BenchClockTimesTheSearchesOfEverySeatOfAThreePlayerGame) {
 
 // MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly
 // more than the third of the games that chance gives.
-TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
-  std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
-  const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"b3.game", text}),
-                                                   troyka::lang::Options{"", {{"size", "8"}}}));
+void expect_mcts_beats_two_random_players(const troyka::Game& game) {
   game.visit([](const auto& program) {
     constexpr int kGames = 12;
     int mcts_wins = 0;
@@ -423,8 +577,19 @@ TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
       }
       mcts_wins += state.winner == seat;
     }
-    EXPECT_GE(mcts_wins, 9) << "MCTS won " << mcts_wins << " of " << kGames;
+    EXPECT_GE(mcts_wins, 9) << program.rules().name << ": MCTS won " << mcts_wins << " of " << kGames;
   });
+}
+
+TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
+  std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
+  expect_mcts_beats_two_random_players(troyka::Game(troyka::lang::load_rules(
+      std::make_shared<SourceFile>(SourceFile{"b3.game", text}), troyka::lang::Options{"", {{"size", "8"}}})));
+}
+
+// The same on the general back end (a board with links).
+TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
+  expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
 }
 
 }  // namespace
