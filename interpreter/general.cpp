@@ -257,9 +257,10 @@ class GeneralMoves<Words>::Compiler {
     if (!defer) {
       expr(body);
     } else {
-      for (const Expr& item : body.items) {
-        expr(item);
-        if (item.op == Op::Land && resume < 0) resume = emit(Code::Commit) + 1;
+      for (std::size_t i = 0; i < body.items.size();) {
+        const Op op = body.items[i].op;
+        i = item(body.items, i);
+        if (op == Op::Land && resume < 0) resume = emit(Code::Commit) + 1;
       }
     }
     emit(Code::Accept);
@@ -329,7 +330,36 @@ class GeneralMoves<Words>::Compiler {
   }
 
   void items(const std::vector<Expr>& list) {
-    for (const Expr& item : list) expr(item);
+    for (std::size_t i = 0; i < list.size();) i = item(list, i);
+  }
+
+  // Compiles list[i] and returns the index of the next item to compile: an enter followed by a test
+  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse.
+  std::size_t item(const std::vector<Expr>& list, std::size_t i) {
+    int mask = 0;
+    bool negate = false;
+    if (list[i].op == Op::Enter && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
+      const int at = emit(Code::EnterWhere, region(list[i].region), negate);
+      code_[static_cast<std::size_t>(at)].alt = mask;
+      return i + 2;
+    }
+    expr(list[i]);
+    return i + 1;
+  }
+
+  // Whether `e` tests one mask of the frozen board at here ((not ...) negates): which, in `mask`.
+  static bool mask_test(const Expr& e, int& mask, bool& negate) {
+    negate = e.op == Op::Not;
+    switch (negate ? e.items.front().op : e.op) {
+      case Op::Empty: mask = kEmpty; return true;
+      case Op::Friend: mask = kFriend; return true;
+      case Op::Enemy: mask = kEnemy; return true;
+      case Op::NotFriend: mask = kNotFriend; return true;
+      case Op::Occupied: mask = kOccupied; return true;
+      case Op::Any: mask = kAny; return true;
+      case Op::Is: mask = kPieceMasks + (negate ? e.items.front() : e).piece; return true;
+      default: return false;
+    }
   }
 
   void expr(const Expr& e) {
@@ -513,16 +543,134 @@ class GeneralMoves<Words>::Compiler {
       case Op::HasLiberty: return test(Code::HasLiberty, direction_set(e.directions), want, fails);
       case Op::CountIs: return test(Code::CountIs, static_cast<int>(e.comparison) << 8 | e.amount, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
-      case Op::And:
+      case Op::And: {
+        // (and (cannot B1) (cannot B2) ..), each B straight, holds when no Bi has a run.
+        std::vector<std::vector<Probe>> bodies(e.items.size());
+        bool straight = true;
+        for (std::size_t i = 0; i < e.items.size() && straight; ++i) {
+          const Expr& item = e.items[i];
+          const Expr& can = item.op == Op::Not ? item.items.front() : item;
+          straight = (item.op == Op::Cannot || (item.op == Op::Not && can.op == Op::Can)) &&
+                     straight_body(can.items, bodies[i]);
+        }
+        if (straight) return test(Code::Pattern, pattern(bodies), !want, fails);
         if (want) {
           for (const Expr& item : e.items) cond(item, true, fails);
           return;
         }
         return look([&] { cond(e, true, nullptr); }, true, fails);
-      case Op::Can: return look([&] { items(e.items); }, !want, fails);
-      case Op::Cannot: return look([&] { items(e.items); }, want, fails);
+      }
+      case Op::Can:
+      case Op::Cannot: {
+        const bool can = (e.op == Op::Can) == want;  // whether a run of the body is wanted
+        if (std::vector<std::vector<Probe>> body(1); straight_body(e.items, body.front()))
+          return test(Code::Pattern, pattern(body), can, fails);
+        return look([&] { items(e.items); }, !can, fails);
+      }
       default: throw std::runtime_error(fmt::format("'{}' is not a test", lang::core::keyword(e.op)));
     }
+  }
+
+  // A step or a test of a straight lookahead's body: along `direction`, or of `mask` or `region`
+  // at here (xor negate).
+  struct Probe {
+    int direction = -1, mask = -1, region = -1;
+    bool negate = false;
+  };
+
+  // Appends the probes of `list`, a lookahead's body; false when it is not straight: only steps in
+  // one direction each and tests of masks or regions, in sequence, (and ...) and (not ...).
+  bool straight_body(const std::vector<Expr>& list, std::vector<Probe>& probes) {
+    for (const Expr& e : list) {
+      if (e.op == Op::Seq) {
+        if (!straight_body(e.items, probes)) return false;
+      } else if (e.op == Op::Go && (!e.variable.empty() || e.directions.size() == 1)) {
+        probes.push_back({e.variable.empty() ? direction(e.directions.front()) : bound_direction(e.variable)});
+      } else if (!straight_test(e, true, probes)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool straight_test(const Expr& e, bool want, std::vector<Probe>& probes) {
+    Probe probe;
+    probe.negate = !want;
+    bool negate = false;
+    if (mask_test(e, probe.mask, negate)) {
+      probe.negate = negate == want;
+    } else if (e.op == Op::In) {
+      probe.region = region(e.region);
+    } else if (e.op == Op::Not) {
+      return straight_test(e.items.front(), !want, probes);
+    } else if (e.op == Op::And && want) {
+      return std::all_of(e.items.begin(), e.items.end(),
+                         [&](const Expr& item) { return straight_test(item, true, probes); });
+    } else {
+      return false;
+    }
+    probes.push_back(probe);
+    return true;
+  }
+
+  // The index in patterns_ of the disjunction of `bodies`, each straight: it holds from a cell when
+  // some body has a run from there, as the VM would run it: a step off the board ends the run, a
+  // test with no cell (here -1) holds only negated, and a region's test is known when compiled.
+  int pattern(const std::vector<std::vector<Probe>>& bodies) {
+    const int cells = owner_.cells_;
+    Pattern found;
+    for (int start = -1; start < cells; ++start) {
+      const std::size_t first = found.ends.size();
+      found.from.push_back(static_cast<std::uint32_t>(first));
+      for (const std::vector<Probe>& body : bodies) {
+        std::vector<PatternTerm> terms;
+        if (!pattern_terms(body, start, terms)) continue;
+        std::sort(terms.begin(), terms.end(), [](const PatternTerm& a, const PatternTerm& b) {
+          return a.mask != b.mask ? a.mask < b.mask : a.negate < b.negate;
+        });
+        if (terms.empty()) {  // holds whatever the board: the one alternative needed
+          found.ends.resize(first);
+          found.terms.resize(first == 0 ? 0 : found.ends[first - 1]);
+          found.ends.push_back(static_cast<std::uint32_t>(found.terms.size()));
+          break;
+        }
+        bool known = false;  // the same alternative from another body
+        for (std::size_t a = first; a < found.ends.size() && !known; ++a) {
+          const std::size_t begin = a == 0 ? 0 : found.ends[a - 1];
+          known = std::equal(terms.begin(), terms.end(), found.terms.begin() + static_cast<std::ptrdiff_t>(begin),
+                             found.terms.begin() + static_cast<std::ptrdiff_t>(found.ends[a]));
+        }
+        if (known) continue;
+        found.terms.insert(found.terms.end(), terms.begin(), terms.end());
+        found.ends.push_back(static_cast<std::uint32_t>(found.terms.size()));
+      }
+    }
+    found.from.push_back(static_cast<std::uint32_t>(found.ends.size()));
+    owner_.patterns_.push_back(std::move(found));
+    return static_cast<int>(owner_.patterns_.size()) - 1;
+  }
+
+  // The terms of `body` run from `start`, one per mask and sense; false when the run dies whatever
+  // the board (off the board, a region's test that fails).
+  bool pattern_terms(const std::vector<Probe>& body, int start, std::vector<PatternTerm>& terms) const {
+    int here = start;
+    for (const Probe& probe : body) {
+      if (probe.direction >= 0) {
+        here = here < 0 ? -1 : owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
+        if (here < 0) return false;
+      } else if (here < 0 || probe.region >= 0) {
+        const bool holds = here >= 0 && owner_.regions_[static_cast<std::size_t>(probe.region)].test(here);
+        if (holds == probe.negate) return false;
+      } else {
+        auto term = std::find_if(terms.begin(), terms.end(), [&](const PatternTerm& t) {
+          return t.mask == probe.mask && t.negate == probe.negate;
+        });
+        if (term == terms.end())
+          term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(probe.mask), probe.negate});
+        term->cells.set(here);
+      }
+    }
+    return true;
   }
 
   // The body of an any-direction or each-direction with its name bound to its i-th direction.
@@ -835,9 +983,9 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::uint16_t part_effects = 0;  // the effects made before the last waypoint (earlier parts')
-  std::int8_t piece = -1;    // the mover's type now
-  std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
-  bool from_hand = false;    // it entered from its player's hand
+  std::int8_t piece = -1;          // the mover's type now
+  std::int8_t entered = -1;        // the type of a mover that entered by (new P) or (from-hand)
+  bool from_hand = false;          // it entered from its player's hand
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
@@ -897,6 +1045,24 @@ struct GeneralMoves<Words>::Search {
     const Board& cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
                                             : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
     return cells.test(t.here);
+  }
+  // The cells where holds(t, mask) is true.
+  [[gnu::always_inline]] Board frozen(const Thread& t, int mask) const {
+    Board cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
+                                     : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
+    if (origin >= 0) {
+      if (mask == kEmpty || mask == kNotFriend || mask == kAny)
+        cells.set(origin);
+      else
+        cells.reset(origin);
+    }
+    if (t.mover == kLanded) {
+      if (mask == kFriend || mask == kOccupied || mask == kAny || mask == kPieceMasks + t.piece)
+        cells.set(t.land);
+      else
+        cells.reset(t.land);
+    }
+    return cells;
   }
   // Where the previous move started (`from`) or ended, -1 for none: once this move has passed a
   // waypoint, its previous part's (a waypoint ends a part, which started at the waypoint before it
@@ -1023,22 +1189,35 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         break;
       }
       case Code::SubAccept: return stop(true);
-      case Code::Enter: {
+      case Code::Enter:
+      case Code::EnterWhere: {
         Board cells = regions_[in.arg];
+        if (in.code == Code::EnterWhere) {
+          const Board tested = s.frozen(t, in.alt);
+          cells = in.negate ? cells - tested : cells & tested;
+        }
         alive = cells.any();
         if (!alive) break;
         ++t.pc;
         t.here = static_cast<std::int16_t>(cells.pop_lowest());
         // The other cells are later choices, the highest pushed first so that they come in order.
-        boost::container::small_vector<std::int16_t, 64> rest;
-        while (cells.any()) rest.push_back(static_cast<std::int16_t>(cells.pop_lowest()));
-        for (auto cell = rest.rbegin(); cell != rest.rend(); ++cell) {
+        while (cells.any()) {
+          const int cell = cells.highest();
+          cells.reset(cell);
           Thread later = t;
-          later.here = *cell;
+          later.here = static_cast<std::int16_t>(cell);
           s.choices.push(later);
         }
         break;
       }
+      case Code::Pattern:
+        if (pattern_holds(s, t, patterns_[in.arg]) != in.negate) {
+          ++t.pc;
+        } else {
+          alive = in.alt >= 0;
+          t.pc = in.alt;
+        }
+        break;
       case Code::Mark:
         t.marks[in.arg] = t.here;
         ++t.pc;
@@ -1200,6 +1379,23 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     if (s.choices.size() == base) return stop(false);
     t = s.choices.pop();
   }
+}
+
+template <int Words>
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
+                                                                      const Pattern& pattern) const {
+  const auto from = static_cast<std::size_t>(t.here + 1);
+  std::uint32_t term = pattern.from[from] == 0 ? 0 : pattern.ends[pattern.from[from] - 1];
+  for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; term = pattern.ends[a++]) {
+    bool holds = true;
+    for (std::uint32_t i = term; i < pattern.ends[a] && holds; ++i) {
+      const PatternTerm& wanted = pattern.terms[i];
+      const Board cells = s.frozen(t, wanted.mask);
+      holds = wanted.negate ? !(cells & wanted.cells).any() : !(wanted.cells - cells).any();
+    }
+    if (holds) return true;
+  }
+  return false;
 }
 
 // The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
