@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "lang/diagnostic.h"
 #include "lang/directions.h"
@@ -965,8 +966,16 @@ class RunStack {
   void cut(std::size_t size) { size_ = size; }
 
  private:
-  // Out of line, so that a push is a store and a compare where the room is there.
-  [[gnu::noinline]] void grow(const T& item) { items_.push_back(item); }
+  // Out of line, so that a push is a store and a compare where the room is there. For a trivial
+  // type (fingerprints) the room doubles, from 8, its items left unmade: not one call per push.
+  [[gnu::noinline]] void grow(const T& item) {
+    if constexpr (std::is_trivially_default_constructible_v<T>) {
+      items_.resize(std::max<std::size_t>(items_.size() * 2, 8), boost::container::default_init);
+      items_[size_] = item;
+    } else {
+      items_.push_back(item);
+    }
+  }
 
   boost::container::small_vector<T, Inline> items_;
   std::size_t size_ = 0;
@@ -1015,6 +1024,7 @@ struct GeneralMoves<Words>::Search {
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
   int rule = -1;       // the index of the compiled rule that runs
+  bool legal = false;  // it has a (legal ...) of its own, and there is a program to ask
   bool defer = false;  // accept at COMMIT, leaving the deferred part
   const std::vector<Instruction>* code = nullptr;
   RunStack<Thread, 64> choices;
@@ -1142,9 +1152,13 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::AtRegister:
       case Code::LastFrom:
       case Code::LastTo:
-      case Code::AtOrigin: {
+      case Code::AtOrigin:
+      case Code::Pattern: {
         bool holds = false;
-        if (t.here >= 0) switch (in.code) {
+        if (in.code == Code::Pattern)  // from no cell too: the pattern knows what holds there
+          holds = pattern_holds(s, t, patterns_[in.arg]);
+        else if (t.here >= 0)
+          switch (in.code) {
             case Code::Test: holds = s.holds(t, in.arg); break;
             case Code::TestRegion: holds = regions_[in.arg].test(t.here); break;
             case Code::Captured: holds = s.captured(t, t.effects); break;
@@ -1191,11 +1205,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::SubAccept: return stop(true);
       case Code::Enter:
       case Code::EnterWhere: {
-        Board cells = regions_[in.arg];
-        if (in.code == Code::EnterWhere) {
-          const Board tested = s.frozen(t, in.alt);
-          cells = in.negate ? cells - tested : cells & tested;
-        }
+        Board cells = in.code == Code::Enter ? regions_[in.arg] : entered_where(s, t, in);
         alive = cells.any();
         if (!alive) break;
         ++t.pc;
@@ -1210,14 +1220,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         }
         break;
       }
-      case Code::Pattern:
-        if (pattern_holds(s, t, patterns_[in.arg]) != in.negate) {
-          ++t.pc;
-        } else {
-          alive = in.alt >= 0;
-          t.pc = in.alt;
-        }
-        break;
+
       case Code::Mark:
         t.marks[in.arg] = t.here;
         ++t.pc;
@@ -1381,9 +1384,18 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
   }
 }
 
+// Out of line, as the other long instructions' helpers: inlined, they made run() slower for every game.
 template <int Words>
-[[gnu::always_inline]] inline bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
-                                                                      const Pattern& pattern) const {
+[[gnu::noinline]] typename GeneralMoves<Words>::Board GeneralMoves<Words>::entered_where(const Search& s,
+                                                                                         const Thread& t,
+                                                                                         const Instruction& in) const {
+  const Board tested = s.frozen(t, in.alt);
+  return in.negate ? regions_[in.arg] - tested : regions_[in.arg] & tested;
+}
+
+template <int Words>
+[[gnu::noinline]] bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
+                                                          const Pattern& pattern) const {
   const auto from = static_cast<std::size_t>(t.here + 1);
   std::uint32_t term = pattern.from[from] == 0 ? 0 : pattern.ends[pattern.from[from] - 1];
   for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; term = pattern.ends[a++]) {
@@ -1607,12 +1619,16 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
       default: change->become = effect.arg; break;
     }
   }
-  std::sort(record.changes.begin(), record.changes.end(),
-            [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
-  std::sort(record.counters.begin(), record.counters.end(),
-            [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
-  std::sort(record.registers.begin(), record.registers.end(),
-            [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
+  // Sorted only when there are two: a call of std::sort is not free.
+  if (record.changes.size() > 1)
+    std::sort(record.changes.begin(), record.changes.end(),
+              [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
+  if (record.counters.size() > 1)
+    std::sort(record.counters.begin(), record.counters.end(),
+              [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
+  if (record.registers.size() > 1)
+    std::sort(record.registers.begin(), record.registers.end(),
+              [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
   if (t.waypoints > 0) record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
 }
 
@@ -1670,8 +1686,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     // A move its rule's own (legal ...) refuses is not found, but another rule may make it. A
     // listing of attacks (no program) takes the moves legal or not.
     if (std::find(fingerprints.begin(), end, fingerprint) != end ||
-        (attacks && compiled_[static_cast<std::size_t>(s.rule)].rule->legal &&
-         !attacks->rule_allows(state, move, found, s.rule))) {
+        (s.legal && !attacks->rule_allows(state, move, found, s.rule))) {
       if (kept) kept->pop_back();
       return false;
     }
@@ -1717,6 +1732,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       }
       s.code = &compiled.code[state.to_move];
       s.rule = compiled.index;
+      s.legal = attacks && compiled.rule->legal;
       s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const bool walked = slide && (slide->whole || defer);

@@ -296,6 +296,7 @@ class GeneralMoves {
     std::vector<PatternTerm> terms;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
+  Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
 
   int direction_index(lang::Offset offset);
   int line_pieces(const Search& s, int direction, int cell) const;
