@@ -647,6 +647,10 @@ class GeneralMoves<Words>::Compiler {
       }
     }
     found.from.push_back(static_cast<std::uint32_t>(found.ends.size()));
+    bool single = !found.terms.empty();
+    for (std::size_t a = 0; a < found.ends.size() && single; ++a)
+      single = found.ends[a] == a + 1 && !found.terms[a].negate && found.terms[a].mask == found.terms.front().mask;
+    if (single) found.single_mask = found.terms.front().mask;
     owner_.patterns_.push_back(std::move(found));
     return static_cast<int>(owner_.patterns_.size()) - 1;
   }
@@ -1397,6 +1401,12 @@ template <int Words>
 [[gnu::noinline]] bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
                                                           const Pattern& pattern) const {
   const auto from = static_cast<std::size_t>(t.here + 1);
+  if (pattern.single_mask >= 0) {
+    const Board cells = s.frozen(t, pattern.single_mask);
+    for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; ++a)
+      if (!(pattern.terms[a].cells - cells).any()) return true;
+    return false;
+  }
   std::uint32_t term = pattern.from[from] == 0 ? 0 : pattern.ends[pattern.from[from] - 1];
   for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; term = pattern.ends[a++]) {
     bool holds = true;

@@ -294,6 +294,9 @@ class GeneralMoves {
     std::vector<std::uint32_t> from;
     std::vector<std::uint32_t> ends;  // each alternative's end in `terms`; it starts where the one before ends
     std::vector<PatternTerm> terms;
+    // When every alternative is one term, of this mask and not negated (a line of friends), else -1:
+    // the mask is built once per test and alternative i is terms[i].
+    int single_mask = -1;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
