@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "lang/diagnostic.h"
 #include "lang/directions.h"
@@ -257,9 +258,10 @@ class GeneralMoves<Words>::Compiler {
     if (!defer) {
       expr(body);
     } else {
-      for (const Expr& item : body.items) {
-        expr(item);
-        if (item.op == Op::Land && resume < 0) resume = emit(Code::Commit) + 1;
+      for (std::size_t i = 0; i < body.items.size();) {
+        const Op op = body.items[i].op;
+        i = item(body.items, i);
+        if (op == Op::Land && resume < 0) resume = emit(Code::Commit) + 1;
       }
     }
     emit(Code::Accept);
@@ -356,7 +358,36 @@ class GeneralMoves<Words>::Compiler {
   }
 
   void items(const std::vector<Expr>& list) {
-    for (const Expr& item : list) expr(item);
+    for (std::size_t i = 0; i < list.size();) i = item(list, i);
+  }
+
+  // Compiles list[i] and returns the index of the next item to compile: an enter followed by a test
+  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse.
+  std::size_t item(const std::vector<Expr>& list, std::size_t i) {
+    int mask = 0;
+    bool negate = false;
+    if (list[i].op == Op::Enter && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
+      const int at = emit(Code::EnterWhere, region(list[i].region), negate);
+      code_[static_cast<std::size_t>(at)].alt = mask;
+      return i + 2;
+    }
+    expr(list[i]);
+    return i + 1;
+  }
+
+  // Whether `e` tests one mask of the frozen board at here ((not ...) negates): which, in `mask`.
+  static bool mask_test(const Expr& e, int& mask, bool& negate) {
+    negate = e.op == Op::Not;
+    switch (negate ? e.items.front().op : e.op) {
+      case Op::Empty: mask = kEmpty; return true;
+      case Op::Friend: mask = kFriend; return true;
+      case Op::Enemy: mask = kEnemy; return true;
+      case Op::NotFriend: mask = kNotFriend; return true;
+      case Op::Occupied: mask = kOccupied; return true;
+      case Op::Any: mask = kAny; return true;
+      case Op::Is: mask = kPieceMasks + (negate ? e.items.front() : e).piece; return true;
+      default: return false;
+    }
   }
 
   void expr(const Expr& e) {
@@ -540,16 +571,138 @@ class GeneralMoves<Words>::Compiler {
       case Op::HasLiberty: return test(Code::HasLiberty, direction_set(e.directions), want, fails);
       case Op::CountIs: return test(Code::CountIs, static_cast<int>(e.comparison) << 8 | e.amount, want, fails);
       case Op::Not: return cond(e.items.front(), !want, fails);
-      case Op::And:
+      case Op::And: {
+        // (and (cannot B1) (cannot B2) ..), each B straight, holds when no Bi has a run.
+        std::vector<std::vector<Probe>> bodies(e.items.size());
+        bool straight = true;
+        for (std::size_t i = 0; i < e.items.size() && straight; ++i) {
+          const Expr& item = e.items[i];
+          const Expr& can = item.op == Op::Not ? item.items.front() : item;
+          straight = (item.op == Op::Cannot || (item.op == Op::Not && can.op == Op::Can)) &&
+                     straight_body(can.items, bodies[i]);
+        }
+        if (straight) return test(Code::Pattern, pattern(bodies), !want, fails);
         if (want) {
           for (const Expr& item : e.items) cond(item, true, fails);
           return;
         }
         return look([&] { cond(e, true, nullptr); }, true, fails);
-      case Op::Can: return look([&] { items(e.items); }, !want, fails);
-      case Op::Cannot: return look([&] { items(e.items); }, want, fails);
+      }
+      case Op::Can:
+      case Op::Cannot: {
+        const bool can = (e.op == Op::Can) == want;  // whether a run of the body is wanted
+        if (std::vector<std::vector<Probe>> body(1); straight_body(e.items, body.front()))
+          return test(Code::Pattern, pattern(body), can, fails);
+        return look([&] { items(e.items); }, !can, fails);
+      }
       default: throw std::runtime_error(fmt::format("'{}' is not a test", lang::core::keyword(e.op)));
     }
+  }
+
+  // A step or a test of a straight lookahead's body: along `direction`, or of `mask` or `region`
+  // at here (xor negate).
+  struct Probe {
+    int direction = -1, mask = -1, region = -1;
+    bool negate = false;
+  };
+
+  // Appends the probes of `list`, a lookahead's body; false when it is not straight: only steps in
+  // one direction each and tests of masks or regions, in sequence, (and ...) and (not ...).
+  bool straight_body(const std::vector<Expr>& list, std::vector<Probe>& probes) {
+    for (const Expr& e : list) {
+      if (e.op == Op::Seq) {
+        if (!straight_body(e.items, probes)) return false;
+      } else if (e.op == Op::Go && (!e.variable.empty() || e.directions.size() == 1)) {
+        probes.push_back({e.variable.empty() ? direction(e.directions.front()) : bound_direction(e.variable)});
+      } else if (!straight_test(e, true, probes)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool straight_test(const Expr& e, bool want, std::vector<Probe>& probes) {
+    Probe probe;
+    probe.negate = !want;
+    bool negate = false;
+    if (mask_test(e, probe.mask, negate)) {
+      probe.negate = negate == want;
+    } else if (e.op == Op::In) {
+      probe.region = region(e.region);
+    } else if (e.op == Op::Not) {
+      return straight_test(e.items.front(), !want, probes);
+    } else if (e.op == Op::And && want) {
+      return std::all_of(e.items.begin(), e.items.end(),
+                         [&](const Expr& item) { return straight_test(item, true, probes); });
+    } else {
+      return false;
+    }
+    probes.push_back(probe);
+    return true;
+  }
+
+  // The index in patterns_ of the disjunction of `bodies`, each straight: it holds from a cell when
+  // some body has a run from there, as the VM would run it: a step off the board ends the run, a
+  // test with no cell (here -1) holds only negated, and a region's test is known when compiled.
+  int pattern(const std::vector<std::vector<Probe>>& bodies) {
+    const int cells = owner_.cells_;
+    Pattern found;
+    for (int start = -1; start < cells; ++start) {
+      const std::size_t first = found.ends.size();
+      found.from.push_back(static_cast<std::uint32_t>(first));
+      for (const std::vector<Probe>& body : bodies) {
+        std::vector<PatternTerm> terms;
+        if (!pattern_terms(body, start, terms)) continue;
+        std::sort(terms.begin(), terms.end(), [](const PatternTerm& a, const PatternTerm& b) {
+          return a.mask != b.mask ? a.mask < b.mask : a.negate < b.negate;
+        });
+        if (terms.empty()) {  // holds whatever the board: the one alternative needed
+          found.ends.resize(first);
+          found.terms.resize(first == 0 ? 0 : found.ends[first - 1]);
+          found.ends.push_back(static_cast<std::uint32_t>(found.terms.size()));
+          break;
+        }
+        bool known = false;  // the same alternative from another body
+        for (std::size_t a = first; a < found.ends.size() && !known; ++a) {
+          const std::size_t begin = a == 0 ? 0 : found.ends[a - 1];
+          known = std::equal(terms.begin(), terms.end(), found.terms.begin() + static_cast<std::ptrdiff_t>(begin),
+                             found.terms.begin() + static_cast<std::ptrdiff_t>(found.ends[a]));
+        }
+        if (known) continue;
+        found.terms.insert(found.terms.end(), terms.begin(), terms.end());
+        found.ends.push_back(static_cast<std::uint32_t>(found.terms.size()));
+      }
+    }
+    found.from.push_back(static_cast<std::uint32_t>(found.ends.size()));
+    bool single = !found.terms.empty();
+    for (std::size_t a = 0; a < found.ends.size() && single; ++a)
+      single = found.ends[a] == a + 1 && !found.terms[a].negate && found.terms[a].mask == found.terms.front().mask;
+    if (single) found.single_mask = found.terms.front().mask;
+    owner_.patterns_.push_back(std::move(found));
+    return static_cast<int>(owner_.patterns_.size()) - 1;
+  }
+
+  // The terms of `body` run from `start`, one per mask and sense; false when the run dies whatever
+  // the board (off the board, a region's test that fails).
+  bool pattern_terms(const std::vector<Probe>& body, int start, std::vector<PatternTerm>& terms) const {
+    int here = start;
+    for (const Probe& probe : body) {
+      if (probe.direction >= 0) {
+        here = here < 0 ? -1 : owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
+        if (here < 0) return false;
+      } else if (here < 0 || probe.region >= 0) {
+        const bool holds = here >= 0 && owner_.regions_[static_cast<std::size_t>(probe.region)].test(here);
+        if (holds == probe.negate) return false;
+      } else {
+        auto term = std::find_if(terms.begin(), terms.end(), [&](const PatternTerm& t) {
+          return t.mask == probe.mask && t.negate == probe.negate;
+        });
+        if (term == terms.end())
+          term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(probe.mask), probe.negate});
+        term->cells.set(here);
+      }
+    }
+    return true;
   }
 
   // The body of an any-direction or each-direction with its name bound to its i-th direction.
@@ -768,6 +921,7 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
       switch (in.code) {
         case Code::Go: reach(pc + 1, next_[static_cast<std::size_t>(in.arg) * cells_ + here]); break;
         case Code::Enter:
+        case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
           for (Board cells = regions_[in.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
           break;
         case Code::Back:
@@ -785,6 +939,7 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
           reach(in.alt, here);
           break;
         case Code::Attacked:
+        case Code::Pattern:
         case Code::Test:
         case Code::TestRegion:
         case Code::Captured:
@@ -950,8 +1105,16 @@ class RunStack {
   void cut(std::size_t size) { size_ = size; }
 
  private:
-  // Out of line, so that a push is a store and a compare where the room is there.
-  [[gnu::noinline]] void grow(const T& item) { items_.push_back(item); }
+  // Out of line, so that a push is a store and a compare where the room is there. For a trivial
+  // type (fingerprints) the room doubles, from 8, its items left unmade: not one call per push.
+  [[gnu::noinline]] void grow(const T& item) {
+    if constexpr (std::is_trivially_default_constructible_v<T>) {
+      items_.resize(std::max<std::size_t>(items_.size() * 2, 8), boost::container::default_init);
+      items_[size_] = item;
+    } else {
+      items_.push_back(item);
+    }
+  }
 
   boost::container::small_vector<T, Inline> items_;
   std::size_t size_ = 0;
@@ -1001,6 +1164,7 @@ struct GeneralMoves<Words>::Search {
   std::array<Board, kPieceMasks> masks{};
   int origin = -1, start_piece = -1, labelled = -1;
   int rule = -1;       // the index of the compiled rule that runs
+  bool legal = false;  // it has a (legal ...) of its own, and there is a program to ask
   bool defer = false;  // accept at COMMIT, leaving the deferred part
   const std::vector<Instruction>* code = nullptr;
   RunStack<Thread, 64> choices;
@@ -1032,6 +1196,24 @@ struct GeneralMoves<Words>::Search {
     const Board& cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
                                             : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
     return cells.test(t.here);
+  }
+  // The cells where holds(t, mask) is true.
+  [[gnu::always_inline]] Board frozen(const Thread& t, int mask) const {
+    Board cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
+                                     : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
+    if (origin >= 0) {
+      if (mask == kEmpty || mask == kNotFriend || mask == kAny)
+        cells.set(origin);
+      else
+        cells.reset(origin);
+    }
+    if (t.mover == kLanded) {
+      if (mask == kFriend || mask == kOccupied || mask == kAny || mask == kPieceMasks + t.piece)
+        cells.set(t.land);
+      else
+        cells.reset(t.land);
+    }
+    return cells;
   }
   // Where the previous move started (`from`) or ended, -1 for none: once this move has passed a
   // waypoint, its previous part's (a waypoint ends a part, which started at the waypoint before it
@@ -1111,9 +1293,13 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
       case Code::AtRegister:
       case Code::LastFrom:
       case Code::LastTo:
-      case Code::AtOrigin: {
+      case Code::AtOrigin:
+      case Code::Pattern: {
         bool holds = false;
-        if (t.here >= 0) switch (in.code) {
+        if (in.code == Code::Pattern)  // from no cell too: the pattern knows what holds there
+          holds = pattern_holds(s, t, patterns_[in.arg]);
+        else if (t.here >= 0)
+          switch (in.code) {
             case Code::Test: holds = s.holds(t, in.arg); break;
             case Code::TestRegion: holds = regions_[in.arg].test(t.here); break;
             case Code::Captured: holds = s.captured(t, t.effects); break;
@@ -1158,22 +1344,24 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         break;
       }
       case Code::SubAccept: return stop(true);
-      case Code::Enter: {
-        Board cells = regions_[in.arg];
+      case Code::Enter:
+      case Code::EnterWhere: {
+        Board cells = in.code == Code::Enter ? regions_[in.arg] : entered_where(s, t, in);
         alive = cells.any();
         if (!alive) break;
         ++t.pc;
         t.here = static_cast<std::int16_t>(cells.pop_lowest());
         // The other cells are later choices, the highest pushed first so that they come in order.
-        boost::container::small_vector<std::int16_t, 64> rest;
-        while (cells.any()) rest.push_back(static_cast<std::int16_t>(cells.pop_lowest()));
-        for (auto cell = rest.rbegin(); cell != rest.rend(); ++cell) {
+        while (cells.any()) {
+          const int cell = cells.highest();
+          cells.reset(cell);
           Thread later = t;
-          later.here = *cell;
+          later.here = static_cast<std::int16_t>(cell);
           s.choices.push(later);
         }
         break;
       }
+
       case Code::Mark:
         t.marks[in.arg] = t.here;
         ++t.pc;
@@ -1335,6 +1523,38 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     if (s.choices.size() == base) return stop(false);
     t = s.choices.pop();
   }
+}
+
+// Out of line, as the other long instructions' helpers: inlined, they made run() slower for every game.
+template <int Words>
+[[gnu::noinline]] typename GeneralMoves<Words>::Board GeneralMoves<Words>::entered_where(const Search& s,
+                                                                                         const Thread& t,
+                                                                                         const Instruction& in) const {
+  const Board tested = s.frozen(t, in.alt);
+  return in.negate ? regions_[in.arg] - tested : regions_[in.arg] & tested;
+}
+
+template <int Words>
+[[gnu::noinline]] bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
+                                                          const Pattern& pattern) const {
+  const auto from = static_cast<std::size_t>(t.here + 1);
+  if (pattern.single_mask >= 0) {
+    const Board cells = s.frozen(t, pattern.single_mask);
+    for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; ++a)
+      if (!(pattern.terms[a].cells - cells).any()) return true;
+    return false;
+  }
+  std::uint32_t term = pattern.from[from] == 0 ? 0 : pattern.ends[pattern.from[from] - 1];
+  for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; term = pattern.ends[a++]) {
+    bool holds = true;
+    for (std::uint32_t i = term; i < pattern.ends[a] && holds; ++i) {
+      const PatternTerm& wanted = pattern.terms[i];
+      const Board cells = s.frozen(t, wanted.mask);
+      holds = wanted.negate ? !(cells & wanted.cells).any() : !(wanted.cells - cells).any();
+    }
+    if (holds) return true;
+  }
+  return false;
 }
 
 // The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
@@ -1601,12 +1821,16 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
       default: change->become = effect.arg; break;
     }
   }
-  std::sort(record.changes.begin(), record.changes.end(),
-            [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
-  std::sort(record.counters.begin(), record.counters.end(),
-            [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
-  std::sort(record.registers.begin(), record.registers.end(),
-            [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
+  // Sorted only when there are two: a call of std::sort is not free.
+  if (record.changes.size() > 1)
+    std::sort(record.changes.begin(), record.changes.end(),
+              [](const CellChange& a, const CellChange& b) { return a.cell < b.cell; });
+  if (record.counters.size() > 1)
+    std::sort(record.counters.begin(), record.counters.end(),
+              [](const CounterChange& a, const CounterChange& b) { return a.counter < b.counter; });
+  if (record.registers.size() > 1)
+    std::sort(record.registers.begin(), record.registers.end(),
+              [](const RegisterChange& a, const RegisterChange& b) { return a.reg < b.reg; });
   if (t.waypoints > 0) record.waypoints.assign(s.waypoints.begin(), s.waypoints.begin() + t.waypoints);
 }
 
@@ -1665,8 +1889,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     // A move its rule's own (legal ...) refuses is not found, but another rule may make it. A
     // listing of attacks (no program) takes the moves legal or not.
     if (std::find(fingerprints.begin(), end, fingerprint) != end ||
-        (attacks && compiled_[static_cast<std::size_t>(s.rule)].rule->legal &&
-         !attacks->rule_allows(state, move, found, s.rule))) {
+        (s.legal && !attacks->rule_allows(state, move, found, s.rule))) {
       if (kept) kept->pop_back();
       return false;
     }
@@ -1728,6 +1951,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       }
       s.code = &compiled.code[state.to_move];
       s.rule = compiled.index;
+      s.legal = attacks && compiled.rule->legal;
       s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];

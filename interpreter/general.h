@@ -222,6 +222,7 @@ class GeneralMoves {
     Look,        // run pc+1.. until SubAccept; found xor negate: go to arg, else alt or die
     SubAccept,   // the end of a lookahead
     Enter,       // here := each cell of region `arg`, a choice
+    EnterWhere,  // here := each cell of region `arg` where the mask `alt` holds (xor negate), a choice
     Mark,        // marks[arg] := here
     Back,        // here := marks[arg]
     Capture,
@@ -258,6 +259,9 @@ class GeneralMoves {
     Sow,        // here's count (none: the run dies) sown along the mover's track `arg`; here := the last cell
     CountIs,    // here's count compares (arg >> 8, a lang::Comparison) with arg & 0xff (xor negate), else alt or die
     TakeCount,  // here takes the whole count of marks[arg]
+    // Some alternative of patterns_[arg] from here holds (xor negate), else alt or die: a lookahead
+    // of fixed steps and tests, or several, resolved per cell when compiled (Pattern).
+    Pattern,
     Accept,
   };
   struct Instruction {
@@ -325,6 +329,29 @@ class GeneralMoves {
   class Compiler;
   struct Thread;
   struct Search;
+  // A lookahead whose body is straight (steps along fixed directions and tests of masks or regions:
+  // no choice, no effect), or a disjunction of such lookaheads ((not (and (cannot ..) ..))), is
+  // resolved per start cell when compiled: from each cell, the alternatives (one a body that does
+  // not step off the board there), each holding when all its terms do; a term asks that a mask of
+  // the frozen board hold (or, negated, not hold) on a set of cells. So a mill or a line through a
+  // cell is a few operations on boards, not a run of the VM per body (Code::Pattern).
+  struct PatternTerm {
+    Board cells;
+    std::uint16_t mask = 0;
+    bool negate = false;
+    bool operator==(const PatternTerm&) const = default;
+  };
+  struct Pattern {
+    // [cell + 1] (cell -1: no cell yet): the first of that cell's alternatives; one more at the end.
+    std::vector<std::uint32_t> from;
+    std::vector<std::uint32_t> ends;  // each alternative's end in `terms`; it starts where the one before ends
+    std::vector<PatternTerm> terms;
+    // When every alternative is one term, of this mask and not negated (a line of friends), else -1:
+    // the mask is built once per test and alternative i is terms[i].
+    int single_mask = -1;
+  };
+  bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
+  Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
 
   int direction_index(lang::Offset offset);
   int line_pieces(const Search& s, int direction, int cell) const;
@@ -408,6 +435,7 @@ class GeneralMoves {
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
+  std::vector<Pattern> patterns_;
   std::vector<Rotation> rotations_;
   // [(track * kMaxPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
   // track, or -1 (lang::Rules::tracks).
