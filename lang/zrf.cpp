@@ -2230,9 +2230,17 @@ class Lowering {
     if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core::node(core::Op::Convert);
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
-      std::vector<core::Expr> items = {condition(*test, run), passing(then, run)};
-      if (!otherwise.empty()) items.push_back(passing(otherwise, run));
-      return core::node(core::Op::If, std::move(items));
+      core::Expr tested = condition(*test, run), done = passing(then, run);
+      std::optional<core::Expr> other;
+      if (!otherwise.empty()) other = passing(otherwise, run);
+      // An if whose branch does nothing here (an add, which ends the move elsewhere) is the other
+      // branch under the opposite test, or nothing: the core writes no empty sequence.
+      const auto nothing = [](const core::Expr& e) { return e.op == core::Op::Seq && e.items.empty(); };
+      if (other && nothing(*other)) other.reset();
+      if (!nothing(done))
+        return core::node(core::Op::If, other ? std::vector{tested, done, *other} : std::vector{tested, done});
+      if (!other) return core::seq({});
+      return core::node(core::Op::If, {core::node(core::Op::Not, {tested}), *other});
     }
     if (item.head() == "while") {
       const std::span<const Node> body = std::span<const Node>(item.items).subspan(2);
@@ -2307,7 +2315,12 @@ class Lowering {
     core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core::node(places.at(positive));
     if (test.op == core::Op::LastFrom || test.op == core::Op::LastTo) test = last_move_test(test.op);
     if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
-    if (positive == "in-zone?") test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
+    if (positive == "in-zone?") {
+      test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
+      // A zone with no cell for this player holds nowhere; the core writes no empty region.
+      if (test.region.kind == core::Region::Kind::Cells && test.region.cells.empty())
+        test = core::node(core::Op::Not, {core::node(core::Op::Any)});
+    }
     if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
     if (positive == "on-board?" && next == node.items.size()) fail(node, "'(on-board? ...)' needs a direction");
     if (next < node.items.size()) {

@@ -615,6 +615,29 @@ TEST(ZrfPieces, EachPieceGetsALetterOfItsOwn) {
             "file)");
 }
 
+// A zone that only White has, tested by Black's moves too, and an (if ...) whose branch only adds a
+// move: neither leaves an empty region or an empty sequence in the core, which the language would
+// refuse, so the translation loads and plays the same moves (Dagaz's shogi and morris files).
+TEST(ZrfCoreMoves, AnEmptyZoneAndAnIfThatOnlyAddsTranslate) {
+  std::string text =
+      tiny_with("(symmetry Black (n s) (s n)))",
+                "(symmetry Black (n s) (s n))\n    (zone (name far) (players White) (positions a4 b4 c4 d4)))");
+  text.replace(text.find("(moves (step n) (e (verify enemy?) add))"), 40,
+               "(moves (n (while empty? (if (in-zone? far) add) n) (verify enemy?) add) "
+               "(e (verify (not-in-zone? far)) (verify empty?) add))");
+  const Rules rules = load_rules(zrf_source(text), {});
+  const std::string translation = to_troyka_language(rules);
+  EXPECT_EQ(translation.find("(cells)"), std::string::npos) << translation;
+  EXPECT_EQ(translation.find("(seq)"), std::string::npos) << translation;
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  Game(rules).visit([](const auto& program) {
+    // White's pawns run north over empty cells and may stop only in the zone (a4, b4); east is
+    // tested out of the zone: b1 is taken, c1 open.
+    EXPECT_EQ(troyka_tests::move_texts(program, program.initial_state()),
+              (std::vector<std::string>{"a1-a4", "b1-b4", "b1-c1"}));
+  });
+}
+
 // "maximal captures" true (Zillions'): of the moves, only those that capture the most pieces, the
 // parts of a move counted together; "deferred captures" true (the Dagaz project's): a captured piece
 // blocks its cell, seen by no test, until the move ends. The positions of
