@@ -856,9 +856,12 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
     compiled_.push_back(std::move(compiled));
   }
-  // After every rule is compiled: next_ then holds every direction the code goes along.
+  // After every rule is compiled: next_ then holds every direction the code goes along. Only games
+  // that ask whether a piece can be taken use the reach (takes_any); without it a rule runs from
+  // every origin, which answers the same.
+  const bool reach_asked = asks_takes();
   for (CompiledRule& compiled : compiled_)
-    if (compiled.rule->scope == lang::core::Rule::Scope::Piece)
+    if (compiled.rule->scope == lang::core::Rule::Scope::Piece && reach_asked)
       for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
@@ -888,6 +891,25 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     }
     counts_moves_[p] = counted && some_counted;
   }
+}
+
+template <int Words>
+bool GeneralMoves<Words>::asks_takes() const {
+  const auto in_check = [](const lang::EndRule& end, const auto& self) -> bool {
+    return end.kind == lang::EndKind::InCheck ||
+           std::any_of(end.parts.begin(), end.parts.end(), [&](const lang::EndRule& part) { return self(part, self); });
+  };
+  const auto any_in_check = [&](const std::vector<lang::EndRule>& ends) {
+    return std::any_of(ends.begin(), ends.end(), [&](const lang::EndRule& end) { return in_check(end, in_check); });
+  };
+  const auto attacked = [](const Expr& e, const auto& self) -> bool {
+    return e.op == Op::Attacked ||
+           std::any_of(e.items.begin(), e.items.end(), [&](const Expr& item) { return self(item, self); });
+  };
+  return any_in_check(rules_->end) || any_in_check(rules_->legal) ||
+         std::any_of(core_->moves.begin(), core_->moves.end(), [&](const lang::core::Rule& rule) {
+           return (rule.legal && in_check(*rule.legal, in_check)) || attacked(rule.expr, attacked);
+         });
 }
 
 template <int Words>

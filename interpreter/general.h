@@ -390,6 +390,9 @@ class GeneralMoves {
   // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
+  // Whether the game asks if a piece can be taken: (in-check ...) in an end rule or a (legal ...),
+  // or (attacked) in a rule (GeneralMoves::takes_any).
+  bool asks_takes() const;
   int piece_at(const StateType& state, int cell) const;  // the type of the piece there, or -1
   RunawayRule runaway() const;                           // the error of a rule that ran past the step budget
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
