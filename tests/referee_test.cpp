@@ -140,6 +140,16 @@ TEST(RefereePlayers, AFourPlayerGameTellsEachSeatItsRank) {
   EXPECT_DOUBLE_EQ(points, 2.0);  // the points of a game of n players add up to n / 2
 }
 
+// A test agent's answer to every message: from ply `first` on, an illegal move (a1-a8) to each
+// move request; before it, and to every other message, what a fair agent says.
+auto answers_illegally_from_ply(int first) {
+  return [first](TestAgent& agent, const Json& message) {
+    if (message["type"] == "move_request" && message["ply"] >= first)
+      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
+    agent.play(message);
+  };
+}
+
 // A cheat is put out of a three-player game at its first move; the two others play it to its end.
 TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
   const Workspace workspace = fresh_workspace("three_cheat");
@@ -149,11 +159,7 @@ TEST(RefereePlayers, ACheatIsPutOutAndTheOthersFinishTheGame) {
   zmq::context_t context;
   TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
       fair2(context, workspace.endpoint(), "fair2");
-  cheat.on_message = [&](TestAgent& agent, const Json& message) {
-    if (message["type"] == "move_request")
-      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
-    agent.play(message);
-  };
+  cheat.on_message = answers_illegally_from_ply(0);
   ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
   EXPECT_EQ(cheat.of_type("move_request").size(), 1u);  // never asked again
   const Results results = read_results(workspace.results());
@@ -217,11 +223,7 @@ TEST(RefereePlayers, AForfeitInTheMiddleOfATurnKeepsItsFirstDecisionAndTheNextPl
   zmq::context_t context;
   TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
       fair2(context, workspace.endpoint(), "fair2");
-  cheat.on_message = [&](TestAgent& agent, const Json& message) {
-    if (message["type"] == "move_request" && message["ply"] == 1)
-      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
-    agent.play(message);
-  };
+  cheat.on_message = answers_illegally_from_ply(1);
   ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
   const std::vector<Json> cheat_requests = cheat.of_type("move_request");
   ASSERT_EQ(cheat_requests.size(), 2u);  // its two decisions, and never asked again
@@ -750,11 +752,7 @@ TEST(RefereeWatch, TroykaWatchSkipsAPlayerPutOutOfAThreePlayerGame) {
   zmq::context_t context;
   TestAgent cheat(context, workspace.endpoint(), "cheat"), fair1(context, workspace.endpoint(), "fair1"),
       fair2(context, workspace.endpoint(), "fair2");
-  cheat.on_message = [&](TestAgent& agent, const Json& message) {
-    if (message["type"] == "move_request")
-      return agent.send(troyka::referee::move_message(message["match"], message["ply"], "a1-a8"));
-    agent.play(message);
-  };
+  cheat.on_message = answers_illegally_from_ply(0);
   ASSERT_EQ(run_until_exit({&cheat, &fair1, &fair2}, referee, kTournamentTimeout), 0) << referee.err();
   ASSERT_EQ(watch.wait(10s), 0) << watch.err();
   const std::string shown = watch.out();
