@@ -179,9 +179,11 @@ namespace {
 
 struct BenchTotals {
   std::uint64_t playouts = 0, plies = 0;
-  std::array<std::uint64_t, kMaxPlayers + 2> endings{};  // wins by player, then draws, then playouts cut at the cap
+  // Wins by player, then draws, playouts cut at the cap, and games that ended with no winner (a
+  // puzzle of one player, lost).
+  std::array<std::uint64_t, kMaxPlayers + 3> endings{};
 
-  static constexpr std::size_t kDraws = kMaxPlayers, kCapped = kMaxPlayers + 1;
+  static constexpr std::size_t kDraws = kMaxPlayers, kCapped = kMaxPlayers + 1, kLost = kMaxPlayers + 2;
 };
 
 // Runs playouts of at most `max_plies` plies on one thread until the time is up or `quota`
@@ -196,9 +198,10 @@ BenchTotals bench_thread(const Program& program, std::uint32_t max_plies, std::u
   while (quota ? totals.playouts < quota : true) {
     auto state = root;
     totals.plies += program.playout(state, rng, max_plies);
-    ++totals.endings[!state.over             ? BenchTotals::kCapped
-                     : state.winner == kDraw ? BenchTotals::kDraws
-                                             : static_cast<std::size_t>(state.winner)];
+    ++totals.endings[!state.over                 ? BenchTotals::kCapped
+                     : state.winner == kDraw     ? BenchTotals::kDraws
+                     : state.winner == kNoWinner ? BenchTotals::kLost
+                                                 : static_cast<std::size_t>(state.winner)];
     // Checking the clock every 64 playouts keeps its cost out of the measurement.
     if (++totals.playouts % 64 == 0 && !quota && seconds_since(start) >= seconds) break;
   }
@@ -290,6 +293,7 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
     for (int p = 0; p < rules.player_count(); ++p)
       wins[rules.players[p].name] = static_cast<double>(totals.endings[p]) / playouts;
     wins["draw"] = static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts;
+    if (rules.player_count() == 1) wins["lost"] = static_cast<double>(totals.endings[BenchTotals::kLost]) / playouts;
     out << Json{{"playouts", totals.playouts},
                 {"seconds", elapsed},
                 {"playouts_per_second", static_cast<double>(totals.playouts) / elapsed},
@@ -310,6 +314,9 @@ int run_bench(const GameOptions& options, const BenchOptions& bench, std::ostrea
   for (int p = 0; p < rules.player_count(); ++p)
     fmt::print(out, "{:<16} {:.1f}%\n", rules.players[p].name + " wins",
                100.0 * static_cast<double>(totals.endings[p]) / playouts);
+  if (rules.player_count() == 1)
+    fmt::print(out, "{:<16} {:.1f}%\n", rules.players[0].name + " loses",
+               100.0 * static_cast<double>(totals.endings[BenchTotals::kLost]) / playouts);
   fmt::print(out, "{:<16} {:.1f}%\n", "draws",
              100.0 * static_cast<double>(totals.endings[BenchTotals::kDraws]) / playouts);
   const std::uint64_t capped = totals.endings[BenchTotals::kCapped];

@@ -145,6 +145,7 @@ TEST(Solitaire, TheToolsPlayAPuzzleOrRefuseItClearly) {
   const troyka_tests::Outcome bench = troyka_tests::run_troyka("bench " + file + " --playouts 50");
   EXPECT_EQ(bench.status, 0) << bench.err;
   EXPECT_NE(bench.out.find("Solver wins"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("Solver loses"), std::string::npos) << bench.out;  // counted apart from the wins
   const troyka_tests::Outcome play =
       troyka_tests::run_troyka("play " + file + " --white mcts:iterations=50 --ascii --no-color");
   EXPECT_EQ(play.status, 0) << play.err;
