@@ -3471,11 +3471,14 @@ std::string Program<Words>::describe() const {
     out +=
         "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
         "become its own, mirrored across the diagonal from a1\n";
-  out += fmt::format(
-      "compiled: {} jumps, {} hops and {} drops for {}, {}, {} and {} for {}; {} end checks; no rule-tree walking "
-      "while playing\n",
-      jumps_[0].size(), hops_[0].size(), drops_[0].size(), r.players[0].name, jumps_[1].size(), hops_[1].size(),
-      drops_[1].size(), r.players[1].name, all_end_tests_[0].size());
+  // The first two players' tables (a puzzle has one player).
+  std::string compiled = fmt::format("{} jumps, {} hops and {} drops for {}", jumps_[0].size(), hops_[0].size(),
+                                     drops_[0].size(), r.players[0].name);
+  if (r.player_count() > 1)
+    compiled +=
+        fmt::format(", {}, {} and {} for {}", jumps_[1].size(), hops_[1].size(), drops_[1].size(), r.players[1].name);
+  out += fmt::format("compiled: {}; {} end checks; no rule-tree walking while playing\n", compiled,
+                     all_end_tests_[0].size());
   if (shoots_)
     out += fmt::format("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown {}) to the end\n",
                        kBlockedSymbol);

@@ -142,6 +142,9 @@ TEST(Solitaire, TheToolsPlayAPuzzleOrRefuseItClearly) {
   const troyka_tests::Outcome perft = troyka_tests::run_troyka("perft " + file + " --depth 4 --json");
   EXPECT_EQ(perft.status, 0) << perft.err;
   EXPECT_NE(perft.out.find(R"("nodes":400)"), std::string::npos) << perft.out;
+  const troyka_tests::Outcome show = troyka_tests::run_troyka("show " + file);
+  EXPECT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("compiled: 0 jumps, 0 hops and 0 drops for Solver; "), std::string::npos) << show.out;
   const troyka_tests::Outcome bench = troyka_tests::run_troyka("bench " + file + " --playouts 50");
   EXPECT_EQ(bench.status, 0) << bench.err;
   EXPECT_NE(bench.out.find("Solver wins"), std::string::npos) << bench.out;
