@@ -2049,7 +2049,8 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
                                      OriginCounts& counts) const {
   counts.clear();
   if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts);
-  if (listed > 0) return 0;
+  // The fast path's moves are of priority 0: only the general rules of that priority join them.
+  if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts) : 0;
   for (const int priority : priorities_)
     if (const int total = count_priority(state, others_can_move, priority, counts); total != 0) return total;
   return 0;
@@ -2142,9 +2143,10 @@ void GeneralMoves<Words>::list(const StateType& state, bool fallback, bool other
     return;
   }
   // The rules of each priority in turn, until some move is found: the moves already listed, the
-  // fast path's, are of priority 0, as every compiled rule is.
+  // fast path's, are of priority 0, as every compiled rule is, so the general rules of priority 0
+  // join them.
   for (const int priority : priorities_) {
-    if (!moves.empty()) return;
+    if (!moves.empty() && priority > 0) return;
     for_each_record(state, fallback, others_can_move, attacks, -1, true, defer, records, add, priority);
   }
 }

@@ -201,6 +201,26 @@ Game rook_game(const std::string& rule) {
 
 using Texts = std::vector<std::string>;
 
+// With several priorities the fast path's moves are of priority 0, and the general rules of that
+// priority join them (they were left out whenever the fast path had a move); a rule of priority 1
+// waits until neither has one.
+TEST(GeneralRules, GeneralRulesOfPriorityZeroJoinTheFastPathsMoves) {
+  const Game game = troyka_tests::game_from_text(
+      "(game \"Prio\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
+      "(piece Man \"M\" (step forward (to empty)))\n"
+      "(piece King \"K\" (moves (go e) empty) (moves (priority 1) (go w) empty))\n"
+      "(setup (place White Man a1) (place White King b2) (place Black Man c3))\n"
+      "(end (win (reach Man far-row)) (draw (ply-limit 20))))");
+  game.visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, program.initial_state()), (Texts{"a1-a2", "b2-c2"}));
+    EXPECT_EQ(program.count_moves(program.initial_state()), 2);
+    // With the east blocked the king's west move (priority 1) still waits while the man can step;
+    // with the man blocked too, it is the only move.
+    EXPECT_EQ(move_texts(program, position(program, "2m/1KM/M2 White 0")), (Texts{"a1-a2"}));
+    EXPECT_EQ(move_texts(program, position(program, "2m/1KM/2M White 0")), (Texts{"b2-a2"}));
+  });
+}
+
 TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
   const Game game = Game::load(kSourceDir + "/tests/data/games/sweeping-breakthrough.game");
   game.visit([](const auto& program) {
