@@ -743,7 +743,7 @@ class Checker {
 
   void add_link(const Node& at, const Link& link) {
     if (link.from == link.to) fail(at, fmt::format("{} would lead to itself", at.text));
-    const std::string direction = direction_name(link.direction) + rules_.link_direction_name(link.direction);
+    const std::string direction = direction_name(rules_, link.direction);
     for (const Link& earlier : rules_.links)
       if (earlier.from == link.from && earlier.direction == link.direction && earlier.to != link.to)
         fail(at, fmt::format("{} already leads {} to {}", at.text, direction, cell_name(earlier.to, rules_.width)),

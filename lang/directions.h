@@ -22,6 +22,13 @@ inline std::string direction_name(Offset offset) {
   return {};
 }
 
+// The name of a board direction of `rules`: n ... nw, or a direction its links name (Rules::link_directions),
+// or "" for another offset.
+inline std::string direction_name(const Rules& rules, Offset offset) {
+  const std::string compass = direction_name(offset);
+  return compass.empty() ? rules.link_direction_name(offset) : compass;
+}
+
 // Relative directions in (right, forward) of the player.
 inline const std::vector<std::pair<std::string, Offset>> kRelativeDirections = {
     {"forward", {0, 1}},       {"backward", {0, -1}},     {"right", {1, 0}},           {"left", {-1, 0}},

@@ -350,7 +350,7 @@ std::string board_text(const Rules& rules) {
                     rules.height, rules.holes.empty() ? "" : " (holes " + cells(rules.holes, rules.width) + ")");
   }
   for (const Link& link : rules.links) {
-    const std::string name = direction_name(link.direction) + rules.link_direction_name(link.direction);
+    const std::string name = direction_name(rules, link.direction);
     if (name.empty())  // a step of the grid that is neither n, ne, ... nor nw
       cannot_write(rules, fmt::format("the board links {} to {} along a direction that is none of n, ne, e, se, s, "
                                       "sw, w, nw",

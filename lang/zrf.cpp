@@ -2450,10 +2450,11 @@ class Lowering {
   // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps
   // are; along a link direction, by its name, the same for every player.
   core::Expr core_go(Offset absolute, int player) const {
-    core::Direction direction;
-    direction.frame = core::Direction::Frame::Leap;
-    direction.offset = relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward);
-    if (!rules_.link_direction_name(absolute).empty()) direction = {core::Direction::Frame::Absolute, absolute};
+    const bool along_link = !rules_.link_direction_name(absolute).empty();
+    const core::Direction direction =
+        along_link ? core::Direction{core::Direction::Frame::Absolute, absolute}
+                   : core::Direction{core::Direction::Frame::Leap,
+                                     relative_to(absolute, rules_.players[static_cast<std::size_t>(player)].forward)};
     core::Expr go = core::node(core::Op::Go);
     go.directions = {direction};
     return go;
