@@ -562,6 +562,13 @@ class Lowering {
     int player = 0;
     Captured captured = Captured::Stands;
     int piece = -1;  // whose moves: the piece a bare add-partial goes on as
+    // Surely at the cell the part started from, where Zillions' mover still stands (the core's
+    // frozen board reads that cell empty): tests there are known, and an add there that comes after
+    // no action would change nothing (at_origin). Whether a mark was made there, and whether the run
+    // has acted (captured, flipped...) so far.
+    bool at_origin = false;
+    bool marked_at_origin = false;
+    bool acted = false;
   };
   // Where an add-partial hands the move on: the piece it goes on as (promoted when the add-partial
   // names one) and the move type of the parts that may follow ("" for any of the piece's moves).
@@ -1818,6 +1825,7 @@ class Lowering {
     for (const CorePiece& piece : core_drops_)
       for (const CoreBody& body : piece.bodies)
         add_per_player(*general, [&](int p) { return drop_rule(body, piece.piece, p); });
+    std::erase_if(general->moves, [](const core::Rule& rule) { return rule.expr == never(); });
     if (pass_any_turn_) general->moves.push_back(pass_rule());
     rules_.general = std::move(general);
   }
@@ -1920,7 +1928,7 @@ class Lowering {
     rule.pos = node.pos;
     rule.priority = priority_of(body);
     check_marked_before_back(node);
-    const Run run{player, captured_for(piece), piece.piece};
+    const Run run{player, captured_for(piece), piece.piece, true};
     std::vector<core::Expr> ways;
     if (const std::span<const Node> items = items_of(node); has_symbol(items, "cascade"))
       ways.push_back(cascading(items, run));
@@ -1929,10 +1937,27 @@ class Lowering {
     for (const Partial& to : partials_of(node, piece.piece))
       if (auto part = stopping(items_of(node), run, {End::AddPartial, to}))
         ways.push_back(core::seq({std::move(*part), continuation(to, run, {})}));
-    if (ways.empty())
+    if (ways.empty() && !adds(node))
       fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
-    rule.expr = *core::choice(std::move(ways));
+    // A body whose every add comes back to where the piece stands having done nothing makes no move.
+    rule.expr = ways.empty() ? never() : *core::choice(std::move(ways));
     return rule;
+  }
+
+  // Whether `items` hold an add of the kind `end` stops at.
+  static bool ends_in(std::span<const Node> items, const Stop& end) {
+    const std::string_view word = end.end == End::Add ? "add" : "add-partial";
+    const auto holds = [&](const auto& self, const Node& node) -> bool {
+      if (node.is_symbol(word) || node.head() == word) return true;
+      return std::any_of(node.items.begin(), node.items.end(), [&](const Node& item) { return self(self, item); });
+    };
+    return std::any_of(items.begin(), items.end(), [&](const Node& item) { return holds(holds, item); });
+  }
+
+  static bool adds(const Node& node) {
+    if (node.is_symbol("add") || node.is_symbol("add-partial")) return true;
+    if (node.head() == "add" || node.head() == "add-partial") return true;
+    return std::any_of(node.items.begin(), node.items.end(), adds);
   }
 
   static bool has_symbol(std::span<const Node> items, std::string_view word) {
@@ -1986,11 +2011,12 @@ class Lowering {
       expr.variable = "cascaded";
       return expr;
     };
-    return core::seq({passing(items.first(static_cast<std::size_t>(to - items.begin())), run),
-                      passing(std::span<const Node>(to + 1, cascade), run), occupants(kEnemy | kFriend, run),
-                      passing(std::span<const Node>(cascade + 1, items.end() - 1), run), occupants(kEmpty, run),
-                      named(core::Op::Mark), back_along(walked[1]), named(core::Op::Relocate), back_along(walked[0]),
-                      landing(run)});
+    const std::span<const Node> to_to = items.first(static_cast<std::size_t>(to - items.begin())),
+                                to_cascade(to + 1, cascade), to_add(cascade + 1, items.end() - 1);
+    const Run at_to = after(to_to, run), at_cascade = after(to_cascade, at_to), at_add = after(to_add, at_cascade);
+    return core::seq({passing(to_to, run), passing(to_cascade, at_to), occupants(kEnemy | kFriend, at_cascade),
+                      passing(to_add, at_cascade), occupants(kEmpty, at_add), named(core::Op::Mark),
+                      back_along(walked[1]), named(core::Op::Relocate), back_along(walked[0]), landing(run)});
   }
 
   // A 'back' returns to the position the last 'mark' remembered: one must come before it in the body.
@@ -2033,7 +2059,7 @@ class Lowering {
   // `earlier` lists the pieces and types the move went on as before `at`: one may not come back.
   core::Expr continuation(const Partial& at, const Run& run, std::vector<Partial> earlier) const {
     earlier.push_back(at);
-    const Run as{run.player, run.captured, at.piece};
+    const Run as{run.player, run.captured, at.piece, true};
     std::vector<core::Expr> stays, lasts, all_parts;
     std::map<Partial, std::vector<core::Expr>> leaves;  // the parts that go on as another, by it
     for (const CoreBody& body : piece_moves_[static_cast<std::size_t>(at.piece)]) {
@@ -2153,16 +2179,26 @@ class Lowering {
   std::optional<core::Expr> stopping(std::span<const Node> items, const Run& run, const Stop& end) const {
     if (items.empty()) return std::nullopt;
     std::vector<core::Expr> ways;
-    if (auto here = stopping(items.front(), run, end)) ways.push_back(std::move(*here));
-    if (auto later = stopping(items.subspan(1), run, end))
-      ways.push_back(core::seq({passing(items.front(), run), std::move(*later)}));
+    if (const auto branches = branches_at_origin(items.front(), run)) {
+      for (const auto& [test, branch] : *branches) {
+        const std::vector<Node> then_rest = joined(branch, items.subspan(1));
+        if (auto way = stopping(then_rest, run, end)) keep_live(ways, core::seq({test, std::move(*way)}));
+      }
+      return core::choice(std::move(ways));
+    }
+    if (auto here = stopping(items.front(), run, end)) keep_live(ways, std::move(*here));
+    auto later = stopping(items.subspan(1), after(items.front(), run), end);
+    if (!later && !ends_in(items.subspan(1), end)) return core::choice(std::move(ways));
+    core::Expr first = passing(items.front(), run);  // read even where the way dies, for its errors
+    if (later)
+      keep_live(ways, first == known(true) ? std::move(*later) : core::seq({std::move(first), std::move(*later)}));
     return core::choice(std::move(ways));
   }
 
   std::optional<core::Expr> stopping(const Node& item, const Run& run, const Stop& end) const {
     if (item.is_symbol("add") || item.head() == "add") {
       if (end.end != End::Add) return std::nullopt;
-      if (item.is_symbol()) return landing(run);
+      if (item.is_symbol()) return unchanged(run) ? std::nullopt : std::optional(landing(run));
       std::vector<core::Expr> types;  // (add PIECE...): the mover lands as one of these
       for (std::size_t i = 1; i < item.items.size(); ++i)
         types.push_back(core::with_piece(core::Op::Become, piece_named(item.items[i])));
@@ -2173,7 +2209,10 @@ class Lowering {
       const std::vector<Partial> goes_on = partials_at(item, run.piece);
       if (end.end != End::AddPartial || std::find(goes_on.begin(), goes_on.end(), end.to) == goes_on.end())
         return std::nullopt;
-      if (end.to.piece == run.piece) return core::seq({landing(run), core::node(core::Op::Waypoint)});
+      if (end.to.piece == run.piece) {
+        if (unchanged(run)) return std::nullopt;
+        return core::seq({landing(run), core::node(core::Op::Waypoint)});
+      }
       // A part that crowns: the piece goes on as its new type, and lands as it when the move ends.
       return core::seq(
           {landing(run), core::with_piece(core::Op::Become, end.to.piece), core::node(core::Op::Waypoint)});
@@ -2181,9 +2220,9 @@ class Lowering {
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
       std::vector<core::Expr> ways;
-      if (auto yes = stopping(then, run, end)) ways.push_back(core::seq({condition(*test, run), std::move(*yes)}));
+      if (auto yes = stopping(then, run, end)) keep_live(ways, core::seq({condition(*test, run), std::move(*yes)}));
       if (auto no = stopping(otherwise, run, end))
-        ways.push_back(core::seq({core::node(core::Op::Not, {condition(*test, run)}), std::move(*no)}));
+        keep_live(ways, core::seq({negation(condition(*test, run)), std::move(*no)}));
       return core::choice(std::move(ways));
     }
     if (item.head() == "while") {
@@ -2198,10 +2237,108 @@ class Lowering {
     return std::nullopt;
   }
 
-  core::Expr passing(std::span<const Node> items, const Run& run) const {
+  core::Expr passing(std::span<const Node> items, Run run) const {
     std::vector<core::Expr> parts;
-    for (const Node& item : items) parts.push_back(passing(item, run));
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (const auto branches = branches_at_origin(items[i], run)) {
+        std::vector<core::Expr> ways;
+        for (const auto& [test, branch] : *branches)
+          keep_live(ways, core::seq({test, passing(joined(branch, items.subspan(i + 1)), run)}));
+        parts.push_back(ways.empty() ? never() : *core::choice(std::move(ways)));
+        break;
+      }
+      if (core::Expr part = passing(items[i], run); part != known(true)) parts.push_back(std::move(part));
+      run = after(items[i], run);
+    }
     return core::seq(std::move(parts));
+  }
+
+  // Where the run is surely at its origin, an if or a while whose branches move splits the rest of
+  // the body in two, so that each way knows whether it is still there: the test, then the branch.
+  // (while C B...) is (if C B... (while C B...)).
+  std::optional<std::vector<std::pair<core::Expr, std::vector<Node>>>> branches_at_origin(const Node& item,
+                                                                                          const Run& run) const {
+    if (!run.at_origin || (item.head() != "if" && item.head() != "while") || !moves(item)) return std::nullopt;
+    std::vector<Node> then, otherwise;
+    const Node* test = nullptr;
+    if (item.head() == "if") {
+      const auto [tested, yes, no] = if_parts(item);
+      test = tested;
+      then.assign(yes.begin(), yes.end());
+      otherwise.assign(no.begin(), no.end());
+    } else {
+      test = &argument(item, 1, "CONDITION");
+      then.assign(item.items.begin() + 2, item.items.end());
+      then.push_back(item);
+    }
+    core::Expr holds = condition(*test, run);
+    return std::vector<std::pair<core::Expr, std::vector<Node>>>{{holds, std::move(then)},
+                                                                 {negation(holds), std::move(otherwise)}};
+  }
+
+  static std::vector<Node> joined(std::span<const Node> first, std::span<const Node> second) {
+    std::vector<Node> items(first.begin(), first.end());
+    items.insert(items.end(), second.begin(), second.end());
+    return items;
+  }
+
+  // Whether `item` may move the current position: a direction, a position's name, back, or a
+  // branch or loop holding one.
+  bool moves(const Node& item) const {
+    if (is_direction(item) || item.head() == "opposite" || item.is_symbol("back")) return true;
+    if (item.is_symbol() && position_cells_.count(item.text)) return true;
+    if (item.head() != "if" && item.head() != "while") return false;
+    return std::any_of(item.items.begin() + 1, item.items.end(), [&](const Node& each) { return moves(each); });
+  }
+
+  // Whether `item` acts on the board: anything but moving, testing, marking and adding.
+  bool acts(const Node& item) const {
+    if (moves(item) && item.head() != "if" && item.head() != "while") return false;
+    if (item.head() == "verify" || item.is_symbol("mark") || item.is_symbol("add") || item.head() == "add" ||
+        item.is_symbol("add-partial") || item.head() == "add-partial" || item.is_symbol("else"))
+      return false;
+    if (item.head() == "if" || item.head() == "while")
+      return std::any_of(item.items.begin() + 2, item.items.end(), [&](const Node& each) { return acts(each); });
+    return true;
+  }
+
+  Run after(std::span<const Node> items, Run run) const {
+    for (const Node& item : items) run = after(item, run);
+    return run;
+  }
+
+  // The run after `item`, which it passed through.
+  Run after(const Node& item, Run run) const {
+    if (item.is_symbol("mark")) run.marked_at_origin = run.at_origin;
+    if (item.is_symbol("back"))
+      run.at_origin = run.marked_at_origin;
+    else if (moves(item))
+      run.at_origin = false;
+    run.acted = run.acted || acts(item);
+    return run;
+  }
+
+  // Whether an add here would change nothing: the mover is put back where it stands.
+  static bool unchanged(const Run& run) { return run.at_origin && !run.acted; }
+
+  // The tests whose answer is known: a cell that is surely the mover's own.
+  static core::Expr known(bool holds) {
+    core::Expr on_board = core::node(core::Op::Any);
+    return holds ? on_board : core::node(core::Op::Not, {std::move(on_board)});
+  }
+  static core::Expr never() { return known(false); }
+  static bool dies(const core::Expr& expr) {
+    if (expr == never()) return true;
+    return expr.op == core::Op::Seq && std::any_of(expr.items.begin(), expr.items.end(), dies);
+  }
+  static void keep_live(std::vector<core::Expr>& ways, core::Expr way) {
+    if (!dies(way)) ways.push_back(std::move(way));
+  }
+  // (not TEST), with a known answer turned over.
+  static core::Expr negation(core::Expr test) {
+    if (test == never()) return known(true);
+    if (test == known(true)) return never();
+    return core::node(core::Op::Not, {std::move(test)});
   }
 
   core::Expr passing(const Node& item, const Run& run) const {
@@ -2230,7 +2367,10 @@ class Lowering {
     if (item.is_symbol("flip") || item.is_symbol("change-owner")) return core::node(core::Op::Convert);
     if (item.head() == "if") {
       const auto [test, then, otherwise] = if_parts(item);
-      core::Expr tested = condition(*test, run), done = passing(then, run);
+      core::Expr tested = condition(*test, run);
+      if (tested == known(true)) return passing(then, run);
+      if (tested == never()) return passing(otherwise, run);
+      core::Expr done = passing(then, run);
       std::optional<core::Expr> other;
       if (!otherwise.empty()) other = passing(otherwise, run);
       // An if whose branch does nothing here (an add, which ends the move elsewhere) is the other
@@ -2286,7 +2426,7 @@ class Lowering {
     if (node.is_list() && node.items.size() == 1) return condition(node.items[0], run);
     const std::string head(node.head());
     const auto arguments = [&] { return std::span<const Node>(node.items).subspan(1); };
-    if (head == "not") return core::node(core::Op::Not, {condition(argument(node, 1, "CONDITION"), run)});
+    if (head == "not") return negation(condition(argument(node, 1, "CONDITION"), run));
     if (head == "and" || head == "or") {
       std::vector<core::Expr> tests;
       for (const Node& each : arguments()) {
@@ -2312,9 +2452,15 @@ class Lowering {
            "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, "
            "last-from?, last-to?, not, and, or");
     std::size_t next = 1;
-    core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), run) : core::node(places.at(positive));
+    const bool named = positive == "piece?" || positive == "in-zone?" || positive == "position?";
+    Run at = run;  // a condition that names a direction last tests a cell away from the origin
+    if (node.items.size() > (named ? 2U : 1U)) at.at_origin = false;
+    core::Expr test = occupancy_test ? occupants(kOccupancyTests.at(head), at) : core::node(places.at(positive));
     if (test.op == core::Op::LastFrom || test.op == core::Op::LastTo) test = last_move_test(test.op);
-    if (positive == "piece?") test.piece = piece_named(argument(node, next++, "PIECE"));
+    if (positive == "piece?") {
+      test.piece = piece_named(argument(node, next++, "PIECE"));
+      if (at.at_origin) test = known(test.piece == run.piece);  // the mover stands there
+    }
     if (positive == "in-zone?") {
       test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
       // A zone with no cell for this player holds nowhere; the core writes no empty region.
@@ -2328,7 +2474,7 @@ class Lowering {
       test = core::node(core::Op::Can, {core::seq({core_go(direction_for(way, player), player), std::move(test)})});
     }
     if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
-    return negated ? core::node(core::Op::Not, {std::move(test)}) : test;
+    return negated ? negation(std::move(test)) : test;
   }
 
   // last-from? or last-to?: the cell the previous move (or part of this move) started from or ended
@@ -2358,6 +2504,7 @@ class Lowering {
   // run says (Run::captured).
   static core::Expr occupants(unsigned allowed, const Run& run) {
     if (allowed == 0 || allowed == kAnyOccupant) return core::node(core::Op::Any);  // no test of the cell
+    if (run.at_origin) return known((allowed & kFriend) != 0);                      // the mover stands there
     if (run.captured == Captured::Gone) return occupants_gone(allowed);
     core::Expr standing = occupants_standing(allowed);
     if (run.captured == Captured::Stands) return standing;
@@ -2403,7 +2550,8 @@ class Lowering {
 
   // Where a run stops at an add: the mover lands here, taking whatever stands there (Zillions moves
   // onto a friend's piece too, when the file lets them).
-  static core::Expr landing(const Run& run) {
+  static core::Expr landing(Run run) {
+    run.at_origin = false;  // put back where it stands after acting, the mover finds its cell empty
     return *core::choice(
         {occupants(kEmpty, run), core::seq({occupants(kEnemy | kFriend, run), core::node(core::Op::Capture)})});
   }

@@ -638,6 +638,27 @@ TEST(ZrfCoreMoves, AnEmptyZoneAndAnIfThatOnlyAddsTranslate) {
   });
 }
 
+// In Zillions a moving piece stands on its cell until the move is made, so a test there sees it, a
+// friend of its own type, and an add there puts it back and changes nothing: no move. Dagaz's files
+// begin moves with (verify friend?) (tibetian-checkers.zrf, litter.zrf), which read as empty once
+// found no moves at all; jarmo.zrf's drop walks a loop that may not run and then adds.
+TEST(ZrfCoreMoves, TheMoverStandsOnItsCellUntilTheMoveIsMade) {
+  const Rules rules = tiny_rules("(moves (step n) (e (verify enemy?) add))",
+                                 "(moves ((verify friend?) n (verify empty?) add) "
+                                 "((verify (piece? Pawn)) e (verify empty?) add) "
+                                 "((while (on-board? w) w (if empty? add)) (verify empty?) add) "
+                                 "(add) ((verify empty?) n add) ((verify (not friend?)) s add))");
+  Game(rules).visit([](const auto& program) {
+    // a1 and b1 step north; b1 east (c1 empty, a1's east b1 taken); b1 west to a1 is taken, and the
+    // loop's way that runs no pass stays on the mover's own cell, which is not empty.
+    EXPECT_EQ(troyka_tests::move_texts(program, program.initial_state()),
+              (std::vector<std::string>{"a1-a2", "b1-b2", "b1-c1"}));
+  });
+  EXPECT_EQ(rules.general->moves.size(), 4U) << "(add) alone and the tests that fail at the origin make no rule";
+  const std::string translation = to_troyka_language(rules);
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4)) << translation;
+}
+
 // "maximal captures" true (Zillions'): of the moves, only those that capture the most pieces, the
 // parts of a move counted together; "deferred captures" true (the Dagaz project's): a captured piece
 // blocks its cell, seen by no test, until the move ends. The positions of
