@@ -88,11 +88,11 @@ std::string_view cell_fill(const BoardView& view, int cell, bool selected) {
   return light ? kLightSquare : kDarkSquare;
 }
 
-// The letter a piece is drawn with: its chess glyph, its letter when the game has several piece
+// The mark a piece is drawn with: its chess glyph, its code when the game has several piece
 // types, nothing for the one stone of games such as Hex or Othello.
 std::string piece_mark(const BoardView& view, const Occupant& occupant) {
-  if (const std::string_view glyph = chess_glyph(occupant.letter, 1); !glyph.empty()) return std::string(glyph);
-  if (view.piece_types > 1) return std::string(1, occupant.letter);
+  if (const std::string_view glyph = chess_glyph(occupant.code, 1); !glyph.empty()) return std::string(glyph);
+  if (view.piece_types > 1) return occupant.code;
   return {};
 }
 
@@ -136,7 +136,7 @@ std::string cell_svg(const BoardView& view, const BoardMarks& marks, int cell) {
   if (target) classes += " target";
   std::string attributes = fmt::format(R"(class="{}" data-cell="{}")", classes, lang::cell_name(cell, view.width));
   if (occupant.player >= 0 && occupant.player != Occupant::kBlocked)
-    attributes += fmt::format(R"( data-player="{}" data-piece="{}")", occupant.player, occupant.letter);
+    attributes += fmt::format(R"( data-player="{}" data-piece="{}")", occupant.player, occupant.code);
   const int column = cell % view.width, row = cell / view.width;
   const Point at = centre(view, column, row);
   std::string svg = fmt::format("<g {}>{}", attributes, cell_shape(view, at, cell_fill(view, cell, selected)));

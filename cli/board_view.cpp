@@ -19,18 +19,21 @@ constexpr std::string_view kChessLetters = "PNBRQK";
 constexpr std::array<std::string_view, 6> kFirstPlayerGlyphs = {"♙", "♘", "♗", "♖", "♕", "♔"};
 constexpr std::array<std::string_view, 6> kSecondPlayerGlyphs = {"♟", "♞", "♝", "♜", "♛", "♚"};
 
-// One terminal column for what stands on a cell of a game of `players` players.
+// What stands on a cell of a game of `players` players: a terminal column, or a piece's longer code.
 std::string symbol(const Occupant& occupant, const BoardStyle& style, std::size_t players) {
   if (occupant.player < 0) return style.unicode ? "·" : ".";
   if (occupant.player == Occupant::kBlocked) return "*";  // as in Program::diagram
   if (occupant.player == Occupant::kHole) return " ";     // a gap in the board, where Program::diagram has '#'
   if (players > kPlayers) return std::to_string(occupant.player + 1);
   if (style.unicode) {
-    if (const std::string_view glyph = chess_glyph(occupant.letter, occupant.player); !glyph.empty())
+    if (const std::string_view glyph = chess_glyph(occupant.code, occupant.player); !glyph.empty())
       return std::string(glyph);
   }
-  const auto letter = static_cast<unsigned char>(occupant.letter);
-  return std::string(1, static_cast<char>(occupant.player == 0 ? std::toupper(letter) : std::tolower(letter)));
+  std::string code = occupant.code;
+  if (occupant.player == 1)
+    std::transform(code.begin(), code.end(), code.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  return code;
 }
 
 // `cell_width` columns for what stands on `cell`: its symbol, or an empty cell's count, right-aligned.
@@ -67,8 +70,8 @@ std::string draw_row(const BoardView& view, const BoardStyle& style, int row, in
 
 }  // namespace
 
-std::string_view chess_glyph(char letter, int player) {
-  const std::size_t glyph = kChessLetters.find(letter);
+std::string_view chess_glyph(std::string_view code, int player) {
+  const std::size_t glyph = code.size() == 1 ? kChessLetters.find(code[0]) : std::string_view::npos;
   if (glyph == std::string_view::npos) return {};
   return player == 0 ? kFirstPlayerGlyphs[glyph] : kSecondPlayerGlyphs[glyph];
 }
@@ -77,6 +80,7 @@ std::string draw_board(const BoardView& view, const BoardStyle& style) {
   const int label_width = view.height >= 10 ? 2 : 1;
   int cell_width = 1;
   for (const int count : view.counts) cell_width = std::max(cell_width, static_cast<int>(std::to_string(count).size()));
+  for (const Occupant& occupant : view.cells) cell_width = std::max(cell_width, static_cast<int>(occupant.code.size()));
   std::string out;
   for (int row = view.height - 1; row >= 0; --row) out += draw_row(view, style, row, label_width, cell_width);
   out += fmt::format("  {:>{}}", "", label_width);

@@ -25,7 +25,7 @@ struct Occupant {
   static constexpr int kBlocked = kMaxPlayers;   // `player` of a cell a shot blocked: no one's
   static constexpr int kHole = kMaxPlayers + 1;  // `player` of a hole: not a cell, drawn as nothing
   int player = -1;                               // -1: empty
-  char letter = 0;                               // the piece type's letter, upper case
+  std::string code;                              // the piece type's code, upper case: "P", "DK"
 };
 
 struct BoardView {
@@ -53,12 +53,12 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
     for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
       auto cells = state.by_player[static_cast<std::size_t>(player)] & state.by_piece[piece];
       while (cells.any())
-        view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{player, rules.pieces[piece].letter};
+        view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{player, rules.pieces[piece].code};
     }
   }
   for (auto cells = state.blocked; cells.any();)
-    view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, 0};
-  for (const int hole : rules.holes) view.cells[static_cast<std::size_t>(hole)] = Occupant{Occupant::kHole, 0};
+    view.cells[static_cast<std::size_t>(cells.pop_lowest())] = Occupant{Occupant::kBlocked, {}};
+  for (const int hole : rules.holes) view.cells[static_cast<std::size_t>(hole)] = Occupant{Occupant::kHole, {}};
   if (rules.keeps_counts)
     for (int cell = 0; cell < rules.cells(); ++cell) view.counts.push_back(state.count(cell));
   if (last_move) {
@@ -70,7 +70,7 @@ BoardView board_view(const Program& program, const typename Program::StateType& 
 
 // The chess glyph of a chess-like letter (P N B R Q K): hollow for the first player, solid for the
 // second; "" for any other letter.
-std::string_view chess_glyph(char letter, int player);
+std::string_view chess_glyph(std::string_view code, int player);
 
 // The board, one line per row and a line of file letters, each line ending in '\n'. Without
 // colour the last move's destination is bracketed, "·[♙]·", which keeps the columns aligned. With

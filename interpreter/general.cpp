@@ -2218,7 +2218,7 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
 template <int Words>
 std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const {
   const auto cell = [&](int c) { return lang::cell_name(c, width_); };
-  const auto letter = [&](int piece) { return rules_->pieces[static_cast<std::size_t>(piece)].letter; };
+  const auto letter = [&](int piece) { return rules_->pieces[static_cast<std::size_t>(piece)].code; };
   std::string text;
   if (record.labelled >= 0) {
     text = core_->moves[static_cast<std::size_t>(record.labelled)].label;

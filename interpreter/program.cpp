@@ -2742,7 +2742,7 @@ std::string Program<Words>::move_text(Move move) const {
   if (is_pass(move)) return "pass";
   if (is_swap(move)) return "swap";
   if (move.is_drop())
-    return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].letter, lang::cell_name(move.to, width_))
+    return drops_name_piece_ ? fmt::format("{}@{}", rules_->pieces[move.piece].code, lang::cell_name(move.to, width_))
                              : lang::cell_name(move.to, width_);
   if (move.jumped) {
     std::string text = lang::cell_name(move.from, width_);
@@ -2822,12 +2822,13 @@ ParsedMove Program<Words>::parse_move(const StateType& state, std::string_view t
   const std::string_view shot = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
   const std::string_view whole = text;
   text = text.substr(0, slash);
-  const bool placed = text.size() > 2 && text[1] == '@';
+  const std::size_t at = text.find('@');  // "L@c3", "DK@c3": a drop naming the piece
+  const bool placed = at != std::string_view::npos && at > 0 && at + 1 < text.size();
   const std::vector<std::string_view> names = placed ? std::vector<std::string_view>{} : cells_of(text);
   if ((placed || names.size() == 1) && slash != std::string_view::npos)
     return fail(fmt::format("'{}': a placed piece shoots nothing; write the drop without '/{}'", whole, shot));
-  if (placed) return parse_drop(state, text.substr(2), text[0]);
-  if (names.size() == 1) return parse_drop(state, names.front(), 0);
+  if (placed) return parse_drop(state, text.substr(at + 1), text.substr(0, at));
+  if (names.size() == 1) return parse_drop(state, names.front(), {});
   if (names.empty()) {
     const bool moves_pieces = !jumps_[0].empty() || !jumps_[1].empty() || !hops_[0].empty() || !hops_[1].empty();
     return fail(fmt::format("'{}' is not a move; write it as {}, e.g. {}", text,
@@ -2946,21 +2947,20 @@ ParsedMove Program<Words>::parse_swap(const StateType& state) const {
                                 rules_->players[state.to_move].name, state.ply)};
 }
 
-// A cell alone names a drop onto it; "L@c3" a drop of the piece with letter L (needed when a player
-// can drop more than one piece type on a cell). `letter` is 0 when none is given.
+// A cell alone names a drop onto it; "L@c3" a drop of the piece with code L (needed when a player
+// can drop more than one piece type on a cell). `code` is empty when none is given.
 template <int Words>
-ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text, char letter) const {
+ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view text, std::string_view code) const {
   const auto fail = [&](std::string error) { return ParsedMove{{}, std::move(error)}; };
   const int cell = lang::parse_cell(text, width_, height_);
   if (std::string error = not_a_cell(text, cell); !error.empty()) return fail(std::move(error));
   if (state.over) return fail("the game is over");
   MoveList moves;
   legal_moves(state, moves);
+  const int named = code.empty() ? -1 : lang::piece_of_code(*rules_, code);
   moves.erase(std::remove_if(moves.begin(), moves.end(),
                              [&](const Move& move) {
-                               const char piece = rules_->pieces[move.piece].letter;
-                               return !move.is_drop() || move.to != cell ||
-                                      (letter && std::toupper(static_cast<unsigned char>(letter)) != piece);
+                               return !move.is_drop() || move.to != cell || (!code.empty() && move.piece != named);
                              }),
               moves.end());
   if (moves.size() == 1) return ParsedMove{moves.front(), {}};
@@ -2985,7 +2985,7 @@ std::string Program<Words>::position_text(const StateType& state) const {
   for (int row = height_ - 1; row >= 0; --row) {
     int empties = 0;
     for (int column = 0; column < width_; ++column) {
-      const std::string symbol = cell_text(state, row * width_ + column);
+      const std::string symbol = cell_text(state, row * width_ + column, true);
       if (symbol == ".") {
         ++empties;
         continue;
@@ -3024,9 +3024,9 @@ std::string Program<Words>::hand_text(const StateType& state) const {
   for (int player = 0; player < kPlayers; ++player)
     for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot) {
       const int count = state.hands[player][slot];
-      const char letter = rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])].letter;
       if (count > 1) text += std::to_string(count);
-      if (count > 0) text += player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
+      if (count > 0)
+        text += lang::piece_text(rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])], player, kPlayers);
     }
   return text.empty() ? "-" : text;
 }
@@ -3048,15 +3048,12 @@ std::string Program<Words>::parse_hand(StateType& state, std::string_view text) 
       if (error != std::errc() || count < 2 || count > lang::kMaxHandCount || i == text.size())
         return fail(fmt::format("has a count that is not from 2 to {} before a letter", lang::kMaxHandCount));
     }
-    const char letter = text[i++];
-    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter)));
-    const auto slot = std::find_if(rules_->hands.begin(), rules_->hands.end(), [&](int piece) {
-      return rules_->pieces[static_cast<std::size_t>(piece)].letter == upper;
-    });
-    if (slot == rules_->hands.end())
-      return fail(fmt::format("names '{}', which is not a piece of (hands ...)", letter));
-    state.hands[letter == upper ? 0 : 1][static_cast<std::size_t>(slot - rules_->hands.begin())] =
-        static_cast<std::uint8_t>(count);
+    const auto [written, owner] = piece_written_at(text, i);
+    const int piece = owner < 0 ? -1 : lang::piece_of_code(*rules_, written);
+    const auto slot = std::find(rules_->hands.begin(), rules_->hands.end(), piece);
+    if (piece < 0 || slot == rules_->hands.end())
+      return fail(fmt::format("names '{}', which is not a piece of (hands ...)", written));
+    state.hands[owner][static_cast<std::size_t>(slot - rules_->hands.begin())] = static_cast<std::uint8_t>(count);
   }
   return {};
 }
@@ -3181,23 +3178,24 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       if (c == kBlockedSymbol) state.blocked.set(row * width_ + column);
       ++column;
     } else {
-      const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      const auto piece = std::find_if(rules_->pieces.begin(), rules_->pieces.end(),
-                                      [&](const lang::PieceType& type) { return type.letter == upper; });
-      if (piece == rules_->pieces.end()) return fail(fmt::format("'{}' is not a piece of this game", c));
+      auto [written, owner] = piece_written_at(board, i);
+      const int piece = owner < 0 ? -1 : lang::piece_of_code(*rules_, written);
+      if (piece < 0) return fail(fmt::format("'{}' is not a piece of this game", written));
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
       if (std::string error = misplaced(1, false); !error.empty()) return fail(error);
-      int owner = c == upper ? 0 : 1;
-      if (players_ > kPlayers) {  // the letter, then the player's number
-        owner = i + 1 < board.size() ? board[i + 1] - '1' : -1;
-        if (c != upper || owner < 0 || owner >= players_)
+      if (players_ > kPlayers) {  // the code, then the player's number
+        const std::string upper = lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece)], 0, kPlayers);
+        const int number = i < board.size() ? board[i] - '1' : -1;
+        if (owner != 0 || number < 0 || number >= players_)
           return fail(
               fmt::format("'{}' is not followed by a player's number from 1 to {} (a piece is written "
                           "its letter in upper case, then its player's number: '{}1')",
-                          c, players_, upper));
-        ++i;
+                          written, players_, upper));
+        owner = number;
+      } else {
+        --i;  // the loop steps past the piece's last character
       }
-      put(state, owner, static_cast<int>(piece - rules_->pieces.begin()), row * width_ + column++);
+      put(state, owner, piece, row * width_ + column++);
     }
   }
   if (row != 0) return fail(fmt::format("the board must have {} rows of {} cells", height_, width_));
@@ -3270,20 +3268,6 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
   return parsed;
 }
 
-// How a cell shows in position text and diagrams: a piece's letter (upper case for the first
-// player), kBlockedSymbol for a blocked cell, kHoleSymbol for a hole, '.' for an empty cell.
-template <int Words>
-char Program<Words>::symbol_at(const StateType& state, int cell) const {
-  if (state.blocked.test(cell)) return kBlockedSymbol;
-  if (!board_.test(cell)) return kHoleSymbol;
-  for (int player = 0; player < kPlayers; ++player)
-    if (const int piece = piece_at(state, player, cell); piece >= 0) {
-      const char letter = rules_->pieces[static_cast<std::size_t>(piece)].letter;
-      return player == 0 ? letter : static_cast<char>(std::tolower(static_cast<unsigned char>(letter)));
-    }
-  return '.';
-}
-
 // The players out, in the order they went out: "Red,Black".
 template <int Words>
 std::string Program<Words>::out_text(const StateType& state) const {
@@ -3311,14 +3295,42 @@ std::string Program<Words>::parse_out(StateType& state, std::string_view text) c
   return {};
 }
 
-// A cell as position text and diagrams write it: symbol_at's letter with two players; with more,
-// a piece is its letter and its player's number from 1 ("P3"), as case tells only two players apart.
+// A cell as position text (bracketed) and diagrams write it: its piece (lang::piece_text: "P", "p", "[DK]", with
+// more than two players "P3"), kBlockedSymbol for a blocked cell, kHoleSymbol for a hole, '.' for an
+// empty cell.
 template <int Words>
-std::string Program<Words>::cell_text(const StateType& state, int cell) const {
-  if (players_ <= kPlayers) return std::string(1, symbol_at(state, cell));  // one player: its letters
+std::string Program<Words>::cell_text(const StateType& state, int cell, bool bracketed) const {
+  if (state.blocked.test(cell)) return std::string(1, kBlockedSymbol);
+  if (!board_.test(cell)) return std::string(1, kHoleSymbol);
   const int owner = owner_at(state, cell);
-  if (owner < 0) return std::string(1, symbol_at(state, cell));
-  return fmt::format("{}{}", rules_->pieces[static_cast<std::size_t>(piece_at(state, owner, cell))].letter, owner + 1);
+  if (owner < 0) return ".";
+  return lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece_at(state, owner, cell))], owner, players_,
+                          bracketed);
+}
+
+// The piece written at text[i] in position text, and i moved past it: its code, and its owner by
+// its case (0 for upper case, 1 for lower, -1 for a mix or an unclosed bracket). A code of more than
+// one character is in brackets: "[DK]".
+template <int Words>
+std::pair<std::string_view, int> Program<Words>::piece_written_at(std::string_view text, std::size_t& i) {
+  std::string_view code = text.substr(i, 1);
+  if (text[i] == '[') {
+    const std::size_t close = text.find(']', i);
+    if (close == std::string_view::npos) {
+      code = text.substr(i);
+      i = text.size();
+      return {code, -1};
+    }
+    code = text.substr(i + 1, close - i - 1);
+    i = close;
+  }
+  ++i;
+  const auto has = [&](auto is_case) {
+    return std::any_of(code.begin(), code.end(), [&](char c) { return is_case(static_cast<unsigned char>(c)) != 0; });
+  };
+  const bool upper = has([](unsigned char c) { return std::isupper(c); });
+  const bool lower = has([](unsigned char c) { return std::islower(c); });
+  return {code, upper == lower ? -1 : upper ? 0 : 1};
 }
 
 // On a rhombus each row is drawn half a cell to the right of the row below, so that a cell's six
@@ -3326,14 +3338,16 @@ std::string Program<Words>::cell_text(const StateType& state, int cell) const {
 template <int Words>
 std::string Program<Words>::diagram(const StateType& state) const {
   const bool rhombus = rules_->shape == lang::BoardShape::Rhombus;
-  // "P3"; a game that keeps counts shows each cell's count where no piece stands, up to "255".
-  const int cell_width = rules_->keeps_counts ? 3 : players_ > kPlayers ? 2 : 1;
+  // "P3", "[DK]"; a game that keeps counts shows each cell's count where no piece stands, up to "255".
+  std::size_t cell_width = rules_->keeps_counts ? 3 : 1;
+  for (const lang::PieceType& type : rules_->pieces)
+    cell_width = std::max(cell_width, lang::piece_text(type, 0, players_, false).size());
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
     out += fmt::format("{:>3} {}", row + 1, std::string(rhombus ? static_cast<std::size_t>(row) : 0, ' '));
     for (int column = 0; column < width_; ++column) {
       const int cell = row * width_ + column;
-      std::string shown = cell_text(state, cell);
+      std::string shown = cell_text(state, cell, false);
       if (rules_->keeps_counts && shown == ".") shown = std::to_string(state.count(cell));
       out += fmt::format(" {:<{}}", shown, cell_width);
     }
@@ -3413,7 +3427,7 @@ std::string Program<Words>::describe() const {
   };
   for (std::size_t index = 0; index < r.pieces.size(); ++index) {
     const lang::PieceType& piece = r.pieces[index];
-    out += fmt::format("piece {} ({}):\n", piece.name, piece.letter);
+    out += fmt::format("piece {} ({}):\n", piece.name, piece.code);
     for (const lang::MoveRule& move : piece.moves) {
       const auto where = [&](int player) {
         if (move.kind != lang::MoveKind::Drop) {

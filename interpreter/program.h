@@ -708,7 +708,7 @@ class Program {
   [[gnu::noinline]] bool one_group(const Board& pieces) const;
   void swap_sides(StateType& state) const;
   void rotate(StateType& state, const Rotation& turn) const;
-  ParsedMove parse_drop(const StateType& state, std::string_view text, char letter) const;
+  ParsedMove parse_drop(const StateType& state, std::string_view text, std::string_view code) const;
   ParsedMove parse_pass(const StateType& state) const;
   ParsedMove parse_swap(const StateType& state) const;
   ParsedMove parse_unshot(const MoveList& moves, int from, int to, std::string_view text) const;
@@ -790,8 +790,8 @@ class Program {
   void put(StateType& state, int player, int piece, int cell) const;
   void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
-  char symbol_at(const StateType& state, int cell) const;
-  std::string cell_text(const StateType& state, int cell) const;
+  static std::pair<std::string_view, int> piece_written_at(std::string_view text, std::size_t& i);
+  std::string cell_text(const StateType& state, int cell, bool bracketed) const;
   std::string out_text(const StateType& state) const;
   std::string parse_out(StateType& state, std::string_view text) const;  // the list after "out="
   // Passes the turn on after a decision of `mover`.

@@ -1013,21 +1013,25 @@ class Checker {
       if (piece_index(piece.name) >= 0)
         fail(form->items[1], fmt::format("the piece '{}' is declared twice", piece.name));
       std::size_t next = 2;
-      piece.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(piece.name[0])));
+      piece.code = std::string(1, piece.name[0]);
       if (form->items.size() > 2 && form->items[2].kind == Node::Kind::String) {
-        const std::string& letter = form->items[2].text;
-        if (letter.size() != 1 || !std::isalpha(static_cast<unsigned char>(letter[0])))
-          fail(form->items[2], "a piece's letter must be a single letter, like \"P\"");
-        piece.letter = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
+        piece.code = form->items[2].text;
+        if (const std::string problem = piece_code_problem(piece.code); !problem.empty())
+          fail(form->items[2], problem, "like \"P\", or \"DK\" in a game of more piece types than letters");
         ++next;
       }
-      if (!std::isalpha(static_cast<unsigned char>(piece.letter)))
+      if (!std::isalpha(static_cast<unsigned char>(piece.code[0])) && piece.code.size() == 1)
         fail(form->items[1], "a piece needs a letter for diagrams",
              fmt::format("give one after the name: (piece {} \"L\" ...)", piece.name));
+      std::transform(piece.code.begin(), piece.code.end(), piece.code.begin(),
+                     [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
       for (const PieceType& other : rules_.pieces)
-        if (other.letter == piece.letter)
-          fail(*form, fmt::format("the pieces '{}' and '{}' share the letter {}", other.name, piece.name, piece.letter),
-               "give this piece its own letter: (piece NAME \"L\" ...)");
+        if (other.code == piece.code)
+          fail(*form,
+               fmt::format("the pieces '{}' and '{}' share the {} {}", other.name, piece.name,
+                           piece.code.size() == 1 ? "letter" : "code", piece.code),
+               "give this piece its own letter, (piece NAME \"L\" ...), or a code of up to three characters, "
+               "(piece NAME \"DK\" ...)");
       const Node* promote = nullptr;
       for (std::size_t i = next; i < form->items.size(); ++i) {
         const Node& part = form->items[i];
@@ -3023,6 +3027,39 @@ std::vector<std::string> player_names(const Rules& rules) {
   std::vector<std::string> names;
   for (const Player& player : rules.players) names.push_back(player.name);
   return names;
+}
+
+std::string piece_code_problem(std::string_view code) {
+  const auto is_letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; };
+  const auto allowed = [&](char c) {
+    return is_letter(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '!';
+  };
+  if (code.empty() || code.size() > kMaxPieceCode)
+    return fmt::format("a piece's code is one letter, or up to {} characters", kMaxPieceCode);
+  if (code.size() == 1 && !is_letter(code[0])) return "a piece's code of one character is a letter";
+  if (!std::all_of(code.begin(), code.end(), allowed)) return "a piece's code is made of letters, digits, '+' and '!'";
+  if (std::none_of(code.begin(), code.end(), is_letter)) return "a piece's code needs a letter, which tells its owner";
+  return {};
+}
+
+std::string piece_text(const PieceType& type, int player, int players, bool bracketed) {
+  std::string text = type.code;
+  if (players <= kPlayers && player == 1)
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  if (bracketed && text.size() > 1) text = fmt::format("[{}]", text);
+  return players > kPlayers ? fmt::format("{}{}", text, player + 1) : text;
+}
+
+int piece_of_code(const Rules& rules, std::string_view code) {
+  const auto same = [&](const PieceType& type) {
+    return type.code.size() == code.size() &&
+           std::equal(code.begin(), code.end(), type.code.begin(), [](char a, char b) {
+             return std::toupper(static_cast<unsigned char>(a)) == static_cast<unsigned char>(b);
+           });
+  };
+  const auto found = std::find_if(rules.pieces.begin(), rules.pieces.end(), same);
+  return found == rules.pieces.end() ? -1 : static_cast<int>(found - rules.pieces.begin());
 }
 
 std::string cell_name(int cell, int width) {

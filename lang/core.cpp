@@ -449,7 +449,7 @@ class Printer {
  private:
   std::string piece_text(const Rules& core, int piece) const {
     const PieceType& type = rules_.pieces[static_cast<std::size_t>(piece)];
-    std::string text = fmt::format("(piece {} \"{}\"", type.name, type.letter);
+    std::string text = fmt::format("(piece {} \"{}\"", type.name, type.code);
     for (const Rule& rule : core.moves)
       if (rule.scope == Rule::Scope::Piece && rule.piece == piece) {
         text += '\n';  // appended alone: GCC 12 warns (-Wrestrict) about "\n" + a string here

@@ -152,7 +152,10 @@ struct MoveRule {
 
 struct PieceType {
   std::string name;
-  char letter = '?';  // upper case; White's pieces print upper case, Black's lower case
+  // How position text, diagrams and move text name the type (piece_text): a letter, or two or three
+  // characters (letters, digits, '+', '!', a letter among them) for games of more piece types than
+  // letters, such as the large shogi variants' "DK" or "+P"; upper case, whatever the case given.
+  std::string code = "?";
   std::vector<MoveRule> moves;
   // (promote PIECE REGION): a piece of this type that ends a move, or a jump of a chain, on its
   // player's version of the region becomes a `promote_to` there, and the move ends. -1: never.
@@ -461,6 +464,18 @@ const std::string& target_name(Target target);
 // The index of the piece type called `name` in rules.pieces, or -1; and every piece type's name,
 // for did-you-mean hints. Shared by the front ends.
 int piece_index(const Rules& rules, std::string_view name);
+inline constexpr std::size_t kMaxPieceCode = 3;  // the characters of a piece type's code
+// Why `code` cannot name a piece type (empty when it can): one letter, or up to kMaxPieceCode
+// letters, digits, '+' and '!' with a letter among them.
+std::string piece_code_problem(std::string_view code);
+// A piece of `type` owned by `player`, as position text and diagrams write it in a game of
+// `players`: its code in upper case for the first of two players (and a lone one) and in lower case
+// for the second, in brackets when longer than a letter ("[DK]", "[dk]") unless `bracketed` is false
+// (a diagram's cells of one width need none); with more than two players in upper case, then the
+// player's number from 1 ("P3", "[DK]3").
+std::string piece_text(const PieceType& type, int player, int players, bool bracketed = true);
+// The piece type whose code `code` is, in either case; -1 for none.
+int piece_of_code(const Rules& rules, std::string_view code);
 std::vector<std::string> piece_names(const Rules& rules);
 // The register of `rules` that keeps the last move's `which` cell (Register::last), added if
 // missing; -1 when the game already has kMaxRegisters others. find_: without adding it.

@@ -414,7 +414,7 @@ std::string to_troyka_language(const Rules& rules) {
   if (rules.pass_when_stuck) text += "  (pass-when-stuck)\n";
   for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece) {
     const int base = rules.pieces[piece].demotes_to;
-    text += fmt::format("  (piece {} \"{}\"{}{}{})\n", rules.pieces[piece].name, rules.pieces[piece].letter,
+    text += fmt::format("  (piece {} \"{}\"{}{}{})\n", rules.pieces[piece].name, rules.pieces[piece].code,
                         base < 0 ? "" : " (demotes-to " + rules.pieces[static_cast<std::size_t>(base)].name + ")",
                         moves_text(rules, piece, alike), general_moves_text(rules, static_cast<int>(piece), "    "));
   }

@@ -1474,7 +1474,7 @@ class Lowering {
     }
     if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
     if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
-    piece.letter = letter_for(piece.name, notation, form);
+    piece.code = code_for(piece.name, notation, form);
     CorePiece core_piece{static_cast<int>(rules_.pieces.size()), bodies_of(moves)};
     piece_moves_.push_back(core_piece.bodies);  // a part of another piece's move may go on as this one
     std::vector<const Node*> bodies;
@@ -1546,24 +1546,36 @@ class Lowering {
     return true;
   }
 
-  // A diagram letter: the notation's when it is one letter, else the first letter of the name, else
-  // of the alphabet, that no other piece has. Zillions shows the notation only in its list of
-  // moves, so another letter changes nothing in the game.
-  char letter_for(const std::string& name, const Node* notation, const Node& form) const {
-    const auto taken = [&](char c) {
-      return std::any_of(rules_.pieces.begin(), rules_.pieces.end(), [&](const PieceType& p) { return p.letter == c; });
+  // A piece type's code: a letter, the notation's when it is one letter, else the first letter of
+  // the name, else of the alphabet, that no other piece has; once the 26 letters are taken, the
+  // notation when it makes a code ("DK", "+P"), else the name's first letter and one of its later
+  // letters or digits, else that letter and a digit. Zillions shows the notation only in its list of
+  // moves, so another code changes nothing in the game.
+  std::string code_for(const std::string& name, const Node* notation, const Node& form) const {
+    const auto upper = [](std::string text) {
+      std::transform(text.begin(), text.end(), text.begin(),
+                     [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
+      return text;
     };
-    std::string candidates = notation ? string(*notation, "the notation") : "";
-    if (candidates.size() != 1) candidates.clear();
-    candidates += name + "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    for (const char c : candidates) {
-      const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      if (std::isalpha(static_cast<unsigned char>(c)) && !taken(upper)) return upper;
-    }
+    const auto free = [&](const std::string& code) {
+      return piece_code_problem(code).empty() && piece_of_code(rules_, code) < 0;
+    };
+    const std::string noted = notation ? upper(string(*notation, "the notation")) : "";
+    std::vector<std::string> candidates;
+    if (noted.size() == 1) candidates.push_back(noted);
+    for (const char c : upper(name) + "ABCDEFGHIJKLMNOPQRSTUVWXYZ") candidates.emplace_back(1, c);
+    candidates.push_back(noted);
+    const std::string named = upper(name);
+    for (std::size_t i = 1; i < named.size(); ++i) candidates.push_back({named[0], named[i]});
+    for (char digit = '2'; digit <= '9'; ++digit) candidates.push_back({named[0], digit});
+    for (const std::string& code : candidates)
+      if (free(code)) return code;
     fail(form,
-         fmt::format("the piece '{}' has no letter left for diagrams: troyka's position text writes each piece type "
-                     "as a letter of its own, and the 26 are taken (a missing feature, not a mistake in the file)",
-                     name));
+         fmt::format("the piece '{}' has no code left for diagrams: its name's first letter with a digit "
+                     "or another letter of the name are all taken (a missing feature, not a mistake in the "
+                     "file)",
+                     name),
+         "a notation of up to three characters gives it one: (notation \"DK\")");
   }
 
   int piece_named(const Node& node) const {
@@ -2089,15 +2101,20 @@ class Lowering {
     if (last) endings.push_back(*last);
     for (auto& [to, parts] : leaves)
       endings.push_back(core::seq({*core::choice(std::move(parts)), continuation(to, run, earlier)}));
-    if (pass_partial_) {
-      endings.push_back(core::seq({}));
-    } else {
-      std::vector<core::Expr> stuck;
-      if (any_part) stuck.push_back(core::node(core::Op::Cannot, {*any_part}));
-      if (last) stuck.push_back(core::node(core::Op::Cannot, {*last}));
-      endings.push_back(core::seq(std::move(stuck)));
+    // The move may end here with "pass partial", or where no part can follow: then an ending is
+    // optional, or one of the endings or being stuck (the core writes no empty sequence).
+    std::vector<core::Expr> stuck;
+    if (!pass_partial_ && any_part) stuck.push_back(core::node(core::Op::Cannot, {*any_part}));
+    if (!pass_partial_ && last) stuck.push_back(core::node(core::Op::Cannot, {*last}));
+    std::optional<core::Expr> ending = core::choice(std::move(endings));
+    if (!stuck.empty()) {
+      std::vector<core::Expr> ways;
+      if (ending) ways.push_back(std::move(*ending));
+      ways.push_back(core::seq(std::move(stuck)));
+      items.push_back(*core::choice(std::move(ways)));
+    } else if (ending) {
+      items.push_back(core::node(core::Op::Opt, {std::move(*ending)}));
     }
-    items.push_back(*core::choice(std::move(endings)));
     return core::seq(std::move(items));
   }
 

@@ -972,7 +972,7 @@ TEST(LangNames, TwoPiecesWithTheSameExplicitLetter) {
             R"(test.game:9:3: error: the pieces 'Pawn' and 'Pike' share the letter P
  9 |   (piece Pike "P"
    |   ^
-hint: give this piece its own letter: (piece NAME "L" ...)
+hint: give this piece its own letter, (piece NAME "L" ...), or a code of up to three characters, (piece NAME "DK" ...)
 )");
 }
 
@@ -981,16 +981,29 @@ TEST(LangNames, TwoPiecesWhoseNamesStartWithTheSameLetter) {
             R"(test.game:9:3: error: the pieces 'Pawn' and 'pike' share the letter P
  9 |   (piece pike
    |   ^
-hint: give this piece its own letter: (piece NAME "L" ...)
+hint: give this piece its own letter, (piece NAME "L" ...), or a code of up to three characters, (piece NAME "DK" ...)
 )");
 }
 
-TEST(LangNames, PieceLetterMustBeOneLetter) {
-  EXPECT_EQ(error_of(game_with("(piece Pawn \"P\"", "(piece Pawn \"P1\"")),
-            R"(test.game:8:15: error: a piece's letter must be a single letter, like "P"
- 8 |   (piece Pawn "P1"
-   |               ^~~~
+// A piece's code is a letter, or up to three letters, digits, '+' and '!' with a letter among them
+// (for games of more piece types than letters: pieces_test.cpp).
+TEST(LangNames, PieceCodeIsALetterOrAShortWord) {
+  const auto code_error = [](std::string_view code) {
+    return error_of(game_with("(piece Pawn \"P\"", fmt::format("(piece Pawn \"{}\"", code)));
+  };
+  const auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  EXPECT_EQ(code_error("P-1"),
+            R"(test.game:8:15: error: a piece's code is made of letters, digits, '+' and '!'
+ 8 |   (piece Pawn "P-1"
+   |               ^~~~~
+hint: like "P", or "DK" in a game of more piece types than letters
 )");
+  EXPECT_EQ(first_line(code_error("ABCD")),
+            "test.game:8:15: error: a piece's code is one letter, or up to 3 characters");
+  EXPECT_EQ(first_line(code_error("7")), "test.game:8:15: error: a piece's code of one character is a letter");
+  EXPECT_EQ(first_line(code_error("+1")),
+            "test.game:8:15: error: a piece's code needs a letter, which tells its owner");
+  EXPECT_EQ(rules_of(game_with("(piece Pawn \"P\"", "(piece Pawn \"+p\"")).pieces[0].code, "+P");
 }
 
 TEST(LangNames, PieceNameWithoutALetterAsksForOne) {
@@ -1689,7 +1702,7 @@ TEST(LangLoad, BreakthroughFileWithDefaults) {
   EXPECT_EQ(rules.players[1].facing, "south");
   ASSERT_EQ(rules.pieces.size(), 1u);
   EXPECT_EQ(rules.pieces[0].name, "Pawn");
-  EXPECT_EQ(rules.pieces[0].letter, 'P');
+  EXPECT_EQ(rules.pieces[0].code, "P");
   EXPECT_EQ(rules.pieces[0].moves.size(), 2u);
 }
 
@@ -1787,7 +1800,7 @@ TEST(LangLoad, CommentAtTheEndWithoutANewline) { EXPECT_EQ(rules_of(std::string(
 TEST(LangLoad, PieceLetterDefaultsToTheNamesFirstLetter) {
   const Rules rules = rules_of(game_with("(piece Pawn \"P\"", "(piece soldier (step forward))\n  (piece Pawn \"P\""));
   ASSERT_EQ(rules.pieces.size(), 2u);
-  EXPECT_EQ(rules.pieces[0].letter, 'S');
+  EXPECT_EQ(rules.pieces[0].code, "S");
 }
 
 TEST(LangLoad, PlacementForOnePlayerOnly) {
@@ -1814,7 +1827,7 @@ TEST(LangLoad, EveryFormOfTheLanguage) {
   EXPECT_EQ(rules.width, 6);
   EXPECT_EQ(rules.height, 6);
   std::string letters;
-  for (const PieceType& piece : rules.pieces) letters += piece.letter;
+  for (const PieceType& piece : rules.pieces) letters += piece.code;
   EXPECT_EQ(letters, "KRBNMQ");
   EXPECT_EQ(rules.pieces[0].moves[0].offsets[0].size(), 8u);  // all-directions
   EXPECT_EQ(rules.pieces[3].moves[0].offsets[0].size(), 8u);  // the knight's leaps

@@ -156,5 +156,49 @@ TEST(ManyPieceTypes, TwentySixTypesOnTheWidestBoardReadBackAndHash) {
   });
 }
 
+// ---- More types than letters: codes of two or three characters ------------------------------------
+
+// Forty types on 8x8, each a step forward with a code of its own ("T0" to "T39"); two of them are
+// also dropped on the home row, so drops name the piece. White has T12 on a1 and T5 on c1, Black
+// T39 on h8.
+Game coded() {
+  std::string text = "(game \"Codes\" (players (White north) (Black south)) (board (rectangle 8 8))\n";
+  for (int i = 0; i < 40; ++i)
+    text += fmt::format("  (piece T{} \"T{}\" (step forward (to empty)){})\n", i, i,
+                        i == 5 || i == 7 ? " (drop (in (home-rows 1)))" : "");
+  text += "  (setup (place White T12 a1) (place White T5 c1) (place Black T39 h8))\n";
+  text += "  (end (win opponent-has-no-pieces) (draw (ply-limit 20))))\n";
+  return Game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"codes.game", text}), {}));
+}
+
+// Position text writes a code of more than one letter in brackets, White's in upper case and
+// Black's in lower case; the diagram gives each cell the room of the longest; drops name the piece by
+// its code.
+TEST(ManyPieceTypes, CodesOfSeveralCharactersNameMoreTypesThanLetters) {
+  const Game loaded = coded();
+  ASSERT_EQ(loaded.rules().pieces.size(), 40U);
+  EXPECT_EQ(loaded.rules().pieces[39].code, "T39");
+  loaded.visit([](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(program.position_text(start), "7[t39]/8/8/8/8/8/8/[T12]1[T5]5 White 0");
+    const std::string diagram = program.diagram(start);
+    EXPECT_EQ(diagram.substr(0, diagram.find('\n')), "  8  .   .   .   .   .   .   .   t39");
+    const std::size_t row1 = diagram.rfind("  1 ");
+    EXPECT_EQ(diagram.substr(row1, diagram.find('\n', row1) - row1), "  1  T12 .   T5  .   .   .   .   .  ");
+    const std::vector<std::string> moves = troyka_tests::move_texts(program, start);
+    EXPECT_EQ(moves.size(), 2U + 2U * 6U);  // two steps; T5 and T7 on the six empty cells of row 1
+    EXPECT_TRUE(std::find(moves.begin(), moves.end(), "T7@b1") != moves.end());
+    EXPECT_EQ(program.position_text(troyka_tests::after(program, start, "T7@b1")),
+              "7[t39]/8/8/8/8/8/8/[T12][T7][T5]5 Black 1");
+    EXPECT_EQ(program.position_text(troyka_tests::after(program, start, "a1-a2")),
+              "7[t39]/8/8/8/8/8/[T12]7/2[T5]5 Black 1");
+    const auto error = [&](const std::string& text) { return program.parse_position(text).error; };
+    EXPECT_EQ(error("7[t40]/8/8/8/8/8/8/8 White 0"), "'t40' is not a piece of this game");
+    EXPECT_EQ(error("7[T39/8/8/8/8/8/8/8 White 0"), "'[T39/8/8/8/8/8/8/8' is not a piece of this game");
+    EXPECT_EQ(program.parse_position("7t/8/8/8/8/8/8/8 White 0").error, "'t' is not a piece of this game");
+  });
+  expect_positions_read_back(loaded, 4, 20);
+}
+
 }  // namespace
 }  // namespace troyka

@@ -163,7 +163,7 @@ inline std::string text(const lang::Rules& rules, const Position& position) {
   const std::string board = reference_text::board_text(8, 8, '.', [&](int column, int row) {
     const Square& at = position.board[static_cast<std::size_t>(row * 8 + column)];
     if (at.player < 0) return '.';
-    const char letter = rules.pieces[static_cast<std::size_t>(at.piece)].letter;
+    const char letter = rules.pieces[static_cast<std::size_t>(at.piece)].code[0];  // chess: one letter each
     return at.player == 0 ? letter : static_cast<char>(letter - 'A' + 'a');
   });
   return board + (position.to_move == 0 ? " White " : " Black ") + std::to_string(position.ply) + " " +

@@ -596,7 +596,9 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
 }
 
 // A piece's letter is its notation's, else the first of its name, else of the alphabet, that no other
-// piece has: the notation is only shown in Zillions' list of moves. All 26 taken, a piece is refused.
+// piece has: the notation is only shown in Zillions' list of moves. All 26 taken, a piece's code is its
+// notation when that makes one ("DK"), else its name's first letter and a later one, else that letter
+// and a digit; a piece left with none is refused.
 TEST(ZrfPieces, EachPieceGetsALetterOfItsOwn) {
   const std::string pieces =
       "(piece (name Pawn) (moves (step n) (e (verify enemy?) add))) (piece (name PA)) "
@@ -604,15 +606,21 @@ TEST(ZrfPieces, EachPieceGetsALetterOfItsOwn) {
       "(notation \"P\"))";
   const Rules rules = tiny_rules("(piece (name Pawn) (moves (step n) (e (verify enemy?) add)))", pieces);
   std::string letters;
-  for (const PieceType& piece : rules.pieces) letters += piece.letter;
+  for (const PieceType& piece : rules.pieces) letters += piece.code;
   EXPECT_EQ(letters, "PABQK");
   std::string many;
   for (char c = 'A'; c <= 'Z'; ++c)
     if (c != 'P') many += fmt::format(" (piece (name {}{}))", c, c);  // Pawn has P
-  EXPECT_EQ(first_line(error_of(tiny_with("(board-setup", many + " (piece (name Extra)) (board-setup"))),
-            "test.zrf:12:454: error: the piece 'Extra' has no letter left for diagrams: troyka's position text writes "
-            "each piece type as a letter of its own, and the 26 are taken (a missing feature, not a mistake in the "
-            "file)");
+  const std::string more = " (piece (name Dragon) (notation \"DK\")) (piece (name Extra)) (piece (name Lance))";
+  const Rules coded = load_rules(zrf_source(tiny_with("(board-setup", many + more + " (board-setup")), {});
+  std::vector<std::string> codes;
+  for (std::size_t piece = 26; piece < coded.pieces.size(); ++piece) codes.push_back(coded.pieces[piece].code);
+  EXPECT_EQ(codes, (std::vector<std::string>{"DK", "EX", "LA"}));
+  std::string taken;
+  for (char digit = '2'; digit <= '9'; ++digit) taken += fmt::format(" (piece (name N{0}) (notation \"X{0}\"))", digit);
+  EXPECT_EQ(first_line(error_of(tiny_with("(board-setup", many + taken + " (piece (name X)) (board-setup"))),
+            "test.zrf:12:726: error: the piece 'X' has no code left for diagrams: its name's first letter with a "
+            "digit or another letter of the name are all taken (a missing feature, not a mistake in the file)");
 }
 
 // A zone that only White has, tested by Black's moves too, and an (if ...) whose branch only adds a
