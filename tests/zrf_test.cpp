@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -23,6 +24,7 @@
 #include "lang/core.h"
 #include "lang/hand.h"
 #include "lang/rules.h"
+#include "lang/sexpr.h"
 #include "lang/translate.h"
 #include "tests/games.h"
 #include "tests/reference.h"
@@ -847,6 +849,82 @@ TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
             "    |                             ^~~\n"
             "hint: the count passes it in this use of 'm30', which nests macros 31 deep, down to 'm0' (in the macro "
             "'m30' defined at line 31)\n");
+}
+
+// ---- Every refusal says its kind -----------------------------------------------------------------
+
+const std::string_view kMissingFeature = " (a missing feature, not a mistake in the file)";
+const std::string_view kMistake = " (a mistake in the file)";
+
+// `forms` written back as text, with the node at `target` in a walk of them (parents first) left
+// out, or with an 'x' added to it when `misspell` (a word; any other node stays as it is).
+void write_mutated(const Node& node, int& place, int target, bool misspell, std::string& out) {
+  const bool here = place++ == target;
+  if (here && !misspell) return;
+  if (!node.is_list()) {
+    out += to_text(node) + (here && node.is_symbol() ? "x " : " ");
+    return;
+  }
+  out += '(';
+  for (const Node& item : node.items) write_mutated(item, place, target, misspell, out);
+  out += ")\n";
+}
+
+// The refusal of `text`, or "" when it loads. An exception other than lang::Error fails the test.
+std::string refusal_of(const std::string& text) {
+  try {
+    load_rules(zrf_source(text), {});
+  } catch (const Error& error) {
+    return error.diagnostic().message;
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not a lang::Error: " << error.what() << "\n" << text;
+  }
+  return {};
+}
+
+// Every ZRF file of the tests and the fuzzer's seeds, each with one of its nodes left out or one of
+// its words misspelt (about 40 of each per file, spread over it), with a stray ')' or a '(' left
+// open, and with a word that starts with a quote: each loads or is refused with a message that ends
+// in one of the two kinds, and both kinds are met.
+TEST(ZrfErrors, EveryRefusalSaysWhetherItIsAMissingFeatureOrAMistake) {
+  std::vector<std::string> paths;
+  for (const std::string folder : {kData + "zrf", std::string(TROYKA_SOURCE_DIR) + "/fuzz/zrf-seeds"})
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+      if (is_zrf_file(entry.path().string())) paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  ASSERT_GE(paths.size(), 30u);
+  int refusals = 0, missing = 0;
+  const auto expect_kind = [&](const std::string& text, const std::string& what) {
+    const std::string message = refusal_of(text);
+    if (message.empty()) return;
+    ++refusals;
+    missing += message.ends_with(kMissingFeature);
+    EXPECT_TRUE(message.ends_with(kMissingFeature) || message.ends_with(kMistake)) << what << ": " << message;
+  };
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    expect_kind(text + "\n)", path + " with a stray ')'");
+    expect_kind("(" + text, path + " with a '(' left open");
+    expect_kind(std::string(text).insert(text.find('(') + 1, "'word "), path + " with a word that starts with a quote");
+    std::vector<Node> forms;
+    try {
+      forms = parse_sexpr(zrf_source(text), Syntax::Zrf);
+    } catch (const Error&) {
+      continue;  // a seed of the fuzzer that is a syntax error on purpose: its mutations are above
+    }
+    int nodes = 0;
+    for (std::string ignored; const Node& form : forms) write_mutated(form, nodes, -1, false, ignored);
+    for (int target = 0; target < nodes; target += std::max(1, nodes / 40))
+      for (const bool misspell : {false, true}) {
+        std::string mutated;
+        int place = 0;
+        for (const Node& form : forms) write_mutated(form, place, target, misspell, mutated);
+        expect_kind(mutated, fmt::format("{} with node {} {}", path, target, misspell ? "misspelt" : "left out"));
+      }
+  }
+  EXPECT_GT(missing, 0);
+  EXPECT_GT(refusals - missing, 0);
 }
 
 TEST(ZrfErrors, UnknownVariantListsTheChoices) {
