@@ -2334,9 +2334,13 @@ class Lowering {
       then.assign(item.items.begin() + 2, item.items.end());
       then.push_back(item);
     }
+    // A way whose test surely fails is left out: a loop that comes back to the origin, where its test
+    // of the mover's own cell is known to fail, would otherwise be split again without end.
     core::Expr holds = condition(*test, run);
-    return std::vector<std::pair<core::Expr, std::vector<Node>>>{{holds, std::move(then)},
-                                                                 {negation(holds), std::move(otherwise)}};
+    std::vector<std::pair<core::Expr, std::vector<Node>>> ways;
+    if (holds != never()) ways.emplace_back(holds, std::move(then));
+    if (holds != known(true)) ways.emplace_back(negation(holds), std::move(otherwise));
+    return ways;
   }
 
   static std::vector<Node> joined(std::span<const Node> first, std::span<const Node> second) {
