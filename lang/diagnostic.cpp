@@ -124,6 +124,12 @@ std::string render(const Diagnostic& d) {
   return out;
 }
 
+std::string with_kind(std::string_view message, Refusal kind) {
+  return fmt::format(
+      "{} ({})", message,
+      kind == Refusal::MissingFeature ? "a missing feature, not a mistake in the file" : "a mistake in the file");
+}
+
 Error::Error(Diagnostic diagnostic) : std::runtime_error(diagnostic.message), diagnostic_(std::move(diagnostic)) {}
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {

@@ -38,6 +38,15 @@ struct Diagnostic {
   Severity severity = Severity::Error;
 };
 
+// Why troyka refuses a rule file written for another program (a ZRF file, for Zillions of Games):
+// a feature troyka lacks, which that program plays, or a mistake in the file, which it would refuse
+// too. Every such refusal ends its message with which (with_kind), so the user knows what to change.
+enum class Refusal { MissingFeature, Mistake };
+
+// `message` with its kind after it: "... (a missing feature, not a mistake in the file)" or
+// "... (a mistake in the file)".
+std::string with_kind(std::string_view message, Refusal kind);
+
 // Renders a diagnostic the way compilers do:
 //   games/x.game:7:12: error: unknown direction 'foward'
 //       7 |   (step (foward) (to empty))

@@ -82,7 +82,13 @@ struct Builder {
   std::optional<SourcePos> swallowing_string;
   std::uint32_t swallowing_until = 0;
 
+  // A syntax error. In a ZRF file it is a mistake in the file, and says so (as every ZRF refusal
+  // says its kind); troyka's own files have no other program to compare with.
   [[noreturn]] void fail(SourcePos pos, std::string message, std::string hint = {}) const {
+    refuse(Refusal::Mistake, pos, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void refuse(Refusal kind, SourcePos pos, std::string message, std::string hint) const {
+    if (syntax == Syntax::Zrf) message = with_kind(message, kind);
     throw Error(Diagnostic{file, pos, std::move(message), std::move(hint)});
   }
 };
@@ -286,19 +292,30 @@ struct unclosed_list : failing_rule<unclosed_list> {
   }
 };
 
+// The word at the input's position: up to the next blank, parenthesis, comment or string.
+template <typename Input>
+std::string_view word_at(Input& in) {
+  const std::string_view rest(in.current(), in.size(in.size()));
+  return rest.substr(0, rest.find_first_of(" \t\r\n\f\v();\""));
+}
+
 struct bad_character : failing_rule<bad_character> {
   template <typename Input>
   static bool check(Input& in, Builder& b) {
     const char c = in.peek_char();
     const auto byte = static_cast<unsigned char>(c);
     if (c == ')') b.fail(position_of(in), "unexpected ')' with no '(' to close", "remove it, or add the '(' it closes");
-    if (std::isdigit(byte)) {
-      const std::string_view rest(in.current(), in.size(in.size()));
-      const std::size_t length = std::min(rest.size(), rest.find_first_of(" \t\r\n\f\v();\""));
-      b.fail(position_of(in, length),
-             fmt::format("'{}' is not a number, and a word cannot start with a digit", rest.substr(0, length)),
+    if (std::isdigit(byte))
+      b.fail(position_of(in, word_at(in).size()),
+             fmt::format("'{}' is not a number, and a word cannot start with a digit", word_at(in)),
              "numbers are whole numbers like 8; words start with a letter");
-    }
+    // Zillions reads a quote within a word (3'rd), and its Language Reference gives the quote no
+    // meaning of its own: a word that starts with one ('$1' in Dagaz's sliding puzzles) is likely a
+    // word to it too, which troyka does not read yet.
+    if (c == '\'' && b.syntax == Syntax::Zrf && word_at(in).size() > 1)
+      b.refuse(Refusal::MissingFeature, position_of(in, word_at(in).size()),
+               fmt::format("troyka reads a quote inside a ZRF word but not at its start, as in {}", word_at(in)),
+               "write the word without its leading quote");
     if (byte >= 0x80)
       b.fail(position_of(in), fmt::format("unexpected {}", describe_byte(c)),
              "only ASCII is allowed outside strings and comments");

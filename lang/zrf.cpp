@@ -97,6 +97,35 @@ const std::vector<std::string> kGoalForms = {"win-condition", "loss-condition", 
 const std::vector<std::string> kConditions = {
     "absolute-config", "relative-config", "pieces-remaining", "stalemated", "repetition", "checkmated", "or", "and"};
 
+// The words of `text`, which blanks separate.
+std::set<std::string, std::less<>> words_of(std::string_view text) {
+  std::set<std::string, std::less<>> words;
+  for (std::size_t at = text.find_first_not_of(' '); at != std::string_view::npos;) {
+    const std::size_t end = text.find(' ', at);
+    words.emplace(text.substr(at, end - at));
+    at = text.find_first_not_of(' ', end);
+  }
+  return words;
+}
+
+// Zillions' own words, as the Language Reference's index lists them: a form troyka does not read
+// is a missing feature when its word is one of these, and a mistake in the file otherwise.
+const std::set<std::string, std::less<>> kZillionsKeywords = words_of(
+    "absolute-config add add-copy add-copy-partial add-partial adjacent-to-enemy? and any-owner "
+    "attacked? attribute back board board-setup capture capture-sound captured cascade change-owner "
+    "change-sound change-type checkmated click-sound count-condition create default defended? define "
+    "description directions draw-condition draw-sound dimensions drop-sound drops dummy else engine "
+    "empty? enemy? false flag? flip forced friend? from game go goal-position? grid help history if "
+    "image include in-zone? kill-positions last-from last-from? last-to last-to? links loss-condition "
+    "loss-sound mark marked? moves move-priorities move-sound move-type music name neutral? not notation "
+    "not-adjacent-to-enemy? not-attacked? not-defended? not-empty? not-enemy? not-flag? not-friend? "
+    "not-goal-position? not-in-zone? not-last-from? not-last-to? not-marked? not-neutral? not-on-board? "
+    "not-piece? not-position? not-position-flag? off on-board? open opening-sound opponent opposite "
+    "option or piece piece? pieces-remaining players position? position-flag? positions relative-config "
+    "release-sound repeat repetition set-attribute set-flag set-position-flag solution stalemated "
+    "start-rectangle strategy symmetry title to total-piece-count translate true turn-order unlink "
+    "variant verify version while win-condition win-sound zone");
+
 // Why a known ZRF form cannot be played, for the error message.
 const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"count-condition", "'count-condition' is not supported"},
@@ -161,17 +190,41 @@ class Reporter {
  public:
   explicit Reporter(std::shared_ptr<const SourceFile> source) : source_(std::move(source)) {}
 
-  [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
-    failed_at_ = &at;
-    throw_at(at.pos, std::move(message), std::move(hint));
+  // Every refusal says what it is (Refusal): a form Zillions plays and troyka cannot yet, or a
+  // mistake Zillions would refuse too. There is no entry point that leaves it unsaid.
+  [[noreturn]] void missing_feature(const Node& at, std::string message, std::string hint = {}) const {
+    refuse(Refusal::MissingFeature, at, std::move(message), std::move(hint));
   }
-  [[noreturn]] void fail_at(SourcePos pos, std::string message, std::string hint = {}) const {
+  [[noreturn]] void mistake(const Node& at, std::string message, std::string hint = {}) const {
+    refuse(Refusal::Mistake, at, std::move(message), std::move(hint));
+  }
+  // As mistake(at, ...), for an error that no form but only a position (or none) stands for.
+  [[noreturn]] void mistake_at(SourcePos pos, std::string message, std::string hint = {}) const {
     failed_at_ = nullptr;
-    throw_at(pos, std::move(message), std::move(hint));
+    throw_at(pos, with_kind(message, Refusal::Mistake), std::move(hint));
+  }
+  // A form that no reading of troyka takes: a missing feature when its word is one of Zillions', a
+  // mistake (a misspelt or unknown word) otherwise.
+  [[noreturn]] void unread(const Node& at, std::string_view word, std::string message, std::string hint = {}) const {
+    refuse(kZillionsKeywords.count(word) ? Refusal::MissingFeature : Refusal::Mistake, at, std::move(message),
+           std::move(hint));
   }
   // The node the last error was about, null when it named a position only: a macro's expansion
   // carries its use's position, so two errors in one expansion differ only by their nodes.
   const Node* failed_at() const { return failed_at_; }
+  // A known ZRF form troyka cannot play, named with the reason kUnsupported gives.
+  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
+    const auto it = kUnsupported.find(keyword);
+    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
+    missing_feature(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why),
+                    "docs/zrf.md lists the subset troyka plays");
+  }
+  void note_expansion(SourcePos use, const Expansion& expansion) {
+    expansions_.try_emplace({use.line, use.column}, expansion);
+  }
+  const std::shared_ptr<const SourceFile>& source() const { return source_; }
+
+ private:
   [[noreturn]] void throw_at(SourcePos pos, std::string message, std::string hint) const {
     const auto it = expansions_.find({pos.line, pos.column});
     if (it != expansions_.end()) {
@@ -181,18 +234,11 @@ class Reporter {
     }
     throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
   }
-  // A known ZRF form troyka cannot play, named with the reason kUnsupported gives.
-  [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const {
-    const auto it = kUnsupported.find(keyword);
-    const std::string why = it != kUnsupported.end() ? it->second : fmt::format("'{}' is not supported", keyword);
-    fail(at, fmt::format("unsupported ZRF form '{}': {}", keyword, why), "docs/zrf.md lists the subset troyka plays");
+  [[noreturn]] void refuse(Refusal kind, const Node& at, std::string message, std::string hint) const {
+    failed_at_ = &at;
+    throw_at(at.pos, with_kind(message, kind), std::move(hint));
   }
-  void note_expansion(SourcePos use, const Expansion& expansion) {
-    expansions_.try_emplace({use.line, use.column}, expansion);
-  }
-  const std::shared_ptr<const SourceFile>& source() const { return source_; }
 
- private:
   std::shared_ptr<const SourceFile> source_;
   std::map<std::pair<std::uint32_t, std::uint32_t>, Expansion> expansions_;
   mutable const Node* failed_at_ = nullptr;
@@ -234,8 +280,8 @@ class MacroExpander {
 
   void define(const Node& form) {
     if (form.items.size() < 3 || !form.items[1].is_symbol())
-      report_.fail(form, "a macro needs a name and a body",
-                   "write (define NAME (BODY ...)), using $1, $2 ... for arguments");
+      report_.mistake(form, "a macro needs a name and a body",
+                      "write (define NAME (BODY ...)), using $1, $2 ... for arguments");
     macros_[form.items[1].text] = &form;  // a later definition replaces an earlier one
   }
 
@@ -376,24 +422,26 @@ class MacroExpander {
       std::string through;
       for (std::size_t i = 1; i < cycle.size(); ++i)
         through += fmt::format("{}'{}'", i == 1 ? " through " : i + 1 == cycle.size() ? " and " : ", ", cycle[i]);
-      report_.fail(node, fmt::format("the macro '{}' uses itself{}, so its expansion never ends", cycle[0], through),
-                   "a macro may use other macros, but not itself");
+      report_.mistake(node, fmt::format("the macro '{}' uses itself{}, so its expansion never ends", cycle[0], through),
+                      "a macro may use other macros, but not itself");
     }
-    report_.fail(node,
-                 fmt::format("macros are expanded more than {} deep here, from '{}' down to '{}'", kMaxMacroDepth,
-                             name_of(*uses_.front().macro), name),
-                 fmt::format("none of them uses itself, but troyka expands macros at most {} deep", kMaxMacroDepth));
+    report_.missing_feature(
+        node,
+        fmt::format("macros are expanded more than {} deep here, from '{}' down to '{}'", kMaxMacroDepth,
+                    name_of(*uses_.front().macro), name),
+        fmt::format("none of them uses itself, but troyka expands macros at most {} deep", kMaxMacroDepth));
   }
 
   // More than kMaxExpandedNodes forms in all: says in which use, and how deep, the count passed it.
   [[noreturn]] void too_large(const Node& use) const {
     const std::string& inner = name_of(*use_of(use));
     const std::string& outer = uses_.empty() ? inner : name_of(*uses_.front().macro);
-    report_.fail(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
-                 uses_.empty() ? fmt::format("the count passes it in this use of '{}'", outer)
-                               : fmt::format("the count passes it in this use of '{}', which nests macros {} deep, "
-                                             "down to '{}'",
-                                             outer, uses_.size() + 1, inner));
+    report_.missing_feature(use, fmt::format("the macros expand to more than {} forms", kMaxExpandedNodes),
+                            uses_.empty()
+                                ? fmt::format("the count passes it in this use of '{}'", outer)
+                                : fmt::format("the count passes it in this use of '{}', which nests macros {} deep, "
+                                              "down to '{}'",
+                                              outer, uses_.size() + 1, inner));
   }
 
   Reporter& report_;
@@ -438,8 +486,8 @@ class VariantPicker {
       const std::string_view head = form.head();
       if (head == "game") {
         if (game)
-          report_.fail(form, "troyka reads one '(game ...)' per ZRF file",
-                       "put the second game in its own file, or make it a (variant ...)");
+          report_.missing_feature(form, "troyka reads one '(game ...)' per ZRF file",
+                                  "put the second game in its own file, or make it a (variant ...)");
         game = &form;
         if (marked < 0 && marked_default(form)) marked = 0;
       } else if (head == "variant") {
@@ -448,14 +496,14 @@ class VariantPicker {
       } else if (head == "include") {
         report_.unsupported(form.items.front(), head);
       } else if (head != "version") {
-        report_.fail(form,
-                     fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
-                                 describe(form)));
+        report_.mistake(
+            form, fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
+                              describe(form)));
       }
     }
     if (!game)
-      report_.fail_at({}, "the file holds no '(game ...)'",
-                      "a ZRF file describes its game in (game (title \"...\") ...)");
+      report_.mistake_at({}, "the file holds no '(game ...)'",
+                         "a ZRF file describes its game in (game (title \"...\") ...)");
     const int chosen = wanted.empty() ? std::max(marked, 0) : variant_number(wanted, *game, variants, marked);
     if (chosen == 0) return *game;
     title = title_of(*variants[static_cast<std::size_t>(chosen - 1)]);
@@ -586,33 +634,39 @@ class Lowering {
 
   // ---- helpers ----
 
-  [[noreturn]] void fail(const Node& at, std::string message, std::string hint = {}) const {
-    report_.fail(at, std::move(message), std::move(hint));
+  [[noreturn]] void missing_feature(const Node& at, std::string message, std::string hint = {}) const {
+    report_.missing_feature(at, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void mistake(const Node& at, std::string message, std::string hint = {}) const {
+    report_.mistake(at, std::move(message), std::move(hint));
+  }
+  [[noreturn]] void unread(const Node& at, std::string_view word, std::string message, std::string hint = {}) const {
+    report_.unread(at, word, std::move(message), std::move(hint));
   }
 
   [[noreturn]] void unsupported(const Node& at, std::string_view keyword) const { report_.unsupported(at, keyword); }
 
   const Node& argument(const Node& form, std::size_t index, std::string_view what) const {
     if (index < form.items.size()) return form.items[index];
-    fail(form, fmt::format("'({} ...)' is missing its {}", form.head(), what));
+    mistake(form, fmt::format("'({} ...)' is missing its {}", form.head(), what));
   }
 
   std::string symbol(const Node& node, std::string_view what) const {
-    if (!node.is_symbol()) fail(node, fmt::format("expected {} here, found {}", what, describe(node)));
+    if (!node.is_symbol()) mistake(node, fmt::format("expected {} here, found {}", what, describe(node)));
     return node.text;
   }
 
   std::string string(const Node& node, std::string_view what) const {
     if (node.kind != Node::Kind::String)
-      fail(node, fmt::format("expected {} as a \"string\", found {}", what, describe(node)));
+      mistake(node, fmt::format("expected {} as a \"string\", found {}", what, describe(node)));
     return node.text;
   }
 
   int number(const Node& node, int low, int high, std::string_view what) const {
     if (node.kind != Node::Kind::Integer)
-      fail(node, fmt::format("expected {} (a number), found {}", what, describe(node)));
+      mistake(node, fmt::format("expected {} (a number), found {}", what, describe(node)));
     if (node.integer < low || node.integer > high)
-      fail(node, fmt::format("{} must be between {} and {}, but it is {}", what, low, high, node.integer));
+      mistake(node, fmt::format("{} must be between {} and {}, but it is {}", what, low, high, node.integer));
     return static_cast<int>(node.integer);
   }
 
@@ -626,7 +680,7 @@ class Lowering {
   const Node& single(const std::string& keyword) const {
     const auto& found = forms(keyword);
     if (found.size() > 1)
-      fail(*found[1], fmt::format("'({} ...)' appears twice; the first is at line {}", keyword, found[0]->pos.line));
+      mistake(*found[1], fmt::format("'({} ...)' appears twice; the first is at line {}", keyword, found[0]->pos.line));
     return *found.front();
   }
 
@@ -637,7 +691,7 @@ class Lowering {
       const Node& form = game.items[i];
       const std::string head(form.head());
       if (head.empty())
-        fail(form, fmt::format("expected a form like '(players ...)' in the game, found {}", describe(form)));
+        mistake(form, fmt::format("expected a form like '(players ...)' in the game, found {}", describe(form)));
       if (kIgnoredGameForms.count(head)) continue;
       if (head == "default") continue;  // which game or variant loads first: VariantPicker read it
       if (head == "option") {
@@ -651,12 +705,13 @@ class Lowering {
       }
       if (kUnsupported.count(head)) unsupported(form.items.front(), head);
       if (std::find(kGameForms.begin(), kGameForms.end(), head) == kGameForms.end())
-        fail(form.items.front(), fmt::format("unknown ZRF form '{}' in a game", head), suggest(head, kGameForms));
+        unread(form.items.front(), head, fmt::format("unknown ZRF form '{}' in a game", head),
+               suggest(head, kGameForms));
       forms_[head].push_back(&form);
     }
     // A game without a board-setup starts with an empty board (read_setup).
     for (const char* required : {"players", "board", "piece"})
-      if (forms(required).empty()) fail(game, fmt::format("the game has no '({} ...)'", required));
+      if (forms(required).empty()) mistake(game, fmt::format("the game has no '({} ...)'", required));
   }
 
   // (option "NAME" VALUE), or its older form, with the value at `value_at` in `form`: display
@@ -668,25 +723,28 @@ class Lowering {
     if (kDisplayOptions.count(name) || kInertOptions.count(name)) return;
     const std::string* meaning = rule_option_meaning(name);
     if (!meaning && loads_dagaz_module(name))
-      fail(at,
-           fmt::format("the option \"{}\" loads the Dagaz project's JavaScript module of that name, whose rules are "
-                       "not in the file, which troyka cannot play (a missing feature, not a mistake in the file)",
-                       written),
-           "troyka plays the rules the ZRF file itself gives");
+      missing_feature(
+          at,
+          fmt::format("the option \"{}\" loads the Dagaz project's JavaScript module of that name, whose rules are "
+                      "not in the file, which troyka cannot play",
+                      written),
+          "troyka plays the rules the ZRF file itself gives");
     if (!meaning) {
       std::vector<std::string> known(kDisplayOptions.begin(), kDisplayOptions.end());
       known.insert(known.end(), kInertOptions.begin(), kInertOptions.end());
       for (const auto& [known_name, what] : kRuleOptions) known.push_back(known_name);
       for (const auto& [known_name, what] : kDagazRuleOptions) known.push_back(known_name);
-      fail(at, fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", written),
-           suggest(name, known));
+      missing_feature(at,
+                      fmt::format("unknown option \"{}\": troyka cannot tell whether it changes the rules", written),
+                      suggest(name, known));
     }
     const Node& value = argument(form, value_at, "VALUE");
     if (value.is_symbol("false") || read_rule_option(name, value, at)) return;
-    fail(at, unplayable_option(written, name, value, *meaning),
-         fmt::format("\"{}\" false, the game without the option, is read, and so are the options that only change "
-                     "the display",
-                     name));
+    missing_feature(
+        at, unplayable_option(written, name, value, *meaning),
+        fmt::format("\"{}\" false, the game without the option, is read, and so are the options that only change "
+                    "the display",
+                    name));
   }
 
   // Why a rule option's value is refused: troyka cannot play the option at all, or this value of it.
@@ -694,14 +752,10 @@ class Lowering {
                                        const std::string& meaning) {
     const auto read = kReadRuleValues.find(name);
     if (read == kReadRuleValues.end())
-      return fmt::format(
-          "the option \"{}\" {} is not supported yet: {}, which troyka cannot play (a missing feature, "
-          "not a mistake in the file)",
-          written, to_text(value), meaning);
-    return fmt::format(
-        "the option \"{}\" {} is not supported yet: troyka plays this option ({}) only as {} "
-        "(a missing feature, not a mistake in the file)",
-        written, to_text(value), meaning, values_read(read->second));
+      return fmt::format("the option \"{}\" {} is not supported yet: {}, which troyka cannot play", written,
+                         to_text(value), meaning);
+    return fmt::format("the option \"{}\" {} is not supported yet: troyka plays this option ({}) only as {}", written,
+                       to_text(value), meaning, values_read(read->second));
   }
 
   // "false or forced", "false, forced or true": the values of an option troyka plays, false first.
@@ -765,11 +819,11 @@ class Lowering {
   // the file's own (checkmated ...) goal gives that rule, which Zillions plays.
   void check_chess_invariant() const {
     if (!chess_invariant_ || !royal_pieces_.empty()) return;
-    fail(*chess_invariant_,
-         "the option \"chess invariant\" true keeps a king out of attack in the Dagaz project's JavaScript, and no "
-         "(checkmated ...) goal names the piece to keep safe, which troyka cannot play (a missing feature, not a "
-         "mistake in the file)",
-         "with a goal such as (loss-condition (White Black) (checkmated King)) the option is the rule that goal gives");
+    missing_feature(
+        *chess_invariant_,
+        "the option \"chess invariant\" true keeps a king out of attack in the Dagaz project's JavaScript, and no "
+        "(checkmated ...) goal names the piece to keep safe, which troyka cannot play",
+        "with a goal such as (loss-condition (White Black) (checkmated King)) the option is the rule that goal gives");
   }
 
   void read_title() {
@@ -784,12 +838,13 @@ class Lowering {
   void read_players() {
     const Node& form = single("players");
     if (form.items.size() != 3)
-      fail(form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
-           "write (players White Black)");
+      missing_feature(
+          form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
+          "write (players White Black)");
     rules_.players.resize(kPlayers);
     for (int p = 0; p < kPlayers; ++p) rules_.players[p].name = symbol(form.items[p + 1], "a player name");
     if (rules_.players[0].name == rules_.players[1].name)
-      fail(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
+      mistake(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
     read_turn_order();
   }
 
@@ -805,24 +860,23 @@ class Lowering {
     for (std::size_t i = 1; i < order.items.size(); ++i) {
       const Node& turn = order.items[i];
       if (turn.is_symbol("repeat")) {
-        if (repeats) fail(turn, "'repeat' appears twice in the turn order (a mistake in the file)");
+        if (repeats) mistake(turn, "'repeat' appears twice in the turn order");
         repeats = true;
       } else if (turn.is_list()) {
-        fail(turn,
-             "a turn that names a move type, (PLAYER TYPE), is not supported yet (a missing feature, not a mistake "
-             "in the file)",
-             "troyka plays turn orders of player names, with or without repeat");
+        missing_feature(turn, "a turn that names a move type, (PLAYER TYPE), is not supported yet",
+                        "troyka plays turn orders of player names, with or without repeat");
       } else {
         (repeats ? cycle : once).push_back(player_index(turn));
       }
     }
     if (!repeats) std::swap(once, cycle);
-    if (cycle.empty()) fail(order, "the turn order has no turn to repeat (a mistake in the file)");
+    if (cycle.empty()) mistake(order, "the turn order has no turn to repeat");
     if (std::adjacent_find(cycle.begin(), cycle.end(), std::not_equal_to<>()) == cycle.end())
-      fail(order,
-           fmt::format("in this turn order only {} moves, once its first turns are over: a game of one player is not "
-                       "supported (a missing feature, not a mistake in the file)",
-                       rules_.players[cycle.front()].name));
+      missing_feature(
+          order,
+          fmt::format("in this turn order only {} moves, once its first turns are over: a game of one player is not "
+                      "supported",
+                      rules_.players[cycle.front()].name));
     const auto mover_at = [&](std::size_t ply) {
       return ply < once.size() ? once[ply] : cycle[(ply - once.size()) % cycle.size()];
     };
@@ -834,18 +888,16 @@ class Lowering {
     for (std::size_t ply = 0; ply < window; ++ply) {
       const bool second = ply >= first && (ply - first) / then % 2 == 0;
       if (mover_at(ply) != (second ? mover_at(first) : mover_at(0)))
-        fail(order,
-             fmt::format("troyka plays a turn order of one first turn and then turns of the same length (here {} "
-                         "moves of {}, then {} each); this one gives move {} to {} (a missing feature, not a mistake "
-                         "in the file)",
-                         first, rules_.players[mover_at(0)].name, then, ply + 1, rules_.players[mover_at(ply)].name),
-             "(turn-order White Black), (turn-order White White Black Black) and (turn-order White repeat Black "
-             "Black White White) are read");
+        missing_feature(
+            order,
+            fmt::format("troyka plays a turn order of one first turn and then turns of the same length (here {} "
+                        "moves of {}, then {} each); this one gives move {} to {}",
+                        first, rules_.players[mover_at(0)].name, then, ply + 1, rules_.players[mover_at(ply)].name),
+            "(turn-order White Black), (turn-order White White Black Black) and (turn-order White repeat Black "
+            "Black White White) are read");
     }
     if (std::max(first, then) > static_cast<std::size_t>(kMaxTurnActions))
-      fail(order,
-           fmt::format("a turn of more than {} moves is not supported (a missing feature, not a mistake in the file)",
-                       kMaxTurnActions));
+      missing_feature(order, fmt::format("a turn of more than {} moves is not supported", kMaxTurnActions));
     rules_.first_turn_actions = static_cast<int>(first);
     rules_.turn_actions = static_cast<int>(then);
     if (mover_at(0) == 1) std::swap(rules_.players[0], rules_.players[1]);
@@ -854,7 +906,7 @@ class Lowering {
   int player_index(const Node& node) const {
     const std::string name = symbol(node, "a player name");
     const int index = lang::player_index(rules_, name);
-    if (index < 0) fail(node, fmt::format("unknown player '{}'", name), suggest(name, player_names(rules_)));
+    if (index < 0) mistake(node, fmt::format("unknown player '{}'", name), suggest(name, player_names(rules_)));
     return index;
   }
 
@@ -862,8 +914,8 @@ class Lowering {
   std::array<bool, kPlayers> player_set(const Node& node) const {
     std::array<bool, kPlayers> set{};
     if (!node.is_list() || node.items.empty())
-      fail(node, fmt::format("expected a list of players such as ({} {}), found {}", rules_.players[0].name,
-                             rules_.players[1].name, describe(node)));
+      mistake(node, fmt::format("expected a list of players such as ({} {}), found {}", rules_.players[0].name,
+                                rules_.players[1].name, describe(node)));
     for (const Node& item : node.items) set[static_cast<std::size_t>(player_index(item))] = true;
     return set;
   }
@@ -896,13 +948,13 @@ class Lowering {
       else if (kUnsupported.count(head))
         unsupported(form, head);
       else
-        fail(form, fmt::format("unknown form {} in a board", describe(form)),
-             suggest(head, {"grid", "positions", "links", "unlink", "symmetry", "zone", "image", "kill-positions"}));
+        unread(form, head, fmt::format("unknown form {} in a board", describe(form)),
+               suggest(head, {"grid", "positions", "links", "unlink", "symmetry", "zone", "image", "kill-positions"}));
     }
     const auto names_some = [](const Node* positions) { return positions->items.size() > 1; };
     if (forms.grids.empty() && std::none_of(forms.positions.begin(), forms.positions.end(), names_some))
-      fail(board, "the board has no '(grid ...)' and no position",
-           "a board is a (grid ...) with dimensions and directions, or (positions ...) joined by (links ...)");
+      mistake(board, "the board has no '(grid ...)' and no position",
+              "a board is a (grid ...) with dimensions and directions, or (positions ...) joined by (links ...)");
     // Removing links leaves a rectangle's offsets behind: such a board is a graph.
     if (!forms.unlinks.empty() || !read_rectangle(forms)) read_graph(forms);
     for (std::size_t i = 1; i < board.items.size(); ++i)
@@ -981,7 +1033,7 @@ class Lowering {
       for (std::size_t i = 1; i < form->items.size(); ++i) {
         const Node& entry = form->items[i];
         if (!entry.is_list() || entry.items.size() < 3 || !entry.items[0].is_symbol())
-          fail(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
+          mistake(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
         positions.push_back({entry.items[0].text, number(entry.items[1], -1000000, 1000000, "a screen coordinate"),
                              number(entry.items[2], -1000000, 1000000, "a screen coordinate"), &entry.items[0]});
       }
@@ -998,9 +1050,9 @@ class Lowering {
       for (std::size_t i = 2; i < form->items.size(); ++i) {
         const Node& pair = form->items[i];
         if (!pair.is_list() || pair.items.size() != 2)
-          fail(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
+          mistake(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
         const int from = named_position(pair.items[0]), to = named_position(pair.items[1]);
-        if (from == to) fail(pair, "a position linked to itself does not move");
+        if (from == to) mistake(pair, "a position linked to itself does not move");
         link(from, way, to);
       }
     }
@@ -1010,8 +1062,8 @@ class Lowering {
       for (std::size_t i = 1; i < form->items.size(); ++i) {
         const Node& pair = form->items[i];
         if (!pair.is_list() || pair.items.size() != 2)
-          fail(pair, fmt::format("expected a link to remove like (a1 a2), found {}", describe(pair)),
-               "troyka reads (unlink (FROM TO)...): no direction leads from FROM to TO any more");
+          mistake(pair, fmt::format("expected a link to remove like (a1 a2), found {}", describe(pair)),
+                  "troyka reads (unlink (FROM TO)...): no direction leads from FROM to TO any more");
         removed.emplace(named_position(pair.items[0]), named_position(pair.items[1]));
       }
     for (const auto& [from_way, to] : links) {
@@ -1040,11 +1092,11 @@ class Lowering {
       } else if (kUnsupported.count(form.head())) {
         unsupported(form, form.head());
       } else {
-        fail(form, fmt::format("unknown form {} in a grid", describe(form)),
-             suggest(std::string(form.head()), {"dimensions", "directions", "start-rectangle"}));
+        unread(form, form.head(), fmt::format("unknown form {} in a grid", describe(form)),
+               suggest(std::string(form.head()), {"dimensions", "directions", "start-rectangle"}));
       }
     }
-    if (dimensions.empty()) fail(grid, "the grid has no '(dimensions ...)'");
+    if (dimensions.empty()) mistake(grid, "the grid has no '(dimensions ...)'");
     // Every combination of one name per dimension, the first dimension's name first.
     std::vector<std::vector<int>> indices = {{}};
     for (const Dimension& d : dimensions) {
@@ -1072,8 +1124,8 @@ class Lowering {
     }
     for (const Node* direction : directions) {
       if (!direction->is_list() || direction->items.size() != dimensions.size() + 1 || !direction->items[0].is_symbol())
-        fail(*direction, fmt::format("expected a direction of a name and {} steps, like (n 0 -1), found {}",
-                                     dimensions.size(), describe(*direction)));
+        mistake(*direction, fmt::format("expected a direction of a name and {} steps, like (n 0 -1), found {}",
+                                        dimensions.size(), describe(*direction)));
       graph_direction(direction->items[0].text);  // a direction with no link still has a name
       for (const std::vector<int>& index : indices) {
         std::vector<int> next = index;
@@ -1094,10 +1146,8 @@ class Lowering {
   void lay_out(const std::vector<GraphPosition>& positions) {
     const int count = static_cast<int>(positions.size());
     if (count > kMaxBoardSide * kMaxBoardSide)
-      fail(*positions.back().at,
-           fmt::format("the board has {} positions; troyka boards hold at most {} (a missing feature, not a mistake "
-                       "in the file)",
-                       count, kMaxBoardSide * kMaxBoardSide));
+      missing_feature(*positions.back().at, fmt::format("the board has {} positions; troyka boards hold at most {}",
+                                                        count, kMaxBoardSide * kMaxBoardSide));
     std::set<int> xs, ys;
     for (const GraphPosition& position : positions) {
       xs.insert(position.x);
@@ -1154,15 +1204,16 @@ class Lowering {
       for (std::size_t i = 1; i < form->items.size(); ++i) {
         const Node& entry = form->items[i];
         if (!entry.is_list() || entry.items.empty() || !entry.items[0].is_symbol())
-          fail(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
+          mistake(entry, fmt::format("expected a position like (a1 0 0 50 50), found {}", describe(entry)));
         const Node& name = entry.items[0];
         const int cell = parse_cell(name.text, kMaxBoardSide, kMaxBoardSide);
         if (cell < 0)
-          fail(name,
-               fmt::format("troyka reads a board given position by position only when its positions are named "
-                           "as the cells of a rectangle, a1, b1, ...; this one is named '{}'",
-                           name.text),
-               "troyka boards are rectangles of cells named by file letter and rank number from the bottom");
+          missing_feature(
+              name,
+              fmt::format("troyka reads a board given position by position only when its positions are named "
+                          "as the cells of a rectangle, a1, b1, ...; this one is named '{}'",
+                          name.text),
+              "troyka boards are rectangles of cells named by file letter and rank number from the bottom");
         width = std::max(width, cell % kMaxBoardSide + 1);
         height = std::max(height, cell / kMaxBoardSide + 1);
         names.push_back(&name);
@@ -1172,8 +1223,8 @@ class Lowering {
       const int cell = parse_cell(name->text, width, height);
       const Node*& earlier = seen[static_cast<std::size_t>(cell)];
       if (earlier)
-        fail(*name,
-             fmt::format("the position '{}' is defined twice; the first is at line {}", name->text, earlier->pos.line));
+        mistake(*name, fmt::format("the position '{}' is defined twice; the first is at line {}", name->text,
+                                   earlier->pos.line));
       earlier = name;
     }
     rules_.width = width;
@@ -1195,7 +1246,7 @@ class Lowering {
       for (std::size_t i = 2; i < form->items.size(); ++i) {
         const Node& pair = form->items[i];
         if (!pair.is_list() || pair.items.size() != 2)
-          fail(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
+          mistake(pair, fmt::format("expected a link like (a1 a2), found {}", describe(pair)));
         position(pair.items[0]);
         position(pair.items[1]);
         pairs[name].emplace_back(&pair.items[0], &pair.items[1]);
@@ -1205,7 +1256,7 @@ class Lowering {
       const int from = position(*links.front().first);
       const int to = position(*links.front().second);
       const Offset offset{to % rules_.width - from % rules_.width, to / rules_.width - from / rules_.width};
-      if (offset == Offset{}) fail(*links.front().first, "a position linked to itself does not move");
+      if (offset == Offset{}) mistake(*links.front().first, "a position linked to itself does not move");
       // Each position's neighbour at the offset; none from or to a cell no position names.
       std::vector<int> target(static_cast<std::size_t>(rules_.cells()), -1);
       for (int cell = 0; cell < rules_.cells(); ++cell) {
@@ -1219,7 +1270,7 @@ class Lowering {
         const int cell = position(*a);
         if (target[static_cast<std::size_t>(cell)] != position(*b)) return false;
         if (linked[static_cast<std::size_t>(cell)])
-          fail(*a, fmt::format("the link of '{}' from {} is given twice", name, a->text));
+          mistake(*a, fmt::format("the link of '{}' from {} is given twice", name, a->text));
         linked[static_cast<std::size_t>(cell)] = true;
       }
       for (int cell = 0; cell < rules_.cells(); ++cell)
@@ -1243,10 +1294,10 @@ class Lowering {
       else if (kUnsupported.count(head))
         unsupported(form, head);
       else
-        fail(form, fmt::format("unknown form {} in a grid", describe(form)),
-             suggest(head, {"dimensions", "directions", "start-rectangle"}));
+        unread(form, head, fmt::format("unknown form {} in a grid", describe(form)),
+               suggest(head, {"dimensions", "directions", "start-rectangle"}));
     }
-    if (!dimensions) fail(grid, "the grid has no '(dimensions ...)'");
+    if (!dimensions) mistake(grid, "the grid has no '(dimensions ...)'");
     read_dimensions(*dimensions);
     if (directions)
       for (std::size_t i = 1; i < directions->items.size(); ++i) read_direction(directions->items[i]);
@@ -1255,7 +1306,7 @@ class Lowering {
   Dimension dimension(const Node& node) const {
     if (!node.is_list() || node.items.size() != 2 || node.items[0].kind != Node::Kind::String ||
         !node.items[1].is_list() || node.items[1].items.size() != 2)
-      fail(node, fmt::format("expected a dimension like (\"a/b/c\" (50 0)), found {}", describe(node)));
+      mistake(node, fmt::format("expected a dimension like (\"a/b/c\" (50 0)), found {}", describe(node)));
     Dimension d;
     d.node = &node;
     std::string_view names = node.items[0].text;
@@ -1268,8 +1319,8 @@ class Lowering {
     d.dx = number(node.items[1].items[0], -100000, 100000, "a screen offset");
     d.dy = number(node.items[1].items[1], -100000, 100000, "a screen offset");
     if (d.names.size() > static_cast<std::size_t>(kMaxBoardSide))
-      fail(node,
-           fmt::format("the board is too large: {} names, at most {} are supported", d.names.size(), kMaxBoardSide));
+      missing_feature(node, fmt::format("the board is too large: {} names, at most {} are supported", d.names.size(),
+                                        kMaxBoardSide));
     return d;
   }
 
@@ -1304,21 +1355,21 @@ class Lowering {
   // Gives `cell` the ZRF name `name`; two positions of one name are a mistake in the file.
   void name_position(const std::string& name, int cell, const Node& at) {
     if (!position_cells_.emplace(name, cell).second)
-      fail(at, fmt::format("two positions are named '{}' (a mistake in the file)", name),
-           "each position's name is its first dimension's name followed by its second's, and must be unique");
+      mistake(at, fmt::format("two positions are named '{}'", name),
+              "each position's name is its first dimension's name followed by its second's, and must be unique");
     position_names_.resize(static_cast<std::size_t>(rules_.cells()));
     position_names_[static_cast<std::size_t>(cell)] = name;
   }
 
   void read_direction(const Node& node) {
     if (!node.is_list() || node.items.size() != 3 || !node.items[0].is_symbol())
-      fail(node, fmt::format("expected a direction like (n 0 -1), found {}", describe(node)));
+      mistake(node, fmt::format("expected a direction like (n 0 -1), found {}", describe(node)));
     const Offset a = along(dimensions_[0], number(node.items[1], -kMaxBoardSide, kMaxBoardSide, "a direction's step"));
     const Offset b = along(dimensions_[1], number(node.items[2], -kMaxBoardSide, kMaxBoardSide, "a direction's step"));
     const Offset offset{a.dx + b.dx, a.dy + b.dy};
-    if (offset == Offset{}) fail(node, "a direction of (0 0) does not move");
+    if (offset == Offset{}) mistake(node, "a direction of (0 0) does not move");
     if (!directions_.emplace(node.items[0].text, offset).second)
-      fail(node.items[0], fmt::format("the direction '{}' is defined twice", node.items[0].text));
+      mistake(node.items[0], fmt::format("the direction '{}' is defined twice", node.items[0].text));
   }
 
   // (symmetry PLAYER (FROM TO)...): what each direction means for that player.
@@ -1327,7 +1378,7 @@ class Lowering {
     for (std::size_t i = 2; i < form.items.size(); ++i) {
       const Node& pair = form.items[i];
       if (!pair.is_list() || pair.items.size() != 2)
-        fail(pair, fmt::format("expected a pair of directions like (n s), found {}", describe(pair)));
+        mistake(pair, fmt::format("expected a pair of directions like (n s), found {}", describe(pair)));
       direction(pair.items[0]);
       direction(pair.items[1]);
       symmetry_[static_cast<std::size_t>(player)][pair.items[0].text] = pair.items[1].text;
@@ -1343,7 +1394,7 @@ class Lowering {
     if (it == table.end()) {
       std::vector<std::string> names;
       for (const auto& entry : table) names.push_back(entry.first);
-      fail(node, fmt::format("unknown {} '{}'", kind, name), suggest(name, names));
+      mistake(node, fmt::format("unknown {} '{}'", kind, name), suggest(name, names));
     }
     return it->second;
   }
@@ -1369,7 +1420,7 @@ class Lowering {
     std::sort(rules_.holes.begin(), rules_.holes.end());
     rules_.holes.erase(std::unique(rules_.holes.begin(), rules_.holes.end()), rules_.holes.end());
     std::erase_if(rules_.links, [&](const Link& link) { return rules_.is_hole(link.from) || rules_.is_hole(link.to); });
-    if (rules_.cells_on_board() == 0) fail(form, "every position of the board is killed");
+    if (rules_.cells_on_board() == 0) mistake(form, "every position of the board is killed");
   }
 
   // The cell of the position `node` names, a killed one included.
@@ -1378,10 +1429,10 @@ class Lowering {
     const auto it = position_cells_.find(name);
     if (it == position_cells_.end()) {
       const auto named = [](const std::string& position) { return !position.empty(); };  // cells no position names
-      fail(node, fmt::format("unknown position '{}'", name),
-           fmt::format("positions run from {} to {}",
-                       *std::find_if(position_names_.begin(), position_names_.end(), named),
-                       *std::find_if(position_names_.rbegin(), position_names_.rend(), named)));
+      mistake(node, fmt::format("unknown position '{}'", name),
+              fmt::format("positions run from {} to {}",
+                          *std::find_if(position_names_.begin(), position_names_.end(), named),
+                          *std::find_if(position_names_.rbegin(), position_names_.rend(), named)));
     }
     return it->second;
   }
@@ -1390,8 +1441,8 @@ class Lowering {
   int position(const Node& node) const {
     const int cell = named_position(node);
     if (rules_.is_hole(cell))
-      fail(node, fmt::format("'{}' is a killed position: a hole of the board", node.text),
-           "(kill-positions ...) in the board removed it");
+      mistake(node, fmt::format("'{}' is a killed position: a hole of the board", node.text),
+              "(kill-positions ...) in the board removed it");
     return cell;
   }
 
@@ -1412,11 +1463,11 @@ class Lowering {
         for (std::size_t j = 1; j < part.items.size(); ++j)
           if (const int cell = named_position(part.items[j]); !rules_.is_hole(cell)) cells.push_back(cell);
       } else {
-        fail(part, fmt::format("unexpected {} in a zone", describe(part)),
-             "a zone is (zone (name N) (players P...) (positions ...))");
+        unread(part, part.head(), fmt::format("unexpected {} in a zone", describe(part)),
+               "a zone is (zone (name N) (players P...) (positions ...))");
       }
     }
-    if (name.empty()) fail(form, "the zone has no '(name ...)'");
+    if (name.empty()) mistake(form, "the zone has no '(name ...)'");
     std::sort(cells.begin(), cells.end());
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
     PlayerRegion& zone = zones_[name];
@@ -1434,7 +1485,7 @@ class Lowering {
     const Node& form = single("move-priorities");
     for (std::size_t i = 1; i < form.items.size(); ++i)
       move_priorities_.push_back(symbol(form.items[i], "a move type"));
-    if (move_priorities_.empty()) fail(form, "'(move-priorities ...)' names no move type");
+    if (move_priorities_.empty()) mistake(form, "'(move-priorities ...)' names no move type");
   }
 
   void read_pieces() {
@@ -1442,7 +1493,7 @@ class Lowering {
     if (const int cap = bitboard_width(rules_.cells()).max_piece_types;
         piece_forms.size() > static_cast<std::size_t>(cap)) {
       auto [message, hint] = too_many_piece_types(rules_);
-      fail(*piece_forms[static_cast<std::size_t>(cap)], std::move(message), std::move(hint));
+      missing_feature(*piece_forms[static_cast<std::size_t>(cap)], std::move(message), std::move(hint));
     }
     for (const Node* form : piece_forms) read_piece(*form);
   }
@@ -1469,11 +1520,11 @@ class Lowering {
       else if (kUnsupported.count(head))
         unsupported(part.items.front(), head);
       else
-        fail(part, fmt::format("unexpected {} in a piece", describe(part)),
-             suggest(head, {"name", "moves", "drops", "image", "help", "notation"}));
+        unread(part, head, fmt::format("unexpected {} in a piece", describe(part)),
+               suggest(head, {"name", "moves", "drops", "image", "help", "notation"}));
     }
-    if (piece.name.empty()) fail(form, "the piece has no '(name ...)'");
-    if (piece_index(rules_, piece.name) >= 0) fail(form, fmt::format("the piece '{}' is defined twice", piece.name));
+    if (piece.name.empty()) mistake(form, "the piece has no '(name ...)'");
+    if (piece_index(rules_, piece.name) >= 0) mistake(form, fmt::format("the piece '{}' is defined twice", piece.name));
     piece.code = code_for(piece.name, notation, form);
     CorePiece core_piece{static_cast<int>(rules_.pieces.size()), bodies_of(moves)};
     piece_moves_.push_back(core_piece.bodies);  // a part of another piece's move may go on as this one
@@ -1540,8 +1591,8 @@ class Lowering {
     }
     tested_moves_ += tested;
     if (tested_moves_ > kMaxTestedMoves)
-      fail(*bodies.back(),
-           fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
+      missing_feature(*bodies.back(),
+                      fmt::format("a game may have at most {} moves that test cells on their way", kMaxTestedMoves));
     moves.insert(moves.end(), lowered.begin(), lowered.end());
     return true;
   }
@@ -1570,18 +1621,17 @@ class Lowering {
     for (char digit = '2'; digit <= '9'; ++digit) candidates.push_back({named[0], digit});
     for (const std::string& code : candidates)
       if (free(code)) return code;
-    fail(form,
-         fmt::format("the piece '{}' has no code left for diagrams: its name's first letter with a digit "
-                     "or another letter of the name are all taken (a missing feature, not a mistake in the "
-                     "file)",
-                     name),
-         "a notation of up to three characters gives it one: (notation \"DK\")");
+    missing_feature(form,
+                    fmt::format("the piece '{}' has no code left for diagrams: its name's first letter with a digit "
+                                "or another letter of the name are all taken",
+                                name),
+                    "a notation of up to three characters gives it one: (notation \"DK\")");
   }
 
   int piece_named(const Node& node) const {
     const std::string name = symbol(node, "a piece name");
     const int index = piece_index(rules_, name);
-    if (index < 0) fail(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
+    if (index < 0) mistake(node, fmt::format("unknown piece '{}'", name), suggest(name, piece_names(rules_)));
     return index;
   }
 
@@ -1592,14 +1642,15 @@ class Lowering {
     if (condition.is_symbol()) {
       const auto it = kOccupancyTests.find(condition.text);
       if (it != kOccupancyTests.end()) return it->second;
-      fail(condition,
-           fmt::format("the condition '{}' cannot be expressed: troyka moves test only what stands on a cell",
-                       condition.text),
-           suggest(condition.text, keys_of(kOccupancyTests)));
+      unread(condition, condition.text,
+             fmt::format("the condition '{}' cannot be expressed: troyka moves test only what stands on a cell",
+                         condition.text),
+             suggest(condition.text, keys_of(kOccupancyTests)));
     }
     const std::string head(condition.head());
     if (head == "in-zone?" || head == "not-in-zone?")
-      fail(condition, fmt::format("'({} ...)' cannot be expressed in a move: troyka moves land on a cell by what "
+      missing_feature(condition,
+                      fmt::format("'({} ...)' cannot be expressed in a move: troyka moves land on a cell by what "
                                   "stands on it, not by where it is",
                                   head));
     if (head == "not" && condition.items.size() == 2) return kAnyOccupant & ~occupancy(condition.items[1]);
@@ -1610,10 +1661,10 @@ class Lowering {
       return result;
     }
     if (condition.is_list() && condition.items.size() == 1) return occupancy(condition.items[0]);
-    fail(condition,
-         fmt::format("the condition {} cannot be expressed: troyka moves test only what stands on a cell",
-                     describe(condition)),
-         "use empty?, enemy?, friend?, their not- forms, not, and, or");
+    unread(condition, condition.head(),
+           fmt::format("the condition {} cannot be expressed: troyka moves test only what stands on a cell",
+                       describe(condition)),
+           "use empty?, enemy?, friend?, their not- forms, not, and, or");
   }
 
   // The target that allows exactly the occupants `allowed` of `cell` (the landing cell, or one tested).
@@ -1625,20 +1676,20 @@ class Lowering {
       case kEmpty | kEnemy: return Target::NotFriend;
       case kEnemy | kFriend: return Target::Occupied;
       case kAnyOccupant: return Target::Any;
-      case 0: fail(at, fmt::format("this move can never be made: its conditions allow no occupant of {}", cell));
+      case 0: mistake(at, fmt::format("this move can never be made: its conditions allow no occupant of {}", cell));
       default:
-        fail(at, fmt::format("troyka cannot test {} for empty or friendly only", cell),
-             "a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any");
+        missing_feature(at, fmt::format("troyka cannot test {} for empty or friendly only", cell),
+                        "a cell may be tested for empty, enemy, friend, not-friend (empty or enemy), occupied or any");
     }
   }
 
   [[noreturn]] void unexpected_in_move(const Node& item, std::string_view why) const {
     const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
-    if (!why.empty()) fail(item, fmt::format("unsupported in a move: {}", why));
-    fail(item, fmt::format("unsupported in a move: {}", describe(item)),
-         "troyka reads moves made of directions, (verify ...), mark, back, to, (if ... add), a (while empty? ...) "
-         "slide, and add");
+    if (!why.empty()) missing_feature(item, fmt::format("unsupported in a move: {}", why));
+    unread(item, keyword, fmt::format("unsupported in a move: {}", describe(item)),
+           "troyka reads moves made of directions, (verify ...), mark, back, to, (if ... add), a (while empty? ...) "
+           "slide, and add");
   }
 
   // A cell a move's path reaches, as offsets from where the piece starts (per player), with what
@@ -1663,7 +1714,7 @@ class Lowering {
       const Offset from = walk.cells[walk.current].at[p], by = direction_for(direction, p);
       next.at[p] = {from.dx + by.dx, from.dy + by.dy};
       if (std::abs(next.at[p].dx) > kMaxBoardSide || std::abs(next.at[p].dy) > kMaxBoardSide)
-        fail(direction, "this move goes further than any troyka board");
+        mistake(direction, "this move goes further than any troyka board");
     }
     const auto seen =
         std::find_if(walk.cells.begin(), walk.cells.end(), [&](const PathCell& cell) { return cell.at == next.at; });
@@ -1677,15 +1728,15 @@ class Lowering {
   // every cell it passes that is not sure to be on the board (ZRF moves fail when they leave it).
   MoveRule lower_move(const Node& move) const {
     if (!move.is_list() || move.items.empty())
-      fail(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
+      mistake(move, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(move)));
     MoveRule rule;
     rule.pos = move.pos;
     rule.text = to_text(move);
     std::size_t first = move.items[0].is_symbol("from") ? 1 : 0;  // 'from' first: where the piece stands
     if (first < move.items.size() && move.items[first].head() == "verify")
-      fail(move.items[first],
-           "a '(verify ...)' before the first step tests the cell the piece starts on, which holds the piece itself",
-           "test the cells the move goes to");
+      mistake(move.items[first],
+              "a '(verify ...)' before the first step tests the cell the piece starts on, which holds the piece itself",
+              "test the cells the move goes to");
     if (first < move.items.size() && !is_direction(move.items[first]) && !move.items[first].is_symbol("mark")) {
       const Node& item = move.items[first];
       const bool keyword = item.is_symbol("add") || item.is_symbol("back") || item.is_symbol("to");
@@ -1698,7 +1749,7 @@ class Lowering {
     Walk walk;
     walk_path(move, first, walk);
     const std::size_t landing = walk.chose_landing ? walk.landing : walk.current;
-    if (landing == 0) fail(move, "this move's steps add up to no movement");
+    if (landing == 0) mistake(move, "this move's steps add up to no movement");
     rule.kind = MoveKind::Step;
     rule.target = target_of(walk.cells[landing].allowed, move);
     rule.capture = rule.target != Target::Empty;
@@ -1719,22 +1770,24 @@ class Lowering {
       } else if (item.is_symbol("mark") || item.is_symbol("back") || item.is_symbol("to")) {
         path_marker(item, walk);
       } else if (item.is_symbol("add")) {
-        if (!last) fail(move.items[i + 1], "troyka moves end at their first 'add'; this continues after it");
+        if (!last) missing_feature(move.items[i + 1], "troyka moves end at their first 'add'; this continues after it");
         return;
       } else if (item.head() == "if" && last && item.items.size() == 3 && item.items[2].is_symbol("add")) {
         walk.cells[walk.chose_landing ? walk.landing : walk.current].allowed &= occupancy(item.items[1]);
         return;
       } else if (item.head() == "if") {
-        fail(item,
-             "troyka reads '(if C add)' only as the last form of a move, without 'else': a move with branches "
-             "or several landings cannot be expressed");
+        missing_feature(
+            item,
+            "troyka reads '(if C add)' only as the last form of a move, without 'else': a move with branches "
+            "or several landings cannot be expressed");
       } else {
         unexpected_in_move(item, item.head() == "while" ? "a slide's '(while ...)' comes right after its one "
                                                           "direction"
                                                         : "");
       }
     }
-    fail(move, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+    mistake(move, "this move never adds: it needs 'add' at its end",
+            "a move is its steps, then (verify ...), then add");
   }
 
   // mark remembers the cell the walk stands on, back returns to it, to makes it the landing cell.
@@ -1743,10 +1796,10 @@ class Lowering {
       walk.marked = walk.current;
       walk.marks = true;
     } else if (item.is_symbol("back")) {
-      if (!walk.marks) fail(item, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
+      if (!walk.marks) mistake(item, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
       walk.current = walk.marked;
     } else {
-      if (walk.chose_landing) fail(item, "'to' is given twice: a troyka move has one landing cell");
+      if (walk.chose_landing) missing_feature(item, "'to' is given twice: a troyka move has one landing cell");
       walk.landing = walk.current;
       walk.chose_landing = true;
     }
@@ -1767,8 +1820,8 @@ class Lowering {
       return true;
     };
     if ((walk.cells[0].allowed & kFriend) == 0)
-      fail(move,
-           "this move can never be made: it tests the cell the piece starts on for something other than a friend");
+      mistake(move,
+              "this move can never be made: it tests the cell the piece starts on for something other than a friend");
     for (std::size_t i = 1; i < walk.cells.size(); ++i) {
       const PathCell& cell = walk.cells[i];
       if (i == landing || (cell.allowed == kAnyOccupant && inside(cell) && rules_.holes.empty())) continue;
@@ -1784,7 +1837,8 @@ class Lowering {
     Walk walk;
     walk_path(move, first, walk);
     if (walk.cells.size() > 1 || walk.chose_landing)
-      fail(move.items[first], "a slide lands where its loop stops: after the loop come only (verify ...) and add");
+      missing_feature(move.items[first],
+                      "a slide lands where its loop stops: after the loop come only (verify ...) and add");
     return walk.cells[0].allowed;
   }
 
@@ -1793,20 +1847,22 @@ class Lowering {
   MoveRule lower_slide(const Node& move, std::size_t loop_at, MoveRule& rule) const {
     const Node& loop = move.items[loop_at];
     const Node& dir = move.items[0];
-    if (loop_at != 1) fail(move.items[1], "a slide starts with exactly one direction before its '(while ...)'");
+    if (loop_at != 1)
+      missing_feature(move.items[1], "a slide starts with exactly one direction before its '(while ...)'");
     const Node& condition = argument(loop, 1, "CONDITION");
     if (occupancy(condition) != kEmpty)
-      fail(condition, "troyka slides only through empty cells: the loop must be (while empty? ...)");
+      missing_feature(condition, "troyka slides only through empty cells: the loop must be (while empty? ...)");
     const bool lands_on_empty =
         loop.items.size() == 4 && loop.items[2].is_symbol("add") && loop.items[3].is_symbol(dir.text);
     const bool passes_empty = loop.items.size() == 3 && loop.items[2].is_symbol(dir.text);
     if (!lands_on_empty && !passes_empty)
-      fail(loop, fmt::format("troyka reads a slide loop as (while empty? add {0}) or (while empty? {0})", dir.text),
-           "the loop must step in the slide's own direction");
+      missing_feature(
+          loop, fmt::format("troyka reads a slide loop as (while empty? add {0}) or (while empty? {0})", dir.text),
+          "the loop must step in the slide's own direction");
     // After the loop the current cell is occupied (or off the board): only enemies or friends remain.
     unsigned allowed = lands_on_empty ? unsigned{kEmpty} : 0U;
     if (loop_at + 1 < move.items.size()) allowed |= slide_landing(move, loop_at + 1) & (kEnemy | kFriend);
-    if (allowed == 0) fail(move, "this slide never adds a move");
+    if (allowed == 0) mistake(move, "this slide never adds a move");
     rule.kind = MoveKind::Slide;
     rule.target = target_of(allowed, move);
     rule.capture = rule.target != Target::Empty;
@@ -1826,9 +1882,10 @@ class Lowering {
   void lower_core_pieces() {
     if (core_pieces_.empty() && core_drops_.empty() && !pass_any_turn_) return;
     if (pass_any_turn_ && !move_priorities_.empty())
-      fail(*pass_any_turn_,
-           "the option \"pass turn\" true in a game with move-priorities is not supported yet: troyka's pass would "
-           "come before every move type (a missing feature, not a mistake in the file)");
+      missing_feature(
+          *pass_any_turn_,
+          "the option \"pass turn\" true in a game with move-priorities is not supported yet: troyka's pass would "
+          "come before every move type");
     make_last_move_registers();
     auto general = std::make_shared<core::Rules>();
     for (const CorePiece& piece : core_pieces_)
@@ -1879,7 +1936,7 @@ class Lowering {
     rule.pos = node.pos;
     rule.priority = priority_of(body);
     auto runs = stopping(items_of(node), Run{player, Captured::Stands, piece}, {End::Add, {}});
-    if (!runs) fail(node, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
+    if (!runs) mistake(node, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
     const bool supplied = !forms("board-setup").empty();
     core::Expr enter = core::node(core::Op::Enter);
     for (int cell = 0; cell < rules_.cells(); ++cell)
@@ -1950,7 +2007,8 @@ class Lowering {
       if (auto part = stopping(items_of(node), run, {End::AddPartial, to}))
         ways.push_back(core::seq({std::move(*part), continuation(to, run, {})}));
     if (ways.empty() && !adds(node))
-      fail(node, "this move never adds: it needs 'add' at its end", "a move is its steps, then (verify ...), then add");
+      mistake(node, "this move never adds: it needs 'add' at its end",
+              "a move is its steps, then (verify ...), then add");
     // A body whose every add comes back to where the piece stands having done nothing makes no move.
     rule.expr = ways.empty() ? never() : *core::choice(std::move(ways));
     return rule;
@@ -1989,29 +2047,32 @@ class Lowering {
     const auto to = find("to"), cascade = find("cascade");
     const std::string hint = "castling: e (verify empty?) e (verify empty?) to e (verify friend?) cascade w w add";
     if (to > cascade)
-      fail(*cascade,
-           "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
-           "to the add (a missing feature, not a mistake in the file)",
-           hint);
+      missing_feature(
+          *cascade,
+          "troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece picked up walks on "
+          "to the add",
+          hint);
     if (!items.back().is_symbol("add"))
-      fail(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
+      mistake(items.back(), "a move with 'cascade' ends with add, where the piece picked up lands", hint);
     std::array<std::vector<const Node*>, 2> walked;  // from `to` to cascade, from cascade to the add
     for (auto item = to + 1; item + 1 < items.end(); ++item) {
       if (item == cascade) continue;
       if (item->is_symbol("to") || item->is_symbol("cascade"))
-        fail(*item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
-                                item->text));
+        missing_feature(
+            *item, fmt::format("'{}' is given twice: troyka reads a move of two pieces, one 'to' and one 'cascade'",
+                               item->text));
       if (is_direction(*item))
         walked[item < cascade ? 0 : 1].push_back(&*item);
       else if (item->head() != "verify")
-        fail(*item,
-             "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
-             "that it can walk back (a missing feature, not a mistake in the file)",
-             hint);
+        missing_feature(
+            *item,
+            "between 'to' and the add of a move with 'cascade', troyka reads only directions and (verify ...), so "
+            "that it can walk back",
+            hint);
     }
     if (walked[0].empty())
-      fail(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
-    if (walked[1].empty()) fail(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
+      mistake(*cascade, "'cascade' right at 'to' would pick up the piece where the first one lands", hint);
+    if (walked[1].empty()) mistake(*cascade, "the piece 'cascade' picks up never moves: no step before the add", hint);
     const auto back_along = [&](const std::vector<const Node*>& steps) {
       std::vector<core::Expr> goes;
       for (auto step = steps.rbegin(); step != steps.rend(); ++step)
@@ -2037,7 +2098,7 @@ class Lowering {
     const auto visit = [&](const auto& self, const Node& node) -> void {
       if (node.is_symbol("mark")) marked = true;
       if (node.is_symbol("back") && !marked)
-        fail(node, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
+        mistake(node, "'back' returns to the cell 'mark' remembered, and no 'mark' came before it");
       for (const Node& item : node.items) self(self, item);
     };
     visit(visit, body);
@@ -2050,8 +2111,8 @@ class Lowering {
   int priority_of(const CoreBody& body) const {
     if (move_priorities_.empty()) return 0;
     if (body.type.empty())
-      fail(*body.node, "this move has no (move-type ...), and the game has move-priorities",
-           "troyka plays move-priorities when every move has a type");
+      missing_feature(*body.node, "this move has no (move-type ...), and the game has move-priorities",
+                      "troyka plays move-priorities when every move has a type");
     const auto at = std::find(move_priorities_.begin(), move_priorities_.end(), body.type);
     return static_cast<int>(at - move_priorities_.begin());
   }
@@ -2059,7 +2120,7 @@ class Lowering {
   // The items of a move body that act: all but a first 'from', which names where the piece stands.
   std::span<const Node> items_of(const Node& body) const {
     if (!body.is_list() || body.items.empty())
-      fail(body, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(body)));
+      mistake(body, fmt::format("expected a move like (n (verify empty?) add), found {}", describe(body)));
     const std::span<const Node> items(body.items);
     return items.subspan(items.front().is_symbol("from") ? 1 : 0);
   }
@@ -2083,11 +2144,11 @@ class Lowering {
         if (to == at)
           stays.push_back(std::move(*part));
         else if (std::find(earlier.begin(), earlier.end(), to) != earlier.end())
-          fail(add_partial_to(*body.node, to, at.piece),
-               fmt::format("troyka reads a move of several parts whose parts go on as other pieces or move types "
-                           "only when they never come back to one before: this part goes on as {} again",
-                           describe_going_on(to)),
-               "a missing feature, not a mistake in the file");
+          missing_feature(
+              add_partial_to(*body.node, to, at.piece),
+              fmt::format("troyka reads a move of several parts whose parts go on as other pieces or move types "
+                          "only when they never come back to one before: this part goes on as {} again",
+                          describe_going_on(to)));
         else
           leaves[to].push_back(std::move(*part));
       }
@@ -2219,7 +2280,7 @@ class Lowering {
       std::vector<core::Expr> types;  // (add PIECE...): the mover lands as one of these
       for (std::size_t i = 1; i < item.items.size(); ++i)
         types.push_back(core::with_piece(core::Op::Become, piece_named(item.items[i])));
-      if (types.empty()) fail(item, "'(add ...)' names no piece", "write add alone to keep the piece as it is");
+      if (types.empty()) mistake(item, "'(add ...)' names no piece", "write add alone to keep the piece as it is");
       return core::seq({landing(run), *core::choice(std::move(types))});
     }
     if (item.is_symbol("add-partial") || item.head() == "add-partial") {
@@ -2288,9 +2349,13 @@ class Lowering {
       then.assign(item.items.begin() + 2, item.items.end());
       then.push_back(item);
     }
+    // A way whose test surely fails is left out: a loop that comes back to the origin, where its test
+    // of the mover's own cell is known to fail, would otherwise be split again without end.
     core::Expr holds = condition(*test, run);
-    return std::vector<std::pair<core::Expr, std::vector<Node>>>{{holds, std::move(then)},
-                                                                 {negation(holds), std::move(otherwise)}};
+    std::vector<std::pair<core::Expr, std::vector<Node>>> ways;
+    if (holds != never()) ways.emplace_back(holds, std::move(then));
+    if (holds != known(true)) ways.emplace_back(negation(holds), std::move(otherwise));
+    return ways;
   }
 
   static std::vector<Node> joined(std::span<const Node> first, std::span<const Node> second) {
@@ -2406,15 +2471,16 @@ class Lowering {
     const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
     if (kUnsupported.count(keyword)) unsupported(item, keyword);
     if (keyword == "to")
-      fail(item,
-           "'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a piece with a move "
-           "of several adds, branches or effects has its moves read another way, where 'to' needs a 'cascade' "
-           "after it",
-           "docs/zrf.md lists what each way reads");
+      missing_feature(
+          item,
+          "'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a piece with a move "
+          "of several adds, branches or effects has its moves read another way, where 'to' needs a 'cascade' "
+          "after it",
+          "docs/zrf.md lists what each way reads");
     if (item.is_symbol()) direction(item);  // an unknown direction, with did-you-mean
-    fail(item, fmt::format("unsupported in a move: {}", describe(item)),
-         "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, mark, back, "
-         "flip, change-owner, add and (add PIECE)");
+    unread(item, keyword, fmt::format("unsupported in a move: {}", describe(item)),
+           "troyka reads moves made of directions, (opposite DIR), (verify ...), if, while, capture, mark, back, "
+           "flip, change-owner, add and (add PIECE)");
   }
 
   // (if C A... [else B...]): the test, the items before else and those after it.
@@ -2450,7 +2516,7 @@ class Lowering {
         core::Expr test = condition(each, run);
         tests.push_back(head == "and" ? std::move(test) : core::node(core::Op::Not, {std::move(test)}));
       }
-      if (tests.empty()) fail(node, fmt::format("'({} ...)' holds no condition", head));
+      if (tests.empty()) mistake(node, fmt::format("'({} ...)' holds no condition", head));
       core::Expr all = core::node(core::Op::And, std::move(tests));
       return head == "and" ? all
                            : core::node(core::Op::Not, {std::move(all)});  // (or a b) is (not (and (not a) (not b)))
@@ -2465,9 +2531,9 @@ class Lowering {
     const bool negated = !occupancy_test && head.starts_with("not-") && places.count(head.substr(4));
     const std::string positive = negated ? head.substr(4) : head;
     if (!occupancy_test && !places.count(positive))
-      fail(node, fmt::format("the condition {} cannot be expressed in troyka's core yet", describe(node)),
-           "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, "
-           "last-from?, last-to?, not, and, or");
+      unread(node, head, fmt::format("the condition {} cannot be expressed in troyka's core yet", describe(node)),
+             "troyka reads empty?, enemy?, friend?, their not- forms, piece?, in-zone?, position?, on-board?, "
+             "last-from?, last-to?, not, and, or");
     std::size_t next = 1;
     const bool named = positive == "piece?" || positive == "in-zone?" || positive == "position?";
     Run at = run;  // a condition that names a direction last tests a cell away from the origin
@@ -2485,12 +2551,12 @@ class Lowering {
         test = core::node(core::Op::Not, {core::node(core::Op::Any)});
     }
     if (positive == "position?") test.region.cells = {position(argument(node, next++, "POSITION"))};
-    if (positive == "on-board?" && next == node.items.size()) fail(node, "'(on-board? ...)' needs a direction");
+    if (positive == "on-board?" && next == node.items.size()) mistake(node, "'(on-board? ...)' needs a direction");
     if (next < node.items.size()) {
       const Node& way = node.items[next++];
       test = core::node(core::Op::Can, {core::seq({core_go(direction_for(way, player), player), std::move(test)})});
     }
-    if (next < node.items.size()) fail(node.items[next], fmt::format("'({} ...)' takes no more", head));
+    if (next < node.items.size()) mistake(node.items[next], fmt::format("'({} ...)' takes no more", head));
     return negated ? negation(std::move(test)) : test;
   }
 
@@ -2597,19 +2663,21 @@ class Lowering {
     if (found.size() > 1) std::erase_if(found, [&](const auto& named) { return !leads_back(named.second, way); });
     if (found.size() == 1) return found.front().second;
     if (found.empty())
-      fail(at,
-           fmt::format("no direction of this board leads back along every link of '{}', so troyka cannot tell "
-                       "its opposite",
-                       at.text),
-           "troyka walks back along a link by the direction that links each of its ends back to its start: "
-           "give that direction its links, or write the direction back by its name");
+      missing_feature(
+          at,
+          fmt::format("no direction of this board leads back along every link of '{}', so troyka cannot tell "
+                      "its opposite",
+                      at.text),
+          "troyka walks back along a link by the direction that links each of its ends back to its start: "
+          "give that direction its links, or write the direction back by its name");
     std::vector<std::string> names;
     for (const auto& named : found) names.push_back(named.first);
-    fail(at,
-         fmt::format("the directions {} each lead back along every link of '{}', and it along theirs: troyka cannot "
-                     "tell which is its opposite",
-                     fmt::join(names, " and "), at.text),
-         "write the direction back by its name");
+    missing_feature(
+        at,
+        fmt::format("the directions {} each lead back along every link of '{}', and it along theirs: troyka cannot "
+                    "tell which is its opposite",
+                    fmt::join(names, " and "), at.text),
+        "write the direction back by its name");
   }
 
   // A step by an absolute offset, written in the player's frame (right, forward), as the core's leaps
@@ -2659,19 +2727,21 @@ class Lowering {
         (head == "not" && condition.items.size() == 2 && condition.items[1].head() == "in-zone?")) {
       const Node& test = head == "not" ? condition.items[1] : condition;
       if (test.items.size() != 2)
-        fail(test, fmt::format("troyka reads ({} ZONE) of the cell the drop places its piece on", test.head()));
+        missing_feature(test,
+                        fmt::format("troyka reads ({} ZONE) of the cell the drop places its piece on", test.head()));
       zone_named(test.items[1]);
       tests.zones.emplace_back(&test.items[1], head == "in-zone?");
     } else if (head == "and" && condition.items.size() >= 2) {
       for (std::size_t i = 1; i < condition.items.size(); ++i) drop_test(condition.items[i], tests);
     } else if (const Node* direction = gravity_test(condition)) {
-      if (tests.gravity) fail(condition, "troyka drops have at most one gravity test");
+      if (tests.gravity) missing_feature(condition, "troyka drops have at most one gravity test");
       tests.gravity = direction;
     } else if (head == "or" && std::any_of(condition.items.begin(), condition.items.end(),
                                            [](const Node& item) { return item.head() == "not-on-board?"; })) {
-      fail(condition,
-           "troyka reads a test of a neighbour in a drop only as gravity, (or (not-on-board? D) (not-empty? D))",
-           "the same direction D in both, as (or (not-on-board? s) (not-empty? s))");
+      missing_feature(
+          condition,
+          "troyka reads a test of a neighbour in a drop only as gravity, (or (not-on-board? D) (not-empty? D))",
+          "the same direction D in both, as (or (not-on-board? s) (not-empty? s))");
     } else {
       tests.allowed &= occupancy(condition);
     }
@@ -2683,7 +2753,7 @@ class Lowering {
   // gravity test, all of the cell where the drop starts and places its piece.
   MoveRule lower_drop(const Node& body) const {
     if (!body.is_list() || body.items.empty())
-      fail(body, fmt::format("expected a drop like ((verify empty?) add), found {}", describe(body)));
+      mistake(body, fmt::format("expected a drop like ((verify empty?) add), found {}", describe(body)));
     MoveRule rule;
     rule.kind = MoveKind::Drop;
     rule.pos = body.pos;
@@ -2695,7 +2765,7 @@ class Lowering {
       const Node& item = body.items[i];
       const bool last = i + 1 == body.items.size();
       if (item.is_symbol("add")) {
-        if (!last) fail(body.items[i + 1], "troyka drops end at their first 'add'; this continues after it");
+        if (!last) missing_feature(body.items[i + 1], "troyka drops end at their first 'add'; this continues after it");
         adds = true;
       } else if (item.head() == "verify") {
         drop_test(argument(item, 1, "CONDITION"), tests);
@@ -2703,20 +2773,22 @@ class Lowering {
         drop_test(item.items[1], tests);
         adds = true;
       } else if (is_direction(item)) {
-        fail(item, "unsupported in a drop: a step: troyka drops place the piece on the cell where the drop starts",
-             "test a neighbour for gravity with (verify (or (not-on-board? s) (not-empty? s)))");
+        missing_feature(item,
+                        "unsupported in a drop: a step: troyka drops place the piece on the cell where the drop starts",
+                        "test a neighbour for gravity with (verify (or (not-on-board? s) (not-empty? s)))");
       } else {
         const std::string keyword = item.is_symbol() ? item.text : std::string(item.head());
         if (kUnsupported.count(keyword)) unsupported(item, keyword);
-        fail(item, fmt::format("unsupported in a drop: {}", describe(item)),
-             "troyka reads drops made of (verify ...) tests of the cell and add");
+        unread(item, keyword, fmt::format("unsupported in a drop: {}", describe(item)),
+               "troyka reads drops made of (verify ...) tests of the cell and add");
       }
     }
-    if (!adds) fail(body, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
-    if (tests.allowed == 0) fail(body, "this drop can never be made: its conditions allow no occupant of the cell");
+    if (!adds) mistake(body, "this drop never adds: it needs 'add' at its end", "a drop is ((verify empty?) add)");
+    if (tests.allowed == 0) mistake(body, "this drop can never be made: its conditions allow no occupant of the cell");
     if (tests.allowed != kEmpty)
-      fail(body, "troyka drops place pieces only on empty cells; this drop may also place one on an occupied cell",
-           "test the cell with (verify empty?)");
+      missing_feature(body,
+                      "troyka drops place pieces only on empty cells; this drop may also place one on an occupied cell",
+                      "test the cell with (verify empty?)");
     for (int p = 0; p < kPlayers; ++p) {
       std::vector<bool> allowed(static_cast<std::size_t>(rules_.cells()), true);
       for (const auto& [zone, inside] : tests.zones) {
@@ -2779,18 +2851,16 @@ class Lowering {
     for (const CorePiece& dropped : core_drops_) {
       const Node& first = *dropped.bodies.front().node;
       if (rules_.hands.size() == kMaxHandPieces)
-        fail(first, fmt::format("troyka's hands hold at most {} piece types, and this game drops more (a missing "
-                                "feature, not a mistake in the file)",
-                                kMaxHandPieces));
+        missing_feature(
+            first, fmt::format("troyka's hands hold at most {} piece types, and this game drops more", kMaxHandPieces));
       rules_.hands.push_back(dropped.piece);
       for (int p = 0; p < kPlayers; ++p) {
         const auto supply = supplies_[static_cast<std::size_t>(p)].find(dropped.piece);
         if (supply == supplies_[static_cast<std::size_t>(p)].end()) continue;
         if (supply->second.count > kMaxHandCount)
-          fail(*supply->second.node,
-               fmt::format("troyka's hands hold at most {} pieces of a type, and this supply is {} (a missing "
-                           "feature, not a mistake in the file)",
-                           kMaxHandCount, supply->second.count));
+          missing_feature(*supply->second.node,
+                          fmt::format("troyka's hands hold at most {} pieces of a type, and this supply is {}",
+                                      kMaxHandCount, supply->second.count));
         for (int i = 0; i < supply->second.count; ++i) rules_.setup.push_back({p, dropped.piece, kInHand});
       }
     }
@@ -2806,32 +2876,32 @@ class Lowering {
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& side = form.items[i];
       if (!side.is_list() || side.items.empty())
-        fail(side, fmt::format("expected (PLAYER (PIECE POSITION...)...), found {}", describe(side)));
+        mistake(side, fmt::format("expected (PLAYER (PIECE POSITION...)...), found {}", describe(side)));
       const int player = player_index(side.items[0]);
       for (std::size_t j = 1; j < side.items.size(); ++j) {
         const Node& group = side.items[j];
         if (!group.is_list() || group.items.empty())
-          fail(group, fmt::format("expected (PIECE POSITION...), found {}", describe(group)));
+          mistake(group, fmt::format("expected (PIECE POSITION...), found {}", describe(group)));
         const int piece = piece_named(group.items[0]);
         for (std::size_t k = 1; k < group.items.size(); ++k) {
           if (group.items[k].is_symbol("off")) {
             // (PIECE off N): N pieces off the board, the supply drops take from.
             if (k + 1 >= group.items.size())
-              fail(group.items[k], "expected the number of pieces off the board after 'off'",
-                   fmt::format("write ({} off 5)", group.items[0].text));
+              mistake(group.items[k], "expected the number of pieces off the board after 'off'",
+                      fmt::format("write ({} off 5)", group.items[0].text));
             Supply& supply = supplies_[static_cast<std::size_t>(player)][piece];
             if (supply.node)
-              fail(group.items[k],
-                   fmt::format("{}'s supply of {} off the board is given twice; the first is at line {}",
-                               rules_.players[player].name, group.items[0].text, supply.node->pos.line));
+              mistake(group.items[k],
+                      fmt::format("{}'s supply of {} off the board is given twice; the first is at line {}",
+                                  rules_.players[player].name, group.items[0].text, supply.node->pos.line));
             supply = {number(group.items[k + 1], 0, 1000000, "the number of pieces off the board"), &group.items[k]};
             ++k;
             continue;
           }
           const int cell = position(group.items[k]);
           if (const Node* earlier = placed[static_cast<std::size_t>(cell)])
-            fail(group.items[k], fmt::format("two pieces on {}: it was already filled at line {}", group.items[k].text,
-                                             earlier->pos.line));
+            mistake(group.items[k], fmt::format("two pieces on {}: it was already filled at line {}",
+                                                group.items[k].text, earlier->pos.line));
           placed[static_cast<std::size_t>(cell)] = &group.items[k];
           rules_.setup.push_back({player, piece, cell});
         }
@@ -2865,13 +2935,14 @@ class Lowering {
     const Outcome outcome = head == "win-condition"    ? Outcome::Win
                             : head == "loss-condition" ? Outcome::Loss
                                                        : Outcome::Draw;
-    if (form.items.size() != 3) fail(form, fmt::format("expected ({} (PLAYER...) CONDITION)", head));
+    if (form.items.size() != 3) mistake(form, fmt::format("expected ({} (PLAYER...) CONDITION)", head));
     const std::array<bool, kPlayers> players = player_set(form.items[1]);
     if (form.items[2].head() == "checkmated" && !(players[0] && players[1]))
-      fail(form.items[2],
-           "'checkmated' in a goal of one player is not supported yet: troyka keeps every player's named piece from "
-           "being left attacked (a missing feature, not a mistake in the file)",
-           fmt::format("({} ({} {}) (checkmated ...)) is read", head, rules_.players[0].name, rules_.players[1].name));
+      missing_feature(
+          form.items[2],
+          "'checkmated' in a goal of one player is not supported yet: troyka keeps every player's named piece from "
+          "being left attacked",
+          fmt::format("({} ({} {}) (checkmated ...)) is read", head, rules_.players[0].name, rules_.players[1].name));
     std::vector<EndRule> rules;
     condition(form.items[2], rules);
     for (EndRule& rule : rules) {
@@ -2932,7 +3003,7 @@ class Lowering {
     } else {
       const Node& at = node.is_list() && !node.items.empty() ? node.items.front() : node;
       if (kUnsupported.count(word)) unsupported(at, word);
-      fail(at, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
+      unread(at, word, fmt::format("unknown goal condition {}", describe(node)), suggest(word, kConditions));
     }
   }
 
@@ -2947,10 +3018,11 @@ class Lowering {
       condition(node.items[i], parts);
       if (std::any_of(parts.begin(), parts.end(),
                       [](const EndRule& part) { return part.kind == EndKind::OpponentHasNoPieces; }))
-        fail(node.items[i],
-             "(pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a player's having no pieces "
-             "only as a goal of its own (a missing feature, not a mistake in the file)",
-             "(pieces-remaining 0 PIECE) is read inside (and ...): the player has no PIECE left");
+        missing_feature(
+            node.items[i],
+            "(pieces-remaining 0) inside (and ...) is not supported yet: troyka tests a player's having no pieces "
+            "only as a goal of its own",
+            "(pieces-remaining 0 PIECE) is read inside (and ...): the player has no PIECE left");
       EndRule part;
       if (parts.size() == 1) {
         part = parts.front();
@@ -2972,21 +3044,22 @@ class Lowering {
   // off the board count only with the option "include off-pieces" true (docs/zrf.md gives the source).
   EndRule pieces_remaining(const Node& node, EndRule rule) const {
     if (node.items.size() != 2 && node.items.size() != 3)
-      fail(node, "expected (pieces-remaining N) or (pieces-remaining N PIECE) (a mistake in the file)");
+      mistake(node, "expected (pieces-remaining N) or (pieces-remaining N PIECE)");
     if (include_off_pieces_ &&
         std::any_of(supplies_.begin(), supplies_.end(), [](const auto& s) { return !s.empty(); }))
-      fail(node,
-           "'pieces-remaining' counting the pieces off the board (\"include off-pieces\" true) is not supported yet "
-           "(a missing feature, not a mistake in the file)",
-           "troyka counts the pieces on the board, as Zillions does without that option");
+      missing_feature(
+          node,
+          "'pieces-remaining' counting the pieces off the board (\"include off-pieces\" true) is not supported yet",
+          "troyka counts the pieces on the board, as Zillions does without that option");
     const int count = number(node.items[1], 0, 1000000, "the number of pieces");
     if (node.items.size() == 3) {
       rule.piece = piece_named(node.items[2]);
       if (count != 0)
-        fail(node,
-             "(pieces-remaining N PIECE) with N above 0 is not supported yet: troyka counts a player's pieces of one "
-             "type only down to none (a missing feature, not a mistake in the file)",
-             "(pieces-remaining 0 PIECE) is read: the player has no PIECE left");
+        missing_feature(
+            node,
+            "(pieces-remaining N PIECE) with N above 0 is not supported yet: troyka counts a player's pieces of one "
+            "type only down to none",
+            "(pieces-remaining 0 PIECE) is read: the player has no PIECE left");
       rule.kind = EndKind::Lost;
       rule.condition_text = fmt::format("(lost {})", node.items[2].text);
     } else if (count == 0) {
@@ -3006,7 +3079,7 @@ class Lowering {
   // the goal is troyka's (and no-legal-moves (in-check PIECE)), and the game gets (legal (not
   // (in-check PIECE))) for every piece a checkmated goal names.
   EndRule checkmated(const Node& node, EndRule rule) {
-    if (node.items.size() < 2) fail(node, "'(checkmated ...)' names no piece (a mistake in the file)");
+    if (node.items.size() < 2) mistake(node, "'(checkmated ...)' names no piece");
     EndRule attacked;
     attacked.kind = EndKind::Any;
     std::string pieces;
@@ -3069,36 +3142,41 @@ class Lowering {
     for (const Node* config : configs) {
       const std::vector<Node>& items = config->items;
       if (items.size() < 4 || items.size() % 2 != 0)
-        fail(*config, "troyka reads only relative-config of one piece repeated along one direction", hint);
+        missing_feature(*config, "troyka reads only relative-config of one piece repeated along one direction", hint);
       const int first = piece_named(items[1]);
       for (std::size_t i = 3; i < items.size(); i += 2)
         if (piece_named(items[i]) != first)
-          fail(items[i], "troyka reads only relative-config of one piece repeated along one direction", hint);
+          missing_feature(items[i], "troyka reads only relative-config of one piece repeated along one direction",
+                          hint);
       for (std::size_t i = 2; i < items.size(); i += 2) {
         direction(items[i]);
         if (items[i].text != items[2].text)
-          fail(items[i], "troyka reads only relative-config of one piece repeated along one direction", hint);
+          missing_feature(items[i], "troyka reads only relative-config of one piece repeated along one direction",
+                          hint);
       }
       const int count = static_cast<int>(items.size() / 2);
       if (piece >= 0 && (first != piece || count != length))
-        fail(*config, "the relative-configs of one 'or' must name the same piece the same number of times", hint);
+        missing_feature(*config, "the relative-configs of one 'or' must name the same piece the same number of times",
+                        hint);
       piece = first;
       length = count;
       for (int p = 0; p < kPlayers; ++p) {
         Offset step = direction_for(items[2], p);
         if (std::abs(step.dx) > 1 || std::abs(step.dy) > 1)
-          fail(items[2], "troyka reads relative-config along a line of neighbouring cells only", hint);
+          missing_feature(items[2], "troyka reads relative-config along a line of neighbouring cells only", hint);
         if (step.dy < 0 || (step.dy == 0 && step.dx < 0)) step = {-step.dx, -step.dy};
         if (!lines[static_cast<std::size_t>(p)].emplace(step.dx, step.dy).second)
-          fail(*config, "this relative-config repeats a line of the 'or' (a direction or its opposite)", hint);
+          missing_feature(*config, "this relative-config repeats a line of the 'or' (a direction or its opposite)",
+                          hint);
       }
     }
     for (const auto& given : lines)
       if (given.size() != kLineDirections.size())
-        fail(configs.size() == 1 ? *configs.front() : at,
-             fmt::format("troyka reads relative-config only as {} in a row along all four lines; this gives {} of them",
-                         length, given.size()),
-             hint);
+        missing_feature(
+            configs.size() == 1 ? *configs.front() : at,
+            fmt::format("troyka reads relative-config only as {} in a row along all four lines; this gives {} of them",
+                        length, given.size()),
+            hint);
     rule.kind = EndKind::InARow;
     rule.length = length;
     rule.piece = piece;
@@ -3109,7 +3187,7 @@ class Lowering {
   // the positions, as Zillions' King of the Hill goals and the Breakthrough sample read it.
   void absolute_config(const Node& node, EndRule rule, std::vector<EndRule>& out) const {
     if (node.items.size() < 3 || !node.items.back().is_list())
-      fail(node, "expected (absolute-config PIECE... (POSITION...))");
+      mistake(node, "expected (absolute-config PIECE... (POSITION...))");
     rule.kind = EndKind::Reach;
     const Node& places = node.items.back();
     for (const Node& place : places.items) {
@@ -3131,7 +3209,8 @@ class Lowering {
     std::set<int> pieces;
     for (std::size_t i = 1; i + 1 < node.items.size(); ++i) {
       if (node.items[i].is_list())
-        fail(node.items[i], "troyka reads absolute-config with the player's own pieces only, named one by one");
+        missing_feature(node.items[i],
+                        "troyka reads absolute-config with the player's own pieces only, named one by one");
       pieces.insert(piece_named(node.items[i]));
     }
     if (pieces.size() > 1 && pieces.size() == rules_.pieces.size()) {

@@ -210,15 +210,20 @@ TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
   EXPECT_EQ(pclose(pipe), 0) << out;
   EXPECT_NE(out.find("files:                          2\n"), std::string::npos) << out;
   EXPECT_NE(out.find("load (check):                   1 (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("refused as a missing feature:   1, as a mistake in the file: 0, as neither: 0\n"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("random game ends by the rules:  1 (50%)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("files of two players:           1, of which 1 load (100%)\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("      1 troyka plays games of exactly two players; this one lists N\n"), std::string::npos)
+  EXPECT_NE(out.find("      1 troyka plays games of exactly two players; this one lists N (a missing feature, not a mistake in the "
+                     "file)\n"), std::string::npos)
       << out;
   std::ifstream report(folder + "/games-report.tsv");
   const std::string lines((std::istreambuf_iterator<char>(report)), std::istreambuf_iterator<char>());
   EXPECT_NE(lines.find("games/breakthrough.zrf\tplayed\t"), std::string::npos) << lines;
   EXPECT_NE(lines.find("games/three.zrf\trefused\t"), std::string::npos) << lines;
-  EXPECT_NE(lines.find("this one lists 3\t3\n"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("this one lists 3 (a missing feature, not a mistake in the file)\t3\n"), std::string::npos)
+      << lines;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -23,6 +24,7 @@
 #include "lang/core.h"
 #include "lang/hand.h"
 #include "lang/rules.h"
+#include "lang/sexpr.h"
 #include "lang/translate.h"
 #include "tests/games.h"
 #include "tests/reference.h"
@@ -396,16 +398,18 @@ TEST(ZrfErrors, EveryUnsupportedFormIsNamedWithItsLine) {
 
 TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
   EXPECT_EQ(error_of(tiny_with("(step n)", "(n back add)")),
-            "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it\n"
+            "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it (a "
+            "mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (n back add) (e (verify enemy?) add)))\n"
             "    |                                ^~~~\n");
   EXPECT_EQ(error_of(tiny_with("(step n)", "(n to n to add)")),
-            "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell\n"
+            "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell (a missing feature, not a "
+            "mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (n to n to add) (e (verify enemy?) add)))\n"
             "    |                                     ^~\n");
   EXPECT_EQ(error_of(tiny_with("(step n)", "(n (verify attacked?) add)")),
             "test.zrf:11:40: error: the condition 'attacked?' cannot be expressed: troyka moves test only what "
-            "stands on a cell\n"
+            "stands on a cell (a missing feature, not a mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (n (verify attacked?) add) (e (verify enemy?) add)))\n"
             "    |                                        ^~~~~~~~~\n"
             "hint: expected one of 'empty?', 'enemy?', 'friend?', 'not-empty?', 'not-enemy?', 'not-friend?'\n");
@@ -413,12 +417,12 @@ TEST(ZrfErrors, MovesOutsideWhatTroykaCanExpress) {
 
 TEST(ZrfErrors, CommonMistakes) {
   EXPECT_EQ(error_of(tiny_with("(step n)", "(nn (verify empty?) add)")),
-            "test.zrf:11:30: error: unknown direction 'nn'\n"
+            "test.zrf:11:30: error: unknown direction 'nn' (a mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (nn (verify empty?) add) (e (verify enemy?) add)))\n"
             "    |                              ^~\n"
             "hint: did you mean 'n'?\n");
   EXPECT_EQ(error_of(tiny_with("(absolute-config Pawn (a4 d1))", "(absolut-config Pawn (a4 d1))")),
-            "test.zrf:13:33: error: unknown goal condition '(absolut-config ...)'\n"
+            "test.zrf:13:33: error: unknown goal condition '(absolut-config ...)' (a mistake in the file)\n"
             " 13 |   (win-condition (White Black) (absolut-config Pawn (a4 d1))))\n"
             "    |                                 ^~~~~~~~~~~~~~\n"
             "hint: did you mean 'absolute-config'?\n");
@@ -439,11 +443,11 @@ TEST(ZrfErrors, CommonMistakes) {
   // Ranks numbered from the top: the file's a1 is the top left corner, troyka's a4.
   EXPECT_EQ(cell_name(tiny_rules("(\"4/3/2/1\" (0 50))", "(\"1/2/3/4\" (0 50))").setup[0].cell, 4), "a4");
   EXPECT_EQ(error_of(tiny_with("(Pawn a1 b1)", "(Pawn a1 b1 a1)")),
-            "test.zrf:12:35: error: two pieces on a1: it was already filled at line 12\n"
+            "test.zrf:12:35: error: two pieces on a1: it was already filled at line 12 (a mistake in the file)\n"
             " 12 |   (board-setup (White (Pawn a1 b1 a1)) (Black (Pawn c4 d4)))\n"
             "    |                                   ^~\n");
   EXPECT_EQ(error_of(tiny_with("(Pawn c4 d4)", "(Pawn c4 e4)")),
-            "test.zrf:12:53: error: unknown position 'e4'\n"
+            "test.zrf:12:53: error: unknown position 'e4' (a mistake in the file)\n"
             " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 e4)))\n"
             "    |                                                     ^~\n"
             "hint: positions run from a1 to d4\n");
@@ -454,7 +458,8 @@ TEST(ZrfErrors, PieceTypesUpToTheCapOfTheBoardsWidth) {
   std::string pieces;
   for (int i = 0; i < 64; ++i) pieces += "(piece (name Kind" + std::to_string(i) + "))\n  ";
   EXPECT_EQ(error_of(tiny_with("(piece (name Pawn)", pieces + "(piece (name Pawn)")),
-            "test.zrf:75:3: error: on this 4x4 board, a game may have at most 64 piece types\n"
+            "test.zrf:75:3: error: on this 4x4 board, a game may have at most 64 piece types (a missing feature, not a "
+            "mistake in the file)\n"
             " 75 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |   ^\n"
             "hint: a position keeps a bitboard per piece type; boards of more than 128 cells may have 127\n");
@@ -463,13 +468,13 @@ TEST(ZrfErrors, PieceTypesUpToTheCapOfTheBoardsWidth) {
 TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
   EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
             "test.zrf:1:2: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
-            "everything in one file\n"
+            "everything in one file (a missing feature, not a mistake in the file)\n"
             " 1 | (include \"pieces.zrf\")\n"
             "   |  ^~~~~~~\n"
             "hint: docs/zrf.md lists the subset troyka plays\n");
   EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include \"pieces.zrf\")"))),
             "test.zrf:3:19: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
-            "everything in one file");
+            "everything in one file (a missing feature, not a mistake in the file)");
 }
 
 // ---- Options -------------------------------------------------------------------------------------
@@ -483,7 +488,7 @@ TEST(ZrfBoards, AZoneLeavesOutKilledPositionsAndASetupMayNotNameOne) {
   EXPECT_EQ(rules.holes, (CellList{5}));                      // b2, once
   EXPECT_EQ(rules.end.front().region[0], (CellList{3, 12}));  // d1 and a4
   EXPECT_EQ(error_of(tiny_with("(symmetry Black (n s) (s n))", "(kill-positions a1) (symmetry Black (n s) (s n))")),
-            "test.zrf:12:29: error: 'a1' is a killed position: a hole of the board\n"
+            "test.zrf:12:29: error: 'a1' is a killed position: a hole of the board (a mistake in the file)\n"
             " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
             "    |                             ^~\n"
             "hint: (kill-positions ...) in the board removed it\n");
@@ -581,7 +586,7 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
       {"(option \"recycle captures\" true)",
        "test.zrf:3:26: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
        "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
-      {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE"},
+      {"(option \"pass turn\")", "test.zrf:3:18: error: '(option ...)' is missing its VALUE (a mistake in the file)"},
       {"(recycle-captures true)",
        "test.zrf:3:19: error: the option \"recycle captures\" true is not supported yet: a captured piece joins the "
        "capturer's pieces off the board, which troyka cannot play (a missing feature, not a mistake in the file)"},
@@ -589,7 +594,7 @@ TEST(ZrfOptions, RuleOptionsTroykaCannotPlayAreAMissingFeature) {
   for (const Case& c : cases) EXPECT_EQ(first_line(error_of(tiny_with_option(c.option))), c.message) << c.option;
   EXPECT_EQ(error_of(tiny_with_option("(option \"animate capture\" false)")),
             "test.zrf:3:26: error: unknown option \"animate capture\": troyka cannot tell whether it changes the "
-            "rules\n"
+            "rules (a missing feature, not a mistake in the file)\n"
             " 3 |   (title \"Tiny\") (option \"animate capture\" false)\n"
             "   |                          ^~~~~~~~~~~~~~~~~\n"
             "hint: did you mean 'animate captures'?\n");
@@ -720,7 +725,7 @@ TEST(ZrfOptions, MaximalCaptures2PrefersTheMostKings) {
 
 TEST(ZrfErrors, AStringLeftOpenRunsToTheEndOfTheFile) {
   EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black))\n"),
-            "test.zrf:2:10: error: this string is never closed\n"
+            "test.zrf:2:10: error: this string is never closed (a mistake in the file)\n"
             " 2 |   (title \"Tiny)\n"
             "   |          ^\n"
             "hint: ZRF strings may span lines, so this one runs to the end of the file; add its '\"'\n");
@@ -731,7 +736,7 @@ TEST(ZrfErrors, AStringLeftOpenIsBlamedAtItsOpeningQuote) {
   // runs to the end: the title is the one to blame, not line 4.
   EXPECT_EQ(error_of("(game\n  (title \"Tiny)\n  (players White Black)\n  (description \"x\"))\n"),
             "test.zrf:2:10: error: this string is not closed on its line and runs on over the forms below it, to "
-            "the '\"' on line 4\n"
+            "the '\"' on line 4 (a mistake in the file)\n"
             " 2 |   (title \"Tiny)\n"
             "   |          ^\n"
             "hint: ZRF strings may span lines, so from here on the file's quotes pair up wrongly and the last string "
@@ -741,25 +746,25 @@ TEST(ZrfErrors, AStringLeftOpenIsBlamedAtItsOpeningQuote) {
       first_line(error_of(
           "(game\n  (description \"two\nlines\")\n  (title \"Tiny)\n  (players White Black)\n  (history \"x\"))\n")),
       "test.zrf:4:10: error: this string is not closed on its line and runs on over the forms below it, to "
-      "the '\"' on line 6");
+      "the '\"' on line 6 (a mistake in the file)");
 }
 
 TEST(ZrfErrors, AFormGivenTwice) {
   EXPECT_EQ(error_of(tiny_with("(board-setup", "(board-setup (White (Pawn a1)))\n  (board-setup")),
-            "test.zrf:13:3: error: '(board-setup ...)' appears twice; the first is at line 12\n"
+            "test.zrf:13:3: error: '(board-setup ...)' appears twice; the first is at line 12 (a mistake in the file)\n"
             " 13 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
             "    |   ^\n");
 }
 
 TEST(ZrfErrors, MacroErrorsPointAtTheUseAndNameTheMacro) {
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step (step $1))")),
-            "test.zrf:11:29: error: the macro 'step' uses itself, so its expansion never ends\n"
+            "test.zrf:11:29: error: the macro 'step' uses itself, so its expansion never ends (a mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
             "hint: a macro may use other macros, but not itself (in the macro 'step' defined at line 1)\n");
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))", "(define step ($1 (verify emtpy?) add))")),
             "test.zrf:11:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
-            "on a cell\n"
+            "on a cell (a mistake in the file)\n"
             " 11 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
             "hint: did you mean 'empty?'? (in the macro 'step' defined at line 1)\n");
@@ -817,7 +822,7 @@ TEST(ZrfMacros, AMacroDefinedTwiceHasItsLaterDefinition) {
   EXPECT_EQ(error_of(tiny_with("(define step ($1 (verify empty?) add))",
                                "(define step ($1 (verify empty?) add))\n(define step ($1 (verify emtpy?) add))")),
             "test.zrf:12:29: error: the condition 'emtpy?' cannot be expressed: troyka moves test only what stands "
-            "on a cell\n"
+            "on a cell (a mistake in the file)\n"
             " 12 |   (piece (name Pawn) (moves (step n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
             "hint: did you mean 'empty?'? (in the macro 'step' defined at line 2)\n");
@@ -834,11 +839,13 @@ std::string macro_chain(int last) {
 TEST(ZrfMacros, RecursionAndMereDepthAreToldApart) {
   EXPECT_EQ(first_line(error_of(tiny_with("(define step ($1 (verify empty?) add))",
                                           "(define step (walk $1)) (define walk (step $1))"))),
-            "test.zrf:11:29: error: the macro 'step' uses itself through 'walk', so its expansion never ends");
+            "test.zrf:11:29: error: the macro 'step' uses itself through 'walk', so its expansion never ends (a "
+            "mistake in the file)");
   // 32 macros deep are read; 33 are too deep, though none uses itself.
   EXPECT_EQ(load_rules(zrf_source(macro_chain(31)), {}).pieces[0].moves[0].text, "(n (verify empty?) add)");
   EXPECT_EQ(error_of(macro_chain(40)),
-            "test.zrf:52:29: error: macros are expanded more than 32 deep here, from 'm40' down to 'm8'\n"
+            "test.zrf:52:29: error: macros are expanded more than 32 deep here, from 'm40' down to 'm8' (a missing "
+            "feature, not a mistake in the file)\n"
             " 52 |   (piece (name Pawn) (moves (m40 n) (e (verify enemy?) add)))\n"
             "    |                             ^\n"
             "hint: none of them uses itself, but troyka expands macros at most 32 deep (in the macro 'm40' defined at "
@@ -850,11 +857,88 @@ TEST(ZrfErrors, MacrosThatDoubleAtEveryLevelAreRefused) {
   for (int level = 1; level <= 30; ++level) text += fmt::format("(define m{} m{} m{})\n", level, level - 1, level - 1);
   text += std::string(kTiny).replace(std::string(kTiny).find("(step n)"), 8, "m30");
   EXPECT_EQ(error_of(text),
-            "test.zrf:42:29: error: the macros expand to more than 1000000 forms\n"
+            "test.zrf:42:29: error: the macros expand to more than 1000000 forms (a missing feature, not a mistake in "
+            "the file)\n"
             " 42 |   (piece (name Pawn) (moves m30 (e (verify enemy?) add)))\n"
             "    |                             ^~~\n"
             "hint: the count passes it in this use of 'm30', which nests macros 31 deep, down to 'm0' (in the macro "
             "'m30' defined at line 31)\n");
+}
+
+// ---- Every refusal says its kind -----------------------------------------------------------------
+
+const std::string_view kMissingFeature = " (a missing feature, not a mistake in the file)";
+const std::string_view kMistake = " (a mistake in the file)";
+
+// `forms` written back as text, with the node at `target` in a walk of them (parents first) left
+// out, or with an 'x' added to it when `misspell` (a word; any other node stays as it is).
+void write_mutated(const Node& node, int& place, int target, bool misspell, std::string& out) {
+  const bool here = place++ == target;
+  if (here && !misspell) return;
+  if (!node.is_list()) {
+    out += to_text(node) + (here && node.is_symbol() ? "x " : " ");
+    return;
+  }
+  out += '(';
+  for (const Node& item : node.items) write_mutated(item, place, target, misspell, out);
+  out += ")\n";
+}
+
+// The refusal of `text`, or "" when it loads. An exception other than lang::Error fails the test.
+std::string refusal_of(const std::string& text) {
+  try {
+    load_rules(zrf_source(text), {});
+  } catch (const Error& error) {
+    return error.diagnostic().message;
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "not a lang::Error: " << error.what() << "\n" << text;
+  }
+  return {};
+}
+
+// Every ZRF file of the tests and the fuzzer's seeds, each with one of its nodes left out or one of
+// its words misspelt (about 40 of each per file, spread over it), with a stray ')' or a '(' left
+// open, and with a word that starts with a quote: each loads or is refused with a message that ends
+// in one of the two kinds, and both kinds are met.
+TEST(ZrfErrors, EveryRefusalSaysWhetherItIsAMissingFeatureOrAMistake) {
+  std::vector<std::string> paths;
+  for (const std::string folder : {kData + "zrf", std::string(TROYKA_SOURCE_DIR) + "/fuzz/zrf-seeds"})
+    for (const auto& entry : std::filesystem::directory_iterator(folder))
+      if (is_zrf_file(entry.path().string())) paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  ASSERT_GE(paths.size(), 30u);
+  int refusals = 0, missing = 0;
+  const auto expect_kind = [&](const std::string& text, const std::string& what) {
+    const std::string message = refusal_of(text);
+    if (message.empty()) return;
+    ++refusals;
+    missing += message.ends_with(kMissingFeature);
+    EXPECT_TRUE(message.ends_with(kMissingFeature) || message.ends_with(kMistake)) << what << ": " << message;
+  };
+  for (const std::string& path : paths) {
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    expect_kind(text + "\n)", path + " with a stray ')'");
+    expect_kind("(" + text, path + " with a '(' left open");
+    expect_kind(std::string(text).insert(text.find('(') + 1, "'word "), path + " with a word that starts with a quote");
+    std::vector<Node> forms;
+    try {
+      forms = parse_sexpr(zrf_source(text), Syntax::Zrf);
+    } catch (const Error&) {
+      continue;  // a seed of the fuzzer that is a syntax error on purpose: its mutations are above
+    }
+    int nodes = 0;
+    for (std::string ignored; const Node& form : forms) write_mutated(form, nodes, -1, false, ignored);
+    for (int target = 0; target < nodes; target += std::max(1, nodes / 40))
+      for (const bool misspell : {false, true}) {
+        std::string mutated;
+        int place = 0;
+        for (const Node& form : forms) write_mutated(form, place, target, misspell, mutated);
+        expect_kind(mutated, fmt::format("{} with node {} {}", path, target, misspell ? "misspelt" : "left out"));
+      }
+  }
+  EXPECT_GT(missing, 0);
+  EXPECT_GT(refusals - missing, 0);
 }
 
 TEST(ZrfErrors, UnknownVariantListsTheChoices) {
@@ -944,14 +1028,14 @@ TEST(ZrfSyntax, WordsMayStartWithADigitAndHoldAQuote) {
     EXPECT_EQ(rules.pieces[0].name, name);
   }
   EXPECT_EQ(error_of(tiny_with("(Pawn c4 d4)", "(Pawn c4 1i)")),
-            "test.zrf:12:53: error: unknown position '1i'\n"
+            "test.zrf:12:53: error: unknown position '1i' (a mistake in the file)\n"
             " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 1i)))\n"
             "    |                                                     ^~\n"
             "hint: positions run from a1 to d4\n");
   // A Shogi board numbers its files and letters its ranks: its positions are 4a to 1d.
   EXPECT_EQ(error_of(tiny_with("(dimensions (\"a/b/c/d\" (50 0)) (\"4/3/2/1\" (0 50)))",
                                "(dimensions (\"4/3/2/1\" (50 0)) (\"a/b/c/d\" (0 50)))")),
-            "test.zrf:12:29: error: unknown position 'a1'\n"
+            "test.zrf:12:29: error: unknown position 'a1' (a mistake in the file)\n"
             " 12 |   (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4)))\n"
             "    |                             ^~\n"
             "hint: positions run from 4d to 1a\n");
@@ -1245,7 +1329,7 @@ TEST(ZrfBoards, UnlinkRemovesLinks) {
   EXPECT_EQ(perfts(rules, 1), std::vector<std::uint64_t>{1});  // b1-b2 only
   EXPECT_EQ(perfts(tiny_rules(), 1), std::vector<std::uint64_t>{2});
   EXPECT_EQ(error_of(tiny_with("(symmetry Black (n s) (s n))", "(symmetry Black (n s) (s n)) (unlink a1)")),
-            "test.zrf:10:42: error: expected a link to remove like (a1 a2), found 'a1'\n"
+            "test.zrf:10:42: error: expected a link to remove like (a1 a2), found 'a1' (a mistake in the file)\n"
             " 10 |     (symmetry Black (n s) (s n)) (unlink a1))\n"
             "    |                                          ^~\n"
             "hint: troyka reads (unlink (FROM TO)...): no direction leads from FROM to TO any more\n");
@@ -1469,45 +1553,56 @@ TEST(ZrfDrops, WhatTroykaCannotPlayExactlyIsRefused) {
   const Case cases[] = {
       {"(add-to-empty)", "(add)",
        "test.zrf:11:28: error: troyka drops place pieces only on empty cells; this drop may also place one on an "
-       "occupied cell"},
+       "occupied cell (a missing feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify (and empty? enemy?)) add)",
-       "test.zrf:11:28: error: this drop can never be made: its conditions allow no occupant of the cell"},
+       "test.zrf:11:28: error: this drop can never be made: its conditions allow no occupant of the cell (a mistake in "
+       "the file)"},
       {"(add-to-empty)", "(n (verify empty?) add)",
        "test.zrf:11:29: error: unsupported in a drop: a step: troyka drops place the piece on the cell where the "
-       "drop starts"},
-      {"(add-to-empty)", "((verify (in-zone? edg)) (verify empty?) add)", "test.zrf:11:47: error: unknown zone 'edg'"},
+       "drop starts (a missing feature, not a mistake in the file)"},
+      {"(add-to-empty)", "((verify (in-zone? edg)) (verify empty?) add)",
+       "test.zrf:11:47: error: unknown zone 'edg' (a mistake in the file)"},
       {"(add-to-empty)", "((verify (in-zone? edge z)) (verify empty?) add)",
-       "test.zrf:11:37: error: troyka reads (in-zone? ZONE) of the cell the drop places its piece on"},
+       "test.zrf:11:37: error: troyka reads (in-zone? ZONE) of the cell the drop places its piece on (a missing "
+       "feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify (in-zone? edge)) (while (empty? s) s) add)",
-       "test.zrf:11:54: error: unsupported in a drop: '(while ...)'"},
+       "test.zrf:11:54: error: unsupported in a drop: '(while ...)' (a missing feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify empty?) (verify (or (not-on-board? s) (not-empty? n))) add)",
        "test.zrf:11:53: error: troyka reads a test of a neighbour in a drop only as gravity, (or (not-on-board? D) "
-       "(not-empty? D))"},
+       "(not-empty? D)) (a missing feature, not a mistake in the file)"},
       {"(add-to-empty)",
        "((verify empty?) (verify (or (not-on-board? s) (not-empty? s))) (verify (or (not-on-board? e) "
        "(not-empty? e))) add)",
-       "test.zrf:11:100: error: troyka drops have at most one gravity test"},
+       "test.zrf:11:100: error: troyka drops have at most one gravity test (a missing feature, not a mistake in the "
+       "file)"},
       {"(add-to-empty)", "((verify (empty? n)) add)",
        "test.zrf:11:37: error: the condition '(empty? ...)' cannot be expressed: troyka moves test only what stands "
-       "on a cell"},
+       "on a cell (a missing feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify empty?) (capture n) add)",
        "test.zrf:11:45: error: unsupported ZRF form 'capture': 'capture' of a position other than the landing one "
-       "cannot be expressed"},
+       "cannot be expressed (a missing feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify empty?) (create Man) add)",
-       "test.zrf:11:45: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be expressed"},
+       "test.zrf:11:45: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be expressed (a missing "
+       "feature, not a mistake in the file)"},
       {"(add-to-empty)", "((verify empty?) add n)",
-       "test.zrf:11:49: error: troyka drops end at their first 'add'; this continues after it"},
-      {"(add-to-empty)", "((verify empty?))", "test.zrf:11:28: error: this drop never adds: it needs 'add' at its end"},
-      {"(add-to-empty)", "empty?", "test.zrf:11:28: error: expected a drop like ((verify empty?) add), found 'empty?'"},
+       "test.zrf:11:49: error: troyka drops end at their first 'add'; this continues after it (a missing feature, not "
+       "a mistake in the file)"},
+      {"(add-to-empty)", "((verify empty?))",
+       "test.zrf:11:28: error: this drop never adds: it needs 'add' at its end (a mistake in the file)"},
+      {"(add-to-empty)", "empty?",
+       "test.zrf:11:28: error: expected a drop like ((verify empty?) add), found 'empty?' (a mistake in the file)"},
       {"(draw-condition (X O) stalemated)",
        "(option \"include off-pieces\" true) (loss-condition (X O) (pieces-remaining 0))",
        "test.zrf:13:60: error: 'pieces-remaining' counting the pieces off the board (\"include off-pieces\" true) is "
        "not supported yet (a missing feature, not a mistake in the file)"},
-      {"(Man off 4)", "(Man off)", "test.zrf:12:40: error: expected the number of pieces off the board after 'off'"},
+      {"(Man off 4)", "(Man off)",
+       "test.zrf:12:40: error: expected the number of pieces off the board after 'off' (a mistake in the file)"},
       {"(Man off 4)", "(Man off four)",
-       "test.zrf:12:44: error: expected the number of pieces off the board (a number), found 'four'"},
+       "test.zrf:12:44: error: expected the number of pieces off the board (a number), found 'four' (a mistake in the "
+       "file)"},
       {"(Man off 4)", "(Man off 4 off 4)",
-       "test.zrf:12:46: error: O's supply of Man off the board is given twice; the first is at line 12"},
+       "test.zrf:12:46: error: O's supply of Man off the board is given twice; the first is at line 12 (a mistake in "
+       "the file)"},
   };
   for (const Case& c : cases) EXPECT_EQ(first_line(error_of(drops_with(c.from, c.to))), c.message) << c.to;
 }
@@ -1576,7 +1671,7 @@ TEST(ZrfGoals, RelativeConfigIsReadOnlyAsNInARow) {
   };
   EXPECT_EQ(goal_error("(relative-config Man n Man n Man)"),
             "test.zrf:13:24: error: troyka reads relative-config only as 3 in a row along all four lines; this gives 1 "
-            "of them\n"
+            "of them (a missing feature, not a mistake in the file)\n"
             " 13 |   (win-condition (X O) (relative-config Man n Man n Man)))\n"
             "    |                        ^\n"
             "hint: troyka reads relative-config as N in a row: (or (relative-config P n P n P) (relative-config P e P "
@@ -1590,20 +1685,24 @@ TEST(ZrfGoals, RelativeConfigIsReadOnlyAsNInARow) {
   const Case cases[] = {
       {three_lines,
        "test.zrf:13:24: error: troyka reads relative-config only as 3 in a row along all four lines; this gives 3 of "
-       "them"},
+       "them (a missing feature, not a mistake in the file)"},
       {"(relative-config Man n Man e Man)",
-       "test.zrf:13:51: error: troyka reads only relative-config of one piece repeated along one direction"},
+       "test.zrf:13:51: error: troyka reads only relative-config of one piece repeated along one direction (a missing "
+       "feature, not a mistake in the file)"},
       {"(relative-config Man n Man)",
        "test.zrf:13:24: error: troyka reads relative-config only as 2 in a row along all four lines; this gives 1 of "
-       "them"},
+       "them (a missing feature, not a mistake in the file)"},
       {"(relative-config Man n)",
-       "test.zrf:13:24: error: troyka reads only relative-config of one piece repeated along one direction"},
+       "test.zrf:13:24: error: troyka reads only relative-config of one piece repeated along one direction (a missing "
+       "feature, not a mistake in the file)"},
       {"(relative-config (opponent Man) n Man n Man)",
-       "test.zrf:13:41: error: expected a piece name here, found '(opponent ...)'"},
+       "test.zrf:13:41: error: expected a piece name here, found '(opponent ...)' (a mistake in the file)"},
       {"(or (relative-config Man n Man n Man) (relative-config Man s Man s Man))",
-       "test.zrf:13:62: error: this relative-config repeats a line of the 'or' (a direction or its opposite)"},
+       "test.zrf:13:62: error: this relative-config repeats a line of the 'or' (a direction or its opposite) (a "
+       "missing feature, not a mistake in the file)"},
       {"(or (relative-config Man n Man n Man) (relative-config Man e Man e Man e Man))",
-       "test.zrf:13:62: error: the relative-configs of one 'or' must name the same piece the same number of times"},
+       "test.zrf:13:62: error: the relative-configs of one 'or' must name the same piece the same number of times (a "
+       "missing feature, not a mistake in the file)"},
   };
   for (const Case& c : cases) EXPECT_EQ(first_line(goal_error(c.condition)), c.message) << c.condition;
 }
@@ -1665,17 +1764,20 @@ TEST(ZrfBoards, MistakesInBoardsOfPositionsAndLinks) {
   // A cell that no position names is a hole (tests/hexagon_test.cpp plays such a board), and has no
   // name: a link to it names an unknown position.
   const std::string error = error_of(missing);
-  EXPECT_EQ(first_line(error), "test.zrf:8:15: error: unknown position 'a1'");
+  EXPECT_EQ(first_line(error), "test.zrf:8:15: error: unknown position 'a1' (a mistake in the file)");
   EXPECT_EQ(error.substr(error.rfind("hint: ")), "hint: positions run from b1 to d4\n");
   struct Case {
     std::string text, message;
   };
   const Case cases[] = {
-      {positions_board(" (links n (a1 a2))"), "test.zrf:8:439: error: the link of 'n' from a1 is given twice"},
-      {positions_board(" (links x (a1 a1))"), "test.zrf:8:439: error: a position linked to itself does not move"},
-      {positions_board(" (links x (a1))"), "test.zrf:8:438: error: expected a link like (a1 a2), found '(a1 ...)'"},
+      {positions_board(" (links n (a1 a2))"),
+       "test.zrf:8:439: error: the link of 'n' from a1 is given twice (a mistake in the file)"},
+      {positions_board(" (links x (a1 a1))"),
+       "test.zrf:8:439: error: a position linked to itself does not move (a mistake in the file)"},
+      {positions_board(" (links x (a1))"),
+       "test.zrf:8:438: error: expected a link like (a1 a2), found '(a1 ...)' (a mistake in the file)"},
       {"(game (players White Black) (board (positions)) (piece (name Pawn)) (board-setup))",
-       "test.zrf:1:29: error: the board has no '(grid ...)' and no position"},
+       "test.zrf:1:29: error: the board has no '(grid ...)' and no position (a mistake in the file)"},
       {tiny_with("(grid", "(positions (a1 0 0 1 1)) (grid"),
        "test.zrf:7:17: error: two positions are named 'a1' (a mistake in the file)"},
   };
@@ -1717,12 +1819,12 @@ TEST(ZrfBoards, BoardsThatAreNotRectanglesAreGraphsOfTheirLinks) {
   // the walk back of a cascade.
   EXPECT_EQ(first_line(error_of(opposite)),
             "test.zrf:10:42: error: no direction of this board leads back along every link of 'next', so troyka "
-            "cannot tell its opposite");
+            "cannot tell its opposite (a missing feature, not a mistake in the file)");
   std::string cascade(kRing);
   cascade.replace(cascade.find("(next (while"), 5, "(next to next cascade next add) (next");
   EXPECT_EQ(first_line(error_of(cascade)),
             "test.zrf:10:53: error: no direction of this board leads back along every link of 'next', so troyka "
-            "cannot tell its opposite");
+            "cannot tell its opposite (a missing feature, not a mistake in the file)");
   // With links back (prev), prev is next's opposite. Counted by hand, the positions named as the
   // cells they are laid out on (top b4, right-up c3, right-down c2, bottom b1, left-down a2,
   // left-up a3): each White runner steps back (b4-a3, c2-c3), runs on (b4-c3; c2-b1, c2xa2), and
@@ -1746,7 +1848,7 @@ TEST(ZrfBoards, BoardsThatAreNotRectanglesAreGraphsOfTheirLinks) {
                    "(left-up left-down) (top left-up)) (links prev");
   EXPECT_EQ(first_line(error_of(two_ways)),
             "test.zrf:11:42: error: the directions back and prev each lead back along every link of 'next', and it "
-            "along theirs: troyka cannot tell which is its opposite");
+            "along theirs: troyka cannot tell which is its opposite (a missing feature, not a mistake in the file)");
   // Links that are no offset of the rectangle, or that change a grid's own direction, make a graph
   // too: here the same moves as the grid's, now along links.
   const Rules grid = tiny_rules();
@@ -1777,63 +1879,78 @@ TEST(ZrfMoves, EveryRefusedFormGivesItsReason) {
   const Case cases[] = {
       {"(n from add)",
        "test.zrf:11:32: error: unsupported ZRF form 'from': 'from' is read only as the first item of a "
-       "move (where the piece stands): a troyka move cannot move a piece from elsewhere"},
+       "move (where the piece stands): a troyka move cannot move a piece from elsewhere (a missing feature, not a "
+       "mistake in the file)"},
       {"(n (verify empty?) (capture e) add)",
        "test.zrf:11:48: error: unsupported ZRF form 'capture': 'capture' of a position other than the "
-       "landing one cannot be expressed"},
+       "landing one cannot be expressed (a missing feature, not a mistake in the file)"},
       {"(n (verify empty?) cascade n add)",
        "test.zrf:11:48: error: troyka reads 'cascade' only after 'to': the first piece lands at 'to' and the piece "
        "picked up walks on to the add (a missing feature, not a mistake in the file)"},
       {"(n to n cascade n)",
-       "test.zrf:11:45: error: a move with 'cascade' ends with add, where the piece picked up lands"},
+       "test.zrf:11:45: error: a move with 'cascade' ends with add, where the piece picked up lands (a mistake in the "
+       "file)"},
       {"(n to n cascade n (if empty? n) add)",
        "test.zrf:11:47: error: between 'to' and the add of a move with 'cascade', troyka reads only directions and "
        "(verify ...), so that it can walk back (a missing feature, not a mistake in the file)"},
       {"(n to cascade n add)",
-       "test.zrf:11:35: error: 'cascade' right at 'to' would pick up the piece where the first one lands"},
+       "test.zrf:11:35: error: 'cascade' right at 'to' would pick up the piece where the first one lands (a mistake in "
+       "the file)"},
       {"(n to n cascade add)",
-       "test.zrf:11:37: error: the piece 'cascade' picks up never moves: no step before the add"},
+       "test.zrf:11:37: error: the piece 'cascade' picks up never moves: no step before the add (a mistake in the "
+       "file)"},
       {"(n to n cascade n cascade n add)",
        "test.zrf:11:47: error: 'cascade' is given twice: troyka reads a move of two pieces, one 'to' and one "
-       "'cascade'"},
+       "'cascade' (a missing feature, not a mistake in the file)"},
       {"(n to n (if empty? cascade) n add)",
        "test.zrf:11:48: error: unsupported ZRF form 'cascade': 'cascade' is read only at the top of a move, as "
-       "castling writes it (... to STEPS cascade STEPS add); here it cannot be expressed"},
+       "castling writes it (... to STEPS cascade STEPS add); here it cannot be expressed (a missing feature, not a "
+       "mistake in the file)"},
       {"(n back add)",
-       "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
-      {"(n to n to add)", "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell"},
+       "test.zrf:11:32: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it (a mistake "
+       "in the file)"},
+      {"(n to n to add)",
+       "test.zrf:11:37: error: 'to' is given twice: a troyka move has one landing cell (a missing feature, not a "
+       "mistake in the file)"},
       {"(n (create Pawn) add)",
        "test.zrf:11:32: error: unsupported ZRF form 'create': 'create' (a new piece) cannot be "
-       "expressed"},
+       "expressed (a missing feature, not a mistake in the file)"},
       {"(n (verify empty?) (flip) add)",
        "test.zrf:11:48: error: unsupported ZRF form 'flip': 'flip' (changing a piece's owner) cannot "
-       "be expressed"},
+       "be expressed (a missing feature, not a mistake in the file)"},
       {"(n (change-owner) add)",
-       "test.zrf:11:32: error: unsupported ZRF form 'change-owner': 'change-owner' cannot be expressed"},
+       "test.zrf:11:32: error: unsupported ZRF form 'change-owner': 'change-owner' cannot be expressed (a missing "
+       "feature, not a mistake in the file)"},
       {"(n (change-type Pawn) add)",
        "test.zrf:11:32: error: unsupported ZRF form 'change-type': 'change-type' (promotion) cannot be "
-       "expressed"},
+       "expressed (a missing feature, not a mistake in the file)"},
       {"(n (set-flag moved true) add)",
-       "test.zrf:11:32: error: unsupported ZRF form 'set-flag': flags cannot be expressed"},
+       "test.zrf:11:32: error: unsupported ZRF form 'set-flag': flags cannot be expressed (a missing feature, not a "
+       "mistake in the file)"},
       {"(n (set-attribute moved true) add)",
-       "test.zrf:11:32: error: unsupported ZRF form 'set-attribute': attributes cannot be expressed"},
+       "test.zrf:11:32: error: unsupported ZRF form 'set-attribute': attributes cannot be expressed (a missing "
+       "feature, not a mistake in the file)"},
       {"(n (set-position-flag seen true) add)",
        "test.zrf:11:32: error: unsupported ZRF form 'set-position-flag': position flags cannot be "
-       "expressed"},
-      {"(n (go last-from) add)", "test.zrf:11:32: error: unsupported ZRF form 'go': 'go' cannot be expressed"},
+       "expressed (a missing feature, not a mistake in the file)"},
+      {"(n (go last-from) add)",
+       "test.zrf:11:32: error: unsupported ZRF form 'go': 'go' cannot be expressed (a missing feature, not a mistake "
+       "in the file)"},
       {"(n (verify empty?) add-copy)",
        "test.zrf:11:48: error: unsupported ZRF form 'add-copy': 'add-copy' (leaving a copy behind) "
-       "cannot be expressed"},
-      {"((verify (in-zone? goal)) n add)", "test.zrf:11:48: error: unknown zone 'goal'"},
+       "cannot be expressed (a missing feature, not a mistake in the file)"},
+      {"((verify (in-zone? goal)) n add)", "test.zrf:11:48: error: unknown zone 'goal' (a mistake in the file)"},
       {"(n e back (verify friend?) add)",
-       "test.zrf:11:34: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
+       "test.zrf:11:34: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it (a mistake "
+       "in the file)"},
       {"((opposite s) back n add)",
-       "test.zrf:11:43: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it"},
+       "test.zrf:11:43: error: 'back' returns to the cell 'mark' remembered, and no 'mark' came before it (a mistake "
+       "in the file)"},
       {"(n (verify empty?) add n to add)",
        "test.zrf:11:54: error: 'to' is read only in moves that are one step, leap or slide, or before a 'cascade'; a "
        "piece with a move of several adds, branches or effects has its moves read another way, where 'to' needs a "
-       "'cascade' after it"},
-      {"(n (verify (in-zone? goal)) add)", "test.zrf:11:50: error: unknown zone 'goal'"},
+       "'cascade' after it (a missing feature, not a mistake in the file)"},
+      {"(n (verify (in-zone? goal)) add)", "test.zrf:11:50: error: unknown zone 'goal' (a mistake in the file)"},
   };
   for (const Case& c : cases) {
     const std::string error = error_of(tiny_with("(step n)", c.move));
@@ -2017,9 +2134,10 @@ TEST(ZrfCoreMoves, MovePrioritiesRankTheRulesByTheirTypes) {
   EXPECT_EQ(priorities, (std::vector<int>{0, 0, 1, 1, 1}));  // the jump and the step for each player, then e
   EXPECT_TRUE(rules.pieces[0].moves.empty());
   EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities jumps steps)"))),
-            "test.zrf:11:29: error: this move has no (move-type ...), and the game has move-priorities");
+            "test.zrf:11:29: error: this move has no (move-type ...), and the game has move-priorities (a missing "
+            "feature, not a mistake in the file)");
   EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (move-priorities)"))),
-            "test.zrf:3:18: error: '(move-priorities ...)' names no move type");
+            "test.zrf:3:18: error: '(move-priorities ...)' names no move type (a mistake in the file)");
 }
 
 // last-to? and last-from?: the cells the last move left and reached. The file's en passant (the
@@ -2103,7 +2221,7 @@ TEST(ZrfCoreMoves, LastMoveConditionsAndTheErrorThatNamesWhatIsMissing) {
   file.insert(0, macro);
   EXPECT_EQ(first_line(error_of(file)),
             "test.zrf:12:38: error: the condition 'flag?' cannot be expressed: troyka moves test only what stands "
-            "on a cell");
+            "on a cell (a missing feature, not a mistake in the file)");
 }
 
 // (add-partial King continue): a man crowned in the middle of its captures goes on capturing as a
@@ -2131,10 +2249,10 @@ TEST(ZrfCoreMoves, APartThatComesBackToAnEarlierPieceIsRefused) {
   EXPECT_EQ(first_line(error_of(file)),
             "test.zrf:11:82: error: troyka reads a move of several parts whose parts go on as other pieces or move "
             "types only when they never come back to one before: this part goes on as the piece Queen with its "
-            "moves of type down again");
+            "moves of type down again (a missing feature, not a mistake in the file)");
   // A piece named in an add-partial must be one of the game's.
   file.replace(file.find("(add-partial Pawn up)"), 21, "(add-partial Pwn Queen up)");
-  EXPECT_EQ(first_line(error_of(file)), "test.zrf:12:79: error: unknown piece 'Pwn'");
+  EXPECT_EQ(first_line(error_of(file)), "test.zrf:12:79: error: unknown piece 'Pwn' (a mistake in the file)");
 }
 
 // The real file of the Dagaz project (MIT), its first game: Russian draughts, whose man crowned in
