@@ -32,9 +32,9 @@ struct Inclusion {
 
 // A rule file held in memory; every position points into one of these, or into a file it includes.
 struct SourceFile {
-  std::string name;       // as the user gave it, e.g. "games/breakthrough.game"
+  std::string name;  // as the user gave it, e.g. "games/breakthrough.game"
   std::string text;
-  bool on_disk = false;   // read from the file `name`: an (include "FILE") reads FILE from its folder
+  bool on_disk = false;  // read from the file `name`: an (include "FILE") reads FILE from its folder
   // The files it includes, those they include too, in the order read: a position whose `file` is k
   // points into included[k - 1].
   std::vector<Inclusion> included{};

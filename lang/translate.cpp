@@ -61,9 +61,8 @@ std::vector<Jump> jumps(const PieceType& piece, int player, Offset turn) {
 // does, yet may give every piece the same moves.
 bool player_faces(const Rules& rules, int player, Offset forward) {
   constexpr Offset kNorth{0, 1};
-  return std::all_of(rules.pieces.begin(), rules.pieces.end(), [&](const PieceType& piece) {
-    return jumps(piece, 0, forward) == jumps(piece, player, kNorth);
-  });
+  return std::all_of(rules.pieces.begin(), rules.pieces.end(),
+                     [&](const PieceType& piece) { return jumps(piece, 0, forward) == jumps(piece, player, kNorth); });
 }
 
 // Whether every player's moves are the first's turned to the player's facing: then the translation
@@ -429,8 +428,8 @@ std::string to_troyka_language(const Rules& rules) {
   }
   text += ")\n";
   if (rules.general && !alike && !all_north)
-    cannot_write(rules, fmt::format("the moves in core forms are written for {}, which the translation cannot keep",
-                                    facings));
+    cannot_write(rules,
+                 fmt::format("the moves in core forms are written for {}, which the translation cannot keep", facings));
   text += board_text(rules);
   for (const Counter& counter : rules.counters)
     text += fmt::format("  (counter {} (range {} {}))\n", counter.name, counter.low, counter.high);

@@ -14,9 +14,9 @@ namespace troyka::lang {
 void assign_facings(Rules& rules);
 
 // The rule file, of any number of players. When a player faces "none", every player is written
-// facing north with each move marked (only PLAYER). A move no keyword form says (a slide by more than one cell at a time) is written
-// in core forms, as `troyka show --core` prints it. Throws lang::Error for what the language cannot
-// write (a drop whose gravity is not a unit direction).
+// facing north with each move marked (only PLAYER). A move no keyword form says (a slide by more
+// than one cell at a time) is written in core forms, as `troyka show --core` prints it. Throws
+// lang::Error for what the language cannot write (a drop whose gravity is not a unit direction).
 std::string to_troyka_language(const Rules& rules);
 
 }  // namespace troyka::lang

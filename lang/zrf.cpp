@@ -178,9 +178,9 @@ class Reporter {
     const auto it = expansions_.find({pos.file, pos.line, pos.column});
     if (it != expansions_.end()) {
       const SourcePos defined = it->second.defined_at;
-      const std::string where = defined.file == pos.file ? fmt::format("line {}", defined.line)
-                                                         : fmt::format("{}:{}", source_->file_of(defined).name,
-                                                                       defined.line);
+      const std::string where = defined.file == pos.file
+                                    ? fmt::format("line {}", defined.line)
+                                    : fmt::format("{}:{}", source_->file_of(defined).name, defined.line);
       const std::string note = fmt::format("(in the macro '{}' defined at {})", it->second.macro, where);
       hint = hint.empty() ? note : hint + " " + note;
     }
@@ -260,8 +260,8 @@ class Includer {
       fail(form.items[1].pos, fmt::format("\"{}\" includes itself: {} (a mistake in the file)", name, chain(cycle)),
            "a file may include another only once on a chain of includes");
     if (root_->included.size() == kMaxIncludedFiles)
-      fail(form.items[1].pos, fmt::format("more than {} files are included in all (a mistake in the file?)",
-                                          kMaxIncludedFiles),
+      fail(form.items[1].pos,
+           fmt::format("more than {} files are included in all (a mistake in the file?)", kMaxIncludedFiles),
            "a file that includes another several times reads it as often");
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -993,8 +993,8 @@ class Lowering {
   std::array<bool, kMaxPlayers> player_set(const Node& node) const {
     std::array<bool, kMaxPlayers> set{};
     if (!node.is_list() || node.items.empty())
-      fail(node, fmt::format("expected a list of players such as ({}), found {}",
-                             fmt::join(player_names(rules_), " "), describe(node)));
+      fail(node, fmt::format("expected a list of players such as ({}), found {}", fmt::join(player_names(rules_), " "),
+                             describe(node)));
     for (const Node& item : node.items) set[static_cast<std::size_t>(player_index(item))] = true;
     return set;
   }
