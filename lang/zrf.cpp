@@ -252,7 +252,8 @@ class Includer {
            fmt::format("cannot include \"{}\": this rule text was not read from a file, so it has no folder to read it "
                        "from",
                        name),
-           "give troyka the rule file's path, as in `troyka check games/puzzle.zrf`");
+           "the referee and the playground pass rule files on as text: give them the file in one piece, as `troyka "
+           "translate FILE` writes it");
     const std::filesystem::path path = std::filesystem::path(includer.name).parent_path() / name;
     const std::string canonical = path_of(path);
     const auto cycle = std::find(reading_.begin(), reading_.end(), canonical);
@@ -263,8 +264,9 @@ class Includer {
       fail(form.items[1].pos,
            fmt::format("more than {} files are included in all (a mistake in the file?)", kMaxIncludedFiles),
            "a file that includes another several times reads it as often");
+    std::error_code error;
     std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (!in || !std::filesystem::is_regular_file(path, error))  // a folder opens, and reads as nothing
       fail(form.items[1].pos, fmt::format("cannot open the included file '{}'", path.string()),
            fmt::format("an include is read from the folder of the file that includes it, {}", includer.name));
     std::ostringstream text;

@@ -484,7 +484,8 @@ TEST(ZrfInclude, ATextWithoutAFileCannotInclude) {
             "no folder to read it from\n"
             " 1 | (include \"pieces.zrf\")\n"
             "   |          ^~~~~~~~~~~~\n"
-            "hint: give troyka the rule file's path, as in `troyka check games/puzzle.zrf`\n");
+            "hint: the referee and the playground pass rule files on as text: give them the file in one piece, as "
+            "`troyka translate FILE` writes it\n");
   EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include pieces)"))),
             "test.zrf:3:18: error: expected (include \"FILE\"): the name of one file, in quotes (a mistake in the "
             "file)");
@@ -550,6 +551,11 @@ TEST(ZrfInclude, AMissingFileAndACycleAreErrors) {
                 "   |          ^~~~~~~~~~~~\n"
                 "hint: an include is read from the folder of the file that includes it, " +
                 folder + "/game.zrf\n");
+  // A folder opens, and would read as nothing.
+  std::filesystem::create_directory(folder + "/common.zrf");
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf")),
+            folder + "/game.zrf:1:10: error: cannot open the included file '" + folder + "/common.zrf'");
+  std::filesystem::remove(folder + "/common.zrf");
   std::ofstream(folder + "/common.zrf") << "(include \"more.zrf\")\n";
   std::ofstream(folder + "/more.zrf") << "\n(include \"common.zrf\")\n";
   EXPECT_EQ(file_error(folder + "/game.zrf"),
