@@ -13,7 +13,7 @@ std::string request_text(const nlohmann::ordered_json& request, const char* key,
 
 nlohmann::ordered_json diagnostic_json(const lang::Diagnostic& diagnostic) {
   nlohmann::ordered_json json;
-  if (diagnostic.file) json["file"] = diagnostic.file->name;
+  if (diagnostic.file) json["file"] = diagnostic.file->file_of(diagnostic.pos).name;
   if (diagnostic.pos.known()) {
     json["line"] = diagnostic.pos.line;
     json["column"] = diagnostic.pos.column;

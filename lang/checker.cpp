@@ -3097,7 +3097,7 @@ Rules load_rules_file(const std::string& path, const Options& options) {
   if (!in) throw Error(Diagnostic{nullptr, {}, fmt::format("cannot open the rule file '{}'", path), "check the path"});
   std::ostringstream text;
   text << in.rdbuf();
-  auto source = std::make_shared<SourceFile>(SourceFile{path, text.str()});
+  auto source = std::make_shared<SourceFile>(SourceFile{path, text.str(), true, {}});
   return load_rules(std::move(source), options);
 }
 

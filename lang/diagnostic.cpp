@@ -92,14 +92,29 @@ std::string nearest_spelling(std::string_view word, const std::vector<std::strin
   return best;
 }
 
+// "In file included from game.zrf:3:1:", as compilers say it, for each include that led to the
+// file numbered `file` of `root`, the outermost last. A file's includer was read before it, so has a
+// smaller number: the chain ends at the root, 0.
+std::string included_from(const SourceFile& root, std::uint32_t file) {
+  std::string text;
+  while (file != 0 && file <= root.included.size()) {
+    const SourcePos from = root.included[file - 1].from;
+    text += fmt::format("In file included from {}:{}:{}:\n", root.file_of(from).name, from.line, from.column);
+    file = from.file;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string render(const Diagnostic& d) {
   std::string out;
   const char* kind = d.severity == Severity::Warning ? "warning" : "error";
   if (d.file && d.pos.known()) {
-    out += fmt::format("{}:{}:{}: {}: {}\n", d.file->name, d.pos.line, d.pos.column, kind, d.message);
-    std::string line = printable(line_of(d.file->text, d.pos.line));
+    const SourceFile& file = d.file->file_of(d.pos);
+    out += included_from(*d.file, d.pos.file);
+    out += fmt::format("{}:{}:{}: {}: {}\n", file.name, d.pos.line, d.pos.column, kind, d.message);
+    std::string line = printable(line_of(file.text, d.pos.line));
     std::size_t caret_column = std::min<std::size_t>(d.pos.column - 1, line.size());
     // A very long line is shown as a window around the caret, marked with "..." where cut.
     constexpr std::size_t kWindow = 100;

@@ -10,20 +10,39 @@
 
 namespace troyka::lang {
 
-// A rule file held in memory; every position points into one of these.
-struct SourceFile {
-  std::string name;  // as the user gave it, e.g. "games/breakthrough.game"
-  std::string text;
-};
-
 // Where something stands in a source file. Lines and columns count from 1;
-// `length` is how many columns the caret underline covers.
+// `length` is how many columns the caret underline covers. `file` says which file: 0 for the rule
+// file itself, k for the kth file it includes (SourceFile::included).
 struct SourcePos {
   std::uint32_t line = 0;
   std::uint32_t column = 0;
   std::uint32_t length = 1;
+  std::uint32_t file = 0;
   bool known() const { return line != 0; }
   bool operator==(const SourcePos&) const = default;
+};
+
+struct SourceFile;
+
+// A file that a rule file includes (ZRF's (include "FILE")), and the (include ...) form that read it.
+struct Inclusion {
+  std::shared_ptr<const SourceFile> file;
+  SourcePos from;  // in the including file, which from.file numbers
+};
+
+// A rule file held in memory; every position points into one of these, or into a file it includes.
+struct SourceFile {
+  std::string name;  // as the user gave it, e.g. "games/breakthrough.game"
+  std::string text;
+  bool on_disk = false;  // read from the file `name`: an (include "FILE") reads FILE from its folder
+  // The files it includes, those they include too, in the order read: a position whose `file` is k
+  // points into included[k - 1].
+  std::vector<Inclusion> included{};
+
+  // The file a position points into: this one, or one it includes.
+  const SourceFile& file_of(SourcePos pos) const {
+    return pos.file == 0 || pos.file > included.size() ? *this : *included[pos.file - 1].file;
+  }
 };
 
 // An error stops loading; a warning is told and loading goes on.

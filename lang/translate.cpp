@@ -56,13 +56,24 @@ std::vector<Jump> jumps(const PieceType& piece, int player, Offset turn) {
   return result;
 }
 
-// Whether each piece of the second player moves as the first player's does, turned to face
-// `forward`. Pieces are compared as wholes: a ZRF mirror symmetry pairs the moves differently
-// than a turn does, yet may give every piece the same moves.
-bool second_player_faces(const Rules& rules, Offset forward) {
+// Whether each piece of `player` moves as the first player's does, turned to face `forward`.
+// Pieces are compared as wholes: a ZRF mirror symmetry pairs the moves differently than a turn
+// does, yet may give every piece the same moves.
+bool player_faces(const Rules& rules, int player, Offset forward) {
   constexpr Offset kNorth{0, 1};
   return std::all_of(rules.pieces.begin(), rules.pieces.end(),
-                     [&](const PieceType& piece) { return jumps(piece, 0, forward) == jumps(piece, 1, kNorth); });
+                     [&](const PieceType& piece) { return jumps(piece, 0, forward) == jumps(piece, player, kNorth); });
+}
+
+// Whether every player's moves are the first's turned to the player's facing: then the translation
+// writes the facings and each move once.
+bool players_alike(const Rules& rules) {
+  if (rules.players[0].facing != "north") return false;
+  for (int player = 1; player < rules.player_count(); ++player) {
+    const Player& each = rules.players[static_cast<std::size_t>(player)];
+    if (each.facing == "none" || !player_faces(rules, player, each.forward)) return false;
+  }
+  return true;
 }
 
 std::string quoted(const std::string& text) {
@@ -170,28 +181,30 @@ std::string drop_text(const Rules& rules, const MoveRule& move, int player, Offs
   return text + ")";
 }
 
-// A drop once for both players when each sees the same cells and the same gravity from its facing,
+// A drop once for all players when each sees the same cells and the same gravity from its facing,
 // else once for each player that can make it, with (only PLAYER).
 std::string drops_text(const Rules& rules, const MoveRule& move, bool alike) {
   constexpr Offset kNorth{0, 1};
-  const std::array<Offset, kPlayers> facing = {kNorth, alike ? rules.players[1].forward : kNorth};
+  const auto facing = [&](int player) {
+    return alike ? rules.players[static_cast<std::size_t>(player)].forward : kNorth;
+  };
   const auto gravity = [&](int player) {
     const std::vector<Offset>& offsets = move.offsets[static_cast<std::size_t>(player)];
-    return offsets.empty()
-               ? std::vector<Offset>{}
-               : std::vector<Offset>{relative_to(offsets.front(), facing[static_cast<std::size_t>(player)])};
+    return offsets.empty() ? std::vector<Offset>{} : std::vector<Offset>{relative_to(offsets.front(), facing(player))};
   };
-  if (move.region[0] == move.region[1] && gravity(0) == gravity(1))
-    return "\n    " + drop_text(rules, move, 0, facing[0], false);
+  bool same = true;
+  for (int player = 1; player < rules.player_count(); ++player)
+    same = same && move.region[static_cast<std::size_t>(player)] == move.region[0] && gravity(player) == gravity(0);
+  if (same) return "\n    " + drop_text(rules, move, 0, facing(0), false);
   std::string text;
-  for (int player = 0; player < kPlayers; ++player)
+  for (int player = 0; player < rules.player_count(); ++player)
     if (!move.region[static_cast<std::size_t>(player)].empty())
-      text += "\n    " + drop_text(rules, move, player, facing[static_cast<std::size_t>(player)], true);
+      text += "\n    " + drop_text(rules, move, player, facing(player), true);
   return text;
 }
 
-// Every move of a piece: once for both players when the second faces some way, else once for
-// each player with (only PLAYER), both facing north so that offsets are written as they are; a
+// Every move of a piece: once for all players when they are alike (players_alike), else once for
+// each player with (only PLAYER), all facing north so that offsets are written as they are; a
 // move without a keyword form in core forms.
 std::string moves_text(const Rules& rules, std::size_t piece, bool alike) {
   std::string text;
@@ -200,11 +213,13 @@ std::string moves_text(const Rules& rules, std::size_t piece, bool alike) {
       text += drops_text(rules, move, alike);
       continue;
     }
-    if (!has_keyword_form(move, 0) || !has_keyword_form(move, 1)) {
+    bool keyword = true;
+    for (int player = 0; player < rules.player_count(); ++player) keyword = keyword && has_keyword_form(move, player);
+    if (!keyword) {
       text += core_move_text(rules, piece, move, alike);
       continue;
     }
-    for (int player = 0; player < (alike ? 1 : kPlayers); ++player)
+    for (int player = 0; player < (alike ? 1 : rules.player_count()); ++player)
       if (!move.offsets[static_cast<std::size_t>(player)].empty())
         text += "\n    " + move_text(rules, move, player, !alike);
   }
@@ -243,11 +258,15 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
       return fmt::format("(in-a-row {}{}{})", rule.length,
                          rule.piece >= 0 ? " " + rules.pieces[static_cast<std::size_t>(rule.piece)].name : "",
                          rule.longest > 0 ? fmt::format(" (at-most {})", rule.longest) : "");
-    case EndKind::Lost:
-    case EndKind::Compare:
     case EndKind::All:
     case EndKind::Any:
-    case EndKind::Not:
+    case EndKind::Not: {  // of its parts as written here: a ZRF goal's parts are ZRF's words
+      std::string text = rule.kind == EndKind::All ? "(and" : rule.kind == EndKind::Any ? "(or" : "(not";
+      for (const EndRule& part : rule.parts) text += " " + condition_text(rules, part, player);
+      return text + ")";
+    }
+    case EndKind::Lost:
+    case EndKind::Compare:
     case EndKind::Repetition:
     case EndKind::InCheck:
     case EndKind::Connected:
@@ -263,14 +282,29 @@ std::string condition_text(const Rules& rules, const EndRule& rule, int player) 
   return fmt::format("(reach {}{})", piece, cells(rule.region[side], rules.width));
 }
 
-// One line per rule, or one per player when a rule for both has a different region for each.
+// Whether a rule for all players has a region that differs by player, itself or in a part.
+bool regions_differ(const Rules& rules, const EndRule& rule) {
+  for (int player = 1; player < rules.player_count(); ++player)
+    if (rule.region[static_cast<std::size_t>(player)] != rule.region[0] ||
+        rule.other_region[static_cast<std::size_t>(player)] != rule.other_region[0])
+      return true;
+  return std::any_of(rule.parts.begin(), rule.parts.end(),
+                     [&](const EndRule& part) { return regions_differ(rules, part); });
+}
+
+// One line per rule, or one per player when a rule for all has a different region for each.
 std::string end_text(const Rules& rules) {
   const char* const outcomes[] = {"win", "lose", "draw", "most-pieces"};
   std::string text = "  (end";
   for (const EndRule& rule : rules.end) {
-    const bool split = rule.only_player < 0 && (rule.kind == EndKind::Reach || rule.kind == EndKind::Connect) &&
-                       (rule.region[0] != rule.region[1] || rule.other_region[0] != rule.other_region[1]);
-    std::vector<int> subjects = split ? std::vector<int>{0, 1} : std::vector<int>{rule.only_player};
+    const bool regional = rule.kind == EndKind::Reach || rule.kind == EndKind::Connect || rule.kind == EndKind::All ||
+                          rule.kind == EndKind::Any || rule.kind == EndKind::Not;
+    const bool split = rule.only_player < 0 && regional && regions_differ(rules, rule);
+    std::vector<int> subjects{rule.only_player};
+    if (split) {
+      subjects.clear();
+      for (int player = 0; player < rules.player_count(); ++player) subjects.push_back(player);
+    }
     for (const int player : subjects) {
       if (rule.kind == EndKind::Reach && rule.region[static_cast<std::size_t>(std::max(player, 0))].empty()) continue;
       const std::string who = player >= 0 ? rules.players[static_cast<std::size_t>(player)].name + " " : "";
@@ -286,14 +320,17 @@ std::string end_text(const Rules& rules) {
 void assign_facings(Rules& rules) {
   rules.players[0].facing = kFacings[0].first;
   rules.players[0].forward = kFacings[0].second;
-  rules.players[1].facing = "none";
-  rules.players[1].forward = kFacings[1].second;
-  for (const auto& [name, forward] : kFacings)
-    if (second_player_faces(rules, forward)) {
-      rules.players[1].facing = name;
-      rules.players[1].forward = forward;
-      return;
-    }
+  for (int player = 1; player < rules.player_count(); ++player) {
+    Player& each = rules.players[static_cast<std::size_t>(player)];
+    each.facing = "none";
+    each.forward = kFacings[1].second;
+    for (const auto& [name, forward] : kFacings)
+      if (player_faces(rules, player, forward)) {
+        each.facing = name;
+        each.forward = forward;
+        break;
+      }
+  }
 }
 
 // Gives an upper bound (at-most CELLS) to every repetition that the language's own check (docs/core-design.md
@@ -374,28 +411,32 @@ std::string phases_text(const Rules& rules) {
 }  // namespace
 
 std::string to_troyka_language(const Rules& rules) {
-  if (rules.player_count() != kPlayers)
-    cannot_write(rules, fmt::format("the game has {} players, and the translation writes two-player games",
-                                    rules.player_count()));
-  // Written with facings when the first player faces north and the second's moves are the first's
-  // turned to its facing; otherwise move by move for each player.
-  const bool alike = rules.players[0].facing == "north" && rules.players[1].facing != "none" &&
-                     second_player_faces(rules, rules.players[1].forward);
+  // Written with facings when the first player faces north and the others' moves are the first's
+  // turned to their facings; otherwise move by move for each player, all facing north.
+  const bool alike = players_alike(rules);
   std::string text = fmt::format("(game {}\n", quoted(rules.name));
   if (!rules.about.empty()) text += fmt::format("  (about {})\n", quoted(one_line(rules.about)));
-  text += fmt::format("  (players ({} north) ({} {}))\n", rules.players[0].name, rules.players[1].name,
-                      alike ? rules.players[1].facing : "north");
-  if (rules.general && !(alike || (rules.players[0].facing == "north" && rules.players[1].facing == "north")))
-    cannot_write(rules, fmt::format("the moves in core forms are written for {} facing {} and {} facing {}, which the "
-                                    "translation cannot keep",
-                                    rules.players[0].name, rules.players[0].facing, rules.players[1].name,
-                                    rules.players[1].facing));
+  text += "  (players";
+  std::string facings;  // "White facing north, Red facing east and Black facing south"
+  bool all_north = true;
+  for (std::size_t player = 0; player < rules.players.size(); ++player) {
+    const Player& each = rules.players[player];
+    text += fmt::format(" ({} {})", each.name, alike ? each.facing : "north");
+    const char* separator = player == 0 ? "" : player + 1 == rules.players.size() ? " and " : ", ";
+    facings += fmt::format("{}{} facing {}", separator, each.name, each.facing);
+    all_north = all_north && each.facing == "north";
+  }
+  text += ")\n";
+  if (rules.general && !alike && !all_north)
+    cannot_write(rules,
+                 fmt::format("the moves in core forms are written for {}, which the translation cannot keep", facings));
   text += board_text(rules);
   for (const Counter& counter : rules.counters)
     text += fmt::format("  (counter {} (range {} {}))\n", counter.name, counter.low, counter.high);
   for (const Attribute& attribute : rules.attributes) {
-    if (attribute.initially[0] != attribute.initially[1])
-      cannot_write(rules, fmt::format("the attribute {} starts on cells that differ by player", attribute.name));
+    for (int player = 1; player < rules.player_count(); ++player)
+      if (attribute.initially[static_cast<std::size_t>(player)] != attribute.initially[0])
+        cannot_write(rules, fmt::format("the attribute {} starts on cells that differ by player", attribute.name));
     text +=
         fmt::format("  (attribute {} (initially {}))\n", attribute.name, cells(attribute.initially[0], rules.width));
   }

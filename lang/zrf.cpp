@@ -10,10 +10,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 #include <span>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -133,7 +136,6 @@ const std::map<std::string, std::string, std::less<>> kUnsupported = {
     {"total-piece-count", "'total-piece-count' is not supported"},
     {"attribute", "piece attributes are not supported"},
     {"dummy", "dummy pieces are not supported"},
-    {"include", "'include' of other files is not supported: put everything in one file"},
     {"from",
      "'from' is read only as the first item of a move (where the piece stands): a troyka move cannot "
      "move a piece from elsewhere"},
@@ -183,7 +185,7 @@ std::vector<std::string> keys_of(const std::map<std::string, unsigned, std::less
 // Where a macro was used: its expansion carries the use's position, and errors there say so.
 struct Expansion {
   std::string macro;
-  std::uint32_t defined_on = 0;
+  SourcePos defined_at;
 };
 
 class Reporter {
@@ -220,16 +222,19 @@ class Reporter {
                     "docs/zrf.md lists the subset troyka plays");
   }
   void note_expansion(SourcePos use, const Expansion& expansion) {
-    expansions_.try_emplace({use.line, use.column}, expansion);
+    expansions_.try_emplace({use.file, use.line, use.column}, expansion);
   }
   const std::shared_ptr<const SourceFile>& source() const { return source_; }
 
  private:
   [[noreturn]] void throw_at(SourcePos pos, std::string message, std::string hint) const {
-    const auto it = expansions_.find({pos.line, pos.column});
+    const auto it = expansions_.find({pos.file, pos.line, pos.column});
     if (it != expansions_.end()) {
-      const std::string note =
-          fmt::format("(in the macro '{}' defined at line {})", it->second.macro, it->second.defined_on);
+      const SourcePos defined = it->second.defined_at;
+      const std::string where = defined.file == pos.file
+                                    ? fmt::format("line {}", defined.line)
+                                    : fmt::format("{}:{}", source_->file_of(defined).name, defined.line);
+      const std::string note = fmt::format("(in the macro '{}' defined at {})", it->second.macro, where);
       hint = hint.empty() ? note : hint + " " + note;
     }
     throw Error(Diagnostic{source_, pos, std::move(message), std::move(hint)});
@@ -240,8 +245,123 @@ class Reporter {
   }
 
   std::shared_ptr<const SourceFile> source_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, Expansion> expansions_;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, Expansion> expansions_;  // by file, line, column
   mutable const Node* failed_at_ = nullptr;
+};
+
+// ---- Pass 0: includes -------------------------------------------------------------------------
+
+// Files a rule file may include in all, nested includes counted: a file that includes another
+// twice, which includes another twice, ... would otherwise read exponentially many.
+constexpr std::size_t kMaxIncludedFiles = 256;
+
+// Zillions' (include "FILE"): the text of FILE, read from the folder of the file that includes it,
+// stands where the form stands, at the top level (a library of macros, as the Dagaz sliding
+// puzzles' common.zrf) or inside a game. Every form read keeps its file's number in its positions
+// (SourcePos::file), so errors point into the included file and say where it was included from.
+class Includer {
+ public:
+  explicit Includer(std::shared_ptr<SourceFile> root) : root_(std::move(root)) {}
+
+  // The root file's forms, every include replaced by the forms of its file.
+  std::vector<Node> run() {
+    std::vector<Node> forms = parse_sexpr(root_, Syntax::Zrf);
+    reading_.push_back(path_of(*root_));
+    splice_includes(forms, *root_);
+    return forms;
+  }
+
+ private:
+  // Replaces each (include ...) among `items`, and inside them, by the forms of its file.
+  void splice_includes(std::vector<Node>& items, const SourceFile& includer) {
+    std::vector<Node> result;
+    result.reserve(items.size());
+    for (Node& item : items) {
+      if (item.head() != "include") {
+        if (item.is_list()) splice_includes(item.items, includer);
+        result.push_back(std::move(item));
+        continue;
+      }
+      std::vector<Node> included = read_included(item, includer);
+      std::move(included.begin(), included.end(), std::back_inserter(result));
+    }
+    items = std::move(result);
+  }
+
+  std::vector<Node> read_included(const Node& form, const SourceFile& includer) {
+    if (form.items.size() != 2 || form.items[1].kind != Node::Kind::String)
+      refuse(Refusal::Mistake, form.pos, "expected (include \"FILE\"): the name of one file, in quotes",
+             "write (include \"common.zrf\"), read from the folder of this file");
+    const std::string& name = form.items[1].text;
+    if (!root_->on_disk)
+      refuse(Refusal::MissingFeature, form.items[1].pos,
+             fmt::format("cannot include \"{}\": this rule text was not read from a file, so it has no folder to "
+                         "read it from",
+                         name),
+           "the referee and the playground pass rule files on as text: give them the file in one piece, as `troyka "
+           "translate FILE` writes it");
+    const std::filesystem::path path = std::filesystem::path(includer.name).parent_path() / name;
+    const std::string canonical = path_of(path);
+    const auto cycle = std::find(reading_.begin(), reading_.end(), canonical);
+    if (cycle != reading_.end())
+      refuse(Refusal::Mistake, form.items[1].pos, fmt::format("\"{}\" includes itself: {}", name, chain(cycle)),
+             "a file may include another only once on a chain of includes");
+    if (root_->included.size() == kMaxIncludedFiles)
+      refuse(Refusal::Mistake, form.items[1].pos, fmt::format("more than {} files are included in all", kMaxIncludedFiles),
+             "a file that includes another several times reads it as often");
+    std::error_code error;
+    std::ifstream in(path, std::ios::binary);
+    if (!in || !std::filesystem::is_regular_file(path, error))  // a folder opens, and reads as nothing
+      refuse(Refusal::Mistake, form.items[1].pos, fmt::format("cannot open the included file '{}'", path.string()),
+             fmt::format("an include is read from the folder of the file that includes it, {}", includer.name));
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto file = std::make_shared<SourceFile>(SourceFile{path.string(), text.str(), true, {}});
+    root_->included.push_back({file, form.pos});
+    const auto number = static_cast<std::uint32_t>(root_->included.size());
+    std::vector<Node> forms;
+    try {
+      forms = parse_sexpr(file, Syntax::Zrf);
+    } catch (const Error& error) {  // a syntax error: told at its place in the included file
+      Diagnostic diagnostic = error.diagnostic();
+      diagnostic.file = root_;
+      diagnostic.pos.file = number;
+      throw Error(std::move(diagnostic));
+    }
+    for (Node& node : forms) number_file(node, number);
+    reading_.push_back(canonical);
+    splice_includes(forms, *file);
+    reading_.pop_back();
+    return forms;
+  }
+
+  static void number_file(Node& node, std::uint32_t number) {
+    node.pos.file = number;
+    for (Node& item : node.items) number_file(item, number);
+  }
+
+  // A path as one spelling, to find it again on the chain of files being read.
+  static std::string path_of(const std::filesystem::path& path) {
+    std::error_code error;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(path, error);
+    return (error ? path : canonical).lexically_normal().string();
+  }
+  static std::string path_of(const SourceFile& file) { return path_of(std::filesystem::path(file.name)); }
+
+  // "a.zrf includes b.zrf, which includes a.zrf": the chain from `start` back to it.
+  std::string chain(std::vector<std::string>::const_iterator start) const {
+    const auto name = [](const std::string& path) { return std::filesystem::path(path).filename().string(); };
+    std::string text = name(*start) + " includes ";
+    for (auto it = start + 1; it != reading_.end(); ++it) text += name(*it) + ", which includes ";
+    return text + name(*start);
+  }
+
+  [[noreturn]] void refuse(Refusal kind, SourcePos pos, const std::string& message, std::string hint) const {
+    throw Error(Diagnostic{root_, pos, with_kind(message, kind), std::move(hint)});
+  }
+
+  std::shared_ptr<SourceFile> root_;
+  std::vector<std::string> reading_;  // the files being read, the root first, as path_of spells them
 };
 
 // ---- Pass 1: macros ---------------------------------------------------------------------------
@@ -300,7 +420,7 @@ class MacroExpander {
     }
     const std::string& name = macro->items[1].text;
     if (uses_.size() >= kMaxMacroDepth) too_deep(node, name);
-    report_.note_expansion(node.pos, {name, macro->pos.line});
+    report_.note_expansion(node.pos, {name, macro->pos});
     Use use;
     use.macro = macro;
     if (node.is_list()) use.arguments.assign(node.items.begin() + 1, node.items.end());
@@ -493,8 +613,6 @@ class VariantPicker {
       } else if (head == "variant") {
         variants.push_back(&form);
         if (marked < 0 && marked_default(form)) marked = static_cast<int>(variants.size());
-      } else if (head == "include") {
-        report_.unsupported(form.items.front(), head);
       } else if (head != "version") {
         report_.mistake(
             form, fmt::format("expected '(game ...)', '(variant ...)' or '(define ...)' at the top level, found {}",
@@ -835,23 +953,32 @@ class Lowering {
 
   // ---- players ----
 
+  // (players NAME...): 1 to kMaxPlayers players, a puzzle's one ((players You)) included.
   void read_players() {
     const Node& form = single("players");
-    if (form.items.size() != 3)
-      missing_feature(
-          form, fmt::format("troyka plays games of exactly two players; this one lists {}", form.items.size() - 1),
-          "write (players White Black)");
-    rules_.players.resize(kPlayers);
-    for (int p = 0; p < kPlayers; ++p) rules_.players[p].name = symbol(form.items[p + 1], "a player name");
-    if (rules_.players[0].name == rules_.players[1].name)
-      mistake(form.items[2], fmt::format("both players are called '{}'", rules_.players[0].name));
+    const std::size_t count = form.items.size() - 1;
+    if (count == 0) mistake(form, "the game lists no player", "write (players White Black)");
+    if (count > static_cast<std::size_t>(kMaxPlayers))
+      missing_feature(form.items[kMaxPlayers + 1],
+                      fmt::format("troyka plays games of at most {} players; this one lists {}", kMaxPlayers, count));
+    rules_.players.resize(count);
+    for (std::size_t p = 0; p < count; ++p) {
+      const Node& name = form.items[p + 1];
+      rules_.players[p].name = symbol(name, "a player name");
+      rules_.players[p].pos = name.pos;
+      for (std::size_t earlier = 0; earlier < p; ++earlier)
+        if (rules_.players[earlier].name == rules_.players[p].name)
+          mistake(name, fmt::format("two players are called '{}'", rules_.players[p].name));
+    }
     read_turn_order();
   }
+
+  int players() const { return rules_.player_count(); }
 
   // (turn-order TURN... [repeat TURN...]): who moves at each ply, the turns before `repeat` once and
   // those after it (all of them, without `repeat`) again and again. troyka plays the orders that are
   // its (turn (actions N) (first M)): the first player moves M times, then each player N times in
-  // turn. The first player to move is troyka's first player.
+  // turn. The players are troyka's in the order they first move: the first to move is the first.
   void read_turn_order() {
     if (forms("turn-order").empty()) return;
     const Node& order = single("turn-order");
@@ -871,23 +998,29 @@ class Lowering {
     }
     if (!repeats) std::swap(once, cycle);
     if (cycle.empty()) mistake(order, "the turn order has no turn to repeat");
-    if (std::adjacent_find(cycle.begin(), cycle.end(), std::not_equal_to<>()) == cycle.end())
-      missing_feature(
-          order,
-          fmt::format("in this turn order only {} moves, once its first turns are over: a game of one player is not "
-                      "supported",
-                      rules_.players[cycle.front()].name));
+    if (players() == 1) return;  // every turn is the one player's
+    for (int p = 0; p < players(); ++p)
+      if (std::find(cycle.begin(), cycle.end(), p) == cycle.end())
+        missing_feature(order, fmt::format("in this turn order {} never moves once the first turns are over: a player "
+                                           "without turns is not supported",
+                                           rules_.players[p].name));
     const auto mover_at = [&](std::size_t ply) {
       return ply < once.size() ? once[ply] : cycle[(ply - once.size()) % cycle.size()];
     };
     std::size_t first = 1, then = 1;  // the first run of one player's moves, and the next
     while (mover_at(first) == mover_at(0)) ++first;
     while (mover_at(first + then) == mover_at(first)) ++then;
+    // The players in the order of their turns: the first run's, then the next runs' of `then` moves.
+    const auto count = static_cast<std::size_t>(players());
+    std::vector<int> turns{mover_at(0)};
+    for (std::size_t run = 1; run < count; ++run) turns.push_back(mover_at(first + (run - 1) * then));
+    const auto mover_expected = [&](std::size_t ply) {
+      return ply < first ? turns[0] : turns[(1 + (ply - first) / then) % count];
+    };
     // Both orders repeat from the later of their starts; a window of a common period shows them equal.
-    const std::size_t window = std::max(once.size(), first) + cycle.size() * 2 * then;
-    for (std::size_t ply = 0; ply < window; ++ply) {
-      const bool second = ply >= first && (ply - first) / then % 2 == 0;
-      if (mover_at(ply) != (second ? mover_at(first) : mover_at(0)))
+    const std::size_t window = std::max(once.size(), first) + cycle.size() * count * then;
+    for (std::size_t ply = 0; ply < window; ++ply)
+      if (mover_at(ply) != mover_expected(ply))
         missing_feature(
             order,
             fmt::format("troyka plays a turn order of one first turn and then turns of the same length (here {} "
@@ -895,12 +1028,13 @@ class Lowering {
                         first, rules_.players[mover_at(0)].name, then, ply + 1, rules_.players[mover_at(ply)].name),
             "(turn-order White Black), (turn-order White White Black Black) and (turn-order White repeat Black "
             "Black White White) are read");
-    }
     if (std::max(first, then) > static_cast<std::size_t>(kMaxTurnActions))
       missing_feature(order, fmt::format("a turn of more than {} moves is not supported", kMaxTurnActions));
     rules_.first_turn_actions = static_cast<int>(first);
     rules_.turn_actions = static_cast<int>(then);
-    if (mover_at(0) == 1) std::swap(rules_.players[0], rules_.players[1]);
+    std::vector<Player> in_turn_order;
+    for (const int p : turns) in_turn_order.push_back(rules_.players[static_cast<std::size_t>(p)]);
+    rules_.players = std::move(in_turn_order);
   }
 
   int player_index(const Node& node) const {
@@ -910,12 +1044,12 @@ class Lowering {
     return index;
   }
 
-  // A list of players such as (White Black): which of the two it names.
-  std::array<bool, kPlayers> player_set(const Node& node) const {
-    std::array<bool, kPlayers> set{};
+  // A list of players such as (White Black): which of the players it names.
+  std::array<bool, kMaxPlayers> player_set(const Node& node) const {
+    std::array<bool, kMaxPlayers> set{};
     if (!node.is_list() || node.items.empty())
-      mistake(node, fmt::format("expected a list of players such as ({} {}), found {}", rules_.players[0].name,
-                                rules_.players[1].name, describe(node)));
+      mistake(node, fmt::format("expected a list of players such as ({}), found {}",
+                                fmt::join(player_names(rules_), " "), describe(node)));
     for (const Node& item : node.items) set[static_cast<std::size_t>(player_index(item))] = true;
     return set;
   }
@@ -1449,7 +1583,7 @@ class Lowering {
   // (zone (name NAME) (players PLAYER...) (positions POSITION...))
   void read_zone(const Node& form) {
     std::string name;
-    std::array<bool, kPlayers> players{};
+    std::array<bool, kMaxPlayers> owners{};
     CellList cells;
     for (std::size_t i = 1; i < form.items.size(); ++i) {
       const Node& part = form.items[i];
@@ -1458,7 +1592,7 @@ class Lowering {
       } else if (part.head() == "players") {
         Node list = part;
         list.items.erase(list.items.begin());
-        players = player_set(list);
+        owners = player_set(list);
       } else if (part.head() == "positions") {
         for (std::size_t j = 1; j < part.items.size(); ++j)
           if (const int cell = named_position(part.items[j]); !rules_.is_hole(cell)) cells.push_back(cell);
@@ -1471,8 +1605,8 @@ class Lowering {
     std::sort(cells.begin(), cells.end());
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
     PlayerRegion& zone = zones_[name];
-    for (int p = 0; p < kPlayers; ++p)
-      if (players[static_cast<std::size_t>(p)]) zone[static_cast<std::size_t>(p)] = cells;
+    for (int p = 0; p < players(); ++p)
+      if (owners[static_cast<std::size_t>(p)]) zone[static_cast<std::size_t>(p)] = cells;
   }
 
   // ---- pieces ----
@@ -1710,7 +1844,7 @@ class Lowering {
   // Steps the walk one direction on, to a cell seen before or a new one.
   void walk_step(Walk& walk, const Node& direction) const {
     PathCell next;
-    for (int p = 0; p < kPlayers; ++p) {
+    for (int p = 0; p < players(); ++p) {
       const Offset from = walk.cells[walk.current].at[p], by = direction_for(direction, p);
       next.at[p] = {from.dx + by.dx, from.dy + by.dy};
       if (std::abs(next.at[p].dx) > kMaxBoardSide || std::abs(next.at[p].dy) > kMaxBoardSide)
@@ -1753,7 +1887,7 @@ class Lowering {
     rule.kind = MoveKind::Step;
     rule.target = target_of(walk.cells[landing].allowed, move);
     rule.capture = rule.target != Target::Empty;
-    for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {walk.cells[landing].at[p]};
+    for (int p = 0; p < players(); ++p) rule.offsets[p] = {walk.cells[landing].at[p]};
     add_cell_tests(walk, landing, move, rule);
     return rule;
   }
@@ -1811,7 +1945,7 @@ class Lowering {
   // passes a killed position fails there, as every step of a ZRF path must lead to a position).
   void add_cell_tests(const Walk& walk, std::size_t landing, const Node& move, MoveRule& rule) const {
     const auto inside = [&](const PathCell& cell) {
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < players(); ++p) {
         const Offset end = walk.cells[landing].at[p], at = cell.at[p];
         if (at.dx < std::min(0, end.dx) || at.dx > std::max(0, end.dx) || at.dy < std::min(0, end.dy) ||
             at.dy > std::max(0, end.dy))
@@ -1866,7 +2000,7 @@ class Lowering {
     rule.kind = MoveKind::Slide;
     rule.target = target_of(allowed, move);
     rule.capture = rule.target != Target::Empty;
-    for (int p = 0; p < kPlayers; ++p) rule.offsets[p] = {direction_for(dir, p)};
+    for (int p = 0; p < players(); ++p) rule.offsets[p] = {direction_for(dir, p)};
     return rule;
   }
 
@@ -1890,10 +2024,10 @@ class Lowering {
     auto general = std::make_shared<core::Rules>();
     for (const CorePiece& piece : core_pieces_)
       for (const CoreBody& body : piece.bodies)
-        add_per_player(*general, [&](int p) { return core_rule_or_fail(body, piece, p); });
+        add_per_player(*general, players(), [&](int p) { return core_rule_or_fail(body, piece, p); });
     for (const CorePiece& piece : core_drops_)
       for (const CoreBody& body : piece.bodies)
-        add_per_player(*general, [&](int p) { return drop_rule(body, piece.piece, p); });
+        add_per_player(*general, players(), [&](int p) { return drop_rule(body, piece.piece, p); });
     std::erase_if(general->moves, [](const core::Rule& rule) { return rule.expr == never(); });
     if (pass_any_turn_) general->moves.push_back(pass_rule());
     rules_.general = std::move(general);
@@ -1910,12 +2044,12 @@ class Lowering {
     return rule;
   }
 
-  // A body's rules, one per player, as one rule for both when they are equal.
+  // A body's rules, one per player, as one rule for all when they are equal.
   template <typename RuleOf>
-  static void add_per_player(core::Rules& general, RuleOf rule_of) {
-    std::array<core::Rule, kPlayers> rules;
-    for (int p = 0; p < kPlayers; ++p) rules[static_cast<std::size_t>(p)] = rule_of(p);
-    if (rules[0].expr == rules[1].expr) {
+  static void add_per_player(core::Rules& general, int count, RuleOf rule_of) {
+    std::vector<core::Rule> rules;
+    for (int p = 0; p < count; ++p) rules.push_back(rule_of(p));
+    if (std::all_of(rules.begin(), rules.end(), [&](const core::Rule& rule) { return rule.expr == rules[0].expr; })) {
       rules[0].only_player = -1;
       general.moves.push_back(std::move(rules[0]));
     } else {
@@ -2789,7 +2923,7 @@ class Lowering {
       missing_feature(body,
                       "troyka drops place pieces only on empty cells; this drop may also place one on an occupied cell",
                       "test the cell with (verify empty?)");
-    for (int p = 0; p < kPlayers; ++p) {
+    for (int p = 0; p < players(); ++p) {
       std::vector<bool> allowed(static_cast<std::size_t>(rules_.cells()), true);
       for (const auto& [zone, inside] : tests.zones) {
         std::vector<bool> in_zone(allowed.size(), false);
@@ -2825,7 +2959,8 @@ class Lowering {
   // Whether every player's supply of every piece it drops is at least the number of drops it can
   // make: then no supply runs out. That number is bounded when no piece ever leaves the board, as
   // each drop then fills a cell for good: the empty cells, or, when nothing but drops happens and
-  // turns alternate, the first player's half of them rounded up and the second's rounded down.
+  // turns alternate, the player's share of them (of two players, the first's half rounded up and
+  // the second's rounded down).
   bool supply_lasts() const {
     if (!core_pieces_.empty()) return false;  // a move in core forms may capture anywhere
     bool moves = false;
@@ -2836,8 +2971,8 @@ class Lowering {
       }
     const int empty_cells = rules_.cells_on_board() - static_cast<int>(rules_.setup.size());
     for (const CorePiece& dropped : drops_)
-      for (int p = 0; p < kPlayers; ++p) {
-        const int most = moves || !rules_.alternates() ? empty_cells : p == 0 ? (empty_cells + 1) / 2 : empty_cells / 2;
+      for (int p = 0; p < players(); ++p) {
+        const int most = moves || !rules_.alternates() ? empty_cells : (empty_cells + players() - 1 - p) / players();
         const auto supply = supplies_[static_cast<std::size_t>(p)].find(dropped.piece);
         if (supply == supplies_[static_cast<std::size_t>(p)].end() || supply->second.count < most) return false;
       }
@@ -2854,7 +2989,7 @@ class Lowering {
         missing_feature(
             first, fmt::format("troyka's hands hold at most {} piece types, and this game drops more", kMaxHandPieces));
       rules_.hands.push_back(dropped.piece);
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < players(); ++p) {
         const auto supply = supplies_[static_cast<std::size_t>(p)].find(dropped.piece);
         if (supply == supplies_[static_cast<std::size_t>(p)].end()) continue;
         if (supply->second.count > kMaxHandCount)
@@ -2911,47 +3046,67 @@ class Lowering {
 
   // ---- goals ----
 
+  using PlayerSet = std::array<bool, kMaxPlayers>;
+
   void read_goals() {
-    std::array<bool, kPlayers> stalemate_covered{};
+    PlayerSet stalemate_covered{};
     for (const std::string& keyword : kGoalForms)
       for (const Node* form : forms(keyword)) read_goal(*form, stalemate_covered);
     // Zillions' default: a player who cannot move loses (see docs/zrf.md for the sources).
     std::string uncovered;
-    for (int p = 0; p < kPlayers; ++p)
-      if (!stalemate_covered[static_cast<std::size_t>(p)])
+    PlayerSet subjects{};
+    for (int p = 0; p < players(); ++p)
+      if (!stalemate_covered[static_cast<std::size_t>(p)]) {
         uncovered += (uncovered.empty() ? "" : " ") + rules_.players[p].name;
+        subjects[static_cast<std::size_t>(p)] = true;
+      }
     if (uncovered.empty()) return;
     EndRule rule;
     rule.outcome = Outcome::Loss;
-    rule.only_player = stalemate_covered[0] ? 1 : stalemate_covered[1] ? 0 : -1;
     rule.kind = EndKind::NoLegalMoves;
     rule.text = fmt::format("(loss-condition ({}) stalemated) ; the Zillions default", uncovered);
     rule.condition_text = "stalemated";
-    rules_.end.push_back(std::move(rule));
+    add_end_rule(std::move(rule), subjects);
   }
 
-  void read_goal(const Node& form, std::array<bool, kPlayers>& stalemate_covered) {
+  // An end rule for the players `subjects` names: one rule for all when it names every player,
+  // else one rule for each.
+  void add_end_rule(EndRule rule, const PlayerSet& subjects) {
+    if (std::all_of(subjects.begin(), subjects.begin() + players(), [](bool named) { return named; })) {
+      rule.only_player = -1;
+      rules_.end.push_back(std::move(rule));
+      return;
+    }
+    for (int p = 0; p < players(); ++p)
+      if (subjects[static_cast<std::size_t>(p)]) {
+        rule.only_player = p;
+        rules_.end.push_back(rule);
+      }
+  }
+
+  void read_goal(const Node& form, PlayerSet& stalemate_covered) {
     const std::string head(form.head());
     const Outcome outcome = head == "win-condition"    ? Outcome::Win
                             : head == "loss-condition" ? Outcome::Loss
                                                        : Outcome::Draw;
     if (form.items.size() != 3) mistake(form, fmt::format("expected ({} (PLAYER...) CONDITION)", head));
-    const std::array<bool, kPlayers> players = player_set(form.items[1]);
-    if (form.items[2].head() == "checkmated" && !(players[0] && players[1]))
-      missing_feature(
-          form.items[2],
-          "'checkmated' in a goal of one player is not supported yet: troyka keeps every player's named piece from "
-          "being left attacked",
-          fmt::format("({} ({} {}) (checkmated ...)) is read", head, rules_.players[0].name, rules_.players[1].name));
+    const PlayerSet named = player_set(form.items[1]);
+    if (form.items[2].head() == "checkmated" &&
+        !std::all_of(named.begin(), named.begin() + players(), [](bool each) { return each; }))
+      missing_feature(form.items[2],
+                      "'checkmated' in a goal of some players only is not supported yet: troyka keeps every player's "
+                      "named piece from being left attacked",
+                      fmt::format("({} ({}) (checkmated ...)) is read", head, fmt::join(player_names(rules_), " ")));
     std::vector<EndRule> rules;
     condition(form.items[2], rules);
     for (EndRule& rule : rules) {
       rule.pos = form.pos;
       rule.text = to_text(form);
-      std::array<bool, kPlayers> subjects = players;
+      PlayerSet subjects = named;
       if (rule.kind == EndKind::OpponentHasNoPieces) {
         // "P has no pieces" is troyka's "P's opponent has no pieces" seen from the opponent, with the
-        // outcome turned round: P's win is the opponent's loss.
+        // outcome turned round: P's win is the opponent's loss (a game of two players: see
+        // pieces_remaining).
         std::swap(subjects[0], subjects[1]);
         rule.outcome = outcome == Outcome::Win    ? Outcome::Loss
                        : outcome == Outcome::Loss ? Outcome::Win
@@ -2959,11 +3114,10 @@ class Lowering {
       } else {
         rule.outcome = outcome;
       }
-      rule.only_player = subjects[0] && subjects[1] ? -1 : subjects[0] ? 0 : 1;
       if (rule.kind == EndKind::NoLegalMoves)
-        for (int p = 0; p < kPlayers; ++p)
+        for (int p = 0; p < players(); ++p)
           stalemate_covered[static_cast<std::size_t>(p)] |= subjects[static_cast<std::size_t>(p)];
-      rules_.end.push_back(std::move(rule));
+      add_end_rule(std::move(rule), subjects);
     }
   }
 
@@ -3062,7 +3216,7 @@ class Lowering {
             "(pieces-remaining 0 PIECE) is read: the player has no PIECE left");
       rule.kind = EndKind::Lost;
       rule.condition_text = fmt::format("(lost {})", node.items[2].text);
-    } else if (count == 0) {
+    } else if (count == 0 && players() == 2) {
       rule.kind = EndKind::OpponentHasNoPieces;  // read_goal turns it round
     } else {
       rule.kind = EndKind::Compare;
@@ -3138,7 +3292,7 @@ class Lowering {
         "(relative-config P ne P ne P) (relative-config P nw P nw P))";
     int piece = -1;
     int length = 0;
-    std::array<std::set<std::pair<int, int>>, kPlayers> lines;
+    std::array<std::set<std::pair<int, int>>, kMaxPlayers> lines;
     for (const Node* config : configs) {
       const std::vector<Node>& items = config->items;
       if (items.size() < 4 || items.size() % 2 != 0)
@@ -3160,7 +3314,7 @@ class Lowering {
                         hint);
       piece = first;
       length = count;
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < players(); ++p) {
         Offset step = direction_for(items[2], p);
         if (std::abs(step.dx) > 1 || std::abs(step.dy) > 1)
           missing_feature(items[2], "troyka reads relative-config along a line of neighbouring cells only", hint);
@@ -3170,8 +3324,8 @@ class Lowering {
                           hint);
       }
     }
-    for (const auto& given : lines)
-      if (given.size() != kLineDirections.size())
+    for (int p = 0; p < players(); ++p)
+      if (const auto& given = lines[static_cast<std::size_t>(p)]; given.size() != kLineDirections.size())
         missing_feature(
             configs.size() == 1 ? *configs.front() : at,
             fmt::format("troyka reads relative-config only as {} in a row along all four lines; this gives {} of them",
@@ -3192,7 +3346,7 @@ class Lowering {
     const Node& places = node.items.back();
     for (const Node& place : places.items) {
       const auto zone = place.is_symbol() ? zones_.find(place.text) : zones_.end();
-      for (int p = 0; p < kPlayers; ++p) {
+      for (int p = 0; p < players(); ++p) {
         CellList& cells = rule.region[static_cast<std::size_t>(p)];
         if (zone != zones_.end()) {
           const CellList& zone_cells = zone->second[static_cast<std::size_t>(p)];
@@ -3231,14 +3385,14 @@ class Lowering {
   std::map<std::string, int, std::less<>> position_cells_;  // each position's cell, by its ZRF name
   std::vector<std::string> position_names_;                 // each cell's ZRF name
   std::map<std::string, Offset, std::less<>> directions_;
-  std::array<std::map<std::string, std::string, std::less<>>, kPlayers> symmetry_;
+  std::array<std::map<std::string, std::string, std::less<>>, kMaxPlayers> symmetry_;
   std::map<std::string, PlayerRegion, std::less<>> zones_;
   // Pieces off the board, by player and piece: board-setup's (PIECE off N).
   struct Supply {
     int count = 0;
     const Node* node = nullptr;
   };
-  std::array<std::map<int, Supply>, kPlayers> supplies_;
+  std::array<std::map<int, Supply>, kMaxPlayers> supplies_;
   std::vector<CorePiece> drops_;       // the pieces that have drops, with their drop bodies
   std::vector<CorePiece> core_drops_;  // those of drops_ that are core rules (place_drops)
   // The pieces whose moves go to the core (lower_keyword_moves), with their move bodies and types.
@@ -3270,11 +3424,13 @@ Rules load_zrf(std::shared_ptr<const SourceFile> source, const Options& options)
                            {},
                            fmt::format("--param {}: ZRF games have no parameters", options.params.front().first),
                            "choose a variant with --variant TITLE or --variant NUMBER"});
-  Reporter report(source);
-  const std::vector<Node> forms = MacroExpander(report).run(parse_sexpr(source, Syntax::Zrf));
+  auto root = std::make_shared<SourceFile>(*source);  // to which the files it includes are added
+  std::vector<Node> read = Includer(root).run();
+  Reporter report(root);
+  const std::vector<Node> forms = MacroExpander(report).run(read);
   Rules rules;
   const Node game = VariantPicker(report).pick(forms, options.variant, rules.variant);
-  rules.source = source;
+  rules.source = root;
   Lowering(report, rules).run(game);
   return rules;
 }

@@ -293,16 +293,19 @@ TEST(Cli, CheckFindsEveryGameOfGamesBounded) {
 // draw by quiet moves) get the warning, at that move; the others end for sure. majority-captures.zrf's
 // and most-kings-captures.zrf's men jump backwards, which the checker cannot tell always capture, so
 // they are warned of too; so is en-passant.zrf, whose pawns go forward in core forms, where the
-// checker cannot tell.
+// checker cannot tell, and french-solitaire-dagaz.zrf, whose jumps, on the general back end, always
+// capture. three-players.zrf's men step every way.
 TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
   const std::map<std::string, std::string> unbounded{{"castling.zrf", ":26:7: warning"},
                                                      {"crowning-captures.zrf", ":39:25: warning"},
                                                      {"english-checkers.zrf", ":38:25: warning"},
                                                      {"en-passant.zrf", ":33:7: warning"},
+                                                     {"french-solitaire-dagaz.zrf", ":51:22: warning"},
                                                      {"kings-and-pawns.zrf", ":26:21: warning"},
                                                      {"majority-captures.zrf", ":26:25: warning"},
                                                      {"most-kings-captures.zrf", ":27:25: warning"},
-                                                     {"rooks-and-knights.zrf", ":14:39: warning"}};
+                                                     {"rooks-and-knights.zrf", ":14:39: warning"},
+                                                     {"three-players.zrf", ":25:25: warning"}};
   for (const auto& entry : std::filesystem::directory_iterator(TROYKA_SOURCE_DIR "/tests/data/zrf")) {
     if (entry.path().extension() != ".zrf") continue;
     const std::string file = entry.path().string();

@@ -1,7 +1,9 @@
 // Games of one player (issue 14): games/peg-solitaire.game, its perft against a plain count of
-// the English board written here from the rules alone, a won and a lost puzzle, and the tools.
+// the English board written here from the rules alone, a won and a lost puzzle, and the tools; the
+// Dagaz project's French Solitaire ZRF file against the same count on its board.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -14,6 +16,8 @@
 namespace {
 
 const std::string kSolitaire = std::string(TROYKA_SOURCE_DIR) + "/games/peg-solitaire.game";
+// A real ZRF file of one player (tests/data/zrf/SOURCE.md).
+const std::string kFrenchZrf = std::string(TROYKA_SOURCE_DIR) + "/tests/data/zrf/french-solitaire-dagaz.zrf";
 
 // The English board on a plain 7x7 array: a hole is on the board unless it lies in a 2x2 corner.
 using Holes = std::array<std::array<int, 7>, 7>;  // [column][row]: 1 a peg, 0 empty, -1 off the board
@@ -28,9 +32,23 @@ Holes english_start() {
   return board;
 }
 
+// The French board of 37 holes, as french-solitaire-dagaz.zrf kills them: the 7x7 square without
+// a1 a2 a6 a7 b1 b7 f1 f7 g1 g2 g6 g7; every hole holds a peg but d5.
+Holes french_start() {
+  Holes board{};
+  for (int column = 0; column < 7; ++column)
+    for (int row = 0; row < 7; ++row) {
+      const int edge_column = std::min(column, 6 - column), edge_row = std::min(row, 6 - row);
+      board[column][row] = edge_column + edge_row < 2 ? -1 : column == 3 && row == 4 ? 0 : 1;
+    }
+  return board;
+}
+
 bool on_english_board(int column, int row) { return column >= 0 && column < 7 && row >= 0 && row < 7; }
 
-// Move sequences of `depth` jumps from `board`; a position with one peg, in the centre, is won and ends.
+// Move sequences of `depth` jumps from `board`, a 7x7 array whose holes off the board are -1; a
+// position with one peg, in the centre, is won and ends (a rule of the English game; with one peg
+// left no jump is possible anyway).
 std::uint64_t plain_count(Holes& board, int depth) {
   if (depth == 0) return 1;
   int pegs = 0;
@@ -64,6 +82,23 @@ TEST(Solitaire, PerftFromTheStartAgreesWithAPlainCount) {
     EXPECT_EQ(start.pieces().count(), 32);
     for (int depth = 1; depth <= static_cast<int>(expected.size()); ++depth) {
       Holes board = english_start();
+      EXPECT_EQ(plain_count(board, depth), expected[depth - 1]) << depth << " (plain count)";
+      EXPECT_EQ(troyka::perft(program, start, depth), expected[depth - 1]) << depth;
+    }
+  });
+}
+
+// French Solitaire as the Dagaz project's ZRF file writes it, read by troyka's ZRF front end: its
+// perft agrees with the plain count on the French board.
+TEST(Solitaire, TheDagazFrenchSolitaireAgreesWithAPlainCount) {
+  const std::array<std::uint64_t, 5> expected = {4, 17, 111, 886, 8048};
+  const troyka::Game game = troyka::Game::load(kFrenchZrf);
+  EXPECT_EQ(game.rules().player_count(), 1);
+  game.visit([&](const auto& program) {
+    const auto start = program.initial_state();
+    EXPECT_EQ(start.pieces().count(), 36);
+    for (int depth = 1; depth <= static_cast<int>(expected.size()); ++depth) {
+      Holes board = french_start();
       EXPECT_EQ(plain_count(board, depth), expected[depth - 1]) << depth << " (plain count)";
       EXPECT_EQ(troyka::perft(program, start, depth), expected[depth - 1]) << depth;
     }

@@ -94,6 +94,40 @@ TEST(ZrfCli, TranslateWritesCountersAndLegality) {
             std::string::npos);
 }
 
+// A puzzle of one player whose macros come from an included file, and a game of three players:
+// check, perft, show, play to the end, and a translation with the same perft, from the command line.
+TEST(ZrfCli, OnePlayerWithAnIncludeAndThreePlayers) {
+  const std::string slide = "tests/data/zrf/slide/slide.zrf", three = "tests/data/zrf/three-players.zrf";
+  Outcome run = run_troyka("check " + slide);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find(slide + ": ok (Slide, 3x2 board, 5 piece types, 2 end rules)\n"), std::string::npos)
+      << run.out;
+  for (const auto& [file, nodes] : {std::pair{slide, 12}, std::pair{three, 12}}) {
+    run = run_troyka("perft " + file + " --depth 3 --json");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(run.out)["depths"][2]["nodes"], nodes) << file;
+    const Outcome translation = run_troyka("translate " + file);
+    ASSERT_EQ(translation.status, 0) << translation.err;
+    const std::string path = troyka_tests::temp_path(std::filesystem::path(file).stem().string() + ".game");
+    std::ofstream(path) << translation.out;
+    const Outcome again = run_troyka("perft " + path + " --depth 3 --json");
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(nlohmann::json::parse(again.out)["depths"][2]["nodes"], nodes) << file << translation.out;
+    run = run_troyka("play " + file + " --seed 2 --max-plies 300 --json");
+    ASSERT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(run.out)["ending"], "finished") << run.out;
+  }
+  EXPECT_NE(run_troyka("translate " + three).out.find("  (players (Red north) (Green north) (Blue north))\n"),
+            std::string::npos);
+  run = run_troyka("show " + three);
+  EXPECT_EQ(run.status, 0) << run.err;
+  run = run_troyka("match " + slide + " --agents mcts");
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.err.find("Slide is a game of one player: troyka match plays games of two players or more"),
+            std::string::npos)
+      << run.err;
+}
+
 // Chess's attributes and registers are written, and the translation counts the same perft.
 TEST(ZrfCli, TranslateWritesAttributesAndRegisters) {
   const Outcome translation = run_troyka("translate games/chess.game");
@@ -188,8 +222,8 @@ TEST(ZrfCli, UnsupportedFormsAndUnknownVariantsAreClearErrors) {
   EXPECT_EQ(run.err.rfind("error: --variant: this ZRF file has no variant \"9\"\n", 0), 0u) << run.err;
 }
 
-// scripts/zrf-corpus over a folder: a file that plays and one refused, counted, with the refusal
-// among the most common first errors.
+// scripts/zrf-corpus over a folder: files that play (of two players and of three) and one refused
+// (of nine players), counted, with the refusal among the most common first errors.
 TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
   const std::string folder = troyka_tests::temp_path("zrf-corpus-test");
   std::filesystem::remove_all(folder);
@@ -197,9 +231,13 @@ TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
   std::filesystem::copy_file(TROYKA_SOURCE_DIR "/tests/data/zrf/breakthrough.zrf", folder + "/games/breakthrough.zrf");
   std::ofstream(folder + "/games/three.zrf")
       << "(game (title \"Three\") (players A B C) (turn-order A B C)\n"
-         "  (board (grid (dimensions \"a/b/c\" \"1/2/3\") (directions (n 0 -1))))\n"
+         "  (board (grid (dimensions (\"a/b/c\" (1 0)) (\"3/2/1\" (0 1))) (directions (n 0 -1))))\n"
          "  (piece (name P) (moves (n add)))\n"
          "  (board-setup (A (P a1)) (B (P b1)) (C (P c1))))\n";
+  std::ofstream(folder + "/games/nine.zrf")
+      << "(game (title \"Nine\") (players A B C D E F G H I)\n"
+         "  (board (grid (dimensions \"a/b/c\" \"1/2/3\") (directions (n 0 -1))))\n"
+         "  (piece (name P) (moves (n add))))\n";
   const std::string command =
       "cd '" + folder + "' && '" TROYKA_SOURCE_DIR "/scripts/zrf-corpus' games '" TROYKA_BINARY "' 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
@@ -208,21 +246,27 @@ TEST(ZrfCorpusScript, CountsWhatLoadsPlaysAndIsRefused) {
   std::array<char, 4096> buffer;
   for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) out.append(buffer.data(), n);
   EXPECT_EQ(pclose(pipe), 0) << out;
-  EXPECT_NE(out.find("files:                          2\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("load (check):                   1 (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("files:                          3\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("load (check):                   2 (66%)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("refused as a missing feature:   1, as a mistake in the file: 0, as neither: 0\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("random game ends by the rules:  1 (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("random game ends by the rules:  2 (66%)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("files of two players:           1, of which 1 load (100%)\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("      1 troyka plays games of exactly two players; this one lists N (a missing feature, not a mistake in the "
-                     "file)\n"), std::string::npos)
+  EXPECT_NE(out.find("  and play a random game:       1 (100%): 1 end by the rules, 0 hit 2000 plies\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("files of other numbers of players: 2, of which 1 load (50%)\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("      1 troyka plays games of at most N players; this one lists N (a missing feature, not a "
+                     "mistake in the file)\n"),
+            std::string::npos)
       << out;
   std::ifstream report(folder + "/games-report.tsv");
   const std::string lines((std::istreambuf_iterator<char>(report)), std::istreambuf_iterator<char>());
   EXPECT_NE(lines.find("games/breakthrough.zrf\tplayed\t"), std::string::npos) << lines;
-  EXPECT_NE(lines.find("games/three.zrf\trefused\t"), std::string::npos) << lines;
-  EXPECT_NE(lines.find("this one lists 3 (a missing feature, not a mistake in the file)\t3\n"), std::string::npos)
+  EXPECT_NE(lines.find("games/three.zrf\tplayed\t"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("games/nine.zrf\trefused\t"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("this one lists 9 (a missing feature, not a mistake in the file)\t9\n"), std::string::npos)
       << lines;
 }
 

@@ -28,6 +28,7 @@
 #include "lang/translate.h"
 #include "tests/games.h"
 #include "tests/reference.h"
+#include "tests/run_troyka.h"
 
 namespace troyka::lang {
 namespace {
@@ -465,16 +466,203 @@ TEST(ZrfErrors, PieceTypesUpToTheCapOfTheBoardsWidth) {
             "hint: a position keeps a bitboard per piece type; boards of more than 128 cells may have 127\n");
 }
 
-TEST(ZrfErrors, IncludeIsRefusedWhereverItStands) {
+// ---- Include ------------------------------------------------------------------------------------
+
+// A folder of its own for a test's files, emptied.
+std::string include_folder(const std::string& name) {
+  const std::string folder = troyka_tests::temp_path(name);
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+
+std::string file_error(const std::string& path) {
+  return error_from([&] { load_rules_file(path, {}); });
+}
+
+// A text given without a file (a test's, the playground's, the referee's) has no folder to read an
+// include from.
+TEST(ZrfInclude, ATextWithoutAFileCannotInclude) {
   EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
-            "test.zrf:1:2: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
-            "everything in one file (a missing feature, not a mistake in the file)\n"
+            "test.zrf:1:10: error: cannot include \"pieces.zrf\": this rule text was not read from a file, so it has "
+            "no folder to read it from\n"
             " 1 | (include \"pieces.zrf\")\n"
-            "   |  ^~~~~~~\n"
-            "hint: docs/zrf.md lists the subset troyka plays\n");
-  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include \"pieces.zrf\")"))),
-            "test.zrf:3:19: error: unsupported ZRF form 'include': 'include' of other files is not supported: put "
-            "everything in one file (a missing feature, not a mistake in the file)");
+            "   |          ^~~~~~~~~~~~\n"
+            "hint: the referee and the playground pass rule files on as text: give them the file in one piece, as "
+            "`troyka translate FILE` writes it\n");
+  EXPECT_EQ(first_line(error_of(tiny_with("(title \"Tiny\")", "(title \"Tiny\") (include pieces)"))),
+            "test.zrf:3:18: error: expected (include \"FILE\"): the name of one file, in quotes (a mistake in the "
+            "file)");
+}
+
+// The included file's forms stand where the include stands, at the top level or in a game; what
+// goes wrong in them is told at its place there, with where it was included from.
+TEST(ZrfInclude, ReadsTheFileBesideTheIncluder) {
+  const std::string folder = include_folder("include");
+  std::filesystem::create_directories(folder + "/parts");
+  std::ofstream(folder + "/parts/macros.zrf") << "(define step ($1 (verify empty?) add))\n(include \"setup.zrf\")\n";
+  std::ofstream(folder + "/parts/setup.zrf")
+      << "(define tiny-setup (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4))))\n";
+  std::ofstream(folder + "/parts/goal.zrf")
+      << "; the goal\n(win-condition (White Black) (absolute-config Pawn (a4 d1)))\n";
+  std::string text = tiny_with("(define step ($1 (verify empty?) add))", "(include \"parts/macros.zrf\")");
+  text.replace(text.find("(win-condition"),
+               text.find(")))\n", text.find("(win-condition")) + 2 - text.find("(win-condition"),
+               "(include \"parts/goal.zrf\")");
+  text.replace(text.find("(board-setup"), text.find(")))", text.find("(board-setup")) + 3 - text.find("(board-setup"),
+               "tiny-setup");
+  std::ofstream(folder + "/game.zrf") << text;
+  const Rules rules = file_rules(folder + "/game.zrf");
+  EXPECT_EQ(perfts(rules, 3), perfts(tiny_rules(), 3));
+  EXPECT_EQ(rules.end.front().text, "(win-condition (White Black) (absolute-config Pawn (a4 d1)))");
+
+  // An error in a macro points at its use, naming the file that defines it.
+  std::ofstream(folder + "/parts/setup.zrf")
+      << "(define tiny-setup (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 z9))))\n";
+  EXPECT_EQ(file_error(folder + "/game.zrf"),
+            folder +
+                "/game.zrf:12:3: error: unknown position 'z9'\n"
+                " 12 |   tiny-setup\n"
+                "    |   ^~~~~~~~~~\n"
+                "hint: positions run from a1 to d4 (in the macro 'tiny-setup' defined at " +
+                folder + "/parts/setup.zrf:1)\n");
+  // An error in an included file points there, naming the include.
+  std::ofstream(folder + "/parts/goal.zrf")
+      << "; the goal\n(win-condition (White Black) (absolute-config Pawn (a4 d0)))\n";
+  std::ofstream(folder + "/parts/setup.zrf")
+      << "(define tiny-setup (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4))))\n";
+  EXPECT_EQ(file_error(folder + "/game.zrf"), "In file included from " + folder +
+                                                  "/game.zrf:13:3:\n"
+                                                  "" +
+                                                  folder +
+                                                  "/parts/goal.zrf:2:56: error: unknown position 'd0'\n"
+                                                  " 2 | (win-condition (White Black) (absolute-config Pawn (a4 d0)))\n"
+                                                  "   |                                                        ^~\n"
+                                                  "hint: positions run from a1 to d4\n");
+  std::ofstream(folder + "/parts/goal.zrf") << "(win-condition (White Black)\n";
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf")), "In file included from " + folder + "/game.zrf:13:3:");
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf").substr(file_error(folder + "/game.zrf").find('\n') + 1)),
+            folder + "/parts/goal.zrf:1:1: error: this '(' is never closed");
+}
+
+TEST(ZrfInclude, AMissingFileAndACycleAreErrors) {
+  const std::string folder = include_folder("include-errors");
+  std::ofstream(folder + "/game.zrf") << "(include \"common.zrf\")\n" << kTiny.substr(kTiny.find('\n') + 1);
+  EXPECT_EQ(file_error(folder + "/game.zrf"),
+            folder + "/game.zrf:1:10: error: cannot open the included file '" + folder +
+                "/common.zrf'\n"
+                " 1 | (include \"common.zrf\")\n"
+                "   |          ^~~~~~~~~~~~\n"
+                "hint: an include is read from the folder of the file that includes it, " +
+                folder + "/game.zrf\n");
+  // A folder opens, and would read as nothing.
+  std::filesystem::create_directory(folder + "/common.zrf");
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf")),
+            folder + "/game.zrf:1:10: error: cannot open the included file '" + folder + "/common.zrf'");
+  std::filesystem::remove(folder + "/common.zrf");
+  std::ofstream(folder + "/common.zrf") << "(include \"more.zrf\")\n";
+  std::ofstream(folder + "/more.zrf") << "\n(include \"common.zrf\")\n";
+  EXPECT_EQ(file_error(folder + "/game.zrf"),
+            "In file included from " + folder +
+                "/common.zrf:1:1:\n"
+                "In file included from " +
+                folder +
+                "/game.zrf:1:1:\n"
+                "" +
+                folder +
+                "/more.zrf:2:10: error: \"common.zrf\" includes itself: common.zrf includes more.zrf, which "
+                "includes common.zrf (a mistake in the file)\n"
+                " 2 | (include \"common.zrf\")\n"
+                "   |          ^~~~~~~~~~~~\n"
+                "hint: a file may include another only once on a chain of includes\n");
+  std::ofstream(folder + "/common.zrf") << "(include \"common.zrf\")\n";
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf").substr(file_error(folder + "/game.zrf").find('\n') + 1)),
+            folder +
+                "/common.zrf:1:10: error: \"common.zrf\" includes itself: common.zrf includes common.zrf (a "
+                "mistake in the file)");
+}
+
+// The sliding puzzle of one player whose pieces come from the macros of the file it includes, as
+// the Dagaz project's sliding puzzles include their common.zrf.
+TEST(ZrfInclude, ASlidingPuzzleOfOnePlayer) {
+  const Rules rules = file_rules(kData + "zrf/slide/slide.zrf");
+  ASSERT_EQ(rules.player_count(), 1);
+  EXPECT_EQ(rules.players[0].name, "You");
+  EXPECT_EQ(rules.pieces.size(), 5u);
+  // Counted in the file's header: the empty cell at b1 (3 moves, one solving it), then a corner's 2
+  // and a side's 3.
+  EXPECT_EQ(perfts(rules, 3), (std::vector<std::uint64_t>{3, 5, 12}));
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    EXPECT_EQ(troyka_tests::end_after(program, program.position_text(program.initial_state()), "c1-b1"),
+              "You wins by (and (absolute-config T1 (a2)) (absolute-config T2 (b2)) (absolute-config T3 (c2)) "
+              "(absolute-config T4 (a1)) (absolute-config T5 (b1)))");
+  });
+}
+
+// ---- Players ------------------------------------------------------------------------------------
+
+// Three players, turns in the order of (turn-order), not of (players): counted by hand in the file's
+// header. Each player's zone is its own, taking a man puts its player out, and the translation
+// plays the same game.
+TEST(ZrfPlayers, AGameOfThreePlayers) {
+  const Rules rules = file_rules(kData + "zrf/three-players.zrf");
+  ASSERT_EQ(rules.player_count(), 3);
+  EXPECT_EQ(player_names(rules), (std::vector<std::string>{"Red", "Green", "Blue"}));
+  EXPECT_EQ(perfts(rules, 3), (std::vector<std::uint64_t>{2, 4, 12}));
+  EXPECT_EQ(perfts(translated(rules), 5), perfts(rules, 5));
+  expect_same_games(translated(rules), rules, 20);
+  const Game game(rules);
+  game.visit([](const auto& program) {
+    // Green takes Red's man on b1: Red has no pieces left and is out; the others play on.
+    const auto state = troyka_tests::after_rounds(program, {"a1-b1", "c1-b1"}, 1);
+    EXPECT_FALSE(state.over);
+    EXPECT_EQ(program.position_text(state), "1M31/3/1M21 Blue 2 out=Red");
+  });
+}
+
+// A real file of one player (tests/data/zrf/SOURCE.md; tests/solitaire_test.cpp counts its perft):
+// its translation plays the same puzzle, and without a goal a player left without a jump loses.
+TEST(ZrfPlayers, TheDagazFrenchSolitaireTranslates) {
+  const Rules rules = file_rules(kData + "zrf/french-solitaire-dagaz.zrf");
+  ASSERT_EQ(rules.player_count(), 1);
+  ASSERT_EQ(rules.end.size(), 1u);
+  EXPECT_EQ(rules.end[0].text, "(loss-condition (You) stalemated) ; the Zillions default");
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  expect_same_games(translated(rules), rules, 10);
+}
+
+// A game lists 1 to 8 players, each named once; the turn order gives each its turns in one order.
+TEST(ZrfPlayers, PlayerCountsAndTurnOrders) {
+  EXPECT_EQ(error_of(tiny_with("(players White Black)", "(players)")),
+            "test.zrf:4:3: error: the game lists no player (a mistake in the file)\n"
+            " 4 |   (players)\n"
+            "   |   ^\n"
+            "hint: write (players White Black)\n");
+  EXPECT_EQ(first_line(error_of(tiny_with("(players White Black)", "(players White Black A B C D E F G)"))),
+            "test.zrf:4:36: error: troyka plays games of at most 8 players; this one lists 9 (a missing feature, not a "
+            "mistake in the file)");
+  EXPECT_EQ(first_line(error_of(tiny_with("(players White Black)", "(players White Black White)"))),
+            "test.zrf:4:24: error: two players are called 'White' (a mistake in the file)");
+  const std::string three = tiny_with("(players White Black)", "(players White Black Red)");
+  const auto with_order = [&](std::string_view order) {
+    std::string text = three;
+    return text.replace(text.find("(turn-order White Black)"), 24, order);
+  };
+  EXPECT_EQ(first_line(error_of(with_order("(turn-order White Black)"))),
+            "test.zrf:5:3: error: in this turn order Red never moves once the first turns are over: a player without "
+            "turns is not supported (a missing feature, not a mistake in the file)");
+  EXPECT_EQ(first_line(error_of(with_order("(turn-order White Black Red Black)"))),
+            "test.zrf:5:3: error: troyka plays a turn order of one first turn and then turns of the same length (here "
+            "1 moves of White, then 1 each); this one gives move 4 to Black (a missing feature, not a mistake in the "
+            "file)");
+  // White's first turn of one move, then turns of two: Red, Black, White.
+  const Rules pairs =
+      load_rules(zrf_source(with_order("(turn-order White repeat Red Red Black Black White White)")), {});
+  EXPECT_EQ(player_names(pairs), (std::vector<std::string>{"White", "Red", "Black"}));
+  EXPECT_EQ(pairs.first_turn_actions, 1);
+  EXPECT_EQ(pairs.turn_actions, 2);
 }
 
 // ---- Options -------------------------------------------------------------------------------------
@@ -1259,8 +1447,8 @@ TEST(ZrfGoals, CheckmatedForbidsLeavingTheKingAttackedAndEndsTheGame) {
   EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
   EXPECT_EQ(first_line(error_of(
                 std::string(kKings).replace(std::string(kKings).find("(White Black) (checkmated"), 13, "(White)"))),
-            "test.zrf:13:27: error: 'checkmated' in a goal of one player is not supported yet: troyka keeps every "
-            "player's named piece from being left attacked (a missing feature, not a mistake in the file)");
+            "test.zrf:13:27: error: 'checkmated' in a goal of some players only is not supported yet: troyka keeps "
+            "every player's named piece from being left attacked (a missing feature, not a mistake in the file)");
 }
 
 // "chess invariant" true asks the Dagaz runtime to keep a king out of attack, the rule a checkmated
@@ -1298,8 +1486,8 @@ TEST(ZrfSemantics, TurnOrdersOfTurnsOfOneLength) {
             "test.zrf:5:15: error: a turn that names a move type, (PLAYER TYPE), is not supported yet (a missing "
             "feature, not a mistake in the file)");
   EXPECT_EQ(first_line(error_of(tiny_with("(turn-order White Black)", "(turn-order White Black repeat White)"))),
-            "test.zrf:5:3: error: in this turn order only White moves, once its first turns are over: a game of one "
-            "player is not supported (a missing feature, not a mistake in the file)");
+            "test.zrf:5:3: error: in this turn order Black never moves once the first turns are over: a player "
+            "without turns is not supported (a missing feature, not a mistake in the file)");
 }
 
 // A position's name in a move goes there, wherever the piece stands: (enter (cells a4)) in core forms.
