@@ -859,6 +859,12 @@ class Program {
   // In a game that places only: where a step leads from each cell, -1 for nowhere, along each line
   // direction, then each one's opposite (as linked_steps_, on any board).
   std::vector<std::vector<std::int16_t>> line_steps_;
+  // In such a game, by line direction and cell ([direction * cells + cell]): the cells of the line
+  // through the cell up to line_reach_ steps away either way, the cell included. A line through a
+  // placed cell has more than line_reach_ (the shortest in-a-row's length - 1) of the mover's pieces
+  // there; has_line_through walks only the directions where it does, few in most positions.
+  std::vector<Board> line_segments_;
+  int line_reach_ = 0;
   // Playouts run in the loop of placements (run_placing_playout): a game that places only, of two
   // players, without passes, repetition, quiet moves, attributes or registers.
   bool placing_playout_ = false;
