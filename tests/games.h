@@ -35,6 +35,27 @@ inline troyka::Game game(const std::string& file, std::vector<std::pair<std::str
   return troyka::Game::load(std::string(TROYKA_SOURCE_DIR) + "/games/" + file, options);
 }
 
+// Program::playout promises the same moves and result as looping random_move + apply with the same
+// generator: checks it for `games` seeds of `loaded`, from its start.
+inline void expect_playouts_match_random_move_loop(const troyka::Game& loaded, int games) {
+  loaded.visit([&](const auto& program) {
+    for (int seed = 0; seed < games; ++seed) {
+      troyka::Rng fast_rng(static_cast<std::uint64_t>(seed)), loop_rng(static_cast<std::uint64_t>(seed));
+      auto fast = program.initial_state();
+      const std::uint32_t plies = program.playout(fast, fast_rng);
+      auto loop = program.initial_state();
+      std::uint32_t loop_plies = 0;
+      for (; !program.is_terminal(loop); ++loop_plies) program.apply(loop, program.random_move(loop, loop_rng));
+      ASSERT_EQ(plies, loop_plies) << "seed " << seed;
+      ASSERT_EQ(program.position_text(fast), program.position_text(loop)) << "seed " << seed;
+      ASSERT_EQ(fast.hash, loop.hash) << "seed " << seed;
+      ASSERT_EQ(fast.winner, loop.winner) << "seed " << seed;
+      ASSERT_EQ(program.end_reason(fast), program.end_reason(loop)) << "seed " << seed;
+      ASSERT_EQ(fast_rng.next(), loop_rng.next()) << "seed " << seed;  // the same number of draws
+    }
+  });
+}
+
 // How the reference plays a game: the rules it reads (the game's own, or a view of them with keyword
 // moves for core rules the reference does not read), the pieces that exit the board, and the key of
 // an interpreter's move.

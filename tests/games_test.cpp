@@ -27,6 +27,8 @@ namespace troyka {
 namespace {
 
 using troyka_tests::after;
+using troyka_tests::breakthrough;
+using troyka_tests::expect_playouts_match_random_move_loop;
 using troyka_tests::game;
 using troyka_tests::move_texts;
 using troyka_tests::position;
@@ -433,6 +435,30 @@ TEST(Gomoku, LinesAcrossTheWordsOfTheBitboard) {
         program, position(program, "15/15/13S1/12S2/11S3/10S4/15/15/15/15/15/15/15/15/s1s1s1s1s6 Black 9"), "o14");
     EXPECT_TRUE(state.over);
   });
+}
+
+// Every move of these games places one piece on an empty cell, so their playouts run in the loop of
+// placements, which keeps the empty cells as it goes: its moves, results and draws are those of
+// random_move + apply, whether the drop reaches every empty cell (tic-tac-toe; Gomoku on two and
+// four words, both variants), falls (Connect Four), comes two a turn (Connect6) or joins two sides
+// (Hex). A game with other moves (Othello's flips, Breakthrough's steps) keeps its own loop.
+TEST(Placements, PlayoutsPlayTheMovesOfTheRandomMoveLoop) {
+  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> games = {
+      {"tic-tac-toe.game", {}},         {"gomoku.game", {}},       {"gomoku.game", {{"longest", "5"}}},
+      {"gomoku.game", {{"size", "9"}}}, {"connect-four.game", {}}, {"connect6.game", {{"size", "9"}}},
+      {"hex.game", {{"size", "7"}}}};
+  for (const auto& [file, params] : games) {
+    SCOPED_TRACE(file + (params.empty() ? "" : " " + params[0].first + "=" + params[0].second));
+    const Game loaded = game(file, params);
+    loaded.visit([](const auto& program) {
+      EXPECT_NE(program.describe().find("playouts: the loop of placements"), std::string::npos) << program.describe();
+    });
+    expect_playouts_match_random_move_loop(loaded, 30);
+  }
+  for (const Game& other : {game("othello.game"), breakthrough()})
+    other.visit([](const auto& program) {
+      EXPECT_EQ(program.describe().find("the loop of placements"), std::string::npos) << program.describe();
+    });
 }
 
 // ---- Othello ------------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ namespace {
 
 using troyka_tests::after;
 using troyka_tests::breakthrough;
+using troyka_tests::expect_playouts_match_random_move_loop;
 using troyka_tests::game_from_text;
 using troyka_tests::kBreakthrough;
 using troyka_tests::move_texts;
@@ -897,23 +898,7 @@ TEST(InterpMoves, PlayoutMatchesRandomMoveLoop) {
   for (const auto& [width, height] :
        std::vector<std::pair<int, int>>{{3, 4}, {5, 5}, {8, 8}, {9, 9}, {16, 16}, {26, 26}}) {
     SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height));
-    breakthrough(width, height).visit([&](const auto& program) {
-      const int games = width * height > 100 ? 10 : 100;
-      for (int seed = 0; seed < games; ++seed) {
-        Rng fast_rng(static_cast<std::uint64_t>(seed)), loop_rng(static_cast<std::uint64_t>(seed));
-        auto fast = program.initial_state();
-        const std::uint32_t plies = program.playout(fast, fast_rng);
-        auto loop = program.initial_state();
-        std::uint32_t loop_plies = 0;
-        for (; !program.is_terminal(loop); ++loop_plies) program.apply(loop, program.random_move(loop, loop_rng));
-        ASSERT_EQ(plies, loop_plies) << "seed " << seed;
-        ASSERT_EQ(program.position_text(fast), program.position_text(loop)) << "seed " << seed;
-        ASSERT_EQ(fast.hash, loop.hash) << "seed " << seed;
-        ASSERT_EQ(fast.winner, loop.winner) << "seed " << seed;
-        ASSERT_EQ(program.end_reason(fast), program.end_reason(loop)) << "seed " << seed;
-        ASSERT_EQ(fast_rng.next(), loop_rng.next()) << "seed " << seed;  // the same number of draws
-      }
-    });
+    expect_playouts_match_random_move_loop(breakthrough(width, height), width * height > 100 ? 10 : 100);
   }
 }
 
