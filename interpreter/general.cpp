@@ -1153,9 +1153,12 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::uint16_t part_effects = 0;  // the effects made before the last waypoint (earlier parts')
-  std::int8_t piece = -1;          // the mover's type now
-  std::int8_t entered = -1;        // the type of a mover that entered by (new P) or (from-hand)
-  bool from_hand = false;          // it entered from its player's hand
+  // The positions this move reached from the `board_kept_from`-th on (0: its start, k: its k-th
+  // waypoint) have the board as it is now, but for where the carried mover stands.
+  std::uint16_t board_kept_from = 0;
+  std::int8_t piece = -1;    // the mover's type now
+  std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
+  bool from_hand = false;    // it entered from its player's hand
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
@@ -1266,6 +1269,17 @@ struct GeneralMoves<Words>::Search {
     const int mover_at = t.mover == kLanded ? t.land : t.mover == kCarried ? t.here : -1;
     if (mover_at >= 0) own.set(mover_at);
     return {own - gone, masks[kEnemy] - gone};
+  }
+  // Whether a waypoint at here would bring the position back to one this move has reached (its
+  // start, or an earlier waypoint) with no change between: the carried mover stands where it stood
+  // then, and neither an effect nor a promotion came since. A chain of parts that goes round a
+  // cycle would otherwise list a move for each lap (docs/core-design.md, "Parts that come back").
+  bool comes_back(Thread& t) const {
+    if (t.effects != t.part_effects) t.board_kept_from = static_cast<std::uint16_t>(t.waypoints + 1);
+    if (t.mover != kCarried) return false;
+    for (std::uint16_t reached = t.board_kept_from; reached <= t.waypoints; ++reached)
+      if ((reached == 0 ? origin : waypoints[reached - 1u]) == t.here) return true;
+    return false;
   }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t, t.effects)); }
@@ -1393,9 +1407,10 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Become:
-        if (t.mover == kCarried || (t.mover == kLanded && t.here == t.land))
+        if (t.mover == kCarried || (t.mover == kLanded && t.here == t.land)) {
           t.piece = static_cast<std::int8_t>(in.arg);
-        else
+          t.board_kept_from = static_cast<std::uint16_t>(t.waypoints + 1);
+        } else
           s.effect(t, Code::Become, in.arg);
         ++t.pc;
         break;
@@ -1467,6 +1482,8 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Waypoint:
+        alive = !s.comes_back(t);
+        if (!alive) break;
         s.waypoints.cut(t.waypoints);
         s.waypoints.push(static_cast<std::uint16_t>(t.here));
         ++t.waypoints;
