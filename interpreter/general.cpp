@@ -1187,12 +1187,9 @@ struct GeneralMoves<Words>::Thread {
   std::int16_t land = -1;  // where the mover landed, or exited
   std::uint16_t effects = 0, waypoints = 0;
   std::uint16_t part_effects = 0;  // the effects made before the last waypoint (earlier parts')
-  // The positions this move reached from the `board_kept_from`-th on (0: its start, k: its k-th
-  // waypoint) have the board as it is now, but for where the carried mover stands.
-  std::uint16_t board_kept_from = 0;
-  std::int8_t piece = -1;    // the mover's type now
-  std::int8_t entered = -1;  // the type of a mover that entered by (new P) or (from-hand)
-  bool from_hand = false;    // it entered from its player's hand
+  std::int8_t piece = -1;          // the mover's type now
+  std::int8_t entered = -1;        // the type of a mover that entered by (new P) or (from-hand)
+  bool from_hand = false;          // it entered from its player's hand
   std::uint8_t mover = kNoMover;
   std::int8_t committed = -1;  // past COMMIT: the mover's type there, else -1
   std::array<std::int16_t, kMarks + lang::core::kMaxNamedMarks> marks{};
@@ -1229,6 +1226,12 @@ struct GeneralMoves<Words>::Search {
   RunStack<Thread, 64> choices;
   RunStack<Effect, 32> effects;
   RunStack<std::uint16_t, 16> waypoints;
+  // What the run had made at each waypoint: its effects and the mover's type (comes_back).
+  struct Reached {
+    std::uint16_t effects = 0;
+    std::int8_t piece = -1;
+  };
+  RunStack<Reached, 16> reached;
   std::uint64_t steps = 0;
 
   // The enemy of the player to move is every other player (docs/language.md, "Players").
@@ -1308,12 +1311,16 @@ struct GeneralMoves<Words>::Search {
   // start, or an earlier waypoint) with no change between: the carried mover stands where it stood
   // then, and neither an effect nor a promotion came since. A chain of parts that goes round a
   // cycle would otherwise list a move for each lap (docs/core-design.md, "Parts that come back").
-  bool comes_back(Thread& t) const {
-    if (t.effects != t.part_effects) t.board_kept_from = static_cast<std::uint16_t>(t.waypoints + 1);
+  // The waypoints are read back from the last while the run had made the same effects and the mover
+  // was of the same type there, so a chain whose every part captures reads one.
+  bool comes_back(const Thread& t) const {
     if (t.mover != kCarried) return false;
-    for (std::uint16_t reached = t.board_kept_from; reached <= t.waypoints; ++reached)
-      if ((reached == 0 ? origin : waypoints[reached - 1u]) == t.here) return true;
-    return false;
+    for (std::size_t at = t.waypoints; at > 0; --at) {
+      const Reached& then = reached[at - 1];
+      if (then.effects != t.effects || then.piece != t.piece) return false;
+      if (waypoints[at - 1] == t.here) return true;
+    }
+    return t.effects == 0 && t.piece == start_piece && t.here == origin;
   }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t, t.effects)); }
@@ -1441,10 +1448,9 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Become:
-        if (t.mover == kCarried || (t.mover == kLanded && t.here == t.land)) {
+        if (t.mover == kCarried || (t.mover == kLanded && t.here == t.land))
           t.piece = static_cast<std::int8_t>(in.arg);
-          t.board_kept_from = static_cast<std::uint16_t>(t.waypoints + 1);
-        } else
+        else
           s.effect(t, Code::Become, in.arg);
         ++t.pc;
         break;
@@ -1520,6 +1526,8 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         if (!alive) break;
         s.waypoints.cut(t.waypoints);
         s.waypoints.push(static_cast<std::uint16_t>(t.here));
+        s.reached.cut(t.waypoints);
+        s.reached.push({t.effects, t.piece});
         ++t.waypoints;
         t.part_effects = t.effects;
         ++t.pc;

@@ -2108,6 +2108,34 @@ TEST(ZrfCoreMoves, APartThatComesBackToAnEarlierPieceIsRefused) {
   EXPECT_EQ(first_line(error_of(file)), "test.zrf:12:79: error: unknown piece 'Pwn'");
 }
 
+// Chains of hops that can go round a square (tests/data/zrf/hops-round-a-square.zrf, ours): a piece
+// on b2 hops b3, c4, d3 and c2 in turn and is back on b2. A part that brings the position back to
+// one the move has reached (its start included) is not a move, else the hops would go round for
+// ever and the generator would stop at its budget. Counted by hand: the Hopper steps to a2 or b1,
+// or hops to b4, on to d4 and d2 (the way round the other side reaches the same positions, the
+// same moves); the lap back to b2 is no move. With "pass partial" false it must hop on while it
+// can: b4 and d4 are no place to stop, and each way round ends one hop short of b2. The Taker
+// takes what it hops, so its lap comes back to b2 with four pieces fewer: a move (one, both ways
+// round), after which no part can follow. Black's reply is the e5 Hopper's step to e4 or d5.
+TEST(ZrfCoreMoves, HopsThatCanGoRoundASquareStopWhereThePositionComesBack) {
+  const std::string path = kData + "zrf/hops-round-a-square.zrf";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"Hops Round A Square", {"b2-a2", "b2-b1", "b2-b4", "b2-b4-d4", "b2-b4-d4-d2"}},
+      {"Must Go On", {"b2-a2", "b2-b1", "b2-b4-d4-d2", "b2-d2-d4-b4"}},
+      {"Takes Round A Square",
+       {"b2-a2", "b2-b1", "b2xb4", "b2xb4xd4", "b2xb4xd4xd2", "b2xb4xd4xd2xb2", "b2xd2", "b2xd2xd4", "b2xd2xd4xb4"}}};
+  for (const auto& [title, moves] : cases) {
+    const Rules rules = file_rules(path, variant(title));
+    Game(rules).visit([&](const auto& program) {
+      EXPECT_EQ(troyka_tests::move_texts(program, program.initial_state()), moves) << title;
+    });
+    const std::uint64_t first = moves.size();
+    EXPECT_EQ(perfts(rules, 2), (std::vector<std::uint64_t>{first, 2 * first})) << title;
+    // The core carries the rule: the translation, in core forms, lists the same moves.
+    EXPECT_EQ(perfts(translated(rules), 3), perfts(rules, 3)) << title;
+  }
+}
+
 // The real file of the Dagaz project (MIT), its first game: Russian draughts, whose man crowned in
 // the middle of its captures goes on as a flying king (add-partial King continue-type). From
 // b6 the man takes c7 and is crowned on d8, then takes f6 as a king, landing on g5 or h4; from g5
