@@ -1972,6 +1972,17 @@ TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
   EXPECT_NE(optional.find("      waypoint)))\n(moves (only Black)"), std::string::npos) << optional;
 }
 
+// (piece? P) in a move of several parts reads a piece an earlier part captured as gone, as the other
+// tests do: koom-valley-thud.zrf's troll, whose jump tests (piece? Dwarf) and captures, would
+// otherwise jump one dwarf to and fro, taking it again at every part.
+TEST(ZrfCoreMoves, PieceTestsReadAnEarlierPartsCaptureAsGone) {
+  const std::string jump = "(n (verify (piece? Pawn)) capture n (verify empty?) (add-partial jumps))";
+  const std::string moves = "(move-type jumps) " + jump + " (move-type steps) (e (verify empty?) add)";
+  const std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", "(moves " + moves + ")");
+  const std::string text = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_NE(text.find("      (and (is Pawn) (not captured-earlier))\n      capture\n"), std::string::npos) << text;
+}
+
 // move-priorities: every rule gets its type's place in the list, and every piece's moves go to the
 // core, which keeps the moves of the first type that has any. A move whose type is not listed, and
 // drops beside priorities, are refused.
