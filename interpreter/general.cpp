@@ -493,17 +493,48 @@ class GeneralMoves<Words>::Compiler {
       stops.push_back(emit(Code::Split));
       expr(body);
       code_[static_cast<std::size_t>(emit(Code::Jump))].alt = top;
-    } else {
+    } else if (e.at_most - e.at_least <= kUnrolledPasses ||
+               counts_ + 1 + line_count_depth(body) > lang::core::kMaxNestedLineCounts) {
       for (int i = e.at_least; i < e.at_most; ++i) {
         stops.push_back(emit(Code::Split));
         expr(body);
       }
+    } else {
+      return counted_repeat(e);
     }
     if (!e.maximal || stops.empty()) return patch(stops, next());
     const int done = e.at_most < 0 ? -1 : emit(Code::Jump);  // after at_most passes, no check
     patch(stops, next());
     look([&] { expr(body); }, true, nullptr);
     if (done >= 0) code_[static_cast<std::size_t>(done)].alt = next();
+  }
+
+  // How deep the line counts of `e` nest, each of which needs a count of its own.
+  static int line_count_depth(const Expr& e) {
+    int inner = 0;
+    for (const Expr& item : e.items) inner = std::max(inner, line_count_depth(item));
+    const bool counts_line = e.op == Op::Times && (!e.directions.empty() || !e.variable.empty());
+    return inner + (counts_line ? 1 : 0);
+  }
+
+  // The optional passes of a bounded repeat past kUnrolledPasses, as a loop that counts them down
+  // (PASSES, then COUNTDOWN, SPLIT, the body and a JUMP back) rather than a copy of the body per
+  // pass: translate bounds a chain by the board's cells (lang/translate.cpp), and 650 copies of a
+  // pass of eight jumps put a rule's lookaheads past what LOOK reaches. The runs and their order
+  // are the unrolled ones': each pass may stop before it, the later choice, and with maximal a
+  // stop needs (cannot B), which the last pass allowed is spared.
+  void counted_repeat(const Expr& e) {
+    const Expr& body = e.items.front();
+    const int slot = counts_++;
+    code_[static_cast<std::size_t>(emit(Code::Passes, slot))].alt = e.at_most - e.at_least;
+    const int top = emit(Code::CountDown, slot);
+    const int stop = emit(Code::Split);
+    expr(body);
+    code_[static_cast<std::size_t>(emit(Code::Jump))].alt = top;
+    --counts_;
+    code_[static_cast<std::size_t>(stop)].alt = next();
+    if (e.maximal) look([&] { expr(body); }, true, nullptr);
+    code_[static_cast<std::size_t>(top)].alt = next();
   }
 
   // (times N B): N passes. (times (line-pieces D) B): LINECOUNT into this level's count, then a
@@ -799,7 +830,10 @@ class GeneralMoves<Words>::Compiler {
   std::vector<Instruction>& code_;
   std::vector<std::pair<std::string, int>> bound_;
   int marks_ = 0;
-  int counts_ = 0;  // line counts open around the expression compiled
+  int counts_ = 0;  // line counts and counted repeats open around the expression compiled
+  // A bounded repeat of up to this many optional passes is unrolled, a copy of its body each: no
+  // count to keep, and the games' short bounds (docs/core-design.md §5.1) stay as they were.
+  static constexpr int kUnrolledPasses = 8;
   std::vector<std::string> named_marks_;
 };
 
@@ -1192,6 +1226,12 @@ struct GeneralMoves<Words>::Search {
   RunStack<Thread, 64> choices;
   RunStack<Effect, 32> effects;
   RunStack<std::uint16_t, 16> waypoints;
+  // What the run had made at each waypoint: its effects and the mover's type (comes_back).
+  struct Reached {
+    std::uint16_t effects = 0;
+    std::int8_t piece = -1;
+  };
+  RunStack<Reached, 16> reached;
   std::uint64_t steps = 0;
 
   // The enemy of the player to move is every other player (docs/language.md, "Players").
@@ -1266,6 +1306,21 @@ struct GeneralMoves<Words>::Search {
     const int mover_at = t.mover == kLanded ? t.land : t.mover == kCarried ? t.here : -1;
     if (mover_at >= 0) own.set(mover_at);
     return {own - gone, masks[kEnemy] - gone};
+  }
+  // Whether a waypoint at here would bring the position back to one this move has reached (its
+  // start, or an earlier waypoint) with no change between: the carried mover stands where it stood
+  // then, and neither an effect nor a promotion came since. A chain of parts that goes round a
+  // cycle would otherwise list a move for each lap (docs/core-design.md, "Parts that come back").
+  // The waypoints are read back from the last while the run had made the same effects and the mover
+  // was of the same type there, so a chain whose every part captures reads one.
+  bool comes_back(const Thread& t) const {
+    if (t.mover != kCarried) return false;
+    for (std::size_t at = t.waypoints; at > 0; --at) {
+      const Reached& then = reached[at - 1];
+      if (then.effects != t.effects || then.piece != t.piece) return false;
+      if (waypoints[at - 1] == t.here) return true;
+    }
+    return t.effects == 0 && t.piece == start_piece && t.here == origin;
   }
   // Whether a carried mover may be put down at here.
   bool landable(const Thread& t) const { return t.here >= 0 && (holds(t, kEmpty) || captured(t, t.effects)); }
@@ -1467,8 +1522,12 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::Waypoint:
+        alive = !s.comes_back(t);
+        if (!alive) break;
         s.waypoints.cut(t.waypoints);
         s.waypoints.push(static_cast<std::uint16_t>(t.here));
+        s.reached.cut(t.waypoints);
+        s.reached.push({t.effects, t.piece});
         ++t.waypoints;
         t.part_effects = t.effects;
         ++t.pc;
@@ -1486,6 +1545,10 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       }
+      case Code::Passes:
+        t.counts[in.arg] = static_cast<std::int16_t>(in.alt);
+        ++t.pc;
+        break;
       case Code::CountDown: {
         std::int16_t& left = t.counts[in.arg];
         t.pc = left == 0 ? in.alt : t.pc + 1;

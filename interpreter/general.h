@@ -251,6 +251,7 @@ class GeneralMoves {
     Commit,      // the rest of the rule is deferred: a listing that defers accepts here
     LineCount,   // counts[alt] := the pieces on the line through here along direction `arg`, both ways; none: die
     CountDown,   // counts[arg] is 0: go to alt; else it goes down by one
+    Passes,      // counts[arg] := alt, the passes a long bounded repeat may still make
     // Groups along the directions of direction_sets_[arg] (lang::core::Op::CaptureSurrounded):
     CaptureSurrounded,  // every enemy group next to here without a liberty is captured
     HasLiberty,         // the mover's group at here has a liberty (xor negate), else alt or die

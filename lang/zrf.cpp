@@ -2676,7 +2676,8 @@ class Lowering {
     if (test.op == core::Op::LastFrom || test.op == core::Op::LastTo) test = last_move_test(test.op);
     if (positive == "piece?") {
       test.piece = piece_named(argument(node, next++, "PIECE"));
-      if (at.at_origin) test = known(test.piece == run.piece);  // the mover stands there
+      test = at.at_origin ? known(test.piece == run.piece)  // the mover stands there
+                          : piece_as_run_reads(std::move(test), at);
     }
     if (positive == "in-zone?") {
       test.region = zone_cells(zone_named(argument(node, next++, "ZONE")), player);
@@ -2755,6 +2756,17 @@ class Lowering {
       case kEmpty | kEnemy: return core::node(core::Op::Not, {standing(core::Op::Friend)});
       default: return core::node(core::Op::Not, {standing(core::Op::Enemy)});  // empty or friend
     }
+  }
+
+  // (piece? P) on a cell a capture has emptied: an earlier part's capture took the piece away, so
+  // it holds no more, as Zillions plays each part on the board the last one left (koom-valley-
+  // thud.zrf's trolls would otherwise jump one dwarf to and fro, taking it again at every part);
+  // with deferred captures the captured piece blocks its cell, as for every test (Run::captured).
+  static core::Expr piece_as_run_reads(core::Expr is, const Run& run) {
+    if (run.captured == Captured::Stands) return is;
+    core::Expr taken =
+        run.captured == Captured::Gone ? core::node(core::Op::CapturedEarlier) : core::node(core::Op::Captured);
+    return core::node(core::Op::And, {std::move(is), core::node(core::Op::Not, {std::move(taken)})});
   }
 
   static core::Expr not_captured() { return core::node(core::Op::Not, {core::node(core::Op::Captured)}); }

@@ -301,6 +301,7 @@ TEST(Cli, CheckWarnsOfTheZrfFilesThatMayNeverEnd) {
                                                      {"english-checkers.zrf", ":38:25: warning"},
                                                      {"en-passant.zrf", ":33:7: warning"},
                                                      {"french-solitaire-dagaz.zrf", ":51:22: warning"},
+                                                     {"hops-round-a-square.zrf", ":26:34: warning"},
                                                      {"kings-and-pawns.zrf", ":26:21: warning"},
                                                      {"majority-captures.zrf", ":26:25: warning"},
                                                      {"most-kings-captures.zrf", ":27:25: warning"},

@@ -295,8 +295,11 @@ TEST(CoreReading, ShowCoreOfEveryFileReadsBackAsItsLowering) {
       // The Dagaz files' chains of continue-type parts go several ways and capture after scanning
       // back, repetitions the static check of §1.5 cannot prove to end; rules read from ZRF are
       // bounded at play time (the step budget), and `translate` bounds them (tests/zrf_test.cpp).
+      // The hops of hops-round-a-square.zrf take nothing: they end because a part may not bring the
+      // position back (docs/zrf.md, "Parts that come back"), which the static check does not read.
       const std::string name = entry.path().filename().string();
-      if (name == "turkish-dama-dagaz.zrf" || name == "russian-checkers-dagaz.zrf") continue;
+      if (name == "turkish-dama-dagaz.zrf" || name == "russian-checkers-dagaz.zrf" || name == "hops-round-a-square.zrf")
+        continue;
       lang::Rules rules;
       try {
         rules = load_rules_file(entry.path().string(), {});

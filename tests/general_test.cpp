@@ -528,17 +528,20 @@ TEST(GeneralRules, RememberedMoveTextsStayBounded) {
   });
 }
 
-// A lookahead keeps where its body ends in 16 bits: a longer one (a bounded repeat is unrolled, here
-// 200 x 200 passes inside a cannot) is refused at its rule, where it compiled into a jump elsewhere
-// and the rule listed no moves.
+// A lookahead keeps where its body ends in 16 bits: a longer one is refused at its rule, where it
+// compiled into a jump elsewhere and the rule listed no moves. A long bounded repeat is a loop with
+// a count, two of them nested; the third and fourth, with no count left, are unrolled: 200 x 200
+// passes inside a cannot.
 TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   try {
-    (void)rook_game("(moves (cannot (repeat (repeat (seq (go (n e)) any) (at-most 200)) (at-most 200))) (go n) empty)");
+    (void)rook_game(
+        "(moves (cannot (repeat (repeat (repeat (repeat (seq (go (n e)) any) (at-most 200)) (at-most 200)) (at-most "
+        "200)) (at-most 200))) (go n) empty)");
     ADD_FAILURE() << "compiled";
   } catch (const lang::Error& error) {
     const std::string rendered = lang::render(error.diagnostic());
     EXPECT_EQ(rendered.substr(0, rendered.find('\n')),
-              "test.game:2:17: error: a lookahead of a rule ends at instruction 240202, past the 65535 that the "
+              "test.game:2:17: error: a lookahead of a rule ends at instruction 240210, past the 65535 that the "
               "general back end's lookaheads reach: bound its repeats more tightly");
   }
 }

@@ -2306,6 +2306,17 @@ TEST(ZrfCoreMoves, PartsOfAMoveAreOneMoveThatGoesOnWhileItCan) {
   EXPECT_NE(optional.find("      waypoint)))\n(moves (only Black)"), std::string::npos) << optional;
 }
 
+// (piece? P) in a move of several parts reads a piece an earlier part captured as gone, as the other
+// tests do: koom-valley-thud.zrf's troll, whose jump tests (piece? Dwarf) and captures, would
+// otherwise jump one dwarf to and fro, taking it again at every part.
+TEST(ZrfCoreMoves, PieceTestsReadAnEarlierPartsCaptureAsGone) {
+  const std::string jump = "(n (verify (piece? Pawn)) capture n (verify empty?) (add-partial jumps))";
+  const std::string moves = "(move-type jumps) " + jump + " (move-type steps) (e (verify empty?) add)";
+  const std::string file = tiny_with("(moves (step n) (e (verify enemy?) add))", "(moves " + moves + ")");
+  const std::string text = general_moves(load_rules(zrf_source(file), {}));
+  EXPECT_NE(text.find("      (and (is Pawn) (not captured-earlier))\n      capture\n"), std::string::npos) << text;
+}
+
 // move-priorities: every rule gets its type's place in the list, and every piece's moves go to the
 // core, which keeps the moves of the first type that has any. A move whose type is not listed, and
 // drops beside priorities, are refused.
@@ -2441,6 +2452,34 @@ TEST(ZrfCoreMoves, APartThatComesBackToAnEarlierPieceIsRefused) {
   // A piece named in an add-partial must be one of the game's.
   file.replace(file.find("(add-partial Pawn up)"), 21, "(add-partial Pwn Queen up)");
   EXPECT_EQ(first_line(error_of(file)), "test.zrf:12:79: error: unknown piece 'Pwn' (a mistake in the file)");
+}
+
+// Chains of hops that can go round a square (tests/data/zrf/hops-round-a-square.zrf, ours): a piece
+// on b2 hops b3, c4, d3 and c2 in turn and is back on b2. A part that brings the position back to
+// one the move has reached (its start included) is not a move, else the hops would go round for
+// ever and the generator would stop at its budget. Counted by hand: the Hopper steps to a2 or b1,
+// or hops to b4, on to d4 and d2 (the way round the other side reaches the same positions, the
+// same moves); the lap back to b2 is no move. With "pass partial" false it must hop on while it
+// can: b4 and d4 are no place to stop, and each way round ends one hop short of b2. The Taker
+// takes what it hops, so its lap comes back to b2 with four pieces fewer: a move (one, both ways
+// round), after which no part can follow. Black's reply is the e5 Hopper's step to e4 or d5.
+TEST(ZrfCoreMoves, HopsThatCanGoRoundASquareStopWhereThePositionComesBack) {
+  const std::string path = kData + "zrf/hops-round-a-square.zrf";
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"Hops Round A Square", {"b2-a2", "b2-b1", "b2-b4", "b2-b4-d4", "b2-b4-d4-d2"}},
+      {"Must Go On", {"b2-a2", "b2-b1", "b2-b4-d4-d2", "b2-d2-d4-b4"}},
+      {"Takes Round A Square",
+       {"b2-a2", "b2-b1", "b2xb4", "b2xb4xd4", "b2xb4xd4xd2", "b2xb4xd4xd2xb2", "b2xd2", "b2xd2xd4", "b2xd2xd4xb4"}}};
+  for (const auto& [title, moves] : cases) {
+    const Rules rules = file_rules(path, variant(title));
+    Game(rules).visit([&](const auto& program) {
+      EXPECT_EQ(troyka_tests::move_texts(program, program.initial_state()), moves) << title;
+    });
+    const std::uint64_t first = moves.size();
+    EXPECT_EQ(perfts(rules, 2), (std::vector<std::uint64_t>{first, 2 * first})) << title;
+    // The core carries the rule: the translation, in core forms, lists the same moves.
+    EXPECT_EQ(perfts(translated(rules), 3), perfts(rules, 3)) << title;
+  }
 }
 
 // The real file of the Dagaz project (MIT), its first game: Russian draughts, whose man crowned in
