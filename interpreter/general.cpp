@@ -438,12 +438,17 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // Compiles list[i] and returns the index of the next item to compile: an enter followed by a test
-  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse.
+  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse; a go
+  // along several directions followed by one is one STEPWHERE, likewise.
   std::size_t item(const std::vector<Expr>& list, std::size_t i) {
     int mask = 0;
     bool negate = false;
-    if (list[i].op == Op::Enter && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
-      const int at = emit(Code::EnterWhere, region(list[i].region), negate);
+    const Expr& e = list[i];
+    const bool steps = e.op == Op::Go && e.variable.empty() && e.directions.size() > 1 &&
+                       e.directions.size() <= kMaxStepWhere;
+    if ((e.op == Op::Enter || steps) && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
+      const int at = e.op == Op::Enter ? emit(Code::EnterWhere, region(e.region), negate)
+                                       : emit(Code::StepWhere, direction_set(e.directions), negate);
       code_[static_cast<std::size_t>(at)].alt = mask;
       return i + 2;
     }
@@ -1040,6 +1045,10 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
         case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
           for (Board cells = regions_[in.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
           break;
+        case Code::StepWhere:  // likewise every neighbour
+          for (const int direction : direction_sets_[in.arg].directions)
+            reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
+          break;
         case Code::Back:
         case Code::Sow:
         case Code::CaptureSurrounded: return {};
@@ -1477,6 +1486,20 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         }
         break;
       }
+      case Code::StepWhere: {
+        std::array<std::int16_t, kMaxStepWhere> cells;
+        const int count = stepped_where(s, t, in, cells.data());
+        alive = count > 0;
+        if (!alive) break;
+        ++t.pc;
+        for (int i = count - 1; i > 0; --i) {  // the later choices, the last pushed first
+          Thread later = t;
+          later.here = cells[static_cast<std::size_t>(i)];
+          s.choices.push(later);
+        }
+        t.here = cells[0];
+        break;
+      }
 
       case Code::Mark:
         t.marks[in.arg] = t.here;
@@ -1648,6 +1671,18 @@ template <int Words>
                                                                                          const Instruction& in) const {
   const Board tested = s.frozen(t, in.alt);
   return in.negate ? regions_[in.arg] - tested : regions_[in.arg] & tested;
+}
+
+template <int Words>
+[[gnu::noinline]] int GeneralMoves<Words>::stepped_where(const Search& s, const Thread& t, const Instruction& in,
+                                                        std::int16_t* cells) const {
+  int count = 0;
+  Thread probe = t;
+  for (const int direction : direction_sets_[in.arg].directions) {
+    probe.here = t.here < 0 ? -1 : next_[static_cast<std::size_t>(direction) * cells_ + t.here];
+    if (probe.here >= 0 && s.holds(probe, in.alt) != in.negate) cells[count++] = probe.here;
+  }
+  return count;
 }
 
 template <int Words>

@@ -209,6 +209,7 @@ class GeneralMoves {
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
   static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
+  static constexpr std::size_t kMaxStepWhere = 8;  // the most directions one STEPWHERE steps along
   static constexpr std::uint16_t kAnyHandPiece = 0xffff;  // FromHand's arg for (from-hand) of any type
 
   enum class Code : std::uint8_t {
@@ -224,6 +225,9 @@ class GeneralMoves {
     SubAccept,   // the end of a lookahead
     Enter,       // here := each cell of region `arg`, a choice
     EnterWhere,  // here := each cell of region `arg` where the mask `alt` holds (xor negate), a choice
+    // here := each neighbour along the directions of direction_sets_[arg], in their order, where the
+    // mask `alt` holds (xor negate), a choice
+    StepWhere,
     Mark,        // marks[arg] := here
     Back,        // here := marks[arg]
     Capture,
@@ -357,6 +361,8 @@ class GeneralMoves {
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
+  // STEPWHERE's cells, in its directions' order, into `cells`; returns how many.
+  int stepped_where(const Search& s, const Thread& t, const Instruction& in, std::int16_t* cells) const;
 
   int direction_index(lang::Offset offset);
   int line_pieces(const Search& s, int direction, int cell) const;
