@@ -352,9 +352,7 @@ class GeneralMoves<Words>::Compiler {
         apart.ok = !apart.chosen;
         apart.chosen = true;
         return;
-      case Op::Land:
-        apart.chosen = apart.carried = false;
-        return;
+      case Op::Land: apart.chosen = apart.carried = false; return;
       case Op::Capture:
       case Op::CaptureToHand:
         apart.chosen = false;
@@ -444,8 +442,8 @@ class GeneralMoves<Words>::Compiler {
     int mask = 0;
     bool negate = false;
     const Expr& e = list[i];
-    const bool steps = e.op == Op::Go && e.variable.empty() && e.directions.size() > 1 &&
-                       e.directions.size() <= kMaxStepWhere;
+    const bool steps =
+        e.op == Op::Go && e.variable.empty() && e.directions.size() > 1 && e.directions.size() <= kMaxStepWhere;
     if ((e.op == Op::Enter || steps) && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
       const int at = e.op == Op::Enter ? emit(Code::EnterWhere, region(e.region), negate)
                                        : emit(Code::StepWhere, direction_set(e.directions), negate);
@@ -817,10 +815,12 @@ class GeneralMoves<Words>::Compiler {
 
   int direction_set(const std::vector<lang::core::Direction>& directions) {
     DirectionSet set;
-    for (const lang::core::Direction& d : directions) {
-      set.directions.push_back(direction(d));
-      if (!owner_.rules_->has_links()) set.shifts.push_back(group_step(set.directions.back()));
-    }
+    for (const lang::core::Direction& d : directions) set.directions.push_back(direction(d));
+    const auto same = std::find_if(owner_.direction_sets_.begin(), owner_.direction_sets_.end(),
+                                   [&](const DirectionSet& known) { return known.directions == set.directions; });
+    if (same != owner_.direction_sets_.end()) return static_cast<int>(same - owner_.direction_sets_.begin());
+    if (!owner_.rules_->has_links())
+      for (const int index : set.directions) set.shifts.push_back(group_step(index));
     owner_.direction_sets_.push_back(std::move(set));
     return static_cast<int>(owner_.direction_sets_.size()) - 1;
   }
@@ -969,8 +969,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     std::vector<int> rules_of(rules_->pieces.size() + 1, 0);
     std::vector<bool> each_when(rules_->pieces.size() + 1, true);
     const auto owner = [&](const lang::core::Rule& rule) {
-      return static_cast<std::size_t>(rule.scope == lang::core::Rule::Scope::Piece ? rule.piece
-                                                                                    : static_cast<int>(rules_->pieces.size()));
+      return static_cast<std::size_t>(
+          rule.scope == lang::core::Rule::Scope::Piece ? rule.piece : static_cast<int>(rules_->pieces.size()));
     };
     for (const CompiledRule& compiled : compiled_)
       if (!compiled.rule->fallback && !compiled.code[p].empty()) {
@@ -984,8 +984,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       const bool walked = rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
-      counted = counted && (rules_of[of] == 1 || each_when[of]) &&
-                (compiled.counted[p] || rule.when);
+      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
@@ -1675,7 +1674,7 @@ template <int Words>
 
 template <int Words>
 [[gnu::noinline]] int GeneralMoves<Words>::stepped_where(const Search& s, const Thread& t, const Instruction& in,
-                                                        std::int16_t* cells) const {
+                                                         std::int16_t* cells) const {
   int count = 0;
   Thread probe = t;
   for (const int direction : direction_sets_[in.arg].directions) {
@@ -2191,9 +2190,9 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   // all from the origin drawn) may make one move: not counted.
   for (const CompiledRule& compiled : compiled_)
     if (applies(compiled, state, false, others_can_move, -1)) {
-      const CompiledRule*& only =
-          rule_of[compiled.rule->scope == lang::core::Rule::Scope::Piece ? static_cast<std::size_t>(compiled.rule->piece)
-                                                                          : game];
+      const CompiledRule*& only = rule_of[compiled.rule->scope == lang::core::Rule::Scope::Piece
+                                              ? static_cast<std::size_t>(compiled.rule->piece)
+                                              : game];
       if (only) return kNotCounted;
       only = &compiled;
     }
@@ -2216,8 +2215,8 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   Board movable;  // the pieces that may have a move: a jump line's need a first jump
   for (std::size_t piece = 0; piece < game; ++piece)
     if (const CompiledRule* rule = rule_of[piece])
-      movable |= rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], enemy, empty)
-                                : state.by_piece[piece];
+      movable |=
+          rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], enemy, empty) : state.by_piece[piece];
   int total = 0;
   Board origins = state.by_player[state.to_move] & movable;
   counts.resize(static_cast<std::size_t>(origins.count()) + 1);  // once: a push_back per origin is a call
@@ -2233,7 +2232,8 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
     const CompiledRule* rule = piece >= 0 ? rule_of[static_cast<std::size_t>(piece)] : nullptr;
     if (!rule) continue;
     add(origin, *rule,
-        rule->by_runs[p] ? count_runs(*search, *rule, origin, piece) : origin_moves(*rule, state.to_move, origin, enemy, empty));
+        rule->by_runs[p] ? count_runs(*search, *rule, origin, piece)
+                         : origin_moves(*rule, state.to_move, origin, enemy, empty));
   }
   if (const CompiledRule* rule = rule_of[game]) add(-1, *rule, count_runs(*search, *rule, -1, -1));
   counts.resize(counted);
@@ -2258,7 +2258,7 @@ template <int Words>
 // search set for it.
 template <int Words>
 typename GeneralMoves<Words>::Thread GeneralMoves<Words>::start(Search& s, const CompiledRule& compiled,
-                                                               int piece) const {
+                                                                int piece) const {
   Thread t;
   t.marks.fill(-1);
   t.here = static_cast<std::int16_t>(s.origin);

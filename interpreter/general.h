@@ -209,7 +209,7 @@ class GeneralMoves {
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
   static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
-  static constexpr std::size_t kMaxStepWhere = 8;  // the most directions one STEPWHERE steps along
+  static constexpr std::size_t kMaxStepWhere = 8;         // the most directions one STEPWHERE steps along
   static constexpr std::uint16_t kAnyHandPiece = 0xffff;  // FromHand's arg for (from-hand) of any type
 
   enum class Code : std::uint8_t {
@@ -228,8 +228,8 @@ class GeneralMoves {
     // here := each neighbour along the directions of direction_sets_[arg], in their order, where the
     // mask `alt` holds (xor negate), a choice
     StepWhere,
-    Mark,        // marks[arg] := here
-    Back,        // here := marks[arg]
+    Mark,  // marks[arg] := here
+    Back,  // here := marks[arg]
     Capture,
     Become,  // to piece `arg`
     Convert,

@@ -224,7 +224,8 @@ TEST(GeneralRules, GeneralRulesOfPriorityZeroJoinTheFastPathsMoves) {
 TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
   const Game game = Game::load(kSourceDir + "/tests/data/games/sweeping-breakthrough.game");
   game.visit([](const auto& program) {
-    EXPECT_NE(program.describe().find("    compiled: general: 36 instructions (White 36, Black 36)\n"),
+    // (go (forward-left forward-right)) empty is one STEPWHERE.
+    EXPECT_NE(program.describe().find("    compiled: general: 32 instructions (White 32, Black 32)\n"),
               std::string::npos)
         << program.describe();
     // c3 can take b4, with a5 behind it, or d4, with nothing behind.
@@ -416,10 +417,12 @@ TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
 // position of random games, the count is the number of moves listed and index i draws the i-th of
 // them, so each listed move has one index. (That it is the listing's own order also keeps a seeded
 // playout the game it was before counting.) Konane's jumps are counted along their lines, and its
-// opening removals, rules of a ply each, are listed: a count of 0 there.
+// opening removals, rules of a ply each, are counted by their runs. Nine Men's Morris's rules are
+// counted by their runs (each placement, step or flight, and each removal after a mill, a move of
+// its own); Pentago's placements too, its quarter turns listed (a count of 0 there).
 TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
-  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane"})
+  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago"})
     Game::load(kSourceDir + "/games/" + name + ".game").visit([&](const auto& program) {
       using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
       ASSERT_TRUE(program.draws_by_count()) << name;
@@ -432,7 +435,7 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
           program.legal_moves(state, listed);
           DrawCounts counts;
           program.count_drawable(state, counts);
-          if (name == "konane" && state.ply < 2) {
+          if (name == "pentago" && state.actions_left == 1) {
             ASSERT_EQ(counts.total, 0) << program.position_text(state);
             continue;
           }
@@ -529,8 +532,8 @@ TEST(GeneralRules, RememberedMoveTextsStayBounded) {
 }
 
 // A lookahead keeps where its body ends in 16 bits: a longer one (a bounded repeat is unrolled, here
-// 200 x 200 passes inside a cannot) is refused at its rule, where it compiled into a jump elsewhere
-// and the rule listed no moves.
+// 200 x 200 passes inside a cannot, each pass a STEPWHERE and a SPLIT) is refused at its rule,
+// where it compiled into a jump elsewhere and the rule listed no moves.
 TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   try {
     (void)rook_game("(moves (cannot (repeat (repeat (seq (go (n e)) any) (at-most 200)) (at-most 200))) (go n) empty)");
@@ -538,7 +541,7 @@ TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   } catch (const lang::Error& error) {
     const std::string rendered = lang::render(error.diagnostic());
     EXPECT_EQ(rendered.substr(0, rendered.find('\n')),
-              "test.game:2:17: error: a lookahead of a rule ends at instruction 240202, past the 65535 that the "
+              "test.game:2:17: error: a lookahead of a rule ends at instruction 80202, past the 65535 that the "
               "general back end's lookaheads reach: bound its repeats more tightly");
   }
 }
