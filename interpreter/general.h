@@ -400,6 +400,11 @@ class GeneralMoves {
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
   int count_runs(Search& s, const CompiledRule& compiled, int origin, int piece) const;
+  // The rule that applies, by piece type, the game's last (count_priority).
+  using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
+  int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+  template <typename MovesFrom>
+  int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
   // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
