@@ -302,7 +302,81 @@ class GeneralMoves<Words>::Compiler {
     return found;
   }
 
+  // Whether two runs of `body` from one start never make one move, so that its moves are counted
+  // by running it with no record made (CompiledRule::by_runs). Each choice (an enter, a go along
+  // several directions that lead from every cell to different cells) is recorded before the next
+  // choice or the end: by a land at the cell chosen, a capture there, or the end's landing of a
+  // carried mover. No run captures twice, so a capture, like the one landing, sets a run apart for
+  // good. Tests are free, and an (if TEST ..) sends the runs of one start one way. Anything else
+  // (or, repeat, marks, other effects, (attacked), which a count cannot ask) is not followed.
+  bool told_apart(const Expr& body, bool carried) {
+    Apart apart{true, false, carried, 0};
+    follow(body, apart);
+    return apart.ok && (!apart.chosen || apart.carried);
+  }
+
  private:
+  struct Apart {
+    bool ok = true;
+    bool chosen = false;   // runs may differ by here alone: a choice not yet recorded
+    bool carried = false;  // the mover is carried
+    int captures = 0;      // the most any run has made
+  };
+  static bool is_test(const Expr& e) {
+    if (e.op == Op::Not || e.op == Op::And) return std::all_of(e.items.begin(), e.items.end(), is_test);
+    return is_plain_test(e.op) || e.op == Op::AtOrigin || e.op == Op::Attr || e.op == Op::AtRegister;
+  }
+  void follow(const Expr& e, Apart& apart) {
+    if (!apart.ok || is_test(e)) return;
+    switch (e.op) {
+      case Op::Seq:
+        for (const Expr& item : e.items) follow(item, apart);
+        return;
+      case Op::If: {
+        // Runs apart by here alone must stay so both ways: then neither way may record here.
+        Apart then = apart, otherwise = apart;
+        follow(e.items[1], then);
+        if (e.items.size() > 2) follow(e.items[2], otherwise);
+        apart.ok = is_test(e.items[0]) && then.ok && otherwise.ok && then.carried == otherwise.carried &&
+                   (!apart.chosen || (then.chosen && otherwise.chosen));
+        apart.chosen = then.chosen || otherwise.chosen;
+        apart.carried = then.carried;
+        apart.captures = std::max(then.captures, otherwise.captures);
+        return;
+      }
+      case Op::Go:
+        apart.ok = e.variable.empty() && !apart.chosen && distinct_steps(e.directions);
+        apart.chosen = e.directions.size() > 1;
+        return;
+      case Op::Enter:
+        apart.ok = !apart.chosen;
+        apart.chosen = true;
+        return;
+      case Op::Land: apart.chosen = apart.carried = false; return;
+      case Op::Capture:
+      case Op::CaptureToHand:
+        apart.chosen = false;
+        apart.ok = ++apart.captures == 1;
+        return;
+      case Op::New: apart.carried = true; return;
+      case Op::Add:
+      case Op::Set: return;
+      default: apart.ok = false; return;
+    }
+  }
+  // Whether the steps along `directions` lead from each cell to different cells.
+  bool distinct_steps(const std::vector<lang::core::Direction>& directions) {
+    std::vector<int> indices;
+    for (const lang::core::Direction& d : directions) indices.push_back(direction(d));
+    for (int cell = 0; cell < owner_.cells_; ++cell)
+      for (std::size_t i = 0; i < indices.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j) {
+          const int a = owner_.next_[static_cast<std::size_t>(indices[i]) * owner_.cells_ + cell];
+          if (a >= 0 && a == owner_.next_[static_cast<std::size_t>(indices[j]) * owner_.cells_ + cell]) return false;
+        }
+    return true;
+  }
+
   // (any-direction V DIRS (seq (go V) (repeat (seq empty (go V))) empty TEST...)), each TEST (in R)
   // or (not (in R)) of the landing.
   std::optional<Slide> slide(const Expr& e, bool whole) {
@@ -362,12 +436,17 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // Compiles list[i] and returns the index of the next item to compile: an enter followed by a test
-  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse.
+  // of a mask is one ENTERWHERE, which makes no choice of a cell that the test would refuse; a go
+  // along several directions followed by one is one STEPWHERE, likewise.
   std::size_t item(const std::vector<Expr>& list, std::size_t i) {
     int mask = 0;
     bool negate = false;
-    if (list[i].op == Op::Enter && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
-      const int at = emit(Code::EnterWhere, region(list[i].region), negate);
+    const Expr& e = list[i];
+    const bool steps =
+        e.op == Op::Go && e.variable.empty() && e.directions.size() > 1 && e.directions.size() <= kMaxStepWhere;
+    if ((e.op == Op::Enter || steps) && i + 1 < list.size() && mask_test(list[i + 1], mask, negate)) {
+      const int at = e.op == Op::Enter ? emit(Code::EnterWhere, region(e.region), negate)
+                                       : emit(Code::StepWhere, direction_set(e.directions), negate);
       code_[static_cast<std::size_t>(at)].alt = mask;
       return i + 2;
     }
@@ -767,10 +846,12 @@ class GeneralMoves<Words>::Compiler {
 
   int direction_set(const std::vector<lang::core::Direction>& directions) {
     DirectionSet set;
-    for (const lang::core::Direction& d : directions) {
-      set.directions.push_back(direction(d));
-      if (!owner_.rules_->has_links()) set.shifts.push_back(group_step(set.directions.back()));
-    }
+    for (const lang::core::Direction& d : directions) set.directions.push_back(direction(d));
+    const auto same = std::find_if(owner_.direction_sets_.begin(), owner_.direction_sets_.end(),
+                                   [&](const DirectionSet& known) { return known.directions == set.directions; });
+    if (same != owner_.direction_sets_.end()) return static_cast<int>(same - owner_.direction_sets_.begin());
+    if (!owner_.rules_->has_links())
+      for (const int index : set.directions) set.shifts.push_back(group_step(index));
     owner_.direction_sets_.push_back(std::move(set));
     return static_cast<int>(owner_.direction_sets_.size()) - 1;
   }
@@ -875,6 +956,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
       }
+      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
+                            compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -899,28 +982,43 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
-  // origin and landing: the game has two players, and each rule a listing runs for the player (the
-  // fallback rules aside) is a piece rule, the only one of its piece type, without a (legal ...) of
-  // its own, walked as a slide (CompiledRule::slide) or a jump line (CompiledRule::jumps); or a rule
-  // that applies only under a condition (when ...), whose moves are then listed (Konane's opening
-  // removals); one rule at least counted. A slide's runs from an origin are its landings, each run plain up to COMMIT
-  // (no effect, no waypoint), so its record and fingerprint are its scalars, in which two runs of one origin differ
-  // only by the landing; a jump line's differ by the landing and the pieces jumped. moves_told_apart checks that two of
-  // them never share a fingerprint. So the listing's moves of an origin are its distinct landings: one landing reached
-  // twice (two directions, a link) is one move there as in the count. Priorities are counted as list() runs them,
-  // lowest first.
+  // origin and landing, or by its run: the game has two players, and each rule a listing runs for
+  // the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
+  // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
+  // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
+  // (CompiledRule::slide) or a jump line (CompiledRule::jumps): a slide's runs from an origin are
+  // its landings, each run plain up to COMMIT (no effect, no waypoint), so its record and
+  // fingerprint are its scalars, in which two runs of one origin differ only by the landing; a jump
+  // line's differ by the landing and the pieces jumped. moves_told_apart checks that two of them
+  // never share a fingerprint. So the listing's moves of an origin are its distinct landings: one
+  // landing reached twice (two directions, a link) is one move there as in the count. Or a piece
+  // or game rule whose runs from one start are each a move (CompiledRule::by_runs), counted by
+  // running it; a game rule's moves come after every origin's, as list() gives them. A piece type
+  // has one rule, or several that each apply under a condition; the game one rule, or several
+  // such: count_moves refuses a position where two of one piece type, or two game rules, apply
+  // (of any priorities), since their moves may be one. Priorities are counted as list() runs them, lowest first.
   for (int player = 0; player < rules_->player_count(); ++player) {
     const auto p = static_cast<std::size_t>(player);
-    std::vector<int> rules_of_piece(rules_->pieces.size(), 0);
+    // Per piece type, and the game's at the end: the rules, and whether each applies under a condition.
+    std::vector<int> rules_of(rules_->pieces.size() + 1, 0);
+    std::vector<bool> each_when(rules_->pieces.size() + 1, true);
+    const auto owner = [&](const lang::core::Rule& rule) {
+      return static_cast<std::size_t>(
+          rule.scope == lang::core::Rule::Scope::Piece ? rule.piece : static_cast<int>(rules_->pieces.size()));
+    };
+    for (const CompiledRule& compiled : compiled_)
+      if (!compiled.rule->fallback && !compiled.code[p].empty()) {
+        ++rules_of[owner(*compiled.rule)];
+        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
+      }
     bool counted = rules_->player_count() == kPlayers, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
-      const bool piece = rule.scope == lang::core::Rule::Scope::Piece;
-      compiled.counted[p] =
-          piece && !rule.legal && (compiled.slide[p] || compiled.jumps[p]) && moves_told_apart(compiled, player);
-      counted = counted && (!piece || ++rules_of_piece[static_cast<std::size_t>(rule.piece)] == 1) &&
-                (compiled.counted[p] || rule.when);
+      const bool walked = rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p]);
+      compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
+      const std::size_t of = owner(rule);
+      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
@@ -979,6 +1077,10 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
         case Code::Enter:
         case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
           for (Board cells = regions_[in.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
+          break;
+        case Code::StepWhere:  // likewise every neighbour
+          for (const int direction : direction_sets_[in.arg].directions)
+            reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
           break;
         case Code::Back:
         case Code::Sow:
@@ -1438,6 +1540,20 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         }
         break;
       }
+      case Code::StepWhere: {
+        std::array<std::int16_t, kMaxStepWhere> cells;
+        const int count = stepped_where(s, t, in, cells.data());
+        alive = count > 0;
+        if (!alive) break;
+        ++t.pc;
+        for (int i = count - 1; i > 0; --i) {  // the later choices, the last pushed first
+          Thread later = t;
+          later.here = cells[static_cast<std::size_t>(i)];
+          s.choices.push(later);
+        }
+        t.here = cells[0];
+        break;
+      }
 
       case Code::Mark:
         t.marks[in.arg] = t.here;
@@ -1617,6 +1733,18 @@ template <int Words>
                                                                                          const Instruction& in) const {
   const Board tested = s.frozen(t, in.alt);
   return in.negate ? regions_[in.arg] - tested : regions_[in.arg] & tested;
+}
+
+template <int Words>
+[[gnu::noinline]] int GeneralMoves<Words>::stepped_where(const Search& s, const Thread& t, const Instruction& in,
+                                                         std::int16_t* cells) const {
+  int count = 0;
+  Thread probe = t;
+  for (const int direction : direction_sets_[in.arg].directions) {
+    probe.here = t.here < 0 ? -1 : next_[static_cast<std::size_t>(direction) * cells_ + t.here];
+    if (probe.here >= 0 && s.holds(probe, in.alt) != in.negate) cells[count++] = probe.here;
+  }
+  return count;
 }
 
 template <int Words>
@@ -1956,7 +2084,7 @@ template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
                                           std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority,
-                                          const Board* targets) const {
+                                          const Board* targets, int skip) const {
   Search s(state, board_, attacks, rules_->player_count());
   s.defer = defer;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
@@ -1996,6 +2124,10 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   // Not std::optional for the record that is not kept: GCC zeroes an optional's 224 bytes
   // (`rep stos`) at each run, kept or not.
   const auto accept = [&](const Thread& t) {
+    if (skip > 0) {
+      --skip;
+      return false;
+    }
     if (kept) return accept_as(kept->emplace_back(), t);
     GeneralRecord unkept;
     return accept_as(unkept, t);
@@ -2027,23 +2159,13 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const CompiledRule& compiled = *applying[i];
       if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece)) continue;
       if (targets && s.origin >= 0 && !runs_from[i].test(s.origin)) continue;
-      Thread start;
-      start.marks.fill(-1);
-      start.here = static_cast<std::int16_t>(s.origin);
-      if (piece >= 0) {
-        start.mover = kCarried;
-        start.piece = static_cast<std::int8_t>(piece);
-      }
-      s.code = &compiled.code[state.to_move];
-      s.rule = compiled.index;
-      s.legal = attacks && compiled.rule->legal;
-      s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
+      const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
       const bool walked = slide && (slide->whole || defer);
-      if (walked  ? run_slide(s, *slide, start, accept)
-          : jumps ? run_jumps(s, *jumps, start, accept)
-                  : run(s, start, accept))
+      if (walked  ? run_slide(s, *slide, first, accept)
+          : jumps ? run_jumps(s, *jumps, first, accept)
+                  : run(s, first, accept))
         return true;
     }
     return false;
@@ -2124,52 +2246,136 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
 template <int Words>
 int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, int priority,
                                         OriginCounts& counts) const {
-  boost::container::small_vector<const CompiledRule*, 8> rule_of(rules_->pieces.size(), nullptr);  // by piece type
-  bool any = false;
+  const auto p = static_cast<std::size_t>(state.to_move);
+  const std::size_t game = rules_->pieces.size();
+  RulesOf rule_of(game + 1, nullptr);  // by piece type, the game's last
+  // Two rules of one piece type, or of the game, that apply (of any priority: nth_move runs them
+  // all from the origin drawn) may make one move: not counted.
   for (const CompiledRule& compiled : compiled_)
-    if (applies(compiled, state, false, others_can_move, priority)) {
-      if (!compiled.counted[state.to_move]) return kNotCounted;  // a rule of a condition, listed
-      rule_of[static_cast<std::size_t>(compiled.rule->piece)] = &compiled;
-      any = true;
+    if (applies(compiled, state, false, others_can_move, -1)) {
+      const CompiledRule*& only = rule_of[compiled.rule->scope == lang::core::Rule::Scope::Piece
+                                              ? static_cast<std::size_t>(compiled.rule->piece)
+                                              : game];
+      if (only) return kNotCounted;
+      only = &compiled;
     }
+  bool any = false, by_runs = false;
+  for (const CompiledRule*& rule : rule_of) {
+    if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
+    if (!rule) continue;
+    if (!rule->counted[p]) return kNotCounted;  // a rule of a condition, listed
+    any = true;
+    by_runs = by_runs || rule->by_runs[p];
+  }
   if (!any) return 0;
+  if (by_runs) return count_by_runs(state, rule_of, counts);
+  return count_origins(state, rule_of, counts,
+                       [&](const CompiledRule& rule, int origin, int, const Board& enemy, const Board& empty) {
+                         return origin_moves(rule, state.to_move, origin, enemy, empty);
+                       });
+}
+
+// With a rule counted by its runs, and a search for them. Out of line, so that the counts of the
+// games without one (Tablut's slides) keep their small frame: with the search in it, Tablut's
+// counts took 18% more instructions.
+template <int Words>
+[[gnu::noinline]] int GeneralMoves<Words>::count_by_runs(const StateType& state, const RulesOf& rule_of,
+                                                         OriginCounts& counts) const {
+  Search search(state, board_, nullptr, rules_->player_count());
+  search.defer = true;
+  return count_origins(state, rule_of, counts,
+                       [&](const CompiledRule& rule, int origin, int piece, const Board& enemy, const Board& empty) {
+                         return rule.by_runs[static_cast<std::size_t>(state.to_move)]
+                                    ? count_runs(search, rule, origin, piece)
+                                    : origin_moves(rule, state.to_move, origin, enemy, empty);
+                       });
+}
+
+// The moves of each origin of the player to move, moves_from(rule, origin, piece, enemy, empty)
+// for each, then the game rule's (origin -1), in the listing's order.
+template <int Words>
+template <typename MovesFrom>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::count_origins(const StateType& state, const RulesOf& rule_of,
+                                                                     OriginCounts& counts,
+                                                                     MovesFrom&& moves_from) const {
+  const auto p = static_cast<std::size_t>(state.to_move);
+  const std::size_t game = rules_->pieces.size();
   const Board& enemy = state.by_player[1 - state.to_move];
   const Board empty = board_ - state.blocked - state.by_player[0] - state.by_player[1];
   Board movable;  // the pieces that may have a move: a jump line's need a first jump
-  for (std::size_t piece = 0; piece < rule_of.size(); ++piece)
+  for (std::size_t piece = 0; piece < game; ++piece)
     if (const CompiledRule* rule = rule_of[piece])
-      movable |= rule->jumps[state.to_move]
-                     ? state.by_piece[piece] & jump_starts(*rule->jumps[state.to_move], enemy, empty)
-                     : state.by_piece[piece];
+      movable |=
+          rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], enemy, empty) : state.by_piece[piece];
   int total = 0;
   Board origins = state.by_player[state.to_move] & movable;
-  counts.resize(static_cast<std::size_t>(origins.count()));  // once: a push_back per origin is a call
+  counts.resize(static_cast<std::size_t>(origins.count()) + 1);  // once: a push_back per origin is a call
   std::size_t counted = 0;
+  const auto add = [&](int origin, const CompiledRule& rule, int moves) {
+    if (moves == 0) return;
+    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves), rule.by_runs[p]};
+    total += moves;
+  };
   while (origins.any()) {
     const int origin = origins.pop_lowest();
     const int piece = piece_at(state, origin);
     const CompiledRule* rule = piece >= 0 ? rule_of[static_cast<std::size_t>(piece)] : nullptr;
-    if (!rule) continue;
-    const int moves = origin_moves(*rule, state.to_move, origin, enemy, empty);
-    if (moves == 0) continue;
-    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves)};
-    total += moves;
+    if (rule) add(origin, *rule, moves_from(*rule, origin, piece, enemy, empty));
   }
+  if (const CompiledRule* rule = rule_of[game]) add(-1, *rule, moves_from(*rule, -1, -1, enemy, empty));
   counts.resize(counted);
   return total;
 }
 
+// The runs of `compiled` from `origin` (-1 for a game rule), each a move (CompiledRule::by_runs).
+template <int Words>
+[[gnu::noinline]] int GeneralMoves<Words>::count_runs(Search& s, const CompiledRule& compiled, int origin,
+                                                      int piece) const {
+  s.origin = origin;
+  s.start_piece = piece;
+  int runs = 0;
+  run(s, start(s, compiled, piece), [&runs](const Thread&) {
+    ++runs;
+    return false;
+  });
+  return runs;
+}
+
+// The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the
+// search set for it.
+template <int Words>
+typename GeneralMoves<Words>::Thread GeneralMoves<Words>::start(Search& s, const CompiledRule& compiled,
+                                                                int piece) const {
+  Thread t;
+  t.marks.fill(-1);
+  t.here = static_cast<std::int16_t>(s.origin);
+  if (piece >= 0) {
+    t.mover = kCarried;
+    t.piece = static_cast<std::int8_t>(piece);
+  }
+  s.code = &compiled.code[static_cast<std::size_t>(s.player)];
+  s.rule = compiled.index;
+  s.legal = s.attacks && compiled.rule->legal;
+  s.labelled = compiled.rule->label.empty() ? -1 : compiled.index;
+  return t;
+}
+
 template <int Words>
 Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks,
-                                   int origin, int index, std::vector<GeneralRecord>& records) const {
+                                   const OriginMoves& origin, int index, std::vector<GeneralRecord>& records) const {
   records.clear();
   Move found;
-  const bool made = for_each_record(state, false, others_can_move, attacks, origin, false, true, &records,
-                                    [&](const GeneralRecord&, Move move) {
-                                      found = move;
-                                      return index-- == 0;
-                                    });
-  if (!made) throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
+  const int skip = origin.by_runs ? index : 0;  // each run a move: those before the drawn one need no record
+  index -= skip;
+  const bool made = for_each_record(
+      state, false, others_can_move, attacks, origin.origin < 0 ? -2 : origin.origin, origin.origin < 0, true, &records,
+      [&](const GeneralRecord&, Move move) {
+        found = move;
+        return index-- == 0;
+      },
+      -1, nullptr, skip);
+  if (!made)
+    throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin.origin));
   return found;
 }
 

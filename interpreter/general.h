@@ -172,11 +172,12 @@ class GeneralMoves {
   // origin that has any, in origin order, in `counts`; returns their sum, or kNotCounted. No record
   // is made. `listed`: the moves list() finds on entry (the fast path's, of priority 0).
   int count_moves(const StateType& state, bool others_can_move, int listed, OriginCounts& counts) const;
-  // The move of list() from `origin` of index `index` (below its count) among that origin's, as a
-  // listing that defers makes them (complete_records false); its record is made at the end of
-  // `records`, which this clears first. Only that origin's rules run, up to that move.
-  Move nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks, int origin, int index,
-                std::vector<GeneralRecord>& records) const;
+  // The move of list() from `origin` (as count_moves counted it; origin -1: the game rules) of index
+  // `index` (below its count) among that origin's, as a listing that defers makes them
+  // (complete_records false); its record is made at the end of `records`, which this clears first.
+  // Only that origin's rules run, up to that move.
+  Move nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks, const OriginMoves& origin,
+                int index, std::vector<GeneralRecord>& records) const;
 
   bool has_fallback() const { return has_fallback_; }
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
@@ -208,6 +209,7 @@ class GeneralMoves {
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
   static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
+  static constexpr std::size_t kMaxStepWhere = 8;         // the most directions one STEPWHERE steps along
   static constexpr std::uint16_t kAnyHandPiece = 0xffff;  // FromHand's arg for (from-hand) of any type
 
   enum class Code : std::uint8_t {
@@ -223,8 +225,11 @@ class GeneralMoves {
     SubAccept,   // the end of a lookahead
     Enter,       // here := each cell of region `arg`, a choice
     EnterWhere,  // here := each cell of region `arg` where the mask `alt` holds (xor negate), a choice
-    Mark,        // marks[arg] := here
-    Back,        // here := marks[arg]
+    // here := each neighbour along the directions of direction_sets_[arg], in their order, where the
+    // mask `alt` holds (xor negate), a choice
+    StepWhere,
+    Mark,  // marks[arg] := here
+    Back,  // here := marks[arg]
     Capture,
     Become,  // to piece `arg`
     Convert,
@@ -324,8 +329,12 @@ class GeneralMoves {
     // the VM: the same runs in the same order (Konane's stones). Per player, as the code.
     std::array<std::optional<JumpLine>, kMaxPlayers> jumps;
     // Its moves are counted without records (count_moves): a slide or jump line whose moves from
-    // one origin are told apart (see the constructor). Per player.
+    // one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
     std::array<bool, kMaxPlayers> counted{};
+    // Every two runs of it from one start are two moves (Compiler::told_apart): its moves are
+    // counted by running it with no record made, and the drawn one is found with no record made
+    // for the runs before it. Per player.
+    std::array<bool, kMaxPlayers> by_runs{};
   };
   class Compiler;
   struct Thread;
@@ -353,6 +362,8 @@ class GeneralMoves {
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
+  // STEPWHERE's cells, in its directions' order, into `cells`; returns how many.
+  int stepped_where(const Search& s, const Thread& t, const Instruction& in, std::int16_t* cells) const;
 
   int direction_index(lang::Offset offset);
   int line_pieces(const Search& s, int direction, int cell) const;
@@ -386,6 +397,15 @@ class GeneralMoves {
   // How many moves `compiled`, a slide or a jump line, makes from `origin`, each once.
   [[gnu::always_inline]] int origin_moves(const CompiledRule& compiled, int player, int origin, const Board& enemy,
                                           const Board& empty) const;
+  // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
+  Thread start(Search& s, const CompiledRule& compiled, int piece) const;
+  // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
+  int count_runs(Search& s, const CompiledRule& compiled, int origin, int piece) const;
+  // The rule that applies, by piece type, the game's last (count_priority).
+  using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
+  int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+  template <typename MovesFrom>
+  int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
   // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
@@ -399,10 +419,11 @@ class GeneralMoves {
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
+  // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
                        int origin, bool game_rules, bool defer, std::vector<GeneralRecord>* kept, OnRecord&& on_record,
-                       int priority = -1, const Board* targets = nullptr) const;
+                       int priority = -1, const Board* targets = nullptr, int skip = 0) const;
   // CompiledRule::taking_origins of `compiled` for `player`: the code followed from every origin,
   // every test taken both ways, so the cells a run may capture on are a superset of the real ones.
   // Empty when a run's cells are not the code's to follow (a move back to a mark, a sowing, a

@@ -1783,8 +1783,7 @@ Move Program<Words>::drawn_move(const StateType& state, const DrawCounts& counts
   }
   index -= counts.board;
   for (const OriginMoves& origin : counts.general) {
-    if (index < origin.moves)
-      return general_->nth_move(state, counts.others_can_move, this, origin.origin, index, records);
+    if (index < origin.moves) return general_->nth_move(state, counts.others_can_move, this, origin, index, records);
     index -= origin.moves;
   }
   throw std::logic_error(fmt::format("{}: a move drawn past the moves counted", rules_->name));

@@ -82,8 +82,9 @@ struct GeneralRecord;
 
 // How many moves the general back end lists from one origin (GeneralMoves::count_moves).
 struct OriginMoves {
-  std::int16_t origin = 0;
+  std::int16_t origin = 0;  // -1: the game rules
   std::int16_t moves = 0;
+  bool by_runs = false;  // each run of its rule is a move (GeneralMoves::CompiledRule::by_runs)
 };
 using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
 

@@ -224,7 +224,8 @@ TEST(GeneralRules, GeneralRulesOfPriorityZeroJoinTheFastPathsMoves) {
 TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
   const Game game = Game::load(kSourceDir + "/tests/data/games/sweeping-breakthrough.game");
   game.visit([](const auto& program) {
-    EXPECT_NE(program.describe().find("    compiled: general: 36 instructions (White 36, Black 36)\n"),
+    // (go (forward-left forward-right)) empty is one STEPWHERE.
+    EXPECT_NE(program.describe().find("    compiled: general: 32 instructions (White 32, Black 32)\n"),
               std::string::npos)
         << program.describe();
     // c3 can take b4, with a5 behind it, or d4, with nothing behind.
@@ -416,10 +417,12 @@ TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
 // position of random games, the count is the number of moves listed and index i draws the i-th of
 // them, so each listed move has one index. (That it is the listing's own order also keeps a seeded
 // playout the game it was before counting.) Konane's jumps are counted along their lines, and its
-// opening removals, rules of a ply each, are listed: a count of 0 there.
+// opening removals, rules of a ply each, are counted by their runs. Nine Men's Morris's rules are
+// counted by their runs (each placement, step or flight, and each removal after a mill, a move of
+// its own); Pentago's placements too, its quarter turns listed (a count of 0 there).
 TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
-  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane"})
+  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago"})
     Game::load(kSourceDir + "/games/" + name + ".game").visit([&](const auto& program) {
       using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
       ASSERT_TRUE(program.draws_by_count()) << name;
@@ -432,7 +435,7 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
           program.legal_moves(state, listed);
           DrawCounts counts;
           program.count_drawable(state, counts);
-          if (name == "konane" && state.ply < 2) {
+          if (name == "pentago" && state.actions_left == 1) {
             ASSERT_EQ(counts.total, 0) << program.position_text(state);
             continue;
           }
@@ -531,7 +534,7 @@ TEST(GeneralRules, RememberedMoveTextsStayBounded) {
 // A lookahead keeps where its body ends in 16 bits: a longer one is refused at its rule, where it
 // compiled into a jump elsewhere and the rule listed no moves. A long bounded repeat is a loop with
 // a count, two of them nested; the third and fourth, with no count left, are unrolled: 200 x 200
-// passes inside a cannot.
+// passes inside a cannot, each pass a STEPWHERE and a SPLIT.
 TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   try {
     (void)rook_game(
