@@ -2481,6 +2481,9 @@ class Lowering {
     } else {
       test = &argument(item, 1, "CONDITION");
       then.assign(item.items.begin() + 2, item.items.end());
+      // A pass that comes back to the origin (a mark there, then back) leaves every pass there: the
+      // loop is read whole, as away from it, rather than split again without end.
+      if (after(std::span<const Node>(then), run).at_origin) return std::nullopt;
       then.push_back(item);
     }
     // A way whose test surely fails is left out: a loop that comes back to the origin, where its test
