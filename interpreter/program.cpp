@@ -236,6 +236,19 @@ void Program<Words>::compile_moves() {
           else
             add_jump(player, static_cast<int>(piece), move, offset, shot);
       }
+  // A count keeps the reach of one shot (CountedMoves::reach): a player with two shots counted by
+  // reach walks them both.
+  for (int player = 0; player < players_; ++player) {
+    std::vector<Jump>& jumps = jumps_[player];
+    const auto reached =
+        std::find_if(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.back_ray != kShotWalked; });
+    if (reached == jumps.end()) continue;
+    const bool one_shot = std::all_of(jumps.begin(), jumps.end(), [&](const Jump& jump) {
+      return jump.back_ray == kShotWalked || jump.shot == reached->shot;
+    });
+    if (!one_shot)
+      for (Jump& jump : jumps) jump.back_ray = kShotWalked;
+  }
   for (int player = 0; player < players_; ++player)
     for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
       if (const lang::PieceType& type = rules_->pieces[piece]; type.promote_to >= 0) {
@@ -369,8 +382,11 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   for (std::size_t i = 0; i < shot.directions.size(); ++i)
     for (std::size_t j = i + 1; j < shot.directions.size(); ++j)
       overlap = overlap || same_way(shot.directions[i], shot.directions[j]);
+  int longest = 0;  // cells of the longest ray
+  for (const Board& ray : shot.beyond) longest = std::max(longest, ray.count());
   shot.by_reach = slide && !overlap && most < 256;
   shot.reach_bits = std::bit_width(static_cast<unsigned>(most));
+  shot.run_bits = std::bit_width(static_cast<unsigned>(longest));
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
 }
@@ -1867,7 +1883,7 @@ int Program<Words>::landing_shots(const StateType& state, const CountedMoves& co
 
 // The empty cells along ray `ray` of the sliding shot `rule` from `cell`, before the first occupied one.
 template <int Words>
-int Program<Words>::empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const {
+inline int Program<Words>::empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const {
   const auto cells = static_cast<std::size_t>(cells_);
   const Board& beyond = rule.beyond[ray * cells + static_cast<std::size_t>(cell)];
   const Board stops = beyond & occupied;
@@ -1897,23 +1913,30 @@ void Program<Words>::count_reach(const StateType& state, const Shot& rule, ShotR
       run = ray.pull(run & empty);
     }
     Board carry;
-    for (int bit = 0; bit < rule.reach_bits; ++bit) {
-      Board& total = sum[static_cast<std::size_t>(bit)];
-      const Board digit = bit < static_cast<int>(runs.size()) ? runs[static_cast<std::size_t>(bit)] : Board{};
-      const Board partial = total ^ digit;
-      const Board next = (total & digit) | (partial & carry);
+    std::size_t bit = 0;
+    for (; bit < static_cast<std::size_t>(rule.run_bits); ++bit) {
+      Board& total = sum[bit];
+      const Board partial = total ^ runs[bit];
+      const Board next = (total & runs[bit]) | (partial & carry);
       total = partial ^ carry;
+      carry = next;
+    }
+    for (; carry.any(); ++bit) {  // the sum stays below 256: the carry ends by bit 7
+      Board& total = sum[bit];
+      const Board next = total & carry;
+      total ^= carry;
       carry = next;
     }
   }
   static_assert(std::endian::native == std::endian::little, "byte c of the words is cell c");
   std::array<std::uint64_t, 8 * Words> bytes{};
+  const int groups = (cells_ + 7) / 8;  // of eight cells, each spread over a word of bytes
   for (int bit = 0; bit < rule.reach_bits; ++bit)
-    for (int word = 0; word < Words; ++word)
-      for (int group = 0; group < 8; ++group)
-        bytes[static_cast<std::size_t>(8 * word + group)] |=
-            bits_to_bytes(sum[static_cast<std::size_t>(bit)].word[static_cast<std::size_t>(word)] >> (8 * group))
-            << bit;
+    for (int group = 0; group < groups; ++group)
+      bytes[static_cast<std::size_t>(group)] |=
+          bits_to_bytes(sum[static_cast<std::size_t>(bit)].word[static_cast<std::size_t>(group / 8)] >>
+                        (8 * (group % 8)))
+          << bit;
   std::memcpy(reach.data(), bytes.data(), sizeof bytes);
 }
 

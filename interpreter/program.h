@@ -434,6 +434,7 @@ class Program {
     // all: the number of its targets is counted by reach (count_reach), not walked per landing.
     bool by_reach = false;
     int reach_bits = 0;  // bits of the most cells it reaches from one cell
+    int run_bits = 0;    // bits of the most cells one ray reaches
   };
   // From each cell, the targets of a shot counted by reach with every piece where it stands.
   using ShotReach = std::array<std::uint8_t, 64 * Words>;
