@@ -12,6 +12,18 @@
 
 namespace troyka {
 
+// The low 8 bits of `bits` spread out, bit j to bit 8j: one bit of eight cells onto the low bit of
+// eight bytes, one byte per cell (a bit-sliced count turned into a count per cell).
+inline std::uint64_t bits_to_bytes(std::uint64_t bits) {
+#if defined(__BMI2__)
+  return _pdep_u64(bits, 0x0101010101010101);
+#else
+  std::uint64_t bytes = 0;
+  for (int bit = 0; bit < 8; ++bit) bytes |= ((bits >> bit) & 1) << (8 * bit);
+  return bytes;
+#endif
+}
+
 template <int Words>
 struct Bitboard {
   std::array<std::uint64_t, Words> word{};

@@ -6,6 +6,7 @@
 #include <bit>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -243,6 +244,19 @@ void Program<Words>::compile_moves() {
           else
             add_jump(player, static_cast<int>(piece), move, offset, shot);
       }
+  // A count keeps the reach of one shot (CountedMoves::reach): a player with two shots counted by
+  // reach walks them both.
+  for (int player = 0; player < players_; ++player) {
+    std::vector<Jump>& jumps = jumps_[player];
+    const auto reached =
+        std::find_if(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.back_ray != kShotWalked; });
+    if (reached == jumps.end()) continue;
+    const bool one_shot = std::all_of(jumps.begin(), jumps.end(), [&](const Jump& jump) {
+      return jump.back_ray == kShotWalked || jump.shot == reached->shot;
+    });
+    if (!one_shot)
+      for (Jump& jump : jumps) jump.back_ray = kShotWalked;
+  }
   for (int player = 0; player < players_; ++player)
     for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
       if (const lang::PieceType& type = rules_->pieces[piece]; type.promote_to >= 0) {
@@ -352,15 +366,57 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   shot.slide = slide;
   shot.offsets = offsets;
   for (const lang::Offset offset : offsets)
-    if (const Ray direction = ray(offset); direction.from_mask.any()) shot.rays.push_back(direction);  // as add_jump
+    if (const Ray direction = ray(offset); direction.from_mask.any()) {  // as add_jump
+      shot.rays.push_back(direction);
+      shot.directions.push_back(offset);
+    }
   for (const Ray& direction : shot.rays)
     for (int cell = 0; cell < cells_ && slide; ++cell) {
       Board passed;
       for (Board at = direction.step(Board::single(cell)); at.any(); at = direction.step(at)) passed |= at;
       shot.beyond.push_back(passed);
     }
+  int most = 0;  // cells reached from one cell on the empty board
+  for (int cell = 0; cell < cells_ && slide; ++cell) {
+    int reached = 0;
+    for (std::size_t i = 0; i < shot.rays.size(); ++i)
+      reached += shot.beyond[i * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(cell)].count();
+    most = std::max(most, reached);
+  }
+  const auto same_way = [](lang::Offset a, lang::Offset b) {
+    return a.dx * b.dy == a.dy * b.dx && a.dx * b.dx + a.dy * b.dy > 0;
+  };
+  bool overlap = false;
+  for (std::size_t i = 0; i < shot.directions.size(); ++i)
+    for (std::size_t j = i + 1; j < shot.directions.size(); ++j)
+      overlap = overlap || same_way(shot.directions[i], shot.directions[j]);
+  int longest = 0;  // cells of the longest ray
+  for (const Board& ray : shot.beyond) longest = std::max(longest, ray.count());
+  shot.by_reach = slide && !overlap && most < 256;
+  shot.reach_bits = std::bit_width(static_cast<unsigned>(most));
+  shot.run_bits = std::bit_width(static_cast<unsigned>(longest));
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
+}
+
+// Jump::back_ray of a jump by `offset` followed by `shot`. The cell the piece left is on a ray of the
+// shot from the landing cell only if the ray goes back along the jump's line. When the ray is the
+// jump's offset reversed, the cells before it are the ones the slide passed (none for a step or
+// leap), empty, so emptying it adds itself and the empty cells beyond it. Another ray that way (a
+// step of another length) is left to walking.
+template <int Words>
+std::int8_t Program<Words>::back_ray_of(const Shot& shot, lang::Offset offset) {
+  if (!shot.by_reach) return kShotWalked;
+  std::int8_t back = kNoRayBack;
+  for (std::size_t i = 0; i < shot.directions.size(); ++i) {
+    const lang::Offset direction = shot.directions[i];
+    const bool backwards =
+        direction.dx * offset.dy == direction.dy * offset.dx && direction.dx * offset.dx + direction.dy * offset.dy < 0;
+    if (!backwards) continue;
+    if (direction != lang::Offset{-offset.dx, -offset.dy}) return kShotWalked;
+    back = static_cast<std::int8_t>(i);
+  }
+  return back;
 }
 
 // A jump over an enemy piece to the empty cell beyond.
@@ -390,6 +446,7 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   jump.slide = move.kind == lang::MoveKind::Slide;
   jump.from_mask = cells_with_neighbour(offset);
   jump.shot = static_cast<std::int8_t>(shot);
+  if (shot >= 0) jump.back_ray = back_ray_of(shots_[player][static_cast<std::size_t>(shot)], offset);
   for (const lang::CellTest& test : move.tests) jump.from_mask &= cells_with_neighbour(test.offset[player]);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
@@ -1358,14 +1415,15 @@ template <typename Emit>
     if (!jump.slide) {
       Board targets = jump_targets(state, jump, landing);
       if (jump.guards) targets = guard_targets(state, jump, targets, landings);
-      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot})) return;
+      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot, jump.back_ray}))
+        return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
       frontier = frontier.shifted(jump.left, jump.right);
       const Board hits = frontier & landing;
-      if (hits.any() &&
-          !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot}))
+      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot,
+                                        jump.back_ray}))
         return;
       frontier = frontier & empty & jump.from_mask;
     }
@@ -1803,34 +1861,105 @@ Move Program<Words>::nth_move(const StateType& state, int index) const {
 
 // Counts the moves of the player to move in the order list_board_moves lists them (target sets in
 // turn, their targets from the lowest cell, each target's shots from the lowest cell), keeping
-// what counted_move needs to find any one of them. A move with a shot costs the shot's targets,
-// never a Move written per shot.
+// what counted_move needs to find any one of them. A move with a shot costs the count of the
+// shot's targets (landing_shots), never a Move written per shot.
 template <int Words>
 void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
   counted.entries.clear();
   counted.total = 0;
+  counted.reach_shot = -1;
   if (state.over) return;
   const Board occupied = state.occupied();
   for_each_target_set(state, [&](const TargetSet& set) {
+    int count = 0;
     if (set.shot < 0) {
-      const int count = set.targets.count();
-      if (count == 0) return true;
-      counted.entries.push_back({set.targets, Move{0, 0, set.piece}, set.delta, false, count});
-      counted.total += count;
-      return true;
+      count = set.targets.count();
+    } else {
+      if (set.back_ray != kShotWalked && counted.reach_shot != set.shot) {
+        count_reach(state, shots_[state.to_move][static_cast<std::size_t>(set.shot)], counted.reach);
+        counted.reach_shot = set.shot;
+      }
+      for (Board targets = set.targets; targets.any();)
+        count += landing_shots(state, counted, set, targets.pop_lowest(), occupied);
     }
-    for (Board targets = set.targets; targets.any();) {
-      const int to = targets.pop_lowest();
-      const Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                      occupied.test(to)};
-      const Board shots = shot_targets(state, set.shot, move.from, to);
-      const int count = shots.count();
-      if (count == 0) continue;
-      counted.entries.push_back({shots, move, 0, true, count});
-      counted.total += count;
-    }
+    if (count == 0) return true;
+    counted.entries.push_back({set, count});
+    counted.total += count;
     return true;
   });
+}
+
+// How many cells a move of `set` to `to` can shoot to. A shot counted by reach has those of the
+// landing cell with every piece where it stands, plus, when a ray of it goes back over the cell the
+// piece left (Jump::back_ray), that cell and the empty ones beyond it; any other is walked.
+template <int Words>
+int Program<Words>::landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to,
+                                  const Board& occupied) const {
+  const int from = to - set.delta;
+  if (set.back_ray == kShotWalked) return shot_targets(state, set.shot, from, to).count();
+  const int reached = counted.reach[static_cast<std::size_t>(to)];
+  if (set.back_ray == kNoRayBack) return reached;
+  const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
+  return reached + 1 + empty_run(rule, static_cast<std::size_t>(set.back_ray), from, occupied);
+}
+
+// The empty cells along ray `ray` of the sliding shot `rule` from `cell`, before the first occupied one.
+template <int Words>
+inline int Program<Words>::empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const {
+  const auto cells = static_cast<std::size_t>(cells_);
+  const Board& beyond = rule.beyond[ray * cells + static_cast<std::size_t>(cell)];
+  const Board stops = beyond & occupied;
+  if (!stops.any()) return beyond.count();
+  const int stop = rule.rays[ray].left ? stops.lowest() : stops.highest();
+  return (beyond - rule.beyond[ray * cells + static_cast<std::size_t>(stop)]).count() - 1;
+}
+
+// For every cell, how many targets the sliding shot `rule` has from it with every piece where it
+// stands: over its rays, the empty cells before the first occupied one. Counts are bit-sliced (bit
+// b of every cell's count in one board). A ray's runs come from `run`, the cells from which the
+// next `distance` cells along it are empty, a distance at a time: as these sets only shrink, bit b
+// of a cell's run is the parity of the sets it is in at the distances that are multiples of 2^b.
+// Each ray's runs are added to the sum, which is then spread into one byte per cell.
+template <int Words>
+void Program<Words>::count_reach(const StateType& state, const Shot& rule, ShotReach& reach) const {
+  const Board empty = board_ - state.occupied();
+  std::array<Board, 8> sum{};  // Shot::by_reach: every count fits in a byte
+  for (const Ray& ray : rule.rays) {
+    std::array<Board, 5> runs{};  // a board is at most 26 cells wide or high: runs of up to 25
+    Board run = ray.pull(empty);
+    for (int distance = 1; run.any(); ++distance) {
+      for (std::size_t bit = 0; bit < runs.size(); ++bit) {
+        runs[bit] ^= run;
+        if ((distance >> bit) & 1) break;
+      }
+      run = ray.pull(run & empty);
+    }
+    Board carry;
+    std::size_t bit = 0;
+    for (; bit < static_cast<std::size_t>(rule.run_bits); ++bit) {
+      Board& total = sum[bit];
+      const Board partial = total ^ runs[bit];
+      const Board next = (total & runs[bit]) | (partial & carry);
+      total = partial ^ carry;
+      carry = next;
+    }
+    for (; carry.any(); ++bit) {  // the sum stays below 256: the carry ends by bit 7
+      Board& total = sum[bit];
+      const Board next = total & carry;
+      total ^= carry;
+      carry = next;
+    }
+  }
+  static_assert(std::endian::native == std::endian::little, "byte c of the words is cell c");
+  std::array<std::uint64_t, 8 * Words> bytes{};
+  const int groups = (cells_ + 7) / 8;  // of eight cells, each spread over a word of bytes
+  for (int bit = 0; bit < rule.reach_bits; ++bit)
+    for (int group = 0; group < groups; ++group)
+      bytes[static_cast<std::size_t>(group)] |=
+          bits_to_bytes(sum[static_cast<std::size_t>(bit)].word[static_cast<std::size_t>(group / 8)] >>
+                        (8 * (group % 8)))
+          << bit;
+  std::memcpy(reach.data(), bytes.data(), sizeof bytes);
 }
 
 // The index-th move that count_without_list counted.
@@ -1838,17 +1967,24 @@ template <int Words>
 Move Program<Words>::counted_move(const StateType& state, const CountedMoves& counted, int index) const {
   std::size_t entry = 0;
   while (index >= counted.entries[entry].count) index -= counted.entries[entry++].count;
-  const CountedChoices& choices = counted.entries[entry];
-  const int cell = choices.choices.nth(index);
-  Move move = choices.move;
-  if (choices.shoots) {
-    move.shot = static_cast<std::uint16_t>(cell);
+  const TargetSet& set = counted.entries[entry].set;
+  const Board occupied = state.occupied();
+  const auto move_to = [&](int to) {
+    return Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+                occupied.test(to)};
+  };
+  if (set.shot < 0) return move_to(set.targets.nth(index));
+  for (Board targets = set.targets;;) {
+    const int to = targets.pop_lowest();
+    const int shots = landing_shots(state, counted, set, to, occupied);
+    if (index >= shots) {
+      index -= shots;
+      continue;
+    }
+    Move move = move_to(to);
+    move.shot = static_cast<std::uint16_t>(shot_targets(state, set.shot, move.from, to).nth(index));
     return move;
   }
-  move.from = static_cast<std::uint16_t>(cell - choices.delta);
-  move.to = static_cast<std::uint16_t>(cell);
-  move.capture = state.occupied().test(cell);
-  return move;
 }
 
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.

@@ -362,6 +362,10 @@ class Program {
   // Which occupants a landing cell may have, as bits; a jump's landing set is their union.
   enum Landing : std::uint8_t { kOnEmpty = 1, kOnEnemy = 2, kOnFriend = 4, kLandingKinds = 8 };
 
+  // Jump::back_ray of a shot counted by reach when no ray of the shot passes the cell the piece
+  // left, and of every other move (no shot, or a shot whose targets are walked per landing).
+  static constexpr std::int8_t kNoRayBack = -1;
+  static constexpr std::int8_t kShotWalked = -2;
   // A step or leap: every piece in `from_mask` may jump by (left - right) cells.
   // For a slide, the jump repeats through empty cells. Move rules that share a piece, an offset
   // and a kind are merged into one jump whose landing set is the union of theirs.
@@ -371,8 +375,9 @@ class Program {
     std::uint8_t piece = 0;
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
-    std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
-    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    std::int8_t shot = -1;               // the index in shots_ of the move's second part, or -1
+    std::uint8_t guards = 0;             // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    std::int8_t back_ray = kShotWalked;  // with a shot counted by reach: see back_ray_of()
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
@@ -412,6 +417,8 @@ class Program {
     Board from_mask;  // cells whose neighbour that way is on the board
     std::uint16_t left = 0, right = 0;
     Board step(const Board& cells) const { return (cells & from_mask).shifted(left, right); }
+    // The cells whose neighbour that way is in `cells`.
+    Board pull(const Board& cells) const { return cells.shifted(right, left) & from_mask; }
   };
   // The second part of a move, (then (shoot MOVE)): from where the piece landed, a step or slide
   // along each ray to an empty cell. `offsets` are the rule's, to tell equal shots apart.
@@ -423,7 +430,15 @@ class Program {
     // of the board. Its targets stop before the first occupied one, found by the lowest or highest
     // bit (a ray that shifts up or down), not by a step at a time.
     std::vector<Board> beyond;
+    std::vector<lang::Offset> directions;  // the offset of each ray
+    // A slide whose rays never overlap (no two go the same way) and reach fewer than 256 cells in
+    // all: the number of its targets is counted by reach (count_reach), not walked per landing.
+    bool by_reach = false;
+    int reach_bits = 0;  // bits of the most cells it reaches from one cell
+    int run_bits = 0;    // bits of the most cells one ray reaches
   };
+  // From each cell, the targets of a shot counted by reach with every piece where it stands.
+  using ShotReach = std::array<std::uint8_t, 64 * Words>;
   // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
   // `inward` back towards it.
   struct FlankLine {
@@ -458,7 +473,8 @@ class Program {
     Board targets;
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
-    std::int8_t shot = -1;  // a move to each target goes on with this shot (Jump::shot)
+    std::int8_t shot = -1;               // a move to each target goes on with this shot (Jump::shot)
+    std::int8_t back_ray = kShotWalked;  // Jump::back_ray
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -475,19 +491,18 @@ class Program {
   };
 
   // The moves of one position in listing order, counted without listing them (moves_counted_):
-  // one entry per target set of a move without a shot (its moves go from `to - delta` to each of
-  // `choices`), and one per move with a shot (`move`, shooting to each of `choices`). A random
-  // playout of Amazons draws one of 2,000 moves this way without making any of the others.
+  // one entry per target set, with the number of its moves (for a move with a shot, one per cell
+  // it can shoot to). A random playout of Amazons draws one of 2,000 moves this way without making
+  // any of the others.
   struct CountedChoices {
-    Board choices;
-    Move move;               // with a shot: the move without it
-    std::int16_t delta = 0;  // without a shot: the set's delta, with move.piece its piece
-    bool shoots = false;
-    int count = 0;  // of choices
+    TargetSet set;
+    int count = 0;
   };
   struct CountedMoves {
-    boost::container::small_vector<CountedChoices, 128> entries;
+    boost::container::small_vector<CountedChoices, 64> entries;
     int total = 0;
+    int reach_shot = -1;  // the shot `reach` was counted for in this position, or -1
+    ShotReach reach;      // NOLINT(cppcoreguidelines-pro-type-member-init): count_reach writes it before it is read
   };
 
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
@@ -531,6 +546,7 @@ class Program {
   std::vector<std::int16_t> cell_steps(lang::Offset offset) const;
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
+  static std::int8_t back_ray_of(const Shot& shot, lang::Offset offset);
   void add_drop(int player, int piece, const lang::MoveRule& move);
   void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
   static std::uint8_t landing_of(lang::Target target);
@@ -606,6 +622,10 @@ class Program {
   template <typename OnMove>
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
+  void count_reach(const StateType& state, const Shot& rule, ShotReach& reach) const;
+  int empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const;
+  int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to,
+                    const Board& occupied) const;
   bool has_legal_move(const StateType& state) const;
   // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
   // ones with their complete `records`, in order), as list_board_moves gives them: `first_legal` is

@@ -106,6 +106,7 @@ TEST(GamesRandomPlay, EveryPositionAgreesWithTheReference) {
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/games/hex.game", lang::Options{"swap", {{"size", "5"}}});
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/hoppers.game", lang::Options{});  // cell tests
   games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/shooters.game", lang::Options{});  // shots
+  games.emplace_back(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/reach-shooters.game", lang::Options{});
   ASSERT_GE(games.size(), 14u);
   for (const auto& [file, options] : games) {
     const Game loaded = Game::load(file, options);
@@ -750,9 +751,13 @@ TEST(Amazons, ShowSaysMovesShootAndAreCountedWithoutAMoveList) {
 // A random move is drawn by counting each queen move's arrows, not by listing every (move, arrow)
 // pair: the count must be the listing's size and each index the listed move of that index (so
 // each legal move is drawn once, uniformly), in positions of random games of three sizes.
+// Index i of the moves counted without a list (count_moves, nth_move) is the listing's i-th move in
+// positions of random games: Amazons on three sizes, and tests/data/games/reach-shooters.game, whose
+// shots are counted by reach after a slide that captures, a step and a knight's leap, and walked
+// after a leap of two cells.
 TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
-  for (const char* width : {"10", "6", "4"}) {
-    game("amazons.game", {{"width", width}}).visit([&](const auto& program) {
+  const auto expect_counted_as_listed = [](const Game& loaded, int least_positions) {
+    loaded.visit([&](const auto& program) {
       Rng rng(7);
       MoveList moves;
       int positions = 0;
@@ -766,9 +771,15 @@ TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
           program.apply(state, program.random_move(state, rng));
         }
       }
-      EXPECT_GT(positions, 20);  // the 4x4 games are the shortest, about 8 plies
+      EXPECT_GT(positions, least_positions);
     });
-  }
+  };
+  for (const char* width : {"10", "6", "4"})
+    expect_counted_as_listed(game("amazons.game", {{"width", width}}), 20);  // 4x4 games are about 8 plies
+  const Game shooters = Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/reach-shooters.game");
+  shooters.visit(
+      [](const auto& program) { EXPECT_NE(program.describe().find("random moves: counted"), std::string::npos); });
+  expect_counted_as_listed(shooters, 60);
 }
 
 // ---- Hex ----------------------------------------------------------------------------------------
