@@ -544,7 +544,7 @@ TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   } catch (const lang::Error& error) {
     const std::string rendered = lang::render(error.diagnostic());
     EXPECT_EQ(rendered.substr(0, rendered.find('\n')),
-              "test.game:2:17: error: a lookahead of a rule ends at instruction 240210, past the 65535 that the "
+              "test.game:2:17: error: a lookahead of a rule ends at instruction 80210, past the 65535 that the "
               "general back end's lookaheads reach: bound its repeats more tightly");
   }
 }

@@ -485,7 +485,7 @@ std::string file_error(const std::string& path) {
 TEST(ZrfInclude, ATextWithoutAFileCannotInclude) {
   EXPECT_EQ(error_of("(include \"pieces.zrf\")\n" + std::string(kTiny)),
             "test.zrf:1:10: error: cannot include \"pieces.zrf\": this rule text was not read from a file, so it has "
-            "no folder to read it from\n"
+            "no folder to read it from (a missing feature, not a mistake in the file)\n"
             " 1 | (include \"pieces.zrf\")\n"
             "   |          ^~~~~~~~~~~~\n"
             "hint: the referee and the playground pass rule files on as text: give them the file in one piece, as "
@@ -521,7 +521,7 @@ TEST(ZrfInclude, ReadsTheFileBesideTheIncluder) {
       << "(define tiny-setup (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 z9))))\n";
   EXPECT_EQ(file_error(folder + "/game.zrf"),
             folder +
-                "/game.zrf:12:3: error: unknown position 'z9'\n"
+                "/game.zrf:12:3: error: unknown position 'z9' (a mistake in the file)\n"
                 " 12 |   tiny-setup\n"
                 "    |   ^~~~~~~~~~\n"
                 "hint: positions run from a1 to d4 (in the macro 'tiny-setup' defined at " +
@@ -531,18 +531,19 @@ TEST(ZrfInclude, ReadsTheFileBesideTheIncluder) {
       << "; the goal\n(win-condition (White Black) (absolute-config Pawn (a4 d0)))\n";
   std::ofstream(folder + "/parts/setup.zrf")
       << "(define tiny-setup (board-setup (White (Pawn a1 b1)) (Black (Pawn c4 d4))))\n";
-  EXPECT_EQ(file_error(folder + "/game.zrf"), "In file included from " + folder +
-                                                  "/game.zrf:13:3:\n"
-                                                  "" +
-                                                  folder +
-                                                  "/parts/goal.zrf:2:56: error: unknown position 'd0'\n"
-                                                  " 2 | (win-condition (White Black) (absolute-config Pawn (a4 d0)))\n"
-                                                  "   |                                                        ^~\n"
-                                                  "hint: positions run from a1 to d4\n");
+  EXPECT_EQ(file_error(folder + "/game.zrf"),
+            "In file included from " + folder +
+                "/game.zrf:13:3:\n"
+                "" +
+                folder +
+                "/parts/goal.zrf:2:56: error: unknown position 'd0' (a mistake in the file)\n"
+                " 2 | (win-condition (White Black) (absolute-config Pawn (a4 d0)))\n"
+                "   |                                                        ^~\n"
+                "hint: positions run from a1 to d4\n");
   std::ofstream(folder + "/parts/goal.zrf") << "(win-condition (White Black)\n";
   EXPECT_EQ(first_line(file_error(folder + "/game.zrf")), "In file included from " + folder + "/game.zrf:13:3:");
   EXPECT_EQ(first_line(file_error(folder + "/game.zrf").substr(file_error(folder + "/game.zrf").find('\n') + 1)),
-            folder + "/parts/goal.zrf:1:1: error: this '(' is never closed");
+            folder + "/parts/goal.zrf:1:1: error: this '(' is never closed (a mistake in the file)");
 }
 
 TEST(ZrfInclude, AMissingFileAndACycleAreErrors) {
@@ -550,15 +551,16 @@ TEST(ZrfInclude, AMissingFileAndACycleAreErrors) {
   std::ofstream(folder + "/game.zrf") << "(include \"common.zrf\")\n" << kTiny.substr(kTiny.find('\n') + 1);
   EXPECT_EQ(file_error(folder + "/game.zrf"),
             folder + "/game.zrf:1:10: error: cannot open the included file '" + folder +
-                "/common.zrf'\n"
+                "/common.zrf' (a mistake in the file)\n"
                 " 1 | (include \"common.zrf\")\n"
                 "   |          ^~~~~~~~~~~~\n"
                 "hint: an include is read from the folder of the file that includes it, " +
                 folder + "/game.zrf\n");
   // A folder opens, and would read as nothing.
   std::filesystem::create_directory(folder + "/common.zrf");
-  EXPECT_EQ(first_line(file_error(folder + "/game.zrf")),
-            folder + "/game.zrf:1:10: error: cannot open the included file '" + folder + "/common.zrf'");
+  EXPECT_EQ(first_line(file_error(folder + "/game.zrf")), folder +
+                                                              "/game.zrf:1:10: error: cannot open the included file '" +
+                                                              folder + "/common.zrf' (a mistake in the file)");
   std::filesystem::remove(folder + "/common.zrf");
   std::ofstream(folder + "/common.zrf") << "(include \"more.zrf\")\n";
   std::ofstream(folder + "/more.zrf") << "\n(include \"common.zrf\")\n";
