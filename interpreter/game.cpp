@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+
+#include "lang/diagnostic.h"
+#include "lang/zrf.h"
 
 namespace troyka {
 namespace {
@@ -73,10 +77,13 @@ void require_playable_players(const lang::Rules& rules) {
   if (missing.empty()) return;
   const int count = rules.player_count();
   const std::size_t shown = std::min<std::size_t>(rules.players.size() - 1, kPlayers);
+  std::string message = fmt::format("this game has {} player{}: troyka plays {} with two players only so far", count,
+                                    count == 1 ? "" : "s", missing);
+  // A ZRF file's refusals say whether they are a missing feature or a mistake in the file (docs/zrf.md).
+  if (rules.source && lang::is_zrf_file(rules.source->name))
+    message = lang::with_kind(message, lang::Refusal::MissingFeature);
   throw lang::Error(lang::Diagnostic{
-      rules.source, rules.players[shown].pos,
-      fmt::format("this game has {} player{}: troyka plays {} with two players only so far", count,
-                  count == 1 ? "" : "s", missing),
+      rules.source, rules.players[shown].pos, std::move(message),
       "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
       "(moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal "
       "moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player "

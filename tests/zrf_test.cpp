@@ -624,6 +624,18 @@ TEST(ZrfPlayers, AGameOfThreePlayers) {
   });
 }
 
+// A file of three players whose drops (from a supply, a hand) the interpreter does not play yet loads,
+// and is refused where it would be played, as a missing feature.
+TEST(ZrfPlayers, WhatTheInterpreterCannotPlayWithThreePlayersIsAMissingFeature) {
+  std::ifstream in(kData + "zrf/three-players.zrf");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("(moves (man-step n)"), 19, "(drops ((verify empty?) add)) (moves (man-step n)");
+  const Rules rules = load_rules(zrf_source(text), {});
+  EXPECT_EQ(first_line(error_from([&] { Game game(rules); })),
+            "test.zrf:13:12: error: this game has 3 players: troyka plays hands with two players only so far (a "
+            "missing feature, not a mistake in the file)");
+}
+
 // A real file of one player (tests/data/zrf/SOURCE.md; tests/solitaire_test.cpp counts its perft):
 // its translation plays the same puzzle, and without a goal a player left without a jump loses.
 TEST(ZrfPlayers, TheDagazFrenchSolitaireTranslates) {
