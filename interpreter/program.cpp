@@ -3481,6 +3481,20 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       return fail(fmt::format("'{}' is not a count of quiet plies", quiet));
   }
   state.hash = full_hash(state);
+  // The others out, one player left has won (put_out); which rule put the last one out, the text
+  // does not keep: the end reads as theirs forfeited or lost.
+  int left = -1, in_play = 0;
+  for (int player = 0; player < players_; ++player) {
+    if (state.is_out(player)) continue;
+    left = player;
+    ++in_play;
+  }
+  if (players_ > kPlayers && in_play == 1) {
+    state.over = true;
+    state.winner = static_cast<std::int8_t>(left);
+    state.ended_by = kEndedByForfeit;
+    return parsed;
+  }
   decide_end_of_position(state, nullptr);
   return parsed;
 }

@@ -621,6 +621,10 @@ TEST(ZrfPlayers, AGameOfThreePlayers) {
     const auto state = troyka_tests::after_rounds(program, {"a1-b1", "c1-b1"}, 1);
     EXPECT_FALSE(state.over);
     EXPECT_EQ(program.position_text(state), "1M31/3/1M21 Blue 2 out=Red");
+    // The text of a game won by the last player left reads back as won by it.
+    const auto won = troyka_tests::position(program, "3/2M2/3 Green 6 out=Red,Blue");
+    EXPECT_TRUE(won.over);
+    EXPECT_EQ(program.end_reason(won), "Green wins, the last player left: the others forfeited or lost");
   });
 }
 
