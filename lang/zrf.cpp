@@ -298,8 +298,8 @@ class Includer {
              fmt::format("cannot include \"{}\": this rule text was not read from a file, so it has no folder to "
                          "read it from",
                          name),
-           "the referee and the playground pass rule files on as text: give them the file in one piece, as `troyka "
-           "translate FILE` writes it");
+             "the referee and the playground pass rule files on as text: give them the file in one piece, as `troyka "
+             "translate FILE` writes it");
     const std::filesystem::path path = std::filesystem::path(includer.name).parent_path() / name;
     const std::string canonical = path_of(path);
     const auto cycle = std::find(reading_.begin(), reading_.end(), canonical);
@@ -307,7 +307,8 @@ class Includer {
       refuse(Refusal::Mistake, form.items[1].pos, fmt::format("\"{}\" includes itself: {}", name, chain(cycle)),
              "a file may include another only once on a chain of includes");
     if (root_->included.size() == kMaxIncludedFiles)
-      refuse(Refusal::Mistake, form.items[1].pos, fmt::format("more than {} files are included in all", kMaxIncludedFiles),
+      refuse(Refusal::Mistake, form.items[1].pos,
+             fmt::format("more than {} files are included in all", kMaxIncludedFiles),
              "a file that includes another several times reads it as often");
     std::error_code error;
     std::ifstream in(path, std::ios::binary);
