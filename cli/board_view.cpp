@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string_view>
 
 namespace troyka::cli {
@@ -29,11 +28,7 @@ std::string symbol(const Occupant& occupant, const BoardStyle& style, std::size_
     if (const std::string_view glyph = chess_glyph(occupant.code, occupant.player); !glyph.empty())
       return std::string(glyph);
   }
-  std::string code = occupant.code;
-  if (occupant.player == 1)
-    std::transform(code.begin(), code.end(), code.begin(),
-                   [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return code;
+  return lang::piece_text(occupant.code, occupant.player, kPlayers, false);
 }
 
 // `cell_width` columns for what stands on `cell`: its symbol, or an empty cell's count, right-aligned.

@@ -3243,7 +3243,7 @@ std::string Program<Words>::hand_text(const StateType& state) const {
       const int count = state.hands[player][slot];
       if (count > 1) text += std::to_string(count);
       if (count > 0)
-        text += lang::piece_text(rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])], player, kPlayers);
+        text += lang::piece_text(rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])].code, player, kPlayers);
     }
   return text.empty() ? "-" : text;
 }
@@ -3401,7 +3401,7 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
       if (std::string error = misplaced(1, false); !error.empty()) return fail(error);
       if (players_ > kPlayers) {  // the code, then the player's number
-        const std::string upper = lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece)], 0, kPlayers);
+        const std::string upper = lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece)].code, 0, kPlayers);
         const int number = i < board.size() ? board[i] - '1' : -1;
         if (owner != 0 || number < 0 || number >= players_)
           return fail(
@@ -3535,7 +3535,7 @@ std::string Program<Words>::cell_text(const StateType& state, int cell, bool bra
   if (!board_.test(cell)) return std::string(1, kHoleSymbol);
   const int owner = owner_at(state, cell);
   if (owner < 0) return ".";
-  return lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece_at(state, owner, cell))], owner, players_,
+  return lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece_at(state, owner, cell))].code, owner, players_,
                           bracketed);
 }
 
@@ -3572,7 +3572,7 @@ std::string Program<Words>::diagram(const StateType& state) const {
   // "P3", "[DK]"; a game that keeps counts shows each cell's count where no piece stands, up to "255".
   std::size_t cell_width = rules_->keeps_counts ? 3 : 1;
   for (const lang::PieceType& type : rules_->pieces)
-    cell_width = std::max(cell_width, lang::piece_text(type, 0, players_, false).size());
+    cell_width = std::max(cell_width, lang::piece_text(type.code, 0, players_, false).size());
   std::string out;
   for (int row = height_ - 1; row >= 0; --row) {
     out += fmt::format("{:>3} {}", row + 1, std::string(rhombus ? static_cast<std::size_t>(row) : 0, ' '));

@@ -1023,8 +1023,7 @@ class Checker {
       if (!std::isalpha(static_cast<unsigned char>(piece.code[0])) && piece.code.size() == 1)
         fail(form->items[1], "a piece needs a letter for diagrams",
              fmt::format("give one after the name: (piece {} \"L\" ...)", piece.name));
-      std::transform(piece.code.begin(), piece.code.end(), piece.code.begin(),
-                     [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
+      piece.code = piece_code(piece.code);
       for (const PieceType& other : rules_.pieces)
         if (other.code == piece.code)
           fail(*form,
@@ -3042,8 +3041,15 @@ std::string piece_code_problem(std::string_view code) {
   return {};
 }
 
-std::string piece_text(const PieceType& type, int player, int players, bool bracketed) {
-  std::string text = type.code;
+std::string piece_code(std::string_view written) {
+  std::string code(written);
+  std::transform(code.begin(), code.end(), code.begin(),
+                 [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
+  return code;
+}
+
+std::string piece_text(std::string_view code, int player, int players, bool bracketed) {
+  std::string text(code);
   if (players <= kPlayers && player == 1)
     std::transform(text.begin(), text.end(), text.begin(),
                    [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
@@ -3052,13 +3058,9 @@ std::string piece_text(const PieceType& type, int player, int players, bool brac
 }
 
 int piece_of_code(const Rules& rules, std::string_view code) {
-  const auto same = [&](const PieceType& type) {
-    return type.code.size() == code.size() &&
-           std::equal(code.begin(), code.end(), type.code.begin(), [](char a, char b) {
-             return std::toupper(static_cast<unsigned char>(a)) == static_cast<unsigned char>(b);
-           });
-  };
-  const auto found = std::find_if(rules.pieces.begin(), rules.pieces.end(), same);
+  const std::string kept = piece_code(code);
+  const auto found =
+      std::find_if(rules.pieces.begin(), rules.pieces.end(), [&](const PieceType& type) { return type.code == kept; });
   return found == rules.pieces.end() ? -1 : static_cast<int>(found - rules.pieces.begin());
 }
 

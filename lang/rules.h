@@ -468,12 +468,14 @@ inline constexpr std::size_t kMaxPieceCode = 3;  // the characters of a piece ty
 // Why `code` cannot name a piece type (empty when it can): one letter, or up to kMaxPieceCode
 // letters, digits, '+' and '!' with a letter among them.
 std::string piece_code_problem(std::string_view code);
-// A piece of `type` owned by `player`, as position text and diagrams write it in a game of
+// A code as the rules keep it, in upper case, however it was written.
+std::string piece_code(std::string_view written);
+// A piece of the type whose code is `code`, owned by `player`, as position text and diagrams write it in a game of
 // `players`: its code in upper case for the first of two players (and a lone one) and in lower case
 // for the second, in brackets when longer than a letter ("[DK]", "[dk]") unless `bracketed` is false
 // (a diagram's cells of one width need none); with more than two players in upper case, then the
 // player's number from 1 ("P3", "[DK]3").
-std::string piece_text(const PieceType& type, int player, int players, bool bracketed = true);
+std::string piece_text(std::string_view code, int player, int players, bool bracketed = true);
 // The piece type whose code `code` is, in either case; -1 for none.
 int piece_of_code(const Rules& rules, std::string_view code);
 std::vector<std::string> piece_names(const Rules& rules);

@@ -1738,20 +1738,15 @@ class Lowering {
   // letters or digits, else that letter and a digit. Zillions shows the notation only in its list of
   // moves, so another code changes nothing in the game.
   std::string code_for(const std::string& name, const Node* notation, const Node& form) const {
-    const auto upper = [](std::string text) {
-      std::transform(text.begin(), text.end(), text.begin(),
-                     [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
-      return text;
-    };
     const auto free = [&](const std::string& code) {
       return piece_code_problem(code).empty() && piece_of_code(rules_, code) < 0;
     };
-    const std::string noted = notation ? upper(string(*notation, "the notation")) : "";
+    const std::string noted = notation ? piece_code(string(*notation, "the notation")) : "";
     std::vector<std::string> candidates;
     if (noted.size() == 1) candidates.push_back(noted);
-    for (const char c : upper(name) + "ABCDEFGHIJKLMNOPQRSTUVWXYZ") candidates.emplace_back(1, c);
+    const std::string named = piece_code(name);
+    for (const char c : named + "ABCDEFGHIJKLMNOPQRSTUVWXYZ") candidates.emplace_back(1, c);
     candidates.push_back(noted);
-    const std::string named = upper(name);
     for (std::size_t i = 1; i < named.size(); ++i) candidates.push_back({named[0], named[i]});
     for (char digit = '2'; digit <= '9'; ++digit) candidates.push_back({named[0], digit});
     for (const std::string& code : candidates)
@@ -2141,7 +2136,7 @@ class Lowering {
     for (const Partial& to : partials_of(node, piece.piece))
       if (auto part = stopping(items_of(node), run, {End::AddPartial, to}))
         ways.push_back(core::seq({std::move(*part), continuation(to, run, {})}));
-    if (ways.empty() && !adds(node))
+    if (ways.empty() && !uses_form(node, "add") && !uses_form(node, "add-partial"))
       mistake(node, "this move never adds: it needs 'add' at its end",
               "a move is its steps, then (verify ...), then add");
     // A body whose every add comes back to where the piece stands having done nothing makes no move.
@@ -2149,20 +2144,10 @@ class Lowering {
     return rule;
   }
 
-  // Whether `items` hold an add of the kind `end` stops at.
-  static bool ends_in(std::span<const Node> items, const Stop& end) {
-    const std::string_view word = end.end == End::Add ? "add" : "add-partial";
-    const auto holds = [&](const auto& self, const Node& node) -> bool {
-      if (node.is_symbol(word) || node.head() == word) return true;
-      return std::any_of(node.items.begin(), node.items.end(), [&](const Node& item) { return self(self, item); });
-    };
-    return std::any_of(items.begin(), items.end(), [&](const Node& item) { return holds(holds, item); });
-  }
-
-  static bool adds(const Node& node) {
-    if (node.is_symbol("add") || node.is_symbol("add-partial")) return true;
-    if (node.head() == "add" || node.head() == "add-partial") return true;
-    return std::any_of(node.items.begin(), node.items.end(), adds);
+  // Whether `node` is, or holds anywhere, the form `word`: the symbol alone or a list it opens.
+  static bool uses_form(const Node& node, std::string_view word) {
+    if (node.is_symbol(word) || node.head() == word) return true;
+    return std::any_of(node.items.begin(), node.items.end(), [&](const Node& item) { return uses_form(item, word); });
   }
 
   static bool has_symbol(std::span<const Node> items, std::string_view word) {
@@ -2370,11 +2355,6 @@ class Lowering {
     return partials;
   }
 
-  static bool contains_partial(const Node& node) {
-    if (node.is_symbol("add-partial") || node.head() == "add-partial") return true;
-    return std::any_of(node.items.begin(), node.items.end(), contains_partial);
-  }
-
   // What the tests of a piece's moves find on a cell the move has captured (Run::captured).
   Captured captured_for(const CorePiece& piece) const {
     if (deferred_captures_) return Captured::Blocks;
@@ -2385,7 +2365,7 @@ class Lowering {
   // as Zillions plays each part on the board the last one left (conditions() reads them so).
   static bool continues(const CorePiece& piece) {
     return std::any_of(piece.bodies.begin(), piece.bodies.end(),
-                       [](const CoreBody& body) { return contains_partial(*body.node); });
+                       [](const CoreBody& body) { return uses_form(*body.node, "add-partial"); });
   }
 
   // The runs of `items` that stop at one of their adds of kind `end`, or none when none is among them.
@@ -2401,7 +2381,9 @@ class Lowering {
     }
     if (auto here = stopping(items.front(), run, end)) keep_live(ways, std::move(*here));
     auto later = stopping(items.subspan(1), after(items.front(), run), end);
-    if (!later && !ends_in(items.subspan(1), end)) return core::choice(std::move(ways));
+    const std::string_view word = end.end == End::Add ? "add" : "add-partial";
+    const auto ends_later = [&](const Node& item) { return uses_form(item, word); };
+    if (!later && std::none_of(items.begin() + 1, items.end(), ends_later)) return core::choice(std::move(ways));
     core::Expr first = passing(items.front(), run);  // read even where the way dies, for its errors
     if (later)
       keep_live(ways, first == known(true) ? std::move(*later) : core::seq({std::move(first), std::move(*later)}));
