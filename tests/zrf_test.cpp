@@ -857,6 +857,19 @@ TEST(ZrfCoreMoves, AnEmptyZoneAndAnIfThatOnlyAddsTranslate) {
   });
 }
 
+// With "pass partial" a move of several parts may end after any part: the parts that may follow are
+// optional, (opt ...) in the translation, which writes no empty sequence (chu-shogi.zrf's had one).
+TEST(ZrfCoreMoves, PartsThatMayFollowAreOptionalInTheTranslation) {
+  std::string text = tiny_with("(moves (step n) (e (verify enemy?) add))",
+                               "(moves (n (verify empty?) add-partial) (e (verify empty?) add))");
+  text.replace(text.find("(turn-order White Black)"), 24, "(turn-order White Black) (option \"pass partial\" true)");
+  const Rules rules = load_rules(zrf_source(text), {});
+  const std::string translation = to_troyka_language(rules);
+  EXPECT_NE(translation.find("(opt"), std::string::npos) << translation;
+  EXPECT_EQ(translation.find("(seq)"), std::string::npos) << translation;
+  EXPECT_EQ(perfts(translated(rules), 3), perfts(rules, 3));
+}
+
 // In Zillions a moving piece stands on its cell until the move is made, so a test there sees it, a
 // friend of its own type, and an add there puts it back and changes nothing: no move. Dagaz's files
 // begin moves with (verify friend?) (tibetian-checkers.zrf, litter.zrf), which read as empty once
