@@ -3396,6 +3396,9 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       ++column;
     } else {
       auto [written, owner] = piece_written_at(board, i);
+      if (written.starts_with('['))  // only an unclosed bracket keeps its '['
+        return fail(fmt::format("'{}' opens a piece's code that no ']' closes in row {}",
+                                written.substr(0, written.find('/')), row + 1));
       const int piece = owner < 0 ? -1 : lang::piece_of_code(*rules_, written);
       if (piece < 0) return fail(fmt::format("'{}' is not a piece of this game", written));
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));

@@ -194,7 +194,7 @@ TEST(ManyPieceTypes, CodesOfSeveralCharactersNameMoreTypesThanLetters) {
               "7[t39]/8/8/8/8/8/[T12]7/2[T5]5 Black 1");
     const auto error = [&](const std::string& text) { return program.parse_position(text).error; };
     EXPECT_EQ(error("7[t40]/8/8/8/8/8/8/8 White 0"), "'t40' is not a piece of this game");
-    EXPECT_EQ(error("7[T39/8/8/8/8/8/8/8 White 0"), "'[T39/8/8/8/8/8/8/8' is not a piece of this game");
+    EXPECT_EQ(error("7[T39/8/8/8/8/8/8/8 White 0"), "'[T39' opens a piece's code that no ']' closes in row 8");
     EXPECT_EQ(program.parse_position("7t/8/8/8/8/8/8/8 White 0").error, "'t' is not a piece of this game");
   });
   expect_positions_read_back(loaded, 4, 20);
