@@ -365,5 +365,19 @@ TEST(Chess, MateAndStalemate) {
   });
 }
 
+// ---- agents -------------------------------------------------------------------------------------
+
+// Random chess games run to about 400 plies, and a playout costs as much as 300 Breakthrough ones:
+// few games and few iterations a move, without the decisive-move tests (each a legality check of
+// every reply). Random play almost never mates, so MCTS's points are its mates.
+TEST(Chess, MctsBeatsRandomInAMatch) {
+  if (kSlowBuild)
+    troyka_tests::expect_first_agent_scores(
+        "match games/chess.game --games 2 --agents mcts:iterations=30,decisive=off random --json", 1.5);
+  else
+    troyka_tests::expect_first_agent_scores(
+        "match games/chess.game --games 2 --agents mcts:iterations=100,decisive=off random --json", 2.0);
+}
+
 }  // namespace
 }  // namespace troyka

@@ -130,6 +130,8 @@ TEST(GamesMatch, MctsBeatsRandomInEveryOtherGame) {
         "othello.game --agents mcts:iterations=30,decisive=off", "gomoku.game --agents mcts:iterations=30,decisive=off",
         "clobber.game --agents mcts:iterations=30,decisive=off",
         "connect-four.game --agents mcts:iterations=30,decisive=off",
+        "english-draughts.game --agents mcts:iterations=30,decisive=off",
+        "tic-tac-toe.game --agents mcts:iterations=30,decisive=off",
         "knightthrough.game --agents mcts:iterations=30,decisive=off",
         "misere-breakthrough.game --agents mcts:iterations=30,decisive=off"}) {
     SCOPED_TRACE(game);
