@@ -30,7 +30,6 @@ namespace {
 // with one player or more than two; "" when it plays it.
 std::string unplayable_condition(const lang::EndRule& rule) {
   switch (rule.kind) {
-    case lang::EndKind::Repetition: return "(repetition N)";
     case lang::EndKind::InCheck: return "(in-check ...)";
     default: break;
   }

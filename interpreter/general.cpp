@@ -292,7 +292,8 @@ class GeneralMoves<Words>::Compiler {
     if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) || jump[1].op != Op::Enemy ||
         jump[2].op != Op::Capture || !go_on(jump[3]) || jump[4].op != Op::Empty)
       return {};
-    JumpLine found{{}, waypoints};
+    JumpLine found;
+    found.waypoints = waypoints;
     for (const lang::core::Direction& d : e.directions) {
       found.directions.push_back(direction(d));
       owner_.add_rays(found.directions.back());

@@ -1122,10 +1122,11 @@ void Program<Words>::put_out(StateType& state, int player, int rule) const {
 }
 
 template <int Words>
-void Program<Words>::forfeit(StateType& state, int player, const History& history) const {
+void Program<Words>::forfeit(StateType& state, int player, History& history) const {
   if (players_ == kPlayers) throw std::logic_error("a game of two players ends with a forfeit; it has no one to go on");
   if (state.over || state.is_out(player)) return;
   put_out(state, player, kEndedByForfeit);
+  restart_history(state, repeats_ ? &history : nullptr);
   if (!state.over) decide_end_of_position(state, repeats_ ? &history : nullptr);
 }
 
@@ -1133,7 +1134,7 @@ void Program<Words>::forfeit(StateType& state, int player, const History& histor
 // compiler inline less into the playout loop (Breakthrough's playouts took 5% more instructions
 // when forfeit had its own).
 template <int Words>
-[[gnu::noinline]] void Program<Words>::decide_end_of_position(StateType& state, const History* history) const {
+[[gnu::noinline]] void Program<Words>::decide_end_of_position(StateType& state, History* history) const {
   decide_end(
       state, all_tests(state), [&] { return has_legal_move(state); }, history);
 }
@@ -1166,6 +1167,13 @@ void Program<Words>::apply_remembering(StateType& state, Move move, History* his
   if (history) remember(state, move, *history);
   decide_end(
       state, tests_after(state, mover), [&] { return has_legal_move(state); }, history, placed_by(move));
+}
+
+// A player put out never comes back, and who is out is part of a position: no position before
+// can occur again, so the history starts again at the current one, as after a capture below.
+template <int Words>
+void Program<Words>::restart_history(const StateType& state, History* history) {
+  if (history) history->assign(1, state.hash);
 }
 
 // A position before a capture cannot come back when no move adds a piece: the history before it
@@ -2322,7 +2330,7 @@ template <bool Extras, typename Choose, typename KeepGoing>
     const int mover = state.to_move;
     const Move move = choose(Extras && targets.total == 0 ? 1 : targets.total, nth);
     move_pieces<Extras>(state, move);
-    const History* history_now = nullptr;
+    History* history_now = nullptr;
     if constexpr (Extras) {
       if (repeats_) {
         remember(state, move, played);
@@ -2603,7 +2611,7 @@ bool Program<Words>::legal_among(const StateType& state, const MoveList& moves,
 template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
-                                                              CanMove&& can_move, const History* history,
+                                                              CanMove&& can_move, History* history,
                                                               int placed) const {
   int moves_left = -1;
   const auto has_moves = [&] {
@@ -2649,10 +2657,11 @@ template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::noinline]] bool Program<Words>::put_out_and_decide(StateType& state, const std::vector<EndTest>& tests,
                                                           const EndTest& test, CanMove& can_move,
-                                                          const History* history) const {
+                                                          History* history) const {
   const int subject = test.subject == kSubjectToMove ? state.to_move : test.subject;
   if (state.is_out(subject)) return false;
   put_out(state, subject, test.rule);
+  restart_history(state, history);
   if (!state.over) decide_end<Extras>(state, tests, can_move, history);
   return true;
 }

@@ -330,7 +330,7 @@ class Program {
   // out, ranked below those still playing and above those out before it, its turn (if it had it)
   // passes, and the end rules are asked again of the position. One player left wins.
   // `history` is the game's, as apply takes it.
-  void forfeit(StateType& state, int player, const History& history) const;
+  void forfeit(StateType& state, int player, History& history) const;
   std::string end_reason(const StateType& state) const;
   // Each player's area by the (most-area ...) end rule of index `rule`: its pieces and the empty
   // regions that border its pieces only, the komi added to the second player's.
@@ -605,6 +605,7 @@ class Program {
   void for_each_listed_move(const StateType& state, Visit&& visit) const;
   // Adds the position `move` led to onto the history, which an irreversible move empties first.
   void remember(const StateType& state, Move move, History& history) const;
+  static void restart_history(const StateType& state, History* history);
   bool could_win(const StateType& state, int player) const;
   bool find_win(const StateType& state, Move& win) const;
   template <typename NthMove>
@@ -764,17 +765,17 @@ class Program {
   // repetition then never holds). `placed`: the cell the move just played placed a piece on
   // (placed_by), -1 when unknown or none.
   template <bool Extras = true, typename CanMove>
-  void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move,
-                  const History* history = nullptr, int placed = -1) const;
+  void decide_end(StateType& state, const std::vector<EndTest>& tests, CanMove&& can_move, History* history = nullptr,
+                  int placed = -1) const;
   // The cell `move` places a piece on in a game that places only (which has no general moves); -1
   // otherwise, and for a pass.
   int placed_by(Move move) const { return places_only_ && move.from < cells_ ? move.to : -1; }
   // Decides the end of a position reached other than by a move (the start, a position read from
   // text, a forfeit), with the end tests of a position of unknown history.
-  void decide_end_of_position(StateType& state, const History* history) const;
+  void decide_end_of_position(StateType& state, History* history) const;
   template <bool Extras, typename CanMove>
   [[gnu::noinline]] bool put_out_and_decide(StateType& state, const std::vector<EndTest>& tests, const EndTest& test,
-                                            CanMove& can_move, const History* history) const;
+                                            CanMove& can_move, History* history) const;
   template <bool Extras, typename HasMoves>
   [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                              const History* history, int placed = -1) const;

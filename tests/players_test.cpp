@@ -399,7 +399,9 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
           const std::string text = file + ": " + program.position_text(state);
           ASSERT_EQ(state.over, expected.over) << text;
           ASSERT_EQ(state.to_move, expected.to_move) << text;
-          if (!state.over) ASSERT_EQ(state.actions_left, expected.actions_left) << text;
+          if (!state.over) {
+            ASSERT_EQ(state.actions_left, expected.actions_left) << text;
+          }
           int out = 0;
           for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
           ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;

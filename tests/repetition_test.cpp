@@ -184,6 +184,47 @@ TEST(Repetition, ACaptureEmptiesTheHistory) {
   });
 }
 
+// Three kings on a 3x3 board that never take, with `end` as the end rules.
+std::string three_kings(const std::string& end) {
+  return "(game \"Test\" (players (White north) (Black south) (Red east)) (board (rectangle 3 3))\n(end " + end +
+         ")\n(piece King \"K\" (step all-directions (to empty)))\n"
+         "(setup (place White King a1) (place Black King c3) (place Red King a3)))";
+}
+
+// Each of three kings steps away and back: the start again, White to move, after six plies.
+constexpr auto kThreeCycle = {"a1-b1", "c3-c2", "a3-a2", "b1-a1", "c2-c3", "a2-a3"};
+
+// With more than two players the position is the cells, the player to move and who is out: the
+// game ends by repetition as with two, and a player who repeats and loses is put out, which makes
+// the position new, so the others play on.
+TEST(Repetition, CountsWithThreePlayers) {
+  game_from_text(three_kings("(draw (repetition 2))")).visit([](const auto& program) {
+    auto state = program.initial_state();
+    History history = program.start_history(state);
+    play(program, state, history, kThreeCycle);
+    ASSERT_TRUE(state.over);
+    EXPECT_EQ(int{state.winner}, kDraw);
+    EXPECT_EQ(program.end_reason(state), "draw by (repetition 2)");
+  });
+  game_from_text(three_kings("(lose (repetition 2))")).visit([](const auto& program) {
+    auto state = program.initial_state();
+    History history = program.start_history(state);
+    play(program, state, history, kThreeCycle);
+    EXPECT_FALSE(state.over);
+    EXPECT_TRUE(state.is_out(2));  // Red repeated the start
+    EXPECT_EQ(int{state.to_move}, 0);
+    // The position with Red out is new, and the first of a history started again: White and Black go
+    // round, and Black, who brings it back, repeats it.
+    EXPECT_EQ(history, History{state.hash});
+    play(program, state, history, {"a1-b1", "c3-c2", "b1-a1"});
+    EXPECT_FALSE(state.over);
+    play(program, state, history, {"c2-c3"});
+    ASSERT_TRUE(state.over);  // Black is out too: White is left
+    EXPECT_EQ(program.end_reason(state), "White wins, the last player left: Black loses by (repetition 2)");
+    EXPECT_EQ(int{state.winner}, 0);
+  });
+}
+
 // ---- playouts -------------------------------------------------------------------------------------
 
 // Every playout of the game ends by repetition, in the loop that draws from targets (a king's step)

@@ -1121,7 +1121,7 @@ std::string refusal_of(const std::string& text) {
 // in one of the two kinds, and both kinds are met.
 TEST(ZrfErrors, EveryRefusalSaysWhetherItIsAMissingFeatureOrAMistake) {
   std::vector<std::string> paths;
-  for (const std::string folder : {kData + "zrf", std::string(TROYKA_SOURCE_DIR) + "/fuzz/zrf-seeds"})
+  for (const std::string& folder : {kData + "zrf", std::string(TROYKA_SOURCE_DIR) + "/fuzz/zrf-seeds"})
     for (const auto& entry : std::filesystem::directory_iterator(folder))
       if (is_zrf_file(entry.path().string())) paths.push_back(entry.path().string());
   std::sort(paths.begin(), paths.end());
