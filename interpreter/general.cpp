@@ -958,6 +958,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
+      if (compiled.by_runs[p]) form_fans(compiled.code[p]);
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1076,12 +1077,17 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
         case Code::Go: reach(pc + 1, next_[static_cast<std::size_t>(in.arg) * cells_ + here]); break;
         case Code::Enter:
         case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
-          for (Board cells = regions_[in.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
+        case Code::StepWhere:   // likewise every neighbour
+        case Code::Fan: {
+          const Instruction& choice = in.code == Code::Fan ? fans_[in.arg].choice : in;
+          if (choice.code == Code::StepWhere) {
+            for (const int direction : direction_sets_[choice.arg].directions)
+              reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
+          } else {
+            for (Board cells = regions_[choice.arg]; cells.any();) reach(pc + 1, cells.pop_lowest());
+          }
           break;
-        case Code::StepWhere:  // likewise every neighbour
-          for (const int direction : direction_sets_[in.arg].directions)
-            reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
-          break;
+        }
         case Code::Back:
         case Code::Sow:
         case Code::CaptureSurrounded: return {};
@@ -1280,6 +1286,15 @@ class RunStack {
 // A lookahead's body ends at SUBACCEPT, never at ACCEPT; one type, so that run() is instantiated
 // once for every lookahead, however deep.
 constexpr auto first_found = [](const auto&) { return true; };
+// Counts the runs that complete, stopping none: count_runs and FAN's counts, one instance of run().
+struct CountEach {
+  int* runs;
+  template <typename Thread>
+  bool operator()(const Thread&) const {
+    ++*runs;
+    return false;
+  }
+};
 }  // namespace
 
 template <int Words>
@@ -1324,6 +1339,13 @@ struct GeneralMoves<Words>::Search {
   int rule = -1;       // the index of the compiled rule that runs
   bool legal = false;  // it has a (legal ...) of its own, and there is a program to ask
   bool defer = false;  // accept at COMMIT, leaving the deferred part
+  // What FAN does: Each, its choice's every cell (a listing); Count, the runs of the cells where
+  // its pattern does not lead on added to fan_runs, the others chosen (a count); Pick, the cell of
+  // run number `skip` chosen alone, `skip` less the runs of the cells before it (a draw).
+  enum class Fanning : std::uint8_t { Each, Count, Pick };
+  Fanning fanning = Fanning::Each;
+  int fan_runs = 0;
+  int skip = 0;  // the runs still to pass over, no record made, before the one wanted (Pick)
   const std::vector<Instruction>* code = nullptr;
   RunStack<Thread, 64> choices;
   RunStack<Effect, 32> effects;
@@ -1540,6 +1562,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         }
         break;
       }
+      case Code::Fan: alive = fan(s, t, in); break;
       case Code::StepWhere: {
         std::array<std::int16_t, kMaxStepWhere> cells;
         const int count = stepped_where(s, t, in, cells.data());
@@ -1768,6 +1791,153 @@ template <int Words>
     if (holds) return true;
   }
   return false;
+}
+
+template <int Words>
+[[gnu::noinline]] bool GeneralMoves<Words>::fan(Search& s, Thread& t, const Instruction& in) const {
+  const Fan& fan = fans_[in.arg];
+  // The choice's cells; in run order, a step's are in its directions' order, a region's ascending.
+  std::array<std::int16_t, kMaxStepWhere> steps;
+  int stepped = -1;
+  Board chosen;
+  if (fan.choice.code == Code::StepWhere) {
+    stepped = stepped_where(s, t, fan.choice, steps.data());
+    for (int i = 0; i < stepped; ++i) chosen.set(steps[static_cast<std::size_t>(i)]);
+  } else {
+    chosen = entered_where(s, t, fan.choice);
+  }
+  Board on = chosen;  // the cells the VM runs on from
+  if (s.fanning != Search::Fanning::Each) {
+    // The tests of the chosen cell, then the land, over every chosen cell at once; the counters
+    // after the land change no test.
+    const std::vector<Instruction>& code = *s.code;
+    std::int32_t pc = t.pc + 1;
+    for (; code[static_cast<std::size_t>(pc)].code != Code::Land; ++pc) {
+      const Instruction& test = code[static_cast<std::size_t>(pc)];
+      const Board holds = test.code == Code::Test         ? s.frozen(t, test.arg)
+                          : test.code == Code::TestRegion ? regions_[test.arg]
+                          : s.origin >= 0                 ? Board::single(s.origin)
+                                                          : Board();
+      chosen = test.negate ? chosen - holds : chosen & holds;
+    }
+    chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
+    const Instruction& test = code[static_cast<std::size_t>(fan.pattern)];
+    const Board leading = landed_where(s, t, patterns_[test.arg], chosen) ^ (test.negate ? chosen : Board());
+    const Board accepted = fan.accepts ? chosen - leading : Board();  // one run each
+    on = leading;
+    if (s.fanning == Search::Fanning::Count) {
+      s.fan_runs += accepted.count();
+    } else {  // the cell of run number s.skip alone
+      const auto passed = [&](int cell) {
+        const int runs = accepted.test(cell) ? 1 : leading.test(cell) ? runs_on(s, t, cell) : 0;
+        if (s.skip < runs) return false;
+        s.skip -= runs;
+        return true;
+      };
+      on = Board();
+      if (stepped >= 0) {
+        for (int i = 0; i < stepped && !on.any(); ++i)
+          if (const int cell = steps[static_cast<std::size_t>(i)]; !passed(cell)) on.set(cell);
+      } else {
+        for (Board cells = accepted | leading; cells.any() && !on.any();)
+          if (const int cell = cells.pop_lowest(); !passed(cell)) on.set(cell);
+      }
+    }
+  }
+  // The cells of `on` in run order: the first goes on now, the others are later choices, the last
+  // pushed first.
+  ++t.pc;
+  if (stepped >= 0) {
+    int kept = 0;
+    for (int i = 0; i < stepped; ++i)
+      if (on.test(steps[static_cast<std::size_t>(i)]))
+        steps[static_cast<std::size_t>(kept++)] = steps[static_cast<std::size_t>(i)];
+    if (kept == 0) return false;
+    for (int i = kept - 1; i > 0; --i) {
+      Thread later = t;
+      later.here = steps[static_cast<std::size_t>(i)];
+      s.choices.push(later);
+    }
+    t.here = steps[0];
+    return true;
+  }
+  if (!on.any()) return false;
+  t.here = static_cast<std::int16_t>(on.pop_lowest());
+  while (on.any()) {
+    const int cell = on.highest();
+    on.reset(cell);
+    Thread later = t;
+    later.here = static_cast<std::int16_t>(cell);
+    s.choices.push(later);
+  }
+  return true;
+}
+
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::landed_where(const Search& s, const Thread& t,
+                                                                      const Pattern& pattern, Board cells) const {
+  Board holds;
+  if (!cells.any()) return holds;
+  Thread landed = t;
+  landed.mover = kLanded;
+  landed.here = landed.land = static_cast<std::int16_t>(cells.lowest());
+  if (pattern.single_mask < 0) {  // each cell's alternatives, their terms' masks built for it
+    while (cells.any()) {
+      landed.here = landed.land = static_cast<std::int16_t>(cells.pop_lowest());
+      if (pattern_holds(s, landed, pattern)) holds.set(landed.here);
+    }
+    return holds;
+  }
+  // One mask: built once, the landed mover in it (or not) at each cell in turn.
+  const Board before = s.frozen(t, pattern.single_mask);
+  const bool lands_in = s.frozen(landed, pattern.single_mask).test(landed.land);
+  while (cells.any()) {
+    const int cell = cells.pop_lowest();
+    const Board mask = lands_in ? before | Board::single(cell) : before - Board::single(cell);
+    const auto from = static_cast<std::size_t>(cell + 1);
+    for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; ++a)
+      if (!(pattern.terms[a].cells - mask).any()) {
+        holds.set(cell);
+        break;
+      }
+  }
+  return holds;
+}
+
+template <int Words>
+int GeneralMoves<Words>::runs_on(Search& s, const Thread& t, int cell) const {
+  Thread chose = t;
+  chose.here = static_cast<std::int16_t>(cell);
+  ++chose.pc;
+  const auto fanning = s.fanning;
+  const int fanned = s.fan_runs;
+  s.fanning = Search::Fanning::Count;
+  int runs = 0;
+  run(s, chose, CountEach{&runs});
+  runs += s.fan_runs - fanned;
+  s.fan_runs = fanned;
+  s.fanning = fanning;
+  return runs;
+}
+
+// FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan).
+template <int Words>
+void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code) {
+  const auto is = [&](std::size_t pc, std::initializer_list<Code> codes) {
+    return pc < code.size() && std::find(codes.begin(), codes.end(), code[pc].code) != codes.end();
+  };
+  for (std::size_t pc = 0; pc < code.size(); ++pc) {
+    if (!is(pc, {Code::EnterWhere, Code::StepWhere})) continue;
+    std::size_t next = pc + 1;
+    while (is(next, {Code::Test, Code::TestRegion, Code::AtOrigin}) && code[next].alt < 0) ++next;
+    if (!is(next++, {Code::Land})) continue;
+    while (is(next, {Code::Add, Code::Set})) ++next;
+    if (!is(next, {Code::Pattern})) continue;
+    const std::int32_t other = code[next].alt;
+    if (other >= 0 && !is(static_cast<std::size_t>(other), {Code::Accept})) continue;
+    fans_.push_back({code[pc], static_cast<std::int32_t>(next), other >= 0});
+    code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
+  }
 }
 
 // The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
@@ -2087,6 +2257,8 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
                                           const Board* targets, int skip) const {
   Search s(state, board_, attacks, rules_->player_count());
   s.defer = defer;
+  s.skip = skip;
+  if (skip > 0) s.fanning = Search::Fanning::Pick;
   RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
   // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
   // this origin already gave its move.
@@ -2124,8 +2296,8 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   // Not std::optional for the record that is not kept: GCC zeroes an optional's 224 bytes
   // (`rep stos`) at each run, kept or not.
   const auto accept = [&](const Thread& t) {
-    if (skip > 0) {
-      --skip;
+    if (s.skip > 0) {
+      --s.skip;
       return false;
     }
     if (kept) return accept_as(kept->emplace_back(), t);
@@ -2283,6 +2455,7 @@ template <int Words>
                                                          OriginCounts& counts) const {
   Search search(state, board_, nullptr, rules_->player_count());
   search.defer = true;
+  search.fanning = Search::Fanning::Count;
   return count_origins(state, rule_of, counts,
                        [&](const CompiledRule& rule, int origin, int piece, const Board& enemy, const Board& empty) {
                          return rule.by_runs[static_cast<std::size_t>(state.to_move)]
@@ -2333,12 +2506,10 @@ template <int Words>
                                                       int piece) const {
   s.origin = origin;
   s.start_piece = piece;
+  s.fan_runs = 0;
   int runs = 0;
-  run(s, start(s, compiled, piece), [&runs](const Thread&) {
-    ++runs;
-    return false;
-  });
-  return runs;
+  run(s, start(s, compiled, piece), CountEach{&runs});
+  return runs + s.fan_runs;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the
