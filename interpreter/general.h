@@ -478,6 +478,7 @@ class GeneralMoves {
   struct DirectionSet {
     std::vector<int> directions;
     std::vector<GroupStep> shifts;
+    std::vector<Board> around;  // [cell]: the cells one step away along them (FAN's steps in a count)
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
