@@ -2768,9 +2768,12 @@ std::string GeneralMoves<Words>::describe(int piece) const {
         counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ",
                               rules_->players[static_cast<std::size_t>(player)].name, code.size());
     const std::size_t shown = rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player);
-    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}\n", first_line,
+    const auto fans = std::count_if(compiled.code[shown].begin(), compiled.code[shown].end(),
+                                    [](const Instruction& in) { return in.code == Code::Fan; });
+    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}{}\n", first_line,
                        rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "", compiled.code[shown].size(),
-                       counts, compiled.resume[shown] >= 0 ? "; what follows land runs for played moves only" : "");
+                       counts, fans > 0 ? fmt::format(", {} counted as a fan", fans) : "",
+                       compiled.resume[shown] >= 0 ? "; what follows land runs for played moves only" : "");
   }
   return out;
 }
