@@ -2451,10 +2451,11 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   }
   if (!any) return 0;
   if (by_runs) return count_by_runs(state, rule_of, counts);
-  return count_origins(state, rule_of, counts,
-                       [&](const CompiledRule& rule, int origin, int, const Board& enemy, const Board& empty) {
-                         return origin_moves(rule, state.to_move, origin, enemy, empty);
-                       });
+  // Inlined, as origin_moves is: a call of the lambda per origin took Tablut's counts 6% more instructions.
+  return count_origins(
+      state, rule_of, counts,
+      [&](const CompiledRule& rule, int origin, int, const Board& enemy, const Board& empty)
+          __attribute__((always_inline)) { return origin_moves(rule, state.to_move, origin, enemy, empty); });
 }
 
 // With a rule counted by its runs, and a search for them. Out of line, so that the counts of the
