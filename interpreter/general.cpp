@@ -1930,14 +1930,18 @@ int GeneralMoves<Words>::runs_on(Search& s, const Thread& t, int cell) const {
   return runs;
 }
 
-// FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan).
+// FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan), outside
+// lookaheads: a lookahead's body looks for one run, which a count or a draw must not fan out.
 template <int Words>
 void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code) {
   const auto is = [&](std::size_t pc, std::initializer_list<Code> codes) {
     return pc < code.size() && std::find(codes.begin(), codes.end(), code[pc].code) != codes.end();
   };
+  std::vector<bool> looked(code.size(), false);
+  for (std::size_t pc = 0; pc < code.size(); ++pc)
+    if (code[pc].code == Code::Look) std::fill(looked.begin() + pc + 1, looked.begin() + code[pc].arg, true);
   for (std::size_t pc = 0; pc < code.size(); ++pc) {
-    if (!is(pc, {Code::EnterWhere, Code::StepWhere})) continue;
+    if (looked[pc] || !is(pc, {Code::EnterWhere, Code::StepWhere})) continue;
     std::size_t next = pc + 1;
     while (is(next, {Code::Test, Code::TestRegion, Code::AtOrigin}) && code[next].alt < 0) ++next;
     if (!is(next++, {Code::Land})) continue;
