@@ -228,6 +228,9 @@ class GeneralMoves {
     // here := each neighbour along the directions of direction_sets_[arg], in their order, where the
     // mask `alt` holds (xor negate), a choice
     StepWhere,
+    // An ENTERWHERE or STEPWHERE (fans_[arg].choice) followed by tests of the chosen cell, a land,
+    // counters and a PATTERN (Fan): as its choice, except in counts and draws (Search::fanning).
+    Fan,
     Mark,  // marks[arg] := here
     Back,  // here := marks[arg]
     Capture,
@@ -361,6 +364,24 @@ class GeneralMoves {
     int single_mask = -1;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
+  // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
+  // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
+  // run): a placement or a step whose mill, say, decides what follows. Every run through a cell
+  // where the pattern does not lead on is one move, so a count counts those cells by boards, and
+  // the VM runs on only from the cells where it leads on (the mills); a draw walks the cells to
+  // the drawn run the same way (Code::Fan). Formed in the rules counted by their runs.
+  struct Fan {
+    Instruction choice;        // the ENTERWHERE or STEPWHERE it stands for
+    std::int32_t pattern = 0;  // the PATTERN's pc: the tests, the land and the counters are before it
+    bool accepts = false;      // the PATTERN's other way accepts (else it ends the run)
+  };
+  void form_fans(std::vector<Instruction>& code);
+  // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
+  bool fan(Search& s, Thread& t, const Instruction& in) const;
+  // The cells of `cells` where `pattern` holds with the mover of `t`, carried, landed there.
+  Board landed_where(const Search& s, const Thread& t, const Pattern& pattern, Board cells) const;
+  // The runs from FAN's choice of `cell` on, counted.
+  int runs_on(Search& s, const Thread& t, int cell) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
   // STEPWHERE's cells, in its directions' order, into `cells`; returns how many.
   int stepped_where(const Search& s, const Thread& t, const Instruction& in, std::int16_t* cells) const;
@@ -457,10 +478,12 @@ class GeneralMoves {
   struct DirectionSet {
     std::vector<int> directions;
     std::vector<GroupStep> shifts;
+    std::vector<Board> around;  // [cell]: the cells one step away along them (FAN's steps in a count)
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;
   std::vector<Pattern> patterns_;
+  std::vector<Fan> fans_;
   std::vector<Rotation> rotations_;
   // [(track * kMaxPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
   // track, or -1 (lang::Rules::tracks).

@@ -420,33 +420,81 @@ TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
 // opening removals, rules of a ply each, are counted by their runs. Nine Men's Morris's rules are
 // counted by their runs (each placement, step or flight, and each removal after a mill, a move of
 // its own); Pentago's placements too, its quarter turns listed (a count of 0 there).
+// Plays `games` random games of `game` and checks, in every position, that the draw by count
+// counts the listing's moves and that index i draws the listing's i-th move; the games must make
+// more than `plies` positions each.
+void expect_draws_are_listed(const Game& game, const std::string& name, int games, int plies) {
+  game.visit([&](const auto& program) {
+    using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
+    ASSERT_TRUE(program.draws_by_count()) << name;
+    Rng rng(1);
+    int positions = 0;
+    for (int played = 0; played < games; ++played)
+      for (auto state = program.initial_state(); !state.over;
+           program.apply(state, program.random_move(state, rng)), ++positions) {
+        MoveList listed;
+        program.legal_moves(state, listed);
+        DrawCounts counts;
+        program.count_drawable(state, counts);
+        if (name == "pentago" && state.actions_left == 1) {
+          ASSERT_EQ(counts.total, 0) << program.position_text(state);
+          continue;
+        }
+        ASSERT_EQ(counts.total, static_cast<int>(listed.size())) << name << " " << program.position_text(state);
+        std::vector<GeneralRecord> records;
+        for (int i = 0; i < counts.total; ++i)
+          ASSERT_EQ(program.drawn_move(state, counts, i, records), listed[static_cast<std::size_t>(i)])
+              << name << " " << program.position_text(state) << " index " << i;
+      }
+    EXPECT_GT(positions, plies * games) << name;
+  });
+}
+
 TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
   for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago"})
-    Game::load(kSourceDir + "/games/" + name + ".game").visit([&](const auto& program) {
-      using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
-      ASSERT_TRUE(program.draws_by_count()) << name;
-      Rng rng(1);
-      int positions = 0;
-      for (int game = 0; game < kGames; ++game)
-        for (auto state = program.initial_state(); !state.over;
-             program.apply(state, program.random_move(state, rng)), ++positions) {
-          MoveList listed;
-          program.legal_moves(state, listed);
-          DrawCounts counts;
-          program.count_drawable(state, counts);
-          if (name == "pentago" && state.actions_left == 1) {
-            ASSERT_EQ(counts.total, 0) << program.position_text(state);
-            continue;
-          }
-          ASSERT_EQ(counts.total, static_cast<int>(listed.size())) << name << " " << program.position_text(state);
-          std::vector<GeneralRecord> records;
-          for (int i = 0; i < counts.total; ++i)
-            ASSERT_EQ(program.drawn_move(state, counts, i, records), listed[static_cast<std::size_t>(i)])
-                << name << " " << program.position_text(state) << " index " << i;
-        }
-      EXPECT_GT(positions, 20 * kGames) << name;
+    expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
+}
+
+// A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
+// listing's moves: a step whose pattern leads on to a removal; a flight to any empty cell but the
+// origin, its pattern of two masks negated; a placement whose pattern ends the runs it does not
+// hold for. That shape in a lookahead is no fan: the lookahead looks for one run.
+TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 6;
+  const std::string board =
+      "(players (White north) (Black south)) (board (rectangle 5 5)) (counter placed (range 0 99))\n";
+  const std::string men =
+      "(setup (place White Rook a1) (place White Rook c1) (place White Rook e1) (place White Rook c2)\n"
+      "  (place Black Rook a5) (place Black Rook c5) (place Black Rook e5) (place Black Rook c4))\n";
+  const std::string end = "(end (lose no-legal-moves) (draw (ply-limit 40))))";
+  struct FanGame {
+    std::string name, rules;
+    bool fan = true;
+  };
+  const std::vector<FanGame> games = {
+      {"step",
+       "(piece Rook \"R\" (moves (go (n e s w)) empty land\n"
+       "  (if (can (go n) enemy) (seq (enter all) enemy capture))))\n" +
+           men},
+      {"flight",
+       "(piece Rook \"R\" (moves (enter all) empty (not (at origin)) land\n"
+       "  (if (not (can (go e) friend (go e) (not empty))) (seq (enter all) enemy capture))))\n" +
+           men},
+      {"placement",
+       "(piece Rook \"R\")\n"
+       "(moves (new Rook) (enter all) empty land (add placed 1) (cannot (go n) enemy))\n(setup)\n"},
+      {"lookahead",
+       "(piece Rook \"R\" (moves (can (enter all) empty land (can (go n) enemy)) (go (n e s w)) empty))\n" + men,
+       false}};
+  for (const auto& [name, rules, fan] : games) {
+    const Game game = troyka_tests::game_from_text("(game \"Fan\" " + board + rules + end);
+    game.visit([&](const auto& program) {
+      const bool fanned = program.describe().find(", 1 counted as a fan\n") != std::string::npos;
+      EXPECT_EQ(fanned, fan) << name << program.describe();
     });
+    expect_draws_are_listed(game, name, kGames, 5);  // a flight often takes a man
+  }
 }
 
 // A lookahead of fixed steps and tests (a PATTERN, resolved per cell when compiled) runs as the VM
