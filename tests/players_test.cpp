@@ -181,7 +181,7 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
               R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -198,7 +198,7 @@ TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlay
               R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
  2 |   (players (P1 north))
    |            ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -368,7 +368,10 @@ troyka::players_reference::Position reference_position(const Rules& rules, const
       for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
         if (state.by_player[player].test(cell) && state.by_piece[piece].test(cell))
           position.board[static_cast<std::size_t>(cell)] = {player, static_cast<int>(piece)};
+  for (int cell = 0; cell < rules.cells(); ++cell)
+    position.board[static_cast<std::size_t>(cell)].blocked = state.blocked.test(cell);
   position.to_move = state.to_move;
+  position.phase = state.phase;
   position.actions_left = state.actions_left;
   position.ply = state.ply;
   return position;
@@ -417,13 +420,13 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
           }
           program.legal_moves(state, moves);
           std::vector<reference::MoveKey> listed;
-          for (const troyka::Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          for (const troyka::Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture, -1);
           std::sort(listed.begin(), listed.end());
           ASSERT_EQ(listed, reference::moves(rules, expected)) << text;
           const troyka::Move move = program.random_move(state, rng);
           EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
           program.apply(state, move);
-          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
+          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture, -1});
         }
       }
       EXPECT_GE(eliminations, 5) << file << ": too few random games put a player out";
@@ -590,6 +593,185 @@ TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
 // The same on the general back end (a board with links).
 TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
   expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
+}
+
+// ---- shots, phases, (legal ...), attributes and counts per cell with more than two players ----
+
+const std::string kAmazons = "amazons-3-players.game";
+const std::string kPlacedAmazons = "amazons-3-players-placed.game";
+
+// A game of games/ with `size` (--param size=N), or as it is when empty.
+troyka::Game sized_game(const std::string& name, const std::string& size) {
+  const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name);
+  troyka::lang::Options options;
+  if (!size.empty()) options.params = {{"size", size}};
+  return troyka::Game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), options));
+}
+
+// The rules the reference plays a game of Amazons with: the placed game's movement is in core
+// forms, which the reference does not read, so it takes the pieces' keyword moves of the game with
+// a fixed setup (the same moves, facings and players).
+Rules amazons_reference_rules(const troyka::Game& game) {
+  Rules rules = game.rules();
+  rules.pieces = load_test_game(kAmazons).pieces;
+  return rules;
+}
+
+// A board of the reference as text, a character a cell: '.' empty, '*' blocked, else the player's number.
+std::string board_key(const std::vector<troyka::players_reference::Square>& board) {
+  std::string key;
+  for (const troyka::players_reference::Square& square : board)
+    key += square.blocked ? '*' : square.player < 0 ? '.' : static_cast<char>('1' + square.player);
+  return key;
+}
+
+// perft of the start positions and of a position late in the placement (White to place its third
+// amazon, Red and Black after it: the phase moves on after Black's), by the interpreter and by the
+// plain reference.
+TEST(Players, PerftOfThreePlayerAmazonsAgreesWithThePlainReference) {
+  struct Case {
+    std::string file, size, position;
+    std::vector<std::uint64_t> nodes;
+  };
+  const std::vector<Case> cases = {
+      {kAmazons, "", "", {1644, 2380797}},
+      {kPlacedAmazons, "5", "", {25, 600, 13800, 303600}},
+      {kPlacedAmazons, "6", "Q1Q34/6/2Q23/6/Q15/3Q2Q31 White 6 phase=placement", {30, 870, 24360, 5737880}},
+  };
+  for (const Case& test : cases) {
+    const troyka::Game game = sized_game(test.file, test.size);
+    const Rules rules = amazons_reference_rules(game);
+    game.visit([&](const auto& program) {
+      auto start = program.initial_state();
+      if (!test.position.empty()) {
+        const auto parsed = program.parse_position(test.position);
+        ASSERT_TRUE(parsed.ok()) << parsed.error;
+        start = parsed.state;
+      }
+      const auto reference_start =
+          test.position.empty() ? troyka::players_reference::start(rules) : reference_position(rules, start);
+      for (std::size_t depth = 1; depth <= test.nodes.size(); ++depth) {
+        const auto d = static_cast<int>(depth);
+        EXPECT_EQ(troyka::perft(program, start, d), test.nodes[depth - 1]) << test.file << " " << d;
+        EXPECT_EQ(troyka::players_reference::perft(rules, reference_start, d), test.nodes[depth - 1])
+            << test.file << " " << d << " (reference)";
+      }
+    });
+  }
+}
+
+// Every position of random games has the reference's board (arrows included), phase, player to
+// move, players out and end, and every move leads to one of the reference's positions after its
+// moves, one for one; its text reads back to the same state.
+TEST(Players, RandomGamesOfThreePlayerAmazonsAgreeWithThePlainReference) {
+  namespace reference = troyka::players_reference;
+  for (const auto& [file, size] :
+       std::vector<std::pair<std::string, std::string>>{{kAmazons, ""}, {kPlacedAmazons, "6"}}) {
+    const troyka::Game game = sized_game(file, size);
+    const Rules rules = amazons_reference_rules(game);
+    game.visit([&](const auto& program) {
+      troyka::Rng rng(5);
+      troyka::MoveList moves;
+      int eliminations = 0, phases = 0;
+      for (int round = 0; round < 4; ++round) {
+        auto state = program.initial_state();
+        reference::Position expected = reference::start(rules);
+        while (true) {
+          const std::string text = file + ": " + program.position_text(state);
+          ASSERT_EQ(board_key(reference_position(rules, state).board), board_key(expected.board)) << text;
+          ASSERT_EQ(state.phase, expected.phase) << text;
+          ASSERT_EQ(state.over, expected.over) << text;
+          ASSERT_EQ(state.to_move, expected.to_move) << text;
+          int out = 0;
+          for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
+          ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
+          for (std::size_t k = 0; k < expected.out.size(); ++k)
+            EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
+          const auto parsed = program.parse_position(program.position_text(state));
+          ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+          EXPECT_EQ(parsed.state.hash, state.hash) << text;
+          if (state.over) {
+            EXPECT_EQ(state.winner, expected.winner) << text;
+            EXPECT_EQ(state.ended_by, expected.ended_by) << text;
+            eliminations += out;
+            phases += state.phase;
+            break;
+          }
+          program.legal_moves(state, moves);
+          std::vector<std::string> after_moves, after_reference;
+          for (const troyka::Move& move : moves) {
+            auto after = state;
+            program.apply(after, move);
+            after_moves.push_back(board_key(reference_position(rules, after).board));
+          }
+          std::map<std::string, reference::MoveKey> reference_moves;
+          for (const reference::MoveKey& move : reference::moves(rules, expected)) {
+            after_reference.push_back(board_key(reference::play(rules, expected, move).board));
+            reference_moves.emplace(after_reference.back(), move);
+          }
+          std::sort(after_moves.begin(), after_moves.end());
+          std::sort(after_reference.begin(), after_reference.end());
+          ASSERT_EQ(after_moves, after_reference) << text;
+          const troyka::Move move = program.random_move(state, rng);
+          EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
+          program.apply(state, move);
+          expected =
+              reference::play(rules, expected, reference_moves.at(board_key(reference_position(rules, state).board)));
+        }
+      }
+      EXPECT_GE(eliminations, 4) << file << ": too few random games put a player out";
+      if (!rules.phases.empty()) EXPECT_EQ(phases, 4) << file << ": every game reaches the movement";
+    });
+  }
+}
+
+// A three-player game of one amazon each on 5x5, from position text.
+template <typename Program>
+auto amazons_position(const Program& program, const std::string& text) {
+  const auto parsed = program.parse_position(text);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+  return parsed.state;
+}
+
+// An arrow blocks every player: White's arrow walls in Red's amazon, which is out when its turn
+// comes; Black, next, moves on, and Red's amazon stays where it stood.
+TEST(Players, AnArrowBlocksEveryPlayerAndAPlayerWalledInIsOut) {
+  sized_game(kAmazons, "").visit([](const auto& program) {
+    // Red's amazon on a1 is walled in but for b2, where White's arrow lands from c2.
+    auto state = amazons_position(program, "3Q36/10/10/10/10/10/10/2Q17/*9/Q2*8 White 40");
+    ASSERT_FALSE(state.over);
+    const auto move = program.parse_move(state, "c3-c2/b2");
+    ASSERT_TRUE(move.ok()) << move.error;
+    program.apply(state, move.move);
+    EXPECT_EQ(program.position_text(state), "3Q36/10/10/10/10/10/10/10/**Q17/Q2*8 Black 41 out=Red");
+    EXPECT_FALSE(state.over);
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    EXPECT_FALSE(moves.empty());
+    EXPECT_EQ(program.rank(state, 1), 3);
+  });
+}
+
+// The placement phase ends when every player has three amazons, not when the first has: White's
+// third placement leaves the game placing, Black's ends it; in the movement phase nothing is placed.
+TEST(Players, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
+  sized_game(kPlacedAmazons, "6").visit([](const auto& program) {
+    auto state = amazons_position(program, "Q1Q34/6/2Q23/6/Q15/3Q2Q31 White 6 phase=placement");
+    program.apply(state, program.parse_move(state, "f1").move);
+    EXPECT_EQ(program.position_text(state), "Q1Q34/6/2Q23/6/Q15/3Q2Q3Q1 Red 7 phase=placement");
+    program.apply(state, program.parse_move(state, "f2").move);
+    EXPECT_EQ(state.phase, 0);
+    program.apply(state, program.parse_move(state, "f3").move);
+    EXPECT_EQ(program.position_text(state), "Q1Q34/6/2Q23/5Q3/Q14Q2/3Q2Q3Q1 White 9 phase=movement");
+    EXPECT_EQ(program.parse_move(state, "a4").error,
+              "a4 is not a legal move for White; no piece can be placed on a4 now");
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_FALSE(moves.empty());
+    for (const troyka::Move& move : moves)  // an amazon's move and its shot
+      EXPECT_TRUE(std::regex_match(program.move_text(move), std::regex("[a-f][1-6]-[a-f][1-6]/[a-f][1-6]")))
+          << program.move_text(move);
+  });
 }
 
 }  // namespace
