@@ -774,4 +774,86 @@ TEST(Players, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
   });
 }
 
+TEST(Players, MctsBeatsTwoRandomPlayersInPlacedThreePlayerAmazons) {
+  expect_mcts_beats_two_random_players(sized_game(kPlacedAmazons, "5"));
+}
+
+// The king's moves, sorted, in a position of a three-player game of kings and rooks on 5x5 with
+// (legal (not (in-check King))).
+std::vector<std::string> king_moves(const std::string& position) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Kings"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece King "K" (step all-directions (to not-friend) capture))
+  (piece Rook "R" (slide orthogonal (to not-friend) capture))
+  (setup (place P1 King a1))
+  (legal (not (in-check King)))
+  (end (lose no-legal-moves))))");
+  std::vector<std::string> texts;
+  game.visit([&](const auto& program) {
+    const auto parsed = program.parse_position(position);
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    troyka::MoveList moves;
+    program.legal_moves(parsed.state, moves);
+    for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
+  });
+  std::sort(texts.begin(), texts.end());
+  return texts;
+}
+
+// (in-check ...) with three players asks every other player still playing: P2's rook covers row 4
+// and P3's, which moves after P2, row 2, so P1's king keeps to row 3; once P3 is out, its rook
+// stands as an obstacle and threatens nothing.
+TEST(Players, InCheckAsksEveryOtherPlayerStillPlaying) {
+  EXPECT_EQ(king_moves("5/R24/2K12/4R3/5 P1 0"), (std::vector<std::string>{"c3-b3", "c3-d3"}));
+  EXPECT_EQ(king_moves("5/R24/2K12/4R3/5 P1 0 out=P3"),
+            (std::vector<std::string>{"c3-b2", "c3-b3", "c3-c2", "c3-d2", "c3-d3"}));
+}
+
+// An attribute and a register with three players: each player's pawn that steps is marked, the
+// third player's too, and the register holds the last step's cell; a marked pawn may step twice.
+TEST(Players, AttributesAndRegistersMarkTheThirdPlayersPiecesToo) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Marks"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (attribute moved (initially (cells c3)))
+  (register last)
+  (piece Pawn "P"
+    (moves (go forward) empty land (set-attr moved) (remember last))
+    (moves (attr moved) (go forward) empty (go forward) empty land))
+  (setup (place P1 Pawn a1) (place P2 Pawn a3) (place P3 Pawn e5))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string move : {"a1-a2", "a3-b3", "e5-e4"}) {
+      const auto parsed = program.parse_move(state, move);
+      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
+      program.apply(state, parsed.move);
+    }
+    EXPECT_EQ(program.position_text(state), "5/4P3/1P23/P14/5 P1 3 moved=a2,b3,e4 last=e4");
+    const auto parsed = program.parse_position(program.position_text(state));
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    EXPECT_EQ(parsed.state.hash, state.hash);
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    std::vector<std::string> texts;
+    for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
+    std::sort(texts.begin(), texts.end());
+    EXPECT_EQ(texts, (std::vector<std::string>{"a2-a3", "a2-a4"}));
+  });
+}
+
+// The swap is the two-player pie rule: a game of three players with it is a mistake in the file.
+TEST(Players, TheSwapRuleIsForTwoPlayers) {
+  std::string text = game_of_players(3);
+  text.replace(text.find("(setup (place P1 Pawn e5))"), 26, "(setup) (swap-rule)");
+  EXPECT_EQ(
+      load_error(text),
+      R"(test.game:5:11: error: the swap (pie rule) gives the second player the first player's opening; a game of 3 players has no such pair
+ 5 |   (setup) (swap-rule)
+   |           ^
+hint: the swap is for two players: list two in (players ...), or switch the swap off with (swap-rule 0)
+)");
+}
+
 }  // namespace
