@@ -1038,8 +1038,9 @@ template <int Words>
 void Program<Words>::advance_phase(StateType& state) const {
   const auto& until = phase_until_[state.phase];
   const auto no_moves_asked = [] { return true; };  // the checker refuses no-legal-moves in (until ...)
+  // Asked of every player still playing: one out (more than two players) places and scores no more.
   if (until.empty() || !std::all_of(until.begin(), until.end(), [&](const EndTest& test) {
-        return end_test_holds<true>(state, test, no_moves_asked, nullptr);
+        return state.is_out(test.subject) || end_test_holds<true>(state, test, no_moves_asked, nullptr);
       }))
     return;
   state.hash ^= phase_keys_[state.phase] ^ phase_keys_[state.phase + 1u];

@@ -202,13 +202,13 @@ inline Position start(const lang::Rules& rules) {
   return position;
 }
 
-// Moves a game with phases on when every player is asked what the current phase's (until ...)
-// asks, and each has it.
+// Moves a game with phases on when every player still playing is asked what the current phase's
+// (until ...) asks, and each has it.
 inline void advance_phase(const lang::Rules& rules, Position& position) {
   if (static_cast<std::size_t>(position.phase) + 1 >= rules.phases.size()) return;
   for (const lang::EndRule& condition : rules.phases[static_cast<std::size_t>(position.phase)].until)
     for (int player = 0; player < rules.player_count(); ++player)
-      if (!holds(rules, condition, position, player)) return;
+      if (!is_out(position, player) && !holds(rules, condition, position, player)) return;
   ++position.phase;
 }
 

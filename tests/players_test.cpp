@@ -856,4 +856,66 @@ hint: the swap is for two players: list two in (players ...), or switch the swap
 )");
 }
 
+// A phase's (until ...) is asked of the players still playing: P2 has no cell to place on, so it is
+// out at its first turn, and the placement ends when P1 and P3 have two men each.
+TEST(Players, APhaseEndsWhenEveryPlayerStillPlayingHasWhatItsUntilAsks) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Placing"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 3 3))
+  (phases placement play)
+  (phase placement (until (>= (pieces) 2)))
+  (piece Man "M" (moves (phase play) (go forward) empty land))
+  (moves (phase placement) (new Man) (enter home-row) empty land)
+  (setup (place P1 Man (cells a1 a2)) (place P3 Man a3))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    EXPECT_EQ(program.position_text(state), "M32/M12/M12 P1 0 phase=placement");
+    program.apply(state, program.parse_move(state, "b1").move);
+    EXPECT_EQ(program.position_text(state), "M32/M12/M1M11 P3 1 phase=placement out=P2");
+    program.apply(state, program.parse_move(state, "b3").move);
+    EXPECT_EQ(program.position_text(state), "M3M31/M12/M1M11 P1 2 phase=play out=P2");
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "b1-b2");
+  });
+}
+
+// Counts per cell with three players, each sowing along its own version of the track from its own
+// home row: A's a1 sows into b1, B's a2 into a1, C's c3 into b3.
+TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Sowing"
+  (players (A north) (B east) (C south))
+  (board (rectangle 3 3))
+  (track ring
+    (A a1 b1 c1 c2 c3 b3 a3 a2)
+    (B a3 a2 a1 b1 c1 c2 c3 b3)
+    (C c3 b3 a3 a2 a1 b1 c1 c2))
+  (piece Seed "S")
+  (moves (enter home-row) (count > 0) (sow ring))
+  (setup (count 1 (cells a1 b1 c1 c2 c3 b3 a3 a2)))
+  (end (win (= (count home-row) 0)) (draw (ply-limit 30)))))");
+  game.visit([](const auto& program) {
+    // A sows one of its three houses; B then has the houses of column a that hold a seed: two
+    // after a1 is sown, three after b1 or c1.
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 1), 3U);
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 2), 8U);
+    auto state = program.initial_state();
+    for (const std::string move : {"a1", "a2", "c3"}) {
+      const auto parsed = program.parse_move(state, move);
+      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
+      program.apply(state, parsed.move);
+    }
+    EXPECT_EQ(program.position_text(state), "3/3/3 A 3 counts=a1:1,b1:2,c1:1,c2:1,a3:1,b3:2");
+    // A's last seed leaves its home row, which wins.
+    auto last = program.parse_position("3/3/3 A 9 counts=c1:1,a2:1,b3:1");
+    ASSERT_TRUE(last.ok()) << last.error;
+    program.apply(last.state, program.parse_move(last.state, "c1").move);
+    EXPECT_TRUE(last.state.over);
+    EXPECT_EQ(last.state.winner, 0);
+    EXPECT_EQ(program.position_text(last.state), "3/3/3 B 10 counts=a2:1,c2:1,b3:1");
+  });
+}
+
 }  // namespace
