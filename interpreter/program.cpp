@@ -1285,13 +1285,15 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
   }
   for (const std::uint8_t turn : record.rotations) rotate(state, general_->rotation(turn));
   for (const RegisterChange& change : record.registers) set_register(state, change.reg, change.cell);
-  const Board pieces = state.pieces();
-  for (const CellChange& change : record.changes)
-    for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute) {
-      if ((change.attributes_set >> attribute & 1) && pieces.test(change.cell))
-        set_attribute(state, attribute, change.cell, true);
-      if (change.attributes_cleared >> attribute & 1) set_attribute(state, attribute, change.cell, false);
-    }
+  if (!rules_->attributes.empty()) {
+    const Board pieces = state.pieces();
+    for (const CellChange& change : record.changes)
+      for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute) {
+        if ((change.attributes_set >> attribute & 1) && pieces.test(change.cell))
+          set_attribute(state, attribute, change.cell, true);
+        if (change.attributes_cleared >> attribute & 1) set_attribute(state, attribute, change.cell, false);
+      }
+  }
   if (counts_quiet_) {
     const bool quiet = !move.capture && move.piece != quiet_piece_;
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
