@@ -1091,6 +1091,8 @@ int Program<Words>::previous_in_play(const StateType& state) const {
 
 template <int Words>
 int Program<Words>::owner_at(const StateType& state, int cell) const {
+  if (players_ == kPlayers)  // unrolled: Pentago asks it of every cell a turn moves
+    return state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
   for (int player = 0; player < players_; ++player)
     if (state.by_player[player].test(cell)) return player;
   return -1;
