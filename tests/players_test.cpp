@@ -186,6 +186,24 @@ hint: the interpreter plays one player, or more than two, with steps, slides, ju
   }
 }
 
+// (repetition N) stays two players', also inside a compound condition.
+TEST(Players, TheInterpreterRefusesARepetitionInsideACompoundWithThreePlayers) {
+  std::string text = game_of_players(3);
+  text.replace(text.find("(lose (reach Pawn (row 1)))"), 27, "(draw (or (ply-limit 50) (repetition 3)))");
+  try {
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+    ADD_FAILURE() << "compiled a three-player game with a repetition";
+  } catch (const Error& error) {
+    const std::string rendered = render(error.diagnostic());
+    EXPECT_EQ(
+        rendered.substr(0, rendered.find("hint: ")),  // the hint: as for drops, above
+        R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
+ 2 |   (players (P1 north) (P2 east) (P3 south))
+   |                                 ^
+)");
+  }
+}
+
 // A game of one player is refused at its first player for what it does not play yet.
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
   std::string text = game_of_players(1);
