@@ -3742,12 +3742,12 @@ std::string Program<Words>::describe() const {
     out +=
         "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
         "become its own, mirrored across the diagonal from a1\n";
-  // The first two players' tables (a puzzle has one player).
+  // Every player's tables, the first in words.
   std::string compiled = fmt::format("{} jumps, {} hops and {} drops for {}", jumps_[0].size(), hops_[0].size(),
                                      drops_[0].size(), r.players[0].name);
-  if (r.player_count() > 1)
-    compiled +=
-        fmt::format(", {}, {} and {} for {}", jumps_[1].size(), hops_[1].size(), drops_[1].size(), r.players[1].name);
+  for (int player = 1; player < players_; ++player)
+    compiled += fmt::format(", {}, {} and {} for {}", jumps_[player].size(), hops_[player].size(),
+                            drops_[player].size(), r.players[static_cast<std::size_t>(player)].name);
   out += fmt::format("compiled: {}; {} end checks; no rule-tree walking while playing\n", compiled,
                      all_end_tests_[0].size());
   if (shoots_)
