@@ -936,4 +936,29 @@ TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
   });
 }
 
+// The tools on three-player Amazons: show lists every player's tables and the shots, perft counts
+// the start, bench and play run games to their end.
+TEST(Players, ShowPerftBenchAndPlayPlayThreePlayerAmazons) {
+  const std::string file = "games/amazons-3-players.game";
+  const troyka_tests::Outcome show = troyka_tests::run_troyka("show " + file);
+  EXPECT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("compiled: 8 jumps, 0 hops and 0 drops for White, 8, 0 and 0 for Red, 8, 0 and 0 for "
+                          "Black; "),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to"), std::string::npos)
+      << show.out;
+  const troyka_tests::Outcome perft = troyka_tests::run_troyka("perft " + file + " --depth 1 --json");
+  EXPECT_EQ(perft.status, 0) << perft.err;
+  EXPECT_NE(perft.out.find(R"("nodes":1644)"), std::string::npos) << perft.out;
+  const troyka_tests::Outcome bench = troyka_tests::run_troyka("bench " + file + " --playouts 5 --seed 1");
+  EXPECT_EQ(bench.status, 0) << bench.err;
+  EXPECT_NE(bench.out.find("Red wins"), std::string::npos) << bench.out;
+  const troyka_tests::Outcome play =
+      troyka_tests::run_troyka("play games/amazons-3-players-placed.game --param size=5 --ascii --no-color");
+  EXPECT_EQ(play.status, 0) << play.err;
+  EXPECT_NE(play.out.find("result: "), std::string::npos) << play.out;
+  EXPECT_NE(play.out.find("the last player left"), std::string::npos) << play.out;
+}
+
 }  // namespace
