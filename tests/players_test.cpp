@@ -170,55 +170,51 @@ Rules reference_rules(const std::string& name) {
   return rules;
 }
 
+// The error of compiling the game of `text` (a file test.game), rendered; "" when it compiles.
+std::string compile_error(const std::string& text) {
+  try {
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+  } catch (const Error& error) {
+    return render(error.diagnostic());
+  }
+  return "";
+}
+
+// The hint of every refusal for one player or more than two: what the interpreter plays.
+const std::string kPlayableHint =
+    R"(hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+)";
+
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
   std::string text = game_of_players(3);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  try {
-    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a three-player game with drops";
-  } catch (const Error& error) {
-    EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
-)");
-  }
+)" + kPlayableHint);
 }
 
 // (repetition N) stays two players', also inside a compound condition.
 TEST(Players, TheInterpreterRefusesARepetitionInsideACompoundWithThreePlayers) {
   std::string text = game_of_players(3);
   text.replace(text.find("(lose (reach Pawn (row 1)))"), 27, "(draw (or (ply-limit 50) (repetition 3)))");
-  try {
-    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a three-player game with a repetition";
-  } catch (const Error& error) {
-    const std::string rendered = render(error.diagnostic());
-    EXPECT_EQ(
-        rendered.substr(0, rendered.find("hint: ")),  // the hint: as for drops, above
-        R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-)");
-  }
+)" + kPlayableHint);
 }
 
 // A game of one player is refused at its first player for what it does not play yet.
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
   std::string text = game_of_players(1);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  try {
-    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a one-player game with drops";
-  } catch (const Error& error) {
-    EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
  2 |   (players (P1 north))
    |            ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
-)");
-  }
+)" + kPlayableHint);
 }
 
 // With three players a chain of jumps takes the pieces of two players at once: each is out when
