@@ -391,6 +391,31 @@ troyka::players_reference::Position reference_position(const Rules& rules, const
   return position;
 }
 
+// Checks `state` against the reference's position `expected`: the end, the player to move (and the
+// decisions left in its turn), the players out in the order they went out, the winner and the end
+// rule once over, and that its text reads back to the same state. Returns how many players are out.
+template <typename Program, typename State>
+int expect_agrees_with_reference(const Program& program, const Rules& rules, const State& state,
+                                 const troyka::players_reference::Position& expected, const std::string& text) {
+  EXPECT_EQ(state.over, expected.over) << text;
+  EXPECT_EQ(state.to_move, expected.to_move) << text;
+  if (!state.over) EXPECT_EQ(state.actions_left, expected.actions_left) << text;
+  int out = 0;
+  for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
+  EXPECT_EQ(out, static_cast<int>(expected.out.size())) << text;
+  for (std::size_t k = 0; k < expected.out.size(); ++k)
+    EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
+  const auto parsed = program.parse_position(program.position_text(state));
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+  EXPECT_EQ(parsed.state.hash, state.hash) << text;
+  EXPECT_EQ(parsed.state.out_order, state.out_order) << text;
+  if (state.over) {
+    EXPECT_EQ(state.winner, expected.winner) << text;
+    EXPECT_EQ(state.ended_by, expected.ended_by) << text;
+  }
+  return out;
+}
+
 // Every position of random games, from the start and from a few pawns in the middle (where players
 // go out), has the reference's moves, player to move (and the decisions left in its turn, with two
 // moves a turn), players out and end; its text reads back to the same state.
@@ -414,21 +439,9 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
         reference::Position expected = round % 2 ? reference_position(rules, state) : reference::start(rules);
         while (true) {
           const std::string text = file + ": " + program.position_text(state);
-          ASSERT_EQ(state.over, expected.over) << text;
-          ASSERT_EQ(state.to_move, expected.to_move) << text;
-          if (!state.over) ASSERT_EQ(state.actions_left, expected.actions_left) << text;
-          int out = 0;
-          for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
-          ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
-          for (std::size_t k = 0; k < expected.out.size(); ++k)
-            EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
-          const auto parsed = program.parse_position(program.position_text(state));
-          ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-          EXPECT_EQ(parsed.state.hash, state.hash) << text;
-          EXPECT_EQ(parsed.state.out_order, state.out_order) << text;
+          const int out = expect_agrees_with_reference(program, rules, state, expected, text);
+          if (HasFailure()) return;
           if (state.over) {
-            EXPECT_EQ(state.winner, expected.winner) << text;
-            EXPECT_EQ(state.ended_by, expected.ended_by) << text;
             eliminations += out;
             break;
           }
@@ -694,19 +707,9 @@ TEST(Players, RandomGamesOfThreePlayerAmazonsAgreeWithThePlainReference) {
           const std::string text = file + ": " + program.position_text(state);
           ASSERT_EQ(board_key(reference_position(rules, state).board), board_key(expected.board)) << text;
           ASSERT_EQ(state.phase, expected.phase) << text;
-          ASSERT_EQ(state.over, expected.over) << text;
-          ASSERT_EQ(state.to_move, expected.to_move) << text;
-          int out = 0;
-          for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
-          ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
-          for (std::size_t k = 0; k < expected.out.size(); ++k)
-            EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
-          const auto parsed = program.parse_position(program.position_text(state));
-          ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-          EXPECT_EQ(parsed.state.hash, state.hash) << text;
+          const int out = expect_agrees_with_reference(program, rules, state, expected, text);
+          if (HasFailure()) return;
           if (state.over) {
-            EXPECT_EQ(state.winner, expected.winner) << text;
-            EXPECT_EQ(state.ended_by, expected.ended_by) << text;
             eliminations += out;
             phases += state.phase;
             break;
