@@ -30,7 +30,6 @@ namespace {
 // with one player or more than two; "" when it plays it.
 std::string unplayable_condition(const lang::EndRule& rule) {
   switch (rule.kind) {
-    case lang::EndKind::InCheck: return "(in-check ...)";
     default: break;
   }
   for (const lang::EndRule& part : rule.parts)
@@ -49,15 +48,9 @@ std::string unplayable_with_many_players(const lang::Rules& rules) {
   for (const lang::PieceType& piece : rules.pieces)
     for (const lang::MoveRule& move : piece.moves) {
       if (move.kind == lang::MoveKind::Drop) return "drops";
-      if (move.shoots) return "shots";
     }
-  if (rules.swap_rule) return "(swap-rule)";
-  if (!rules.legal.empty()) return "(legal ...)";
-  if (!rules.phases.empty()) return "(phases ...)";
   if (!rules.counters.empty()) return "counters";
   if (!rules.hands.empty()) return "hands";
-  if (rules.keeps_counts) return "counts per cell";
-  if (!rules.attributes.empty() || !rules.registers.empty()) return "attributes and registers";
   for (const lang::EndRule& rule : rules.end) {
     if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";
     if (rule.outcome == lang::Outcome::MostArea) return "(most-area ...)";
@@ -84,8 +77,9 @@ void require_playable_players(const lang::Rules& rules) {
   throw lang::Error(lang::Diagnostic{
       rules.source, rules.players[shown].pos, std::move(message),
       "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
-      "(moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal "
-      "moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player "
+      "shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, "
+      "attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, "
+      "comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player "
       "(docs/language.md, \"Players\")"});
 }
 

@@ -45,6 +45,13 @@ static bool is_unforeseen(EndKind kind) {
          kind == EndKind::Any || kind == EndKind::Not || kind == EndKind::InCheck || kind == EndKind::Connected;
 }
 
+// Whether some player's entry of a per-player table has something: the players a game does not
+// have leave theirs empty.
+template <typename Table>
+static bool some_player_has(const Table& by_player) {
+  return std::any_of(by_player.begin(), by_player.end(), [](const auto& entries) { return !entries.empty(); });
+}
+
 // Whether the condition, or a part of it, counts repetitions.
 static bool asks_repetition(const lang::EndRule& rule) {
   return rule.kind == EndKind::Repetition ||
@@ -148,12 +155,11 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   if (checks_legality_)
     for (int player = 0; player < players_; ++player) legal_tests_[player] = end_test(rules_->legal.front(), player);
   if (rules_->general) compile_rule_legality();
-  const bool hops = !hops_[0].empty() || !hops_[1].empty();
+  const bool hops = some_player_has(hops_);
   moves_listed_ = hops || must_capture_ || general_ || checks_legality_;
-  shoots_ = !shots_[0].empty() || !shots_[1].empty() || (general_ && general_->blocks());
-  has_extras_ = general_ || !drops_[0].empty() || !drops_[1].empty() || pass_when_stuck_ || swap_rule_ ||
-                !guards_[0].empty() || !guards_[1].empty() || hops || promotes_ || counts_quiet_ || shoots_ ||
-                repeats_ || checks_legality_ || marks_pieces_ ||
+  shoots_ = some_player_has(shots_) || (general_ && general_->blocks());
+  has_extras_ = general_ || some_player_has(drops_) || pass_when_stuck_ || swap_rule_ || some_player_has(guards_) ||
+                hops || promotes_ || counts_quiet_ || shoots_ || repeats_ || checks_legality_ || marks_pieces_ ||
                 std::any_of(rules_->end.begin(), rules_->end.end(), [](const lang::EndRule& rule) {
                   return rule.kind == EndKind::InARow || rule.kind == EndKind::Connect || is_unforeseen(rule.kind);
                 });
@@ -1032,8 +1038,9 @@ template <int Words>
 void Program<Words>::advance_phase(StateType& state) const {
   const auto& until = phase_until_[state.phase];
   const auto no_moves_asked = [] { return true; };  // the checker refuses no-legal-moves in (until ...)
+  // Asked of every player still playing: one out (more than two players) places and scores no more.
   if (until.empty() || !std::all_of(until.begin(), until.end(), [&](const EndTest& test) {
-        return end_test_holds<true>(state, test, no_moves_asked, nullptr);
+        return state.is_out(test.subject) || end_test_holds<true>(state, test, no_moves_asked, nullptr);
       }))
     return;
   state.hash ^= phase_keys_[state.phase] ^ phase_keys_[state.phase + 1u];
@@ -1084,6 +1091,8 @@ int Program<Words>::previous_in_play(const StateType& state) const {
 
 template <int Words>
 int Program<Words>::owner_at(const StateType& state, int cell) const {
+  if (players_ == kPlayers)  // unrolled: Pentago asks it of every cell a turn moves
+    return state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
   for (int player = 0; player < players_; ++player)
     if (state.by_player[player].test(cell)) return player;
   return -1;
@@ -1286,13 +1295,15 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
   }
   for (const std::uint8_t turn : record.rotations) rotate(state, general_->rotation(turn));
   for (const RegisterChange& change : record.registers) set_register(state, change.reg, change.cell);
-  const Board pieces = state.by_player[0] | state.by_player[1];
-  for (const CellChange& change : record.changes)
-    for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute) {
-      if ((change.attributes_set >> attribute & 1) && pieces.test(change.cell))
-        set_attribute(state, attribute, change.cell, true);
-      if (change.attributes_cleared >> attribute & 1) set_attribute(state, attribute, change.cell, false);
-    }
+  if (!rules_->attributes.empty()) {
+    const Board pieces = state.pieces();
+    for (const CellChange& change : record.changes)
+      for (int attribute = 0; attribute < static_cast<int>(rules_->attributes.size()); ++attribute) {
+        if ((change.attributes_set >> attribute & 1) && pieces.test(change.cell))
+          set_attribute(state, attribute, change.cell, true);
+        if (change.attributes_cleared >> attribute & 1) set_attribute(state, attribute, change.cell, false);
+      }
+  }
   if (counts_quiet_) {
     const bool quiet = !move.capture && move.piece != quiet_piece_;
     state.quiet_plies = quiet ? static_cast<std::uint16_t>(state.quiet_plies + 1) : 0;
@@ -1316,7 +1327,7 @@ void Program<Words>::rotate(StateType& state, const Rotation& turn) const {
   boost::container::small_vector<Turned, 16> turned;
   for (std::size_t i = 0; i < turn.cells.size(); ++i) {
     const int cell = turn.cells[i];
-    const int owner = state.by_player[0].test(cell) ? 0 : state.by_player[1].test(cell) ? 1 : -1;
+    const int owner = owner_at(state, cell);
     if (owner < 0) continue;
     turned.push_back({owner, piece_at(state, owner, cell), turn.images[i]});
     take(state, owner, turned.back().piece, cell);
@@ -1655,15 +1666,25 @@ bool Program<Words>::in_check(const StateType& state, int subject, int piece) co
   return royal.any() && takes_any(state, subject, royal);
 }
 
-// The opponent's moves, on a copy with the turn turned: the fast path's target sets first (a move
+// With more than two players, each other player still playing is asked in turn: a player out
+// moves no more, so it threatens nothing.
+template <int Words>
+bool Program<Words>::takes_any(const StateType& state, int subject, const Board& targets) const {
+  if (players_ == kPlayers) return takes_any_by(state, 1 - subject, subject, targets);
+  for (int attacker = 0; attacker < players_; ++attacker)
+    if (attacker != subject && !state.is_out(attacker) && takes_any_by(state, attacker, subject, targets)) return true;
+  return false;
+}
+
+// The attacker's moves, on a copy with the turn turned: the fast path's target sets first (a move
 // there captures on its landing); then the general rules that may reach `targets` from where their
 // pieces stand, a capture read off each record (GeneralMoves::takes_any). With chains of jumps or
 // prioritised general rules (whether a rule runs depends on the other moves), every move is listed:
 // a chain is played on a copy to see what it takes.
 template <int Words>
-bool Program<Words>::takes_any(const StateType& state, int subject, const Board& targets) const {
+bool Program<Words>::takes_any_by(const StateType& state, int attacker, int subject, const Board& targets) const {
   StateType turned = state;
-  turned.to_move = static_cast<std::uint8_t>(1 - subject);
+  turned.to_move = static_cast<std::uint8_t>(attacker);
   turned.over = false;
   // The fast path's moves land where they capture: a set of cells at a time, before any is listed.
   bool landed = false;
@@ -3194,7 +3215,8 @@ ParsedMove Program<Words>::parse_drop(const StateType& state, std::string_view t
     return fail(fmt::format("more than one piece can be placed on {}: write {} or {}", text, move_text(moves[0]),
                             move_text(moves[1])));
   const std::string& player = rules_->players[state.to_move].name;
-  if (drops_[state.to_move].empty())
+  // A rule in core forms that places (`new`) may apply in another phase: then the move is only not legal now.
+  if (drops_[state.to_move].empty() && !(general_ && general_->entering_pieces().any()))
     return fail(fmt::format("{} places no pieces in this game; write a move as from-to, e.g. {}", player,
                             move_text(Move{0, static_cast<std::uint16_t>(width_), 0, false})));
   if (pass_when_stuck_ && !has_targets(state))
@@ -3228,8 +3250,6 @@ std::string Program<Words>::position_text(const StateType& state) const {
   if (!actions_keys_.empty()) side += fmt::format(":{}", state.actions_left);
   // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
   text = fmt::format("{} {} {}", text, side, state.ply);
-  // The one player of a puzzle is out only when it lost, which the position shows again when read.
-  if (state.out_order && players_ > kPlayers) text += " out=" + out_text(state);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
   if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
@@ -3239,6 +3259,9 @@ std::string Program<Words>::position_text(const StateType& state) const {
   for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
   if (!rules_->hands.empty()) text += " hand=" + hand_text(state);
   if (rules_->keeps_counts) text += " counts=" + counts_text(state);
+  // The players out come last, as the parser reads them. The one player of a puzzle is out only
+  // when it lost, which the position shows again when read.
+  if (state.out_order && players_ > kPlayers) text += " out=" + out_text(state);
   return text;
 }
 
@@ -3313,7 +3336,7 @@ std::string Program<Words>::parse_mark(StateType& state, std::string_view text) 
     for (std::string_view rest = value == "-" ? std::string_view() : value; !rest.empty();) {
       const std::string_view cell_text = rest.substr(0, rest.find(','));
       const int cell = cell_of(cell_text);
-      if (cell < 0 || !board_.test(cell) || !(state.by_player[0] | state.by_player[1]).test(cell))
+      if (cell < 0 || !board_.test(cell) || !state.pieces().test(cell))
         return fmt::format("'{}' gives the attribute {} to {}, which is not a piece on the board", text, name,
                            cell_text);
       state.attributes[attribute].set(cell);
@@ -3728,12 +3751,12 @@ std::string Program<Words>::describe() const {
     out +=
         "swap rule: the second player's first move may be the swap (move text: swap): the first player's pieces "
         "become its own, mirrored across the diagonal from a1\n";
-  // The first two players' tables (a puzzle has one player).
+  // Every player's tables, the first in words.
   std::string compiled = fmt::format("{} jumps, {} hops and {} drops for {}", jumps_[0].size(), hops_[0].size(),
                                      drops_[0].size(), r.players[0].name);
-  if (r.player_count() > 1)
-    compiled +=
-        fmt::format(", {}, {} and {} for {}", jumps_[1].size(), hops_[1].size(), drops_[1].size(), r.players[1].name);
+  for (int player = 1; player < players_; ++player)
+    compiled += fmt::format(", {}, {} and {} for {}", jumps_[player].size(), hops_[player].size(),
+                            drops_[player].size(), r.players[static_cast<std::size_t>(player)].name);
   out += fmt::format("compiled: {}; {} end checks; no rule-tree walking while playing\n", compiled,
                      all_end_tests_[0].size());
   if (shoots_)

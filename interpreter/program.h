@@ -650,10 +650,13 @@ class Program {
   void keep_captures(const StateType& state, MoveList& moves, std::vector<GeneralRecord>* records) const;
   // `record`: the move's record when it is general and the listing kept it, else null.
   bool legal_after(const StateType& state, Move move, const GeneralRecord* record) const;
-  // (in-check PIECE) for `subject`: the opponent, were it to move, has a move that takes such a piece.
+  // (in-check PIECE) for `subject`: an opponent, were it to move, has a move that takes such a piece.
   [[gnu::noinline]] bool in_check(const StateType& state, int subject, int piece) const;
-  // Whether the opponent of `subject`, were it to move, has a move that takes a piece of `subject`'s on `targets`.
+  // Whether an opponent of `subject` (with more than two players, any other player still playing),
+  // were it to move, has a move that takes a piece of `subject`'s on `targets`.
   bool takes_any(const StateType& state, int subject, const Board& targets) const;
+  // Whether `attacker`, were it to move, has a move that takes a piece of `subject`'s on `targets`.
+  bool takes_any_by(const StateType& state, int attacker, int subject, const Board& targets) const;
   // (when (can-move others)): the player not to move has a move, fallback rules aside.
   bool others_can_move(const StateType& state) const;
   bool has_general_move(const StateType& state) const;

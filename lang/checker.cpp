@@ -2900,6 +2900,12 @@ class Checker {
   }
 
   void check_swap(const Node& form) const {
+    if (rules_.player_count() != 2)
+      fail(form,
+           fmt::format("the swap (pie rule) gives the second player the first player's opening; a game of {} player{} "
+                       "has no such pair",
+                       rules_.player_count(), rules_.player_count() == 1 ? "" : "s"),
+           "the swap is for two players: list two in (players ...), or switch the swap off with (swap-rule 0)");
     if (!rules_.setup.empty())
       fail(form,
            "the swap turns the first player's opening pieces into the second player's, so the game must start "

@@ -2,9 +2,15 @@
 // and docs/core-design.md §3.1 on a plain array, cell by cell: nothing shared with the interpreter
 // (or with tests/reference.h, whose squares and enemies are two players') but lang::Rules, whose
 // next_cell steps along the grid or the board's links. It plays what the interpreter plays with
-// more than two players and nothing else: steps and slides onto the cells their targets allow, and
-// the end rules reach, no pieces, no legal moves and ply limit, in turns of one decision or several
-// ((turn (actions N) (first M))). A loss puts its player out: its turns are skipped and its pieces
+// more than two players and nothing else: steps and slides onto the cells their targets allow, a
+// slide followed by a shot ((then (shoot MOVE)): from where it landed, with the cell it left empty,
+// to an empty cell, which is blocked to the end), and the end rules reach, no pieces, no legal
+// moves, ply limit and comparisons of (pieces), in turns of one decision or several ((turn
+// (actions N) (first M))). A game with phases places in its first phase (a new piece of the game's
+// one type on any empty cell: the placement of games/amazons-3-players-placed.game, whose rule is
+// in core forms) until every player has the (pieces) its (until ...) asks, then plays the pieces'
+// keyword moves (which the caller may take from another file: the reference reads no core forms).
+// A loss puts its player out: its turns are skipped and its pieces
 // stay (in the middle of its turn, the decisions it played stay, and the next player starts a
 // whole turn); the game ends at a win, a draw or when one player is left.
 #pragma once
@@ -23,6 +29,8 @@ namespace troyka::players_reference {
 struct Square {
   int player = -1;  // -1: empty
   int piece = -1;
+  bool blocked = false;  // a shot's arrow: no piece stands here again
+  bool operator==(const Square&) const = default;
 };
 
 struct Position {
@@ -34,16 +42,18 @@ struct Position {
   bool over = false;
   int winner = kNoWinner;  // a player or kDraw once over
   int ended_by = -1;       // the end rule that decided, or kEndedByNoMoves
+  int phase = 0;           // an index into lang::Rules::phases
 };
 
-// from, to, piece, capture
-using MoveKey = std::tuple<int, int, int, bool>;
+// from, to, piece, capture, the cell shot (-1: none); a placement has from == to
+using MoveKey = std::tuple<int, int, int, bool, int>;
 
 inline bool is_out(const Position& position, int player) {
   return std::find(position.out.begin(), position.out.end(), player) != position.out.end();
 }
 
 inline bool lands(lang::Target target, int mover, const Square& square) {
+  if (square.blocked) return false;
   const bool empty = square.player < 0, own = square.player == mover, other = !empty && !own;
   switch (target) {
     case lang::Target::Empty: return empty;
@@ -56,21 +66,53 @@ inline bool lands(lang::Target target, int mover, const Square& square) {
   return false;
 }
 
+// The cells a shot of `rule` reaches from `from`, on `board` (where the shooter has left its cell).
+inline std::vector<int> shots(const lang::Rules& rules, const lang::MoveRule& rule, int mover,
+                              const std::vector<Square>& board, int from) {
+  std::vector<int> cells;
+  for (const lang::Offset offset : rule.shot_offsets[static_cast<std::size_t>(mover)])
+    for (int to = rules.next_cell(from, offset); to >= 0; to = rules.next_cell(to, offset)) {
+      const Square& there = board[static_cast<std::size_t>(to)];
+      if (there.player >= 0 || there.blocked) break;
+      cells.push_back(to);
+      if (rule.shot_kind == lang::MoveKind::Step) break;
+    }
+  return cells;
+}
+
 inline std::vector<MoveKey> moves(const lang::Rules& rules, const Position& position) {
   std::vector<MoveKey> found;
   if (position.over) return found;
   const int mover = position.to_move;
+  if (!rules.phases.empty() && position.phase == 0) {  // the placement phase
+    for (int cell = 0; cell < rules.cells(); ++cell)
+      if (lands(lang::Target::Empty, mover, position.board[static_cast<std::size_t>(cell)]))
+        found.emplace_back(cell, cell, 0, false, -1);
+    return found;
+  }
   for (int from = 0; from < rules.cells(); ++from) {
     const Square& square = position.board[static_cast<std::size_t>(from)];
     if (square.player != mover) continue;
     for (const lang::MoveRule& rule : rules.pieces[static_cast<std::size_t>(square.piece)].moves) {
       if ((rule.kind != lang::MoveKind::Step && rule.kind != lang::MoveKind::Slide) || !rule.tests.empty())
         throw std::logic_error("the players' reference plays steps and slides without cell tests only");
+      if (rule.shoots && rule.target != lang::Target::Empty)
+        throw std::logic_error("the players' reference shoots after moves to empty cells only");
       for (const lang::Offset offset : rule.offsets[static_cast<std::size_t>(mover)]) {
         for (int to = rules.next_cell(from, offset); to >= 0; to = rules.next_cell(to, offset)) {
           const Square& there = position.board[static_cast<std::size_t>(to)];
-          if (lands(rule.target, mover, there)) found.emplace_back(from, to, square.piece, there.player >= 0);
-          if (rule.kind == lang::MoveKind::Step || there.player >= 0) break;
+          if (lands(rule.target, mover, there)) {
+            if (!rule.shoots) {
+              found.emplace_back(from, to, square.piece, there.player >= 0, -1);
+            } else {
+              std::vector<Square> left = position.board;
+              left[static_cast<std::size_t>(from)] = {};
+              left[static_cast<std::size_t>(to)] = square;
+              for (const int shot : shots(rules, rule, mover, left, to))
+                found.emplace_back(from, to, square.piece, false, shot);
+            }
+          }
+          if (rule.kind == lang::MoveKind::Step || there.player >= 0 || there.blocked) break;
         }
       }
     }
@@ -99,7 +141,15 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Pos
                          [&](const Square& square) { return square.player < 0 || square.player == subject; });
     case lang::EndKind::NoLegalMoves: return subject == position.to_move && moves(rules, position).empty();
     case lang::EndKind::PlyLimit: return position.ply >= static_cast<std::uint32_t>(rule.ply_limit);
-    default: throw std::logic_error("the players' reference reads reach, no pieces, no legal moves and ply limits");
+    case lang::EndKind::Compare:
+      if (rule.counter >= 0) throw std::logic_error("the players' reference compares (pieces) only");
+      return lang::compare(
+          static_cast<int>(std::count_if(position.board.begin(), position.board.end(),
+                                         [&](const Square& square) { return square.player == subject; })),
+          rule.comparison, rule.value);
+    default:
+      throw std::logic_error(
+          "the players' reference reads reach, no pieces, no legal moves, ply limits and comparisons of (pieces)");
   }
 }
 
@@ -152,11 +202,23 @@ inline Position start(const lang::Rules& rules) {
   return position;
 }
 
+// Moves a game with phases on when every player still playing is asked what the current phase's
+// (until ...) asks, and each has it.
+inline void advance_phase(const lang::Rules& rules, Position& position) {
+  if (static_cast<std::size_t>(position.phase) + 1 >= rules.phases.size()) return;
+  for (const lang::EndRule& condition : rules.phases[static_cast<std::size_t>(position.phase)].until)
+    for (int player = 0; player < rules.player_count(); ++player)
+      if (!is_out(position, player) && !holds(rules, condition, position, player)) return;
+  ++position.phase;
+}
+
 inline Position play(const lang::Rules& rules, const Position& position, const MoveKey& move) {
-  const auto [from, to, piece, capture] = move;
+  const auto [from, to, piece, capture, shot] = move;
   Position after = position;
-  after.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
   after.board[static_cast<std::size_t>(from)] = {};
+  after.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  if (shot >= 0) after.board[static_cast<std::size_t>(shot)].blocked = true;
+  advance_phase(rules, after);
   ++after.ply;
   // A turn of several decisions ((turn (actions N))) keeps the player to move until its last.
   if (--after.actions_left == 0) {

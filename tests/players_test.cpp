@@ -170,37 +170,51 @@ Rules reference_rules(const std::string& name) {
   return rules;
 }
 
+// The error of compiling the game of `text` (a file test.game), rendered; "" when it compiles.
+std::string compile_error(const std::string& text) {
+  try {
+    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
+  } catch (const Error& error) {
+    return render(error.diagnostic());
+  }
+  return "";
+}
+
+// The hint of every refusal for one player or more than two: what the interpreter plays.
+const std::string kPlayableHint =
+    R"(hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+)";
+
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
   std::string text = game_of_players(3);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  try {
-    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a three-player game with drops";
-  } catch (const Error& error) {
-    EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
-)");
-  }
+)" + kPlayableHint);
+}
+
+// (repetition N) stays two players', also inside a compound condition.
+TEST(Players, TheInterpreterRefusesARepetitionInsideACompoundWithThreePlayers) {
+  std::string text = game_of_players(3);
+  text.replace(text.find("(lose (reach Pawn (row 1)))"), 27, "(draw (or (ply-limit 50) (repetition 3)))");
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
+ 2 |   (players (P1 north) (P2 east) (P3 south))
+   |                                 ^
+)" + kPlayableHint);
 }
 
 // A game of one player is refused at its first player for what it does not play yet.
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
   std::string text = game_of_players(1);
   text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  try {
-    const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a one-player game with drops";
-  } catch (const Error& error) {
-    EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
+  EXPECT_EQ(compile_error(text),
+            R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
  2 |   (players (P1 north))
    |            ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
-)");
-  }
+)" + kPlayableHint);
 }
 
 // With three players a chain of jumps takes the pieces of two players at once: each is out when
@@ -368,10 +382,40 @@ troyka::players_reference::Position reference_position(const Rules& rules, const
       for (std::size_t piece = 0; piece < rules.pieces.size(); ++piece)
         if (state.by_player[player].test(cell) && state.by_piece[piece].test(cell))
           position.board[static_cast<std::size_t>(cell)] = {player, static_cast<int>(piece)};
+  for (int cell = 0; cell < rules.cells(); ++cell)
+    position.board[static_cast<std::size_t>(cell)].blocked = state.blocked.test(cell);
   position.to_move = state.to_move;
+  position.phase = state.phase;
   position.actions_left = state.actions_left;
   position.ply = state.ply;
   return position;
+}
+
+// Checks `state` against the reference's position `expected`: the end, the player to move (and the
+// decisions left in its turn), the players out in the order they went out, the winner and the end
+// rule once over, and that its text reads back to the same state. Returns how many players are out.
+template <typename Program, typename State>
+int expect_agrees_with_reference(const Program& program, const Rules& rules, const State& state,
+                                 const troyka::players_reference::Position& expected, const std::string& text) {
+  EXPECT_EQ(state.over, expected.over) << text;
+  EXPECT_EQ(state.to_move, expected.to_move) << text;
+  if (!state.over) {
+    EXPECT_EQ(state.actions_left, expected.actions_left) << text;
+  }
+  int out = 0;
+  for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
+  EXPECT_EQ(out, static_cast<int>(expected.out.size())) << text;
+  for (std::size_t k = 0; k < expected.out.size(); ++k)
+    EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
+  const auto parsed = program.parse_position(program.position_text(state));
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+  EXPECT_EQ(parsed.state.hash, state.hash) << text;
+  EXPECT_EQ(parsed.state.out_order, state.out_order) << text;
+  if (state.over) {
+    EXPECT_EQ(state.winner, expected.winner) << text;
+    EXPECT_EQ(state.ended_by, expected.ended_by) << text;
+  }
+  return out;
 }
 
 // Every position of random games, from the start and from a few pawns in the middle (where players
@@ -397,35 +441,21 @@ TEST(Players, RandomGamesAgreeWithThePlainReference) {
         reference::Position expected = round % 2 ? reference_position(rules, state) : reference::start(rules);
         while (true) {
           const std::string text = file + ": " + program.position_text(state);
-          ASSERT_EQ(state.over, expected.over) << text;
-          ASSERT_EQ(state.to_move, expected.to_move) << text;
-          if (!state.over) {
-            ASSERT_EQ(state.actions_left, expected.actions_left) << text;
-          }
-          int out = 0;
-          for (int player = 0; player < rules.player_count(); ++player) out += state.is_out(player);
-          ASSERT_EQ(out, static_cast<int>(expected.out.size())) << text;
-          for (std::size_t k = 0; k < expected.out.size(); ++k)
-            EXPECT_EQ(state.out_rank(expected.out[k]), static_cast<int>(k + 1)) << text;
-          const auto parsed = program.parse_position(program.position_text(state));
-          ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error;
-          EXPECT_EQ(parsed.state.hash, state.hash) << text;
-          EXPECT_EQ(parsed.state.out_order, state.out_order) << text;
+          const int out = expect_agrees_with_reference(program, rules, state, expected, text);
+          if (HasFailure()) return;
           if (state.over) {
-            EXPECT_EQ(state.winner, expected.winner) << text;
-            EXPECT_EQ(state.ended_by, expected.ended_by) << text;
             eliminations += out;
             break;
           }
           program.legal_moves(state, moves);
           std::vector<reference::MoveKey> listed;
-          for (const troyka::Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture);
+          for (const troyka::Move& move : moves) listed.emplace_back(move.from, move.to, move.piece, move.capture, -1);
           std::sort(listed.begin(), listed.end());
           ASSERT_EQ(listed, reference::moves(rules, expected)) << text;
           const troyka::Move move = program.random_move(state, rng);
           EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
           program.apply(state, move);
-          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture});
+          expected = reference::play(rules, expected, {move.from, move.to, move.piece, move.capture, -1});
         }
       }
       EXPECT_GE(eliminations, 5) << file << ": too few random games put a player out";
@@ -592,6 +622,344 @@ TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
 // The same on the general back end (a board with links).
 TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
   expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
+}
+
+// ---- shots, phases, (legal ...), attributes and counts per cell with more than two players ----
+
+const std::string kAmazons = "amazons-3-players.game";
+const std::string kPlacedAmazons = "amazons-3-players-placed.game";
+
+// A game of games/ with `size` (--param size=N), or as it is when empty.
+troyka::Game sized_game(const std::string& name, const std::string& size) {
+  const std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/" + name);
+  troyka::lang::Options options;
+  if (!size.empty()) options.params = {{"size", size}};
+  return troyka::Game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{name, text}), options));
+}
+
+// The rules the reference plays a game of Amazons with: the placed game's movement is in core
+// forms, which the reference does not read, so it takes the pieces' keyword moves of the game with
+// a fixed setup (the same moves, facings and players).
+Rules amazons_reference_rules(const troyka::Game& game) {
+  Rules rules = game.rules();
+  rules.pieces = load_test_game(kAmazons).pieces;
+  return rules;
+}
+
+// A board of the reference as text, a character a cell: '.' empty, '*' blocked, else the player's number.
+std::string board_key(const std::vector<troyka::players_reference::Square>& board) {
+  std::string key;
+  for (const troyka::players_reference::Square& square : board)
+    key += square.blocked ? '*' : square.player < 0 ? '.' : static_cast<char>('1' + square.player);
+  return key;
+}
+
+// perft of the start positions and of a position late in the placement (White to place its third
+// amazon, Red and Black after it: the phase moves on after Black's), by the interpreter and by the
+// plain reference.
+TEST(Players, PerftOfThreePlayerAmazonsAgreesWithThePlainReference) {
+  struct Case {
+    std::string file, size, position;
+    std::vector<std::uint64_t> nodes;
+  };
+  const std::vector<Case> cases = {
+      {kAmazons, "", "", {1644, 2380797}},
+      {kPlacedAmazons, "5", "", {25, 600, 13800, 303600}},
+      {kPlacedAmazons, "6", "Q1Q34/6/2Q23/6/Q15/3Q2Q31 White 6 phase=placement", {30, 870, 24360, 5737880}},
+  };
+  for (const Case& test : cases) {
+    const troyka::Game game = sized_game(test.file, test.size);
+    const Rules rules = amazons_reference_rules(game);
+    game.visit([&](const auto& program) {
+      auto start = program.initial_state();
+      if (!test.position.empty()) {
+        const auto parsed = program.parse_position(test.position);
+        ASSERT_TRUE(parsed.ok()) << parsed.error;
+        start = parsed.state;
+      }
+      const auto reference_start =
+          test.position.empty() ? troyka::players_reference::start(rules) : reference_position(rules, start);
+      for (std::size_t depth = 1; depth <= test.nodes.size(); ++depth) {
+        const auto d = static_cast<int>(depth);
+        EXPECT_EQ(troyka::perft(program, start, d), test.nodes[depth - 1]) << test.file << " " << d;
+        EXPECT_EQ(troyka::players_reference::perft(rules, reference_start, d), test.nodes[depth - 1])
+            << test.file << " " << d << " (reference)";
+      }
+    });
+  }
+}
+
+// Every position of random games has the reference's board (arrows included), phase, player to
+// move, players out and end, and every move leads to one of the reference's positions after its
+// moves, one for one; its text reads back to the same state.
+TEST(Players, RandomGamesOfThreePlayerAmazonsAgreeWithThePlainReference) {
+  namespace reference = troyka::players_reference;
+  for (const auto& [file, size] :
+       std::vector<std::pair<std::string, std::string>>{{kAmazons, ""}, {kPlacedAmazons, "6"}}) {
+    const troyka::Game game = sized_game(file, size);
+    const Rules rules = amazons_reference_rules(game);
+    game.visit([&](const auto& program) {
+      troyka::Rng rng(5);
+      troyka::MoveList moves;
+      int eliminations = 0, phases = 0;
+      for (int round = 0; round < 4; ++round) {
+        auto state = program.initial_state();
+        reference::Position expected = reference::start(rules);
+        while (true) {
+          const std::string text = file + ": " + program.position_text(state);
+          ASSERT_EQ(board_key(reference_position(rules, state).board), board_key(expected.board)) << text;
+          ASSERT_EQ(state.phase, expected.phase) << text;
+          const int out = expect_agrees_with_reference(program, rules, state, expected, text);
+          if (HasFailure()) return;
+          if (state.over) {
+            eliminations += out;
+            phases += state.phase;
+            break;
+          }
+          program.legal_moves(state, moves);
+          std::vector<std::string> after_moves, after_reference;
+          for (const troyka::Move& move : moves) {
+            auto after = state;
+            program.apply(after, move);
+            after_moves.push_back(board_key(reference_position(rules, after).board));
+          }
+          std::map<std::string, reference::MoveKey> reference_moves;
+          for (const reference::MoveKey& move : reference::moves(rules, expected)) {
+            after_reference.push_back(board_key(reference::play(rules, expected, move).board));
+            reference_moves.emplace(after_reference.back(), move);
+          }
+          std::sort(after_moves.begin(), after_moves.end());
+          std::sort(after_reference.begin(), after_reference.end());
+          ASSERT_EQ(after_moves, after_reference) << text;
+          const troyka::Move move = program.random_move(state, rng);
+          EXPECT_EQ(program.parse_move(state, program.move_text(move)).move, move) << text;
+          program.apply(state, move);
+          expected =
+              reference::play(rules, expected, reference_moves.at(board_key(reference_position(rules, state).board)));
+        }
+      }
+      EXPECT_GE(eliminations, 4) << file << ": too few random games put a player out";
+      if (!rules.phases.empty()) EXPECT_EQ(phases, 4) << file << ": every game reaches the movement";
+    });
+  }
+}
+
+// A three-player game of one amazon each on 5x5, from position text.
+template <typename Program>
+auto amazons_position(const Program& program, const std::string& text) {
+  const auto parsed = program.parse_position(text);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.error;
+  return parsed.state;
+}
+
+// An arrow blocks every player: White's arrow walls in Red's amazon, which is out when its turn
+// comes; Black, next, moves on, and Red's amazon stays where it stood.
+TEST(Players, AnArrowBlocksEveryPlayerAndAPlayerWalledInIsOut) {
+  sized_game(kAmazons, "").visit([](const auto& program) {
+    // Red's amazon on a1 is walled in but for b2, where White's arrow lands from c2.
+    auto state = amazons_position(program, "3Q36/10/10/10/10/10/10/2Q17/*9/Q2*8 White 40");
+    ASSERT_FALSE(state.over);
+    const auto move = program.parse_move(state, "c3-c2/b2");
+    ASSERT_TRUE(move.ok()) << move.error;
+    program.apply(state, move.move);
+    EXPECT_EQ(program.position_text(state), "3Q36/10/10/10/10/10/10/10/**Q17/Q2*8 Black 41 out=Red");
+    EXPECT_FALSE(state.over);
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    EXPECT_FALSE(moves.empty());
+    EXPECT_EQ(program.rank(state, 1), 3);
+  });
+}
+
+// The placement phase ends when every player has three amazons, not when the first has: White's
+// third placement leaves the game placing, Black's ends it; in the movement phase nothing is placed.
+TEST(Players, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
+  sized_game(kPlacedAmazons, "6").visit([](const auto& program) {
+    auto state = amazons_position(program, "Q1Q34/6/2Q23/6/Q15/3Q2Q31 White 6 phase=placement");
+    program.apply(state, program.parse_move(state, "f1").move);
+    EXPECT_EQ(program.position_text(state), "Q1Q34/6/2Q23/6/Q15/3Q2Q3Q1 Red 7 phase=placement");
+    program.apply(state, program.parse_move(state, "f2").move);
+    EXPECT_EQ(state.phase, 0);
+    program.apply(state, program.parse_move(state, "f3").move);
+    EXPECT_EQ(program.position_text(state), "Q1Q34/6/2Q23/5Q3/Q14Q2/3Q2Q3Q1 White 9 phase=movement");
+    EXPECT_EQ(program.parse_move(state, "a4").error,
+              "a4 is not a legal move for White; no piece can be placed on a4 now");
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_FALSE(moves.empty());
+    for (const troyka::Move& move : moves)  // an amazon's move and its shot
+      EXPECT_TRUE(std::regex_match(program.move_text(move), std::regex("[a-f][1-6]-[a-f][1-6]/[a-f][1-6]")))
+          << program.move_text(move);
+  });
+}
+
+TEST(Players, MctsBeatsTwoRandomPlayersInPlacedThreePlayerAmazons) {
+  expect_mcts_beats_two_random_players(sized_game(kPlacedAmazons, "5"));
+}
+
+// The king's moves, sorted, in a position of a three-player game of kings and rooks on 5x5 with
+// (legal (not (in-check King))).
+std::vector<std::string> king_moves(const std::string& position) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Kings"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (piece King "K" (step all-directions (to not-friend) capture))
+  (piece Rook "R" (slide orthogonal (to not-friend) capture))
+  (setup (place P1 King a1))
+  (legal (not (in-check King)))
+  (end (lose no-legal-moves))))");
+  std::vector<std::string> texts;
+  game.visit([&](const auto& program) {
+    const auto parsed = program.parse_position(position);
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    troyka::MoveList moves;
+    program.legal_moves(parsed.state, moves);
+    for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
+  });
+  std::sort(texts.begin(), texts.end());
+  return texts;
+}
+
+// (in-check ...) with three players asks every other player still playing: P2's rook covers row 4
+// and P3's, which moves after P2, row 2, so P1's king keeps to row 3; once P3 is out, its rook
+// stands as an obstacle and threatens nothing.
+TEST(Players, InCheckAsksEveryOtherPlayerStillPlaying) {
+  EXPECT_EQ(king_moves("5/R24/2K12/4R3/5 P1 0"), (std::vector<std::string>{"c3-b3", "c3-d3"}));
+  EXPECT_EQ(king_moves("5/R24/2K12/4R3/5 P1 0 out=P3"),
+            (std::vector<std::string>{"c3-b2", "c3-b3", "c3-c2", "c3-d2", "c3-d3"}));
+}
+
+// An attribute and a register with three players: each player's pawn that steps is marked, the
+// third player's too, and the register holds the last step's cell; a marked pawn may step twice.
+TEST(Players, AttributesAndRegistersMarkTheThirdPlayersPiecesToo) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Marks"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 5 5))
+  (attribute moved (initially (cells c3)))
+  (register last)
+  (piece Pawn "P"
+    (moves (go forward) empty land (set-attr moved) (remember last))
+    (moves (attr moved) (go forward) empty (go forward) empty land))
+  (setup (place P1 Pawn a1) (place P2 Pawn a3) (place P3 Pawn e5))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string move : {"a1-a2", "a3-b3", "e5-e4"}) {
+      const auto parsed = program.parse_move(state, move);
+      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
+      program.apply(state, parsed.move);
+    }
+    EXPECT_EQ(program.position_text(state), "5/4P3/1P23/P14/5 P1 3 moved=a2,b3,e4 last=e4");
+    const auto parsed = program.parse_position(program.position_text(state));
+    ASSERT_TRUE(parsed.ok()) << parsed.error;
+    EXPECT_EQ(parsed.state.hash, state.hash);
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    std::vector<std::string> texts;
+    for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
+    std::sort(texts.begin(), texts.end());
+    EXPECT_EQ(texts, (std::vector<std::string>{"a2-a3", "a2-a4"}));
+  });
+}
+
+// The swap is the two-player pie rule: a game of three players with it is a mistake in the file.
+TEST(Players, TheSwapRuleIsForTwoPlayers) {
+  std::string text = game_of_players(3);
+  text.replace(text.find("(setup (place P1 Pawn e5))"), 26, "(setup) (swap-rule)");
+  EXPECT_EQ(
+      load_error(text),
+      R"(test.game:5:11: error: the swap (pie rule) gives the second player the first player's opening; a game of 3 players has no such pair
+ 5 |   (setup) (swap-rule)
+   |           ^
+hint: the swap is for two players: list two in (players ...), or switch the swap off with (swap-rule 0)
+)");
+}
+
+// A phase's (until ...) is asked of the players still playing: P2 has no cell to place on, so it is
+// out at its first turn, and the placement ends when P1 and P3 have two men each.
+TEST(Players, APhaseEndsWhenEveryPlayerStillPlayingHasWhatItsUntilAsks) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Placing"
+  (players (P1 north) (P2 east) (P3 south))
+  (board (rectangle 3 3))
+  (phases placement play)
+  (phase placement (until (>= (pieces) 2)))
+  (piece Man "M" (moves (phase play) (go forward) empty land))
+  (moves (phase placement) (new Man) (enter home-row) empty land)
+  (setup (place P1 Man (cells a1 a2)) (place P3 Man a3))
+  (end (lose no-legal-moves))))");
+  game.visit([](const auto& program) {
+    auto state = program.initial_state();
+    EXPECT_EQ(program.position_text(state), "M32/M12/M12 P1 0 phase=placement");
+    program.apply(state, program.parse_move(state, "b1").move);
+    EXPECT_EQ(program.position_text(state), "M32/M12/M1M11 P3 1 phase=placement out=P2");
+    program.apply(state, program.parse_move(state, "b3").move);
+    EXPECT_EQ(program.position_text(state), "M3M31/M12/M1M11 P1 2 phase=play out=P2");
+    troyka::MoveList moves;
+    program.legal_moves(state, moves);
+    ASSERT_EQ(moves.size(), 1U);
+    EXPECT_EQ(program.move_text(moves[0]), "b1-b2");
+  });
+}
+
+// Counts per cell with three players, each sowing along its own version of the track from its own
+// home row: A's a1 sows into b1, B's a2 into a1, C's c3 into b3.
+TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
+  const troyka::Game game = troyka_tests::game_from_text(R"((game "Sowing"
+  (players (A north) (B east) (C south))
+  (board (rectangle 3 3))
+  (track ring
+    (A a1 b1 c1 c2 c3 b3 a3 a2)
+    (B a3 a2 a1 b1 c1 c2 c3 b3)
+    (C c3 b3 a3 a2 a1 b1 c1 c2))
+  (piece Seed "S")
+  (moves (enter home-row) (count > 0) (sow ring))
+  (setup (count 1 (cells a1 b1 c1 c2 c3 b3 a3 a2)))
+  (end (win (= (count home-row) 0)) (draw (ply-limit 30)))))");
+  game.visit([](const auto& program) {
+    // A sows one of its three houses; B then has the houses of column a that hold a seed: two
+    // after a1 is sown, three after b1 or c1.
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 1), 3U);
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 2), 8U);
+    auto state = program.initial_state();
+    for (const std::string move : {"a1", "a2", "c3"}) {
+      const auto parsed = program.parse_move(state, move);
+      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
+      program.apply(state, parsed.move);
+    }
+    EXPECT_EQ(program.position_text(state), "3/3/3 A 3 counts=a1:1,b1:2,c1:1,c2:1,a3:1,b3:2");
+    // A's last seed leaves its home row, which wins.
+    auto last = program.parse_position("3/3/3 A 9 counts=c1:1,a2:1,b3:1");
+    ASSERT_TRUE(last.ok()) << last.error;
+    program.apply(last.state, program.parse_move(last.state, "c1").move);
+    EXPECT_TRUE(last.state.over);
+    EXPECT_EQ(last.state.winner, 0);
+    EXPECT_EQ(program.position_text(last.state), "3/3/3 B 10 counts=a2:1,c2:1,b3:1");
+  });
+}
+
+// The tools on three-player Amazons: show lists every player's tables and the shots, perft counts
+// the start, bench and play run games to their end.
+TEST(Players, ShowPerftBenchAndPlayPlayThreePlayerAmazons) {
+  const std::string file = "games/amazons-3-players.game";
+  const troyka_tests::Outcome show = troyka_tests::run_troyka("show " + file);
+  EXPECT_EQ(show.status, 0) << show.err;
+  EXPECT_NE(show.out.find("compiled: 8 jumps, 0 hops and 0 drops for White, 8, 0 and 0 for Red, 8, 0 and 0 for "
+                          "Black; "),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to"), std::string::npos)
+      << show.out;
+  const troyka_tests::Outcome perft = troyka_tests::run_troyka("perft " + file + " --depth 1 --json");
+  EXPECT_EQ(perft.status, 0) << perft.err;
+  EXPECT_NE(perft.out.find(R"("nodes":1644)"), std::string::npos) << perft.out;
+  const troyka_tests::Outcome bench = troyka_tests::run_troyka("bench " + file + " --playouts 5 --seed 1");
+  EXPECT_EQ(bench.status, 0) << bench.err;
+  EXPECT_NE(bench.out.find("Red wins"), std::string::npos) << bench.out;
+  const troyka_tests::Outcome play =
+      troyka_tests::run_troyka("play games/amazons-3-players-placed.game --param size=5 --ascii --no-color");
+  EXPECT_EQ(play.status, 0) << play.err;
+  EXPECT_NE(play.out.find("result: "), std::string::npos) << play.out;
+  EXPECT_NE(play.out.find("the last player left"), std::string::npos) << play.out;
 }
 
 }  // namespace
