@@ -41,28 +41,21 @@ std::string unplayable_condition(const lang::EndRule& rule) {
 
 }  // namespace
 
-// Counting end conditions and the features that keep a value per player ask "the opponent", or
-// keep two players' values, in ways not yet defined for one player or several (docs/core-design.md
-// §3.1, "what is left"). A comparison of (pieces) is the subject's own count, and a compound's
-// parts are asked of its subject, so those play with any number.
+// The features not yet played with one player or several (docs/core-design.md §3.1, "what is
+// left"). Counters, hands, drops and the "most" ends play with any number: each player keeps its
+// own values, and a "most" end ranks the players (docs/language.md, "Players").
 std::string unplayable_with_many_players(const lang::Rules& rules) {
   if (rules.player_count() == kPlayers) return "";
   for (const lang::PieceType& piece : rules.pieces)
     for (const lang::MoveRule& move : piece.moves) {
-      if (move.kind == lang::MoveKind::Drop) return "drops";
       if (move.shoots) return "shots";
     }
   if (rules.swap_rule) return "(swap-rule)";
   if (!rules.legal.empty()) return "(legal ...)";
   if (!rules.phases.empty()) return "(phases ...)";
-  if (!rules.counters.empty()) return "counters";
-  if (!rules.hands.empty()) return "hands";
   if (rules.keeps_counts) return "counts per cell";
   if (!rules.attributes.empty() || !rules.registers.empty()) return "attributes and registers";
   for (const lang::EndRule& rule : rules.end) {
-    if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";
-    if (rule.outcome == lang::Outcome::MostArea) return "(most-area ...)";
-    if (rule.outcome == lang::Outcome::MostCount) return "(most-count ...)";
     if (std::string missing = unplayable_condition(rule); !missing.empty()) return missing;
   }
   return "";
@@ -84,9 +77,10 @@ void require_playable_players(const lang::Rules& rules) {
     message = lang::with_kind(message, lang::Refusal::MissingFeature);
   throw lang::Error(lang::Diagnostic{
       rules.source, rules.players[shown].pos, std::move(message),
-      "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
-      "(moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal "
-      "moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player "
+      "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, drops, "
+      "hands, counters, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no "
+      "pieces, no legal moves, lines, connections, comparisons, the most pieces, area or count, and/or/not and ply "
+      "limits, also for one player "
       "(docs/language.md, \"Players\")"});
 }
 
