@@ -3286,8 +3286,6 @@ std::string Program<Words>::position_text(const StateType& state) const {
   if (!actions_keys_.empty()) side += fmt::format(":{}", state.actions_left);
   // A game that counts quiet plies shows the count: the draw depends on it. Counters come last.
   text = fmt::format("{} {} {}", text, side, state.ply);
-  // The one player of a puzzle is out only when it lost, which the position shows again when read.
-  if (state.out_order && players_ > kPlayers) text += " out=" + out_text(state);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
   if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
   for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter) {
@@ -3299,6 +3297,9 @@ std::string Program<Words>::position_text(const StateType& state) const {
   for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
   if (!rules_->hands.empty()) text += " hand=" + hand_text(state);
   if (rules_->keeps_counts) text += " counts=" + counts_text(state);
+  // Last, the players out. The one player of a puzzle is out only when it lost, which the position
+  // shows again when read.
+  if (state.out_order && players_ > kPlayers) text += " out=" + out_text(state);
   return text;
 }
 

@@ -172,16 +172,17 @@ Rules reference_rules(const std::string& name) {
 
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
   std::string text = game_of_players(3);
-  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
+  text.replace(text.find("(end "), 5, "(end (draw (repetition 3)) ");
   try {
     const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a three-player game with drops";
+    ADD_FAILURE() << "compiled a three-player game with (repetition N)";
   } catch (const Error& error) {
-    EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
+    EXPECT_EQ(
+        render(error.diagnostic()),
+        R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
  2 |   (players (P1 north) (P2 east) (P3 south))
    |                                 ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, drops, hands, counters, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons, the most pieces, area or count, and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -189,16 +190,16 @@ hint: the interpreter plays one player, or more than two, with steps, slides, ju
 // A game of one player is refused at its first player for what it does not play yet.
 TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
   std::string text = game_of_players(1);
-  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
+  text.replace(text.find("(end "), 5, "(end (draw (repetition 3)) ");
   try {
     const troyka::Game game(troyka::lang::load_rules(std::make_shared<SourceFile>(SourceFile{"test.game", text}), {}));
-    ADD_FAILURE() << "compiled a one-player game with drops";
+    ADD_FAILURE() << "compiled a one-player game with (repetition N)";
   } catch (const Error& error) {
     EXPECT_EQ(render(error.diagnostic()),
-              R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
+              R"(test.game:2:12: error: this game has 1 player: troyka plays (repetition N) with two players only so far
  2 |   (players (P1 north))
    |            ^
-hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), and/or/not and ply limits, also for one player (docs/language.md, "Players")
+hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, drops, hands, counters, (moves ...) rules, mandatory captures, (pass-when-stuck) and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons, the most pieces, area or count, and/or/not and ply limits, also for one player (docs/language.md, "Players")
 )");
   }
 }
@@ -590,6 +591,15 @@ TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
 // The same on the general back end (a board with links).
 TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
   expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
+}
+
+// With hands and drops (a pawn taken goes to the taker's hand), and with scores.
+TEST(Players, MctsBeatsTwoRandomPlayersWithDrops) {
+  expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-drops-3-players.game", {{"size", "8"}}));
+}
+
+TEST(Players, MctsBeatsTwoRandomPlayersWithScores) {
+  expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-score-3-players.game", {{"size", "8"}}));
 }
 
 }  // namespace

@@ -109,6 +109,28 @@ TEST(RefereePlayers, ThreeTroykaAgentsPlayEverySeatOfThreePlayerBreakthrough) {
   EXPECT_EQ(standings.find("Elo"), std::string::npos) << standings;
 }
 
+// Hands and drops, and scores with a ranking by pieces at a short ply limit, over ZeroMQ: three
+// random agents play every seat of each game, with no forfeit, and the results replay.
+TEST(RefereePlayers, ThreeAgentsPlayTheDropAndScoringBreakthroughs) {
+  for (const std::string name : {"breakthrough-drops-3-players", "breakthrough-score-3-players"}) {
+    const Workspace workspace = fresh_workspace(name);
+    Process referee(referee_command_on(TROYKA_SOURCE_DIR "/games/" + name + ".game", workspace,
+                                       options({"a", "b", "c"}, 3, {"--param", "size=8", "--param", "limit=40"})),
+                    workspace.directory + "/ref");
+    Process a(troyka_agent_command(workspace, "a", "random"), workspace.directory + "/a");
+    Process b(troyka_agent_command(workspace, "b", "random:seed=2"), workspace.directory + "/b");
+    Process c(troyka_agent_command(workspace, "c", "random:seed=3"), workspace.directory + "/c");
+    ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << name << ": " << referee.err();
+    for (Process* agent : {&a, &b, &c}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+    const Results results = read_results(workspace.results());
+    expect_every_game_once(results, 3);
+    EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(3, "")) << name;
+    for (const Json& game : results.games)
+      EXPECT_TRUE(troyka::referee::is_ranks_token(game["result"].get<std::string>())) << game["result"];
+    expect_results_replay(workspace.results());
+  }
+}
+
 // Four agents written here, each answering with the first legal move: one game of four players,
 // and every agent told its own rank and points.
 TEST(RefereePlayers, AFourPlayerGameTellsEachSeatItsRank) {
