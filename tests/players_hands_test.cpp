@@ -12,6 +12,7 @@
 #include "interpreter/game.h"
 #include "interpreter/perft.h"
 #include "interpreter/random.h"
+#include "lang/diagnostic.h"
 #include "tests/games.h"
 #include "tests/players_reference.h"
 
@@ -245,6 +246,57 @@ TEST(PlayersHands, PositionTextOfCountersAndHandsNamesEveryPlayer) {
               "'hand=P4' 'P' is not followed by a player's number from 1 to 3 (a piece is written its letter in upper "
               "case, then its player's number: 'P1'); write each player's pieces in hand as on the board, a letter "
               "then its player's number, a count before a letter held more than once (hand=2P1P3), or hand=-");
+  });
+}
+
+troyka::Game three_player_game(const std::string& rules) {
+  const std::string text = "(game \"Three\" (players (A north) (B east) (C south)) " + rules + ")";
+  return troyka::Game(troyka::lang::load_rules(
+      std::make_shared<troyka::lang::SourceFile>(troyka::lang::SourceFile{"three.game", text}), {}));
+}
+
+// A flanking drop closes a run of any other players' pieces with one of the mover's, and flips them
+// all: B's and C's discs become A's, and the hash is the one the position's text gives.
+TEST(PlayersHands, AFlankingDropFlipsTheRunsOfEveryOtherPlayer) {
+  const troyka::Game game = three_player_game(
+      "(board (rectangle 6 1)) (piece Disc \"D\" (drop (flanking all-directions))) (setup) (pass-when-stuck) "
+      "(end (most-pieces no-legal-moves))");
+  game.visit([](const auto& program) {
+    auto state = program.parse_position("1D2D3D12 A 3");
+    ASSERT_TRUE(state.ok()) << state.error;
+    EXPECT_EQ(troyka_tests::move_texts(program, state.state), std::vector<std::string>{"a1"});
+    program.apply(state.state, program.parse_move(state.state, "a1").move);
+    EXPECT_EQ(program.position_text(state.state), "D1D1D1D12 B 4");
+    EXPECT_EQ(state.state.hash, program.parse_position("D1D1D1D12 B 4").state.hash);
+  });
+}
+
+// The most area ranks the players by their stones and the empty regions that border their stones
+// only; the komi goes to the second player (B), as with two.
+TEST(PlayersHands, TheMostAreaRanksThePlayersAndTiesShareAPlace) {
+  const std::string rules = "(board (rectangle 6 1)) (piece Stone \"S\" (drop)) (setup) (end (most-area orthogonal ";
+  const troyka::Game plain = three_player_game(rules + "(ply-limit 3)))");
+  plain.visit([](const auto& program) {
+    // b1 borders A and B, d1 B and C: nobody's; f1 borders C only.
+    const auto state = program.parse_position("S11S21S31 A 3");
+    ASSERT_TRUE(state.ok()) << state.error;
+    ASSERT_TRUE(state.state.over);
+    EXPECT_EQ(state.state.winner, 2);
+    EXPECT_EQ(program.end_reason(state.state), "C wins by area, A 1, B 1, C 2, at (ply-limit 3)");
+    EXPECT_EQ(
+        std::vector<int>({program.rank(state.state, 0), program.rank(state.state, 1), program.rank(state.state, 2)}),
+        std::vector<int>({2, 2, 1}));
+  });
+  const troyka::Game komi = three_player_game(rules + "(komi 1) (ply-limit 3)))");
+  komi.visit([](const auto& program) {
+    const auto state = program.parse_position("S11S21S31 A 3");
+    ASSERT_TRUE(state.ok()) << state.error;
+    EXPECT_EQ(state.state.winner, troyka::kDraw);
+    EXPECT_EQ(program.end_reason(state.state),
+              "B and C share the first place by area, A 1, B 2, C 2, at (ply-limit 3)");
+    EXPECT_EQ(
+        std::vector<int>({program.rank(state.state, 0), program.rank(state.state, 1), program.rank(state.state, 2)}),
+        std::vector<int>({3, 1, 1}));
   });
 }
 
