@@ -1006,7 +1006,7 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
       return end_decision(state, mover);
     }
     if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
-      flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
+      flip(state, flanked_by(state, enemies(state, mover), drops_[mover][static_cast<std::size_t>(flanking)], move.to));
     if (move.has_shot()) block(state, move.shot);
   }
   if constexpr (Extras) {
@@ -1356,9 +1356,9 @@ void Program<Words>::promote(StateType& state, Move move) const {
 // along each direction, the run of enemy pieces next to the cell, when an own piece ends it.
 // The runs grow a fixed number of steps: cheaper than branching on where each one ends.
 template <int Words>
-typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Drop& drop, int cell) const {
+typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Board& enemy, const Drop& drop,
+                                                          int cell) {
   const Board& own = state.by_player[state.to_move];
-  const Board enemy = enemies(state, state.to_move);
   Board flanked;
   for (const FlankLine& line : drop.flanking) {
     Board run = line.outward.step(Board::single(cell)) & enemy;
@@ -1372,14 +1372,19 @@ typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state
 template <int Words>
 void Program<Words>::flip(StateType& state, const Board& flipped) const {
   const int mover = state.to_move;
-  for (int piece = 0; piece < piece_types_; ++piece)
-    for (Board cells = flipped & state.by_piece[piece]; cells.any();) {
-      const int cell = cells.pop_lowest();
-      const int owner = players_ == kPlayers ? 1 - mover : owner_at(state, cell);
-      state.by_player[owner].reset(cell);
-      state.hash ^= piece_key(mover, piece, cell) ^ piece_key(owner, piece, cell);
-    }
   state.by_player[mover] |= flipped;
+  // Each other player's flipped pieces; with two players, the one opponent's: the loop once.
+  for (int owner = players_ == kPlayers ? 1 - mover : 0; owner < players_; ++owner) {
+    if (owner == mover) continue;
+    const Board taken = flipped & state.by_player[owner];
+    state.by_player[owner] = state.by_player[owner] - taken;
+    for (int piece = 0; piece < piece_types_; ++piece)
+      for (Board cells = taken & state.by_piece[piece]; cells.any();) {
+        const int cell = cells.pop_lowest();
+        state.hash ^= piece_key(mover, piece, cell) ^ piece_key(owner, piece, cell);
+      }
+    if (players_ == kPlayers) break;
+  }
 }
 
 // ---- move generation ----------------------------------------------------------------------------
@@ -1388,9 +1393,9 @@ void Program<Words>::flip(StateType& state, const Board& flipped) const {
 // enemy pieces, the cell just past the run (the caller keeps the empty ones). As in flanked_by,
 // the runs grow a fixed number of steps.
 template <int Words>
-typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Drop& drop) const {
+typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Board& enemy,
+                                                              const Drop& drop) {
   const Board& own = state.by_player[state.to_move];
-  const Board enemy = enemies(state, state.to_move);
   Board cells;
   for (const FlankLine& line : drop.flanking) {
     Board run = line.inward.step(own) & enemy;

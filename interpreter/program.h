@@ -699,7 +699,7 @@ class Program {
   }
   [[gnu::always_inline]] Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) const {
     const Board targets = empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
-    return drop.flanking.empty() ? targets : targets & flanking_cells(state, drop);
+    return drop.flanking.empty() ? targets : targets & flanking_cells(state, enemies(state, state.to_move), drop);
   }
   // Calls on_targets(index, targets) for every drop of the player to move, each target listed once
   // per piece.
@@ -713,8 +713,9 @@ class Program {
   bool has_hop(const StateType& state) const;
   std::vector<int> chain_landings(Move move) const;
   void promote(StateType& state, Move move) const;
-  Board flanking_cells(const StateType& state, const Drop& drop) const;
-  Board flanked_by(const StateType& state, const Drop& drop, int cell) const;
+  // `enemy`: the pieces of every player but the one to move (enemies()).
+  static Board flanking_cells(const StateType& state, const Board& enemy, const Drop& drop);
+  static Board flanked_by(const StateType& state, const Board& enemy, const Drop& drop, int cell);
   void flip(StateType& state, const Board& flipped) const;
   bool has_targets(const StateType& state) const;
   // Out of line: has_targets is inlined into every playout, and Breakthrough's must not grow.
