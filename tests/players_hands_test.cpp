@@ -300,4 +300,30 @@ TEST(PlayersHands, TheMostAreaRanksThePlayersAndTiesShareAPlace) {
   });
 }
 
+// Drops of three players from the unlimited supply, and from a counted one (two stones in each
+// hand at the start): every empty cell, while the hand holds a stone; perft is the falling product.
+TEST(PlayersHands, DropsFromTheSupplyAndFromACountedHand) {
+  const troyka::Game supply =
+      three_player_game("(board (rectangle 4 1)) (piece Stone \"S\" (drop)) (setup) (end (draw (ply-limit 9)))");
+  supply.visit([](const auto& program) {
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 3), 4u * 3 * 2);
+    EXPECT_EQ(troyka::perft(program, program.initial_state(), 4), 4u * 3 * 2 * 1);
+  });
+  const troyka::Game counted = three_player_game(
+      "(board (rectangle 4 2)) (hands Stone) (piece Stone \"S\") (moves (from-hand Stone) (enter all) empty) "
+      "(setup (in-hand Stone 2)) (end (draw (ply-limit 20)))");
+  counted.visit([](const auto& program) {
+    EXPECT_EQ(program.position_text(program.initial_state()), "4/4 A 0 hand=2S12S22S3");
+    std::uint64_t product = 1;
+    for (int depth = 1; depth <= 6; ++depth) {
+      product *= static_cast<std::uint64_t>(9 - depth);
+      EXPECT_EQ(troyka::perft(program, program.initial_state(), depth), product) << depth;
+    }
+    // Every hand empty: no player can move, and the game is drawn.
+    const auto state = program.parse_position("S1S2S31/S1S2S31 A 6 hand=-");
+    ASSERT_TRUE(state.ok()) << state.error;
+    EXPECT_TRUE(state.state.over);
+  });
+}
+
 }  // namespace
