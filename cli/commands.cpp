@@ -48,12 +48,8 @@ lang::Options GameOptions::language_options() const {
 
 int run_check(const GameOptions& options, std::ostream& out) {
   const lang::Rules rules = lang::load_rules_file(options.file, options.language_options());
-  // A game the interpreter plays is compiled too, as every other command will; one of one player or
-  // more with what the interpreter plays with two only is checked as the language reads it
-  // (docs/language.md, "Players").
-  const std::string unplayable = unplayable_with_many_players(rules);
-  const bool plays = unplayable.empty();
-  if (plays) (void)Game(rules);
+  // Compiled too, as every other command will: what the compiler refuses is reported here.
+  (void)Game(rules);
   const std::optional<lang::Diagnostic> unbounded = lang::unbounded_game_warning(rules);
   if (options.json) {
     Json warnings = Json::array();
@@ -75,10 +71,6 @@ int run_check(const GameOptions& options, std::ostream& out) {
     fmt::print(out, "{}: ok ({}, {}x{} board, {} piece type{}, {} end rule{})\n", options.file, rules.name, rules.width,
                rules.height, rules.pieces.size(), rules.pieces.size() == 1 ? "" : "s", rules.end.size(),
                rules.end.size() == 1 ? "" : "s");
-    if (!plays)
-      fmt::print(out,
-                 "note: {} player{}: troyka plays {} with two players only so far, so the other commands refuse it\n",
-                 rules.player_count(), rules.player_count() == 1 ? "" : "s", unplayable);
   }
   return 0;
 }

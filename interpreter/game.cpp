@@ -1,12 +1,6 @@
 #include "interpreter/game.h"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-#include <string>
-
-#include "lang/diagnostic.h"
-#include "lang/zrf.h"
+#include <memory>
 
 namespace troyka {
 namespace {
@@ -24,67 +18,6 @@ Game::AnyProgram smallest_fit(const std::shared_ptr<const lang::Rules>& rules) {
 
 }  // namespace
 
-namespace {
-
-// What of an end condition (and of the conditions it combines) the interpreter does not play yet
-// with one player or more than two; "" when it plays it.
-std::string unplayable_condition(const lang::EndRule& rule) {
-  switch (rule.kind) {
-    default: break;
-  }
-  for (const lang::EndRule& part : rule.parts)
-    if (std::string missing = unplayable_condition(part); !missing.empty()) return missing;
-  return "";
-}
-
-}  // namespace
-
-// Counting end conditions and the features that keep a value per player ask "the opponent", or
-// keep two players' values, in ways not yet defined for one player or several (docs/core-design.md
-// §3.1, "what is left"). A comparison of (pieces) is the subject's own count, and a compound's
-// parts are asked of its subject, so those play with any number.
-std::string unplayable_with_many_players(const lang::Rules& rules) {
-  if (rules.player_count() == kPlayers) return "";
-  for (const lang::PieceType& piece : rules.pieces)
-    for (const lang::MoveRule& move : piece.moves) {
-      if (move.kind == lang::MoveKind::Drop) return "drops";
-    }
-  if (!rules.counters.empty()) return "counters";
-  if (!rules.hands.empty()) return "hands";
-  for (const lang::EndRule& rule : rules.end) {
-    if (rule.outcome == lang::Outcome::MostPieces) return "(most-pieces ...)";
-    if (rule.outcome == lang::Outcome::MostArea) return "(most-area ...)";
-    if (rule.outcome == lang::Outcome::MostCount) return "(most-count ...)";
-    if (std::string missing = unplayable_condition(rule); !missing.empty()) return missing;
-  }
-  return "";
-}
-
-namespace {
-
-// The language takes 1 to lang::kMaxPlayers players; programs play two, or one or more without the
-// features unplayable_with_many_players names.
-void require_playable_players(const lang::Rules& rules) {
-  const std::string missing = unplayable_with_many_players(rules);
-  if (missing.empty()) return;
-  const int count = rules.player_count();
-  const std::size_t shown = std::min<std::size_t>(rules.players.size() - 1, kPlayers);
-  std::string message = fmt::format("this game has {} player{}: troyka plays {} with two players only so far", count,
-                                    count == 1 ? "" : "s", missing);
-  // A ZRF file's refusals say whether they are a missing feature or a mistake in the file (docs/zrf.md).
-  if (rules.source && lang::is_zrf_file(rules.source->name))
-    message = lang::with_kind(message, lang::Refusal::MissingFeature);
-  throw lang::Error(lang::Diagnostic{
-      rules.source, rules.players[shown].pos, std::move(message),
-      "the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, "
-      "shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, "
-      "attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, "
-      "comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player "
-      "(docs/language.md, \"Players\")"});
-}
-
-}  // namespace
-
 Game::Game(lang::Rules rules)
     : rules_(std::make_shared<const lang::Rules>(std::move(rules))), program_(compile(rules_)) {}
 
@@ -93,7 +26,6 @@ Game Game::load(const std::string& path, const lang::Options& options) {
 }
 
 Game::AnyProgram Game::compile(const std::shared_ptr<const lang::Rules>& rules) {
-  require_playable_players(*rules);
   return smallest_fit<1, 2, 4, 6, 11>(rules);
 }
 

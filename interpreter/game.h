@@ -39,8 +39,4 @@ class Game {
   AnyProgram program_;
 };
 
-// What of `rules` the interpreter does not play yet with more than two players, as the language
-// writes it ("drops", "counters"...); "" when it plays them all (or the game has two players).
-std::string unplayable_with_many_players(const lang::Rules& rules);
-
 }  // namespace troyka

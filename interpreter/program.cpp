@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -202,7 +203,15 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     actions_keys_.resize(lang::kMaxTurnActions + 1);
     for (auto& key : actions_keys_) key = keys.next();
   }
-  for (auto& key : counter_keys_) key = keys.next();
+  // The keys of the first two players where they always were, so that two-player games hash as
+  // before; the other players' are drawn last.
+  const auto two_players_keys = [](auto& seeds) {
+    return std::span(seeds).first(seeds.size() / kMaxPlayers * kPlayers);
+  };
+  const auto more_players_keys = [](auto& seeds) {
+    return std::span(seeds).subspan(seeds.size() / kMaxPlayers * kPlayers);
+  };
+  for (auto& key : two_players_keys(counter_keys_)) key = keys.next();
   attribute_keys_.resize(rules_->attributes.size() * static_cast<std::size_t>(cells_));
   for (auto& key : attribute_keys_) key = keys.next();
   register_keys_.resize(rules_->registers.size() * static_cast<std::size_t>(cells_));
@@ -214,7 +223,7 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
       for (int player = 0; player < players_; ++player) until.push_back(end_test(condition, player));
   }
   if (!rules_->hands.empty())  // drawn after every other key: games without hands hash as before
-    for (auto& key : hand_keys_) key = keys.next();
+    for (auto& key : two_players_keys(hand_keys_)) key = keys.next();
   if (players_ != kPlayers) {  // with two, side_key_ tells whose turn it is, and nobody is out
     turn_keys_.resize(static_cast<std::size_t>(players_));
     for (auto& key : turn_keys_) key = keys.next();
@@ -223,6 +232,10 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   }
   if (rules_->keeps_counts)  // drawn after every other key: games without counts hash as before
     for (auto& key : count_keys_) key = keys.next();
+  if (players_ > kPlayers) {
+    for (auto& key : more_players_keys(counter_keys_)) key = keys.next();
+    for (auto& key : more_players_keys(hand_keys_)) key = keys.next();
+  }
 }
 
 template <int Words>
@@ -633,12 +646,10 @@ void Program<Words>::compile_end_tests(int mover, int to_move, std::vector<EndTe
       EndTest test = end_test(rule, subject);
       if (rule.kind == EndKind::NoLegalMoves && many) test.subject = kSubjectToMove;
       const int loser_beaten_by = many ? kSubjectOut : 1 - subject;
-      test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win          ? subject
-                                             : rule.outcome == lang::Outcome::Loss       ? loser_beaten_by
-                                             : rule.outcome == lang::Outcome::MostPieces ? kWinnerByCount
-                                             : rule.outcome == lang::Outcome::MostArea   ? kWinnerByArea
-                                             : rule.outcome == lang::Outcome::MostCount  ? kWinnerByTotal
-                                                                                         : kDraw);
+      test.winner = static_cast<std::int8_t>(rule.outcome == lang::Outcome::Win    ? subject
+                                             : rule.outcome == lang::Outcome::Loss ? loser_beaten_by
+                                             : rule.outcome == lang::Outcome::Draw ? kDraw
+                                                                                   : kWinnerByCount);
       test.rule = static_cast<std::int8_t>(index);
       all_tests.push_back(test);
       const bool moved = subject == mover || (general_ && general_->moves_others_pieces());
@@ -772,7 +783,7 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
       if (const int piece = piece_at(state, player, cell); piece >= 0) hash ^= piece_key(player, piece, cell);
     if (state.is_out(player)) hash ^= out_keys_[static_cast<std::size_t>(player)];
   }
-  for (int player = 0; player < kPlayers; ++player)
+  for (int player = 0; player < players_; ++player)
     for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
       hash ^= counter_key(player, static_cast<int>(counter), state.counters[player][counter]);
   for (std::size_t attribute = 0; attribute < rules_->attributes.size(); ++attribute)
@@ -782,7 +793,7 @@ std::uint64_t Program<Words>::full_hash(const StateType& state) const {
   for (std::size_t reg = 0; reg < rules_->registers.size(); ++reg)
     if (const int held = state.registers[reg]; held > 0)
       hash ^= register_keys_[reg * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(held - 1)];
-  for (int player = 0; player < kPlayers; ++player)
+  for (int player = 0; player < players_; ++player)
     for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
       hash ^= hand_key(player, static_cast<int>(slot), state.hands[player][slot]);
   if (rules_->keeps_counts)
@@ -818,9 +829,9 @@ void Program<Words>::sow(StateType& state, int player, int track, int cell) cons
 
 // Each player's total count on its version of the count region of end rule `rule`.
 template <int Words>
-std::array<int, kPlayers> Program<Words>::counted_totals(const StateType& state, int rule) const {
-  std::array<int, kPlayers> totals{};
-  for (int player = 0; player < kPlayers; ++player)
+std::array<int, kMaxPlayers> Program<Words>::counted_totals(const StateType& state, int rule) const {
+  std::array<int, kMaxPlayers> totals{};
+  for (int player = 0; player < players_; ++player)
     for (const int cell : rules_->end[static_cast<std::size_t>(rule)].total_region[player])
       totals[static_cast<std::size_t>(player)] += state.count(cell);
   return totals;
@@ -937,7 +948,7 @@ std::uint64_t Program<Words>::counter_key(int player, int counter, int value) co
 template <int Words>
 void Program<Words>::set_counter(StateType& state, int player, int counter, int value) const {
   const lang::Counter& declared = rules_->counters[static_cast<std::size_t>(counter)];
-  for (int holder = 0; holder < kPlayers; ++holder) {
+  for (int holder = 0; holder < players_; ++holder) {
     if (holder != player && !declared.shared) continue;  // a shared counter is kept alike for every player
     std::int16_t& kept = state.counters[holder][counter];
     state.hash ^= counter_key(holder, counter, kept);
@@ -949,7 +960,7 @@ void Program<Words>::set_counter(StateType& state, int player, int counter, int 
 // Every counter at the low end of its range, as a game starts.
 template <int Words>
 void Program<Words>::reset_counters(StateType& state) const {
-  for (int player = 0; player < kPlayers; ++player)
+  for (int player = 0; player < players_; ++player)
     for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
       state.counters[player][counter] = static_cast<std::int16_t>(rules_->counters[counter].low);
 }
@@ -1001,7 +1012,7 @@ inline void Program<Words>::move_pieces(StateType& state, Move move) const {
       return end_decision(state, mover);
     }
     if (const int flanking = flanking_drop_[mover][move.piece]; flanking >= 0 && move.is_drop())
-      flip(state, flanked_by(state, drops_[mover][static_cast<std::size_t>(flanking)], move.to));
+      flip(state, flanked_by(state, enemies(state, mover), drops_[mover][static_cast<std::size_t>(flanking)], move.to));
     if (move.has_shot()) block(state, move.shot);
   }
   if constexpr (Extras) {
@@ -1364,9 +1375,9 @@ void Program<Words>::promote(StateType& state, Move move) const {
 // along each direction, the run of enemy pieces next to the cell, when an own piece ends it.
 // The runs grow a fixed number of steps: cheaper than branching on where each one ends.
 template <int Words>
-typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Drop& drop, int cell) {
+typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state, const Board& enemy, const Drop& drop,
+                                                          int cell) {
   const Board& own = state.by_player[state.to_move];
-  const Board& enemy = state.by_player[1 - state.to_move];
   Board flanked;
   for (const FlankLine& line : drop.flanking) {
     Board run = line.outward.step(Board::single(cell)) & enemy;
@@ -1376,17 +1387,23 @@ typename Program<Words>::Board Program<Words>::flanked_by(const StateType& state
   return flanked;
 }
 
-// The pieces in `flipped`, the opponent's, become the player to move's, each keeping its type.
+// The pieces in `flipped`, the other players', become the player to move's, each keeping its type.
 template <int Words>
 void Program<Words>::flip(StateType& state, const Board& flipped) const {
   const int mover = state.to_move;
   state.by_player[mover] |= flipped;
-  state.by_player[1 - mover] = state.by_player[1 - mover] - flipped;
-  for (int piece = 0; piece < piece_types_; ++piece)
-    for (Board cells = flipped & state.by_piece[piece]; cells.any();) {
-      const int cell = cells.pop_lowest();
-      state.hash ^= piece_key(mover, piece, cell) ^ piece_key(1 - mover, piece, cell);
-    }
+  // Each other player's flipped pieces; with two players, the one opponent's: the loop once.
+  for (int owner = players_ == kPlayers ? 1 - mover : 0; owner < players_; ++owner) {
+    if (owner == mover) continue;
+    const Board taken = flipped & state.by_player[owner];
+    state.by_player[owner] = state.by_player[owner] - taken;
+    for (int piece = 0; piece < piece_types_; ++piece)
+      for (Board cells = taken & state.by_piece[piece]; cells.any();) {
+        const int cell = cells.pop_lowest();
+        state.hash ^= piece_key(mover, piece, cell) ^ piece_key(owner, piece, cell);
+      }
+    if (players_ == kPlayers) break;
+  }
 }
 
 // ---- move generation ----------------------------------------------------------------------------
@@ -1395,9 +1412,9 @@ void Program<Words>::flip(StateType& state, const Board& flipped) const {
 // enemy pieces, the cell just past the run (the caller keeps the empty ones). As in flanked_by,
 // the runs grow a fixed number of steps.
 template <int Words>
-typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Drop& drop) {
+typename Program<Words>::Board Program<Words>::flanking_cells(const StateType& state, const Board& enemy,
+                                                              const Drop& drop) {
   const Board& own = state.by_player[state.to_move];
-  const Board& enemy = state.by_player[1 - state.to_move];
   Board cells;
   for (const FlankLine& line : drop.flanking) {
     Board run = line.inward.step(own) & enemy;
@@ -2662,14 +2679,24 @@ template <bool Extras, typename CanMove>
   }
 }
 
-// The winner of an end rule that counts (pieces, areas or counts per cell), kDraw when equal. Out
-// of line: the playout loop, which inlines decide_end, meets it once a game at most.
+// The winner of an end rule that counts (pieces, areas or counts per cell): the player still
+// playing with the largest tally, kDraw when several share it. Out of line: the playout loop, which
+// inlines decide_end, meets it once a game at most.
 template <int Words>
 [[gnu::noinline]] std::int8_t Program<Words>::winner_by_count(const StateType& state, const EndTest& test) const {
-  const auto [first, second] = test.winner == kWinnerByCount  ? pieces_counted(state)
-                               : test.winner == kWinnerByArea ? areas(state, test.rule)
-                                                              : counted_totals(state, test.rule);
-  return static_cast<std::int8_t>(first > second ? 0 : second > first ? 1 : kDraw);
+  const std::array<int, kMaxPlayers> tally = tallies(state, test.rule);
+  int best = -1;
+  bool shared = false;
+  for (int player = 0; player < players_; ++player) {
+    if (state.is_out(player)) continue;
+    if (best >= 0 && tally[player] == tally[best]) {
+      shared = true;
+    } else if (best < 0 || tally[player] > tally[best]) {
+      best = player;
+      shared = false;
+    }
+  }
+  return static_cast<std::int8_t>(shared || best < 0 ? kDraw : best);
 }
 
 // More than two players: the subject of a loss that holds is out, and the end rules are asked again,
@@ -2860,32 +2887,43 @@ bool Program<Words>::one_group(const Board& pieces) const {
 }
 
 template <int Words>
-std::array<int, kPlayers> Program<Words>::pieces_counted(const StateType& state) {
-  return {state.by_player[0].count(), state.by_player[1].count()};
+std::array<int, kMaxPlayers> Program<Words>::pieces_counted(const StateType& state) const {
+  std::array<int, kMaxPlayers> pieces{};
+  for (int player = 0; player < players_; ++player) pieces[player] = state.by_player[player].count();
+  return pieces;
+}
+
+template <int Words>
+std::array<int, kMaxPlayers> Program<Words>::tallies(const StateType& state, int rule) const {
+  switch (rules_->end[static_cast<std::size_t>(rule)].outcome) {
+    case lang::Outcome::MostPieces: return pieces_counted(state);
+    case lang::Outcome::MostArea: return areas(state, rule);
+    default: return counted_totals(state, rule);
+  }
 }
 
 // Tromp-Taylor's count: each player's pieces, and each empty region (its cells joined by the rule's
 // steps) that borders pieces of one player only. A region that borders both, or none, is nobody's.
 template <int Words>
-std::array<int, kPlayers> Program<Words>::areas(const StateType& state, int rule) const {
+std::array<int, kMaxPlayers> Program<Words>::areas(const StateType& state, int rule) const {
   const lang::EndRule& scoring = rules_->end[static_cast<std::size_t>(rule)];
-  std::array<int, kPlayers> area = pieces_counted(state);
+  std::array<int, kMaxPlayers> area = pieces_counted(state);
   area[1] += scoring.komi;
   Board unvisited = board_ - state.occupied();
   while (unvisited.any()) {
     std::vector<int> region = {unvisited.pop_lowest()};
-    std::array<bool, kPlayers> borders{};
+    unsigned borders = 0;  // bit p: the region borders a piece of player p
     for (std::size_t i = 0; i < region.size(); ++i)
       for (const lang::Offset step : scoring.area_steps) {
         const int next = rules_->next_cell(region[i], step);
         if (next < 0) continue;
-        for (int player = 0; player < kPlayers; ++player) borders[player] |= state.by_player[player].test(next);
+        if (const int owner = owner_at(state, next); owner >= 0) borders |= 1u << owner;
         if (unvisited.test(next)) {
           unvisited.reset(next);
           region.push_back(next);
         }
       }
-    if (borders[0] != borders[1]) area[borders[0] ? 0 : 1] += static_cast<int>(region.size());
+    if (std::has_single_bit(borders)) area[std::countr_zero(borders)] += static_cast<int>(region.size());
   }
   return area;
 }
@@ -2895,26 +2933,36 @@ int Program<Words>::result(const StateType& state, int player) const {
   if (!state.over) return 0;
   // Two players, or the one player of a puzzle, who loses with no winner (kNoWinner).
   if (players_ <= kPlayers) return state.winner == kDraw ? 0 : state.winner == player ? 1 : -1;
+  const std::array<int, kMaxPlayers> standing = standings(state);
   int above = 0, tied = 0;
   for (int other = 0; other < players_; ++other) {
     if (other == player) continue;
-    above += standing(state, other) > standing(state, player);
-    tied += standing(state, other) == standing(state, player);
+    above += standing[other] > standing[player];
+    tied += standing[other] == standing[player];
   }
   if (above == 0 && tied == 0) return 1;
   return above == players_ - 1 ? -1 : 0;
 }
 
 template <int Words>
-int Program<Words>::standing(const StateType& state, int player) const {
-  if (state.winner == player) return 2 * kMaxPlayers;
-  return state.is_out(player) ? state.out_rank(player) : kMaxPlayers;
+std::array<int, kMaxPlayers> Program<Words>::standings(const StateType& state) const {
+  const bool by_tally = state.over && state.ended_by >= 0 &&
+                        static_cast<std::size_t>(state.ended_by) < rules_->end.size() &&
+                        lang::is_most(rules_->end[static_cast<std::size_t>(state.ended_by)].outcome);
+  const std::array<int, kMaxPlayers> tally = by_tally ? tallies(state, state.ended_by) : std::array<int, kMaxPlayers>{};
+  std::array<int, kMaxPlayers> standing{};
+  for (int player = 0; player < players_; ++player) {
+    const int playing = kMaxPlayers + 1 + (by_tally ? tally[player] : state.winner == player);  // above any out rank
+    standing[player] = state.is_out(player) ? state.out_rank(player) : playing;
+  }
+  return standing;
 }
 
 template <int Words>
 int Program<Words>::rank(const StateType& state, int player) const {
+  const std::array<int, kMaxPlayers> standing = standings(state);
   int above = 0;
-  for (int other = 0; other < players_; ++other) above += standing(state, other) > standing(state, player);
+  for (int other = 0; other < players_; ++other) above += standing[other] > standing[player];
   return above + 1;
 }
 
@@ -2922,11 +2970,11 @@ template <int Words>
 double Program<Words>::utility(const StateType& state, int player) const {
   if (players_ <= kPlayers) return 0.5 * (result(state, player) + 1);  // what the ranks give, cheaper
   if (!state.over) return 0.5;
+  const std::array<int, kMaxPlayers> standing = standings(state);
   double beaten = 0;
   for (int other = 0; other < players_; ++other) {
     if (other == player) continue;
-    const int mine = standing(state, player), theirs = standing(state, other);
-    beaten += mine > theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+    beaten += standing[player] > standing[other] ? 1.0 : standing[player] == standing[other] ? 0.5 : 0.0;
   }
   return beaten / (players_ - 1);
 }
@@ -2941,6 +2989,7 @@ std::string Program<Words>::end_reason(const StateType& state) const {
     return fmt::format("{} wins, the last player left: the others forfeited or lost",
                        rules_->players[state.winner].name);
   const lang::EndRule& rule = rules_->end[static_cast<std::size_t>(state.ended_by)];
+  if (lang::is_most(rule.outcome) && players_ != kPlayers) return ranking_reason(state, rule);
   if (rule.outcome == lang::Outcome::MostPieces) {
     const int first = state.by_player[0].count(), second = state.by_player[1].count();
     const std::string count = fmt::format("{} to {}", std::max(first, second), std::min(first, second));
@@ -2949,7 +2998,8 @@ std::string Program<Words>::end_reason(const StateType& state) const {
                        rule.condition_text);
   }
   if (rule.outcome == lang::Outcome::MostArea) {
-    const auto [first, second] = areas(state, state.ended_by);
+    const std::array<int, kMaxPlayers> area = areas(state, state.ended_by);
+    const int first = area[0], second = area[1];
     const std::string count = fmt::format("{} {} to {} {} (komi {} included)", rules_->players[0].name, first,
                                           rules_->players[1].name, second, rule.komi);
     if (state.winner == kDraw) return fmt::format("draw by equal areas, {}, at {}", count, rule.condition_text);
@@ -2957,7 +3007,8 @@ std::string Program<Words>::end_reason(const StateType& state) const {
                        rule.condition_text);
   }
   if (rule.outcome == lang::Outcome::MostCount) {
-    const auto [first, second] = counted_totals(state, state.ended_by);
+    const std::array<int, kMaxPlayers> total = counted_totals(state, state.ended_by);
+    const int first = total[0], second = total[1];
     const std::string count =
         fmt::format("{} {} to {} {}", rules_->players[0].name, first, rules_->players[1].name, second);
     if (state.winner == kDraw) return fmt::format("draw by equal counts, {}, at {}", count, rule.condition_text);
@@ -2975,6 +3026,27 @@ std::string Program<Words>::end_reason(const StateType& state) const {
   const int subject = rule.outcome == lang::Outcome::Win ? state.winner : players_ == 1 ? 0 : 1 - state.winner;
   return fmt::format("{} {} by {}", rules_->players[subject].name,
                      rule.outcome == lang::Outcome::Win ? "wins" : "loses", rule.condition_text);
+}
+
+// The end by a "most" rule of a game of one player or more than two: who came first, and every
+// player's tally ("out" for those out before the end).
+template <int Words>
+std::string Program<Words>::ranking_reason(const StateType& state, const lang::EndRule& rule) const {
+  const std::array<int, kMaxPlayers> tally = tallies(state, state.ended_by);
+  const std::array<int, kMaxPlayers> standing = standings(state);
+  const int best = *std::max_element(standing.begin(), standing.begin() + players_);
+  std::string first, counts;
+  for (int player = 0; player < players_; ++player) {
+    const std::string& name = rules_->players[static_cast<std::size_t>(player)].name;
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", name,
+                          state.is_out(player) ? "out" : std::to_string(tally[player]));
+    if (standing[player] == best) first += (first.empty() ? "" : " and ") + name;
+  }
+  const std::string_view tallied = rule.outcome == lang::Outcome::MostPieces ? "pieces"
+                                   : rule.outcome == lang::Outcome::MostArea ? "area"
+                                                                             : "count";
+  return fmt::format("{} {} by {}, {}, at {}", first, state.winner == kDraw ? "share the first place" : "wins", tallied,
+                     counts, rule.condition_text);
 }
 
 // ---- text -----------------------------------------------------------------------------------------
@@ -3252,9 +3324,11 @@ std::string Program<Words>::position_text(const StateType& state) const {
   text = fmt::format("{} {} {}", text, side, state.ply);
   if (counts_quiet_) text += fmt::format(" {}", state.quiet_plies);
   if (!phase_keys_.empty()) text += " phase=" + rules_->phases[state.phase].name;
-  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
-    text += fmt::format(" {}={},{}", rules_->counters[counter].name, state.counters[0][counter],
-                        state.counters[1][counter]);
+  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter) {
+    text += fmt::format(" {}=", rules_->counters[counter].name);
+    for (int player = 0; player < players_; ++player)
+      text += fmt::format("{}{}", player ? "," : "", state.counters[player][counter]);
+  }
   // Then the attributes, NAME=a1,e1 (the cells of the pieces that have it), and the registers, NAME=e3.
   for (const auto& [name, value] : mark_texts(state)) text += fmt::format(" {}={}", name, value);
   if (!rules_->hands.empty()) text += " hand=" + hand_text(state);
@@ -3265,17 +3339,18 @@ std::string Program<Words>::position_text(const StateType& state) const {
   return text;
 }
 
-// The pieces in hand as shogi's SFEN writes them: per player (the first in upper case), per type in
+// The pieces in hand as shogi's SFEN writes them: per player (the first in upper case; with more
+// than two, as the board writes them, "P3"), per type in
 // (hands ...) order, the count before the letter when above one; "-" when both hands are empty.
 template <int Words>
 std::string Program<Words>::hand_text(const StateType& state) const {
   std::string text;
-  for (int player = 0; player < kPlayers; ++player)
+  for (int player = 0; player < players_; ++player)
     for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot) {
       const int count = state.hands[player][slot];
       if (count > 1) text += std::to_string(count);
       if (count > 0)
-        text += lang::piece_text(rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])].code, player, kPlayers);
+        text += lang::piece_text(rules_->pieces[static_cast<std::size_t>(rules_->hands[slot])].code, player, players_);
     }
   return text.empty() ? "-" : text;
 }
@@ -3284,10 +3359,13 @@ std::string Program<Words>::hand_text(const StateType& state) const {
 template <int Words>
 std::string Program<Words>::parse_hand(StateType& state, std::string_view text) const {
   const auto fail = [&](std::string_view why) {
+    const std::string pieces = players_ > kPlayers
+                                   ? "as on the board, a letter then its player's number"
+                                   : fmt::format("as letters, {}'s in upper case", rules_->players[0].name);
     return fmt::format(
-        "'hand={}' {}; write each player's pieces in hand as letters, {}'s in upper case, a count before "
-        "a letter held more than once (hand=2Ce), or hand=-",
-        text, why, rules_->players[0].name);
+        "'hand={}' {}; write each player's pieces in hand {}, a count before a letter held more than once "
+        "({}), or hand=-",
+        text, why, pieces, players_ > kPlayers ? "hand=2P1P3" : "hand=2Ce");
   };
   for (std::size_t i = 0; i < text.size() && text != "-";) {
     int count = 1;
@@ -3297,11 +3375,15 @@ std::string Program<Words>::parse_hand(StateType& state, std::string_view text) 
       if (error != std::errc() || count < 2 || count > lang::kMaxHandCount || i == text.size())
         return fail(fmt::format("has a count that is not from 2 to {} before a letter", lang::kMaxHandCount));
     }
-    const auto [written, owner] = piece_written_at(text, i);
+    auto [written, owner] = piece_written_at(text, i);
     const int piece = owner < 0 ? -1 : lang::piece_of_code(*rules_, written);
     const auto slot = std::find(rules_->hands.begin(), rules_->hands.end(), piece);
     if (piece < 0 || slot == rules_->hands.end())
       return fail(fmt::format("names '{}', which is not a piece of (hands ...)", written));
+    if (players_ > kPlayers) {  // the code, then the player's number, as on the board
+      owner = owner == 0 ? player_number_at(text, i) : -1;
+      if (owner < 0) return fail(no_player_number(written, piece));
+    }
     state.hands[owner][static_cast<std::size_t>(slot - rules_->hands.begin())] = static_cast<std::uint8_t>(count);
   }
   return {};
@@ -3368,19 +3450,32 @@ std::string Program<Words>::parse_counter(StateType& state, std::string_view tex
   if (declared == rules_->counters.end()) return fmt::format("'{}' is not a counter of this game", name);
   const auto counter = static_cast<std::size_t>(declared - rules_->counters.begin());
   std::string_view values = text.substr(equals + 1);
-  for (int player = 0; player < kPlayers; ++player) {
+  for (int player = 0; player < players_; ++player) {
     const std::string_view value = values.substr(0, values.find(','));
     int parsed = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
     if (error != std::errc() || end != value.data() + value.size() || parsed < declared->low ||
-        parsed > declared->high || (player == kPlayers - 1) != (value.size() == values.size()))
-      return fmt::format("'{}' does not give the counter {} as two numbers from {} to {}, {}'s and {}'s", text, name,
-                         declared->low, declared->high, rules_->players[0].name, rules_->players[1].name);
+        parsed > declared->high || (player == players_ - 1) != (value.size() == values.size())) {
+      std::string owners;  // "White's and Black's", "Red's, Green's and Blue's"
+      for (int owner = 0; owner < players_; ++owner)
+        owners += fmt::format("{}{}'s",
+                              owner == 0              ? ""
+                              : owner == players_ - 1 ? " and "
+                                                      : ", ",
+                              rules_->players[static_cast<std::size_t>(owner)].name);
+      const std::string numbers = players_ == 1          ? "one number"
+                                  : players_ == kPlayers ? "two numbers"
+                                                         : fmt::format("{} numbers", players_);
+      return fmt::format("'{}' does not give the counter {} as {} from {} to {}, {}", text, name, numbers,
+                         declared->low, declared->high, owners);
+    }
     state.counters[player][counter] = static_cast<std::int16_t>(parsed);
     values.remove_prefix(std::min(values.size(), value.size() + 1));
   }
-  if (declared->shared && state.counters[0][counter] != state.counters[1][counter])
-    return fmt::format("'{}' gives the shared counter {} two values; it has one, written twice", text, name);
+  for (int player = 1; player < players_ && declared->shared; ++player)
+    if (state.counters[player][counter] != state.counters[0][counter])
+      return fmt::format("'{}' gives the shared counter {} different values; it has one, written for each player", text,
+                         name);
   return {};
 }
 
@@ -3436,17 +3531,10 @@ ParsedState<Words> Program<Words>::parse_position(std::string_view text) const {
       if (column >= width_) return fail(fmt::format("row {} has more than {} cells", row + 1, width_));
       if (std::string error = misplaced(1, false); !error.empty()) return fail(error);
       if (players_ > kPlayers) {  // the code, then the player's number
-        const std::string upper = lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece)].code, 0, kPlayers);
-        const int number = i < board.size() ? board[i] - '1' : -1;
-        if (owner != 0 || number < 0 || number >= players_)
-          return fail(
-              fmt::format("'{}' is not followed by a player's number from 1 to {} (a piece is written "
-                          "its letter in upper case, then its player's number: '{}1')",
-                          written, players_, upper));
-        owner = number;
-      } else {
-        --i;  // the loop steps past the piece's last character
+        owner = owner == 0 ? player_number_at(board, i) : -1;
+        if (owner < 0) return fail(no_player_number(written, piece));
       }
+      --i;  // the loop steps past the piece's last character
       put(state, owner, piece, row * width_ + column++);
     }
   }
@@ -3599,6 +3687,25 @@ std::pair<std::string_view, int> Program<Words>::piece_written_at(std::string_vi
   return {code, upper == lower ? -1 : upper ? 0 : 1};
 }
 
+// In position text of more than two players, the player's number that follows a piece's code at
+// text[i], from 0, and i moved past it; -1 when there is none.
+template <int Words>
+int Program<Words>::player_number_at(std::string_view text, std::size_t& i) const {
+  const int number = i < text.size() ? text[i] - '1' : -1;
+  if (number < 0 || number >= players_) return -1;
+  ++i;
+  return number;
+}
+
+template <int Words>
+std::string Program<Words>::no_player_number(std::string_view written, int piece) const {
+  const std::string upper = lang::piece_text(rules_->pieces[static_cast<std::size_t>(piece)].code, 0, kPlayers);
+  return fmt::format(
+      "'{}' is not followed by a player's number from 1 to {} (a piece is written its letter in upper case, "
+      "then its player's number: '{}1')",
+      written, players_, upper);
+}
+
 // On a rhombus each row is drawn half a cell to the right of the row below, so that a cell's six
 // neighbours are the cells around it: (0, 1) up-right, (-1, 1) up-left.
 template <int Words>
@@ -3625,9 +3732,13 @@ std::string Program<Words>::diagram(const StateType& state) const {
   out += '\n';
   if (state.out_order) out += fmt::format("out: {}\n", out_text(state));
   if (!phase_keys_.empty()) out += fmt::format("phase: {}\n", rules_->phases[state.phase].name);
-  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter)
-    out += fmt::format("{}: {} {}, {} {}\n", rules_->counters[counter].name, rules_->players[0].name,
-                       state.counters[0][counter], rules_->players[1].name, state.counters[1][counter]);
+  for (std::size_t counter = 0; counter < rules_->counters.size(); ++counter) {
+    out += fmt::format("{}:", rules_->counters[counter].name);
+    for (int player = 0; player < players_; ++player)
+      out += fmt::format("{} {} {}", player ? "," : "", rules_->players[static_cast<std::size_t>(player)].name,
+                         state.counters[player][counter]);
+    out += '\n';
+  }
   for (const auto& [name, value] : mark_texts(state)) out += fmt::format("{}: {}\n", name, value);
   if (!rules_->hands.empty()) out += fmt::format("in hand: {}\n", hand_text(state));
   return out;

@@ -117,8 +117,7 @@ struct State {
 
   // ---- counters (docs/core-design.md §6, step 7) ----
   // Each player's value of each (counter ...) of the game, in lang::Rules::counters order.
-  // Two players' only: a game of more players with counters is refused (interpreter/game.cpp).
-  std::array<std::array<std::int16_t, lang::kMaxCounters>, kPlayers> counters{};
+  std::array<std::array<std::int16_t, lang::kMaxCounters>, kMaxPlayers> counters{};
 
   // ---- attributes and registers (docs/core-design.md §6, step 14) ----
   // The cells whose pieces have each (attribute ...) of the game, in lang::Rules::attributes order.
@@ -128,8 +127,7 @@ struct State {
 
   // ---- hands (docs/core-design.md §6, step 15) ----
   // How many pieces of each type of (hands ...) each player holds, in lang::Rules::hands order.
-  // Two players' only, as counters are.
-  std::array<std::array<std::uint8_t, lang::kMaxHandPieces>, kPlayers> hands{};
+  std::array<std::array<std::uint8_t, lang::kMaxHandPieces>, kMaxPlayers> hands{};
 
   // The game's types first; the others stay empty. Last, so that the fields above share the first
   // cache line with the players' boards whatever the number of types.
@@ -334,7 +332,9 @@ class Program {
   std::string end_reason(const StateType& state) const;
   // Each player's area by the (most-area ...) end rule of index `rule`: its pieces and the empty
   // regions that border its pieces only, the komi added to the second player's.
-  std::array<int, kPlayers> areas(const StateType& state, int rule) const;
+  std::array<int, kMaxPlayers> areas(const StateType& state, int rule) const;
+  // Each player's tally by the "most" end rule of index `rule`: its pieces, its area or its total count.
+  std::array<int, kMaxPlayers> tallies(const StateType& state, int rule) const;
 
   // (attacked) at `cell` for the player to move, as the general back end asks it: a move of the
   // opponent's, were it to move, would take a piece of the player's standing at `cell`. The mover,
@@ -526,14 +526,11 @@ class Program {
     // move made passes through the placed cell, so only the lines through it are walked.
     bool through_placed = false;
   };
-  // EndTest::winner of (most-pieces ...): whoever has more pieces when it holds, a draw if equal.
+  // EndTest::winner of (most-pieces ...), (most-area ...) and (most-count ...): the players still
+  // playing are ranked by their tallies (tallies()), the most first; a draw if the first place is shared.
   static constexpr std::int8_t kWinnerByCount = kDraw + 1;
   // EndTest::winner of a loss with more than two players: the subject is out, the game goes on.
   static constexpr std::int8_t kSubjectOut = kDraw + 2;
-  // EndTest::winner of (most-area ...): whoever has the larger area (areas()), a draw if equal.
-  static constexpr std::int8_t kWinnerByArea = kDraw + 3;
-  // EndTest::winner of (most-count ...): whoever has the larger total count (counted_totals), a draw if equal.
-  static constexpr std::int8_t kWinnerByTotal = kDraw + 4;
   // EndTest::subject of (lose no-legal-moves) and the like with more than two players: the player
   // to move, whoever that is once the players out are skipped.
   static constexpr std::int8_t kSubjectToMove = -1;
@@ -686,7 +683,7 @@ class Program {
   std::string counts_text(const StateType& state) const;
   std::string parse_counts(StateType& state, std::string_view text) const;
   // (most-count REGION ...): each player's total count on its version of the region of end rule `rule`.
-  std::array<int, kPlayers> counted_totals(const StateType& state, int rule) const;
+  std::array<int, kMaxPlayers> counted_totals(const StateType& state, int rule) const;
   std::uint64_t hand_key(int player, int slot, int count) const;
   std::string hand_text(const StateType& state) const;  // "2Ce", "-" for empty hands
   std::string parse_hand(StateType& state, std::string_view text) const;
@@ -704,9 +701,9 @@ class Program {
       targets &= landings[guard.allowed].shifted(guard.left, guard.right);
     return targets;
   }
-  [[gnu::always_inline]] static Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) {
+  [[gnu::always_inline]] Board drop_targets(const StateType& state, const Drop& drop, const Board& empty) const {
     const Board targets = empty & drop.region & (drop.unsupported | state.occupied().shifted(drop.left, drop.right));
-    return drop.flanking.empty() ? targets : targets & flanking_cells(state, drop);
+    return drop.flanking.empty() ? targets : targets & flanking_cells(state, enemies(state, state.to_move), drop);
   }
   // Calls on_targets(index, targets) for every drop of the player to move, each target listed once
   // per piece.
@@ -720,8 +717,9 @@ class Program {
   bool has_hop(const StateType& state) const;
   std::vector<int> chain_landings(Move move) const;
   void promote(StateType& state, Move move) const;
-  static Board flanking_cells(const StateType& state, const Drop& drop);
-  static Board flanked_by(const StateType& state, const Drop& drop, int cell);
+  // `enemy`: the pieces of every player but the one to move (enemies()).
+  static Board flanking_cells(const StateType& state, const Board& enemy, const Drop& drop);
+  static Board flanked_by(const StateType& state, const Board& enemy, const Drop& drop, int cell);
   void flip(StateType& state, const Board& flipped) const;
   bool has_targets(const StateType& state) const;
   // Out of line: has_targets is inlined into every playout, and Breakthrough's must not grow.
@@ -787,8 +785,8 @@ class Program {
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                     const History* history) const;
   [[gnu::noinline]] static bool repeated(const StateType& state, const EndTest& test, const History* history);
-  static std::array<int, kPlayers> pieces_counted(const StateType& state);
-  // EndTest::winner kWinnerByCount, kWinnerByArea or kWinnerByTotal made a player, or kDraw.
+  std::array<int, kMaxPlayers> pieces_counted(const StateType& state) const;
+  // EndTest::winner kWinnerByCount made a player, or kDraw.
   std::int8_t winner_by_count(const StateType& state, const EndTest& test) const;
   std::uint64_t piece_key(int player, int piece, int cell) const {
     const int index = (piece * players_ + player) * cells_ + cell;
@@ -808,9 +806,11 @@ class Program {
   int previous_in_play(const StateType& state) const;
   // `player` loses and is out, by end rule `rule`; the game ends when one player is left.
   void put_out(StateType& state, int player, int rule) const;
-  // An order of how players did: the winner highest, then those still playing, then those out, the
-  // last out highest.
-  int standing(const StateType& state, int player) const;
+  // An order of how players did, by player: those still playing above those out, the last out
+  // highest; of those still playing, the winner highest, or when a "most" end rule ended the game,
+  // the larger tally higher (ties share).
+  std::array<int, kMaxPlayers> standings(const StateType& state) const;
+  std::string ranking_reason(const StateType& state, const lang::EndRule& rule) const;
   // The key of `player`'s counter `counter` at `value`: the hash holds one for each counter.
   std::uint64_t counter_key(int player, int counter, int value) const;
   // Sets `player`'s counter to `value`, kept within the counter's range.
@@ -824,6 +824,9 @@ class Program {
   [[gnu::noinline]] void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
   static std::pair<std::string_view, int> piece_written_at(std::string_view text, std::size_t& i);
+  int player_number_at(std::string_view text, std::size_t& i) const;
+  // Position text's error for a piece `piece`, written `written`, without its player's number after it.
+  std::string no_player_number(std::string_view written, int piece) const;
   std::string cell_text(const StateType& state, int cell, bool bracketed) const;
   std::string out_text(const StateType& state) const;
   std::string parse_out(StateType& state, std::string_view text) const;  // the list after "out="
@@ -926,12 +929,12 @@ class Program {
   // hashed in by phase (empty in a game without phases).
   std::vector<std::vector<EndTest>> phase_until_;
   std::vector<std::uint64_t> phase_keys_;
-  std::vector<std::uint64_t> blocked_keys_;                                  // [cell]
-  std::array<std::uint64_t, kPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
-  std::vector<std::uint64_t> attribute_keys_;                                // [attribute * cells + cell]
-  std::vector<std::uint64_t> register_keys_;                                 // [register * cells + cell]
-  std::array<std::uint64_t, kPlayers * lang::kMaxHandPieces> hand_keys_{};   // seeds, by player and hand slot
-  std::array<std::uint64_t, lang::kMaxCountCells> count_keys_{};             // seeds, by cell
+  std::vector<std::uint64_t> blocked_keys_;                                     // [cell]
+  std::array<std::uint64_t, kMaxPlayers * lang::kMaxCounters> counter_keys_{};  // seeds, by player and counter
+  std::vector<std::uint64_t> attribute_keys_;                                   // [attribute * cells + cell]
+  std::vector<std::uint64_t> register_keys_;                                    // [register * cells + cell]
+  std::array<std::uint64_t, kMaxPlayers * lang::kMaxHandPieces> hand_keys_{};   // seeds, by player and hand slot
+  std::array<std::uint64_t, lang::kMaxCountCells> count_keys_{};                // seeds, by cell
   // The game has attributes or transient registers: every decision updates them.
   bool marks_pieces_ = false;
   // The registers the tests last-from and last-to read, or -1 (lang::Register::last).

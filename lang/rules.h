@@ -178,8 +178,13 @@ struct Player {
 // player with the larger area (EndRule::area_steps) wins, the second player's counted with
 // EndRule::komi added; equal areas draw.
 // MostCount: the player with the larger total count on its version of EndRule::region wins
-// (Kalah's seeds in houses and store: the end sweep's result), equal totals draw.
+// (Kalah's seeds in houses and store: the end sweep's result), equal totals draw. With more than
+// two players each ranks the players still playing by that tally, ties sharing a place.
 enum class Outcome { Win, Loss, Draw, MostPieces, MostArea, MostCount };
+// The outcomes that rank the players by a tally (pieces, area, count), the most first.
+constexpr bool is_most(Outcome outcome) {
+  return outcome == Outcome::MostPieces || outcome == Outcome::MostArea || outcome == Outcome::MostCount;
+}
 
 enum class EndKind {
   Reach,                // a piece of the player stands in a region

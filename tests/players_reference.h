@@ -13,6 +13,10 @@
 // A loss puts its player out: its turns are skipped and its pieces
 // stay (in the middle of its turn, the decisions it played stay, and the next player starts a
 // whole turn); the game ends at a win, a draw or when one player is left.
+// It also plays Breakthrough's pawns as the games of games/ that add hands or scores to them write
+// in core forms (Pawns): pawns taken into the taker's hand and dropped on its two home rows, or
+// pawns that score a point on reaching the far row and leave; with the end rules of comparing the
+// score, and the most pieces (a ranking of the players still playing, ties sharing a place).
 #pragma once
 
 #include <algorithm>
@@ -33,7 +37,21 @@ struct Square {
   bool operator==(const Square&) const = default;
 };
 
+// The pawn games: every piece is a Breakthrough pawn of type 0, whose moves the reference knows.
+// With `to_hand`, a pawn taken goes to its taker's hand, and instead of moving a player may drop a
+// pawn from its hand on an empty cell of its two home rows (the two lines of its own edge); with
+// `scores`, a pawn that reaches its far row (the edge opposite its own) scores a point for its
+// player, the game's first counter, and leaves the board.
+struct Pawns {
+  bool on = false;
+  bool to_hand = false;
+  bool scores = false;
+};
+
 struct Position {
+  Pawns pawns;
+  std::vector<int> hand;   // by player: the pawns in its hand
+  std::vector<int> score;  // by player: its points
   std::vector<Square> board;
   int to_move = 0;
   int actions_left = 1;  // the decisions left in the turn of the player to move, the next one included
@@ -80,9 +98,52 @@ inline std::vector<int> shots(const lang::Rules& rules, const lang::MoveRule& ru
   return cells;
 }
 
+// Where a player's edges are: its own (home) and the opposite (far), as distances from its own.
+inline int distance_from_home(const lang::Rules& rules, int player, int cell) {
+  const lang::Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
+  const int column = cell % rules.width, row = cell / rules.width;
+  if (forward.dy != 0) return forward.dy > 0 ? row : rules.height - 1 - row;
+  return forward.dx > 0 ? column : rules.width - 1 - column;
+}
+
+inline bool on_far_row(const lang::Rules& rules, int player, int cell) {
+  const lang::Offset forward = rules.players[static_cast<std::size_t>(player)].forward;
+  return distance_from_home(rules, player, cell) == (forward.dy != 0 ? rules.height : rules.width) - 1;
+}
+
+// A pawn's steps: forward, forward-left and forward-right onto an empty cell, and forward-left and
+// forward-right onto another player's piece, which is taken. A drop is from == to.
+inline std::vector<MoveKey> pawn_moves(const lang::Rules& rules, const Position& position) {
+  std::vector<MoveKey> found;
+  const int mover = position.to_move;
+  const lang::Offset forward = rules.players[static_cast<std::size_t>(mover)].forward;
+  const lang::Offset left{-forward.dy, forward.dx};
+  const std::vector<lang::Offset> diagonals = {{forward.dx + left.dx, forward.dy + left.dy},
+                                               {forward.dx - left.dx, forward.dy - left.dy}};
+  for (int from = 0; from < rules.cells(); ++from) {
+    const Square& square = position.board[static_cast<std::size_t>(from)];
+    if (square.player != mover) continue;
+    if (const int to = rules.next_cell(from, forward);
+        to >= 0 && position.board[static_cast<std::size_t>(to)].player < 0)
+      found.emplace_back(from, to, 0, false, -1);
+    for (const lang::Offset diagonal : diagonals)
+      if (const int to = rules.next_cell(from, diagonal); to >= 0) {
+        const int owner = position.board[static_cast<std::size_t>(to)].player;
+        if (owner != mover) found.emplace_back(from, to, 0, owner >= 0, -1);
+      }
+  }
+  if (position.pawns.to_hand && position.hand[static_cast<std::size_t>(mover)] > 0)
+    for (int cell = 0; cell < rules.cells(); ++cell)
+      if (position.board[static_cast<std::size_t>(cell)].player < 0 && distance_from_home(rules, mover, cell) < 2)
+        found.emplace_back(cell, cell, 0, false, -1);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 inline std::vector<MoveKey> moves(const lang::Rules& rules, const Position& position) {
   std::vector<MoveKey> found;
   if (position.over) return found;
+  if (position.pawns.on) return pawn_moves(rules, position);
   const int mover = position.to_move;
   if (!rules.phases.empty() && position.phase == 0) {  // the placement phase
     for (int cell = 0; cell < rules.cells(); ++cell)
@@ -141,16 +202,41 @@ inline bool holds(const lang::Rules& rules, const lang::EndRule& rule, const Pos
                          [&](const Square& square) { return square.player < 0 || square.player == subject; });
     case lang::EndKind::NoLegalMoves: return subject == position.to_move && moves(rules, position).empty();
     case lang::EndKind::PlyLimit: return position.ply >= static_cast<std::uint32_t>(rule.ply_limit);
-    case lang::EndKind::Compare:
-      if (rule.counter >= 0) throw std::logic_error("the players' reference compares (pieces) only");
-      return lang::compare(
-          static_cast<int>(std::count_if(position.board.begin(), position.board.end(),
-                                         [&](const Square& square) { return square.player == subject; })),
-          rule.comparison, rule.value);
+    case lang::EndKind::Compare: {
+      const int value =
+          rule.counter >= 0
+              ? position.score[static_cast<std::size_t>(subject)]
+              : static_cast<int>(std::count_if(position.board.begin(), position.board.end(),
+                                               [&](const Square& square) { return square.player == subject; }));
+      return lang::compare(value, rule.comparison, rule.value);
+    }
     default:
       throw std::logic_error(
-          "the players' reference reads reach, no pieces, no legal moves, ply limits and comparisons of (pieces)");
+          "the players' reference reads reach, no pieces, no legal moves, ply limits and comparisons");
   }
+}
+
+// Each player's pieces on the board.
+inline std::vector<int> pieces_of(const Position& position, int players) {
+  std::vector<int> pieces(static_cast<std::size_t>(players));
+  for (const Square& square : position.board)
+    if (square.player >= 0) ++pieces[static_cast<std::size_t>(square.player)];
+  return pieces;
+}
+
+// The player still playing with the most pieces; kDraw when several share the most.
+inline int most_pieces(const Position& position, int players) {
+  const std::vector<int> pieces = pieces_of(position, players);
+  int most = -1, holders = 0;
+  for (int player = 0; player < players; ++player) {
+    if (is_out(position, player)) continue;
+    const int count = pieces[static_cast<std::size_t>(player)];
+    if (count > most) most = count, holders = 0;
+    holders += count == most;
+  }
+  for (int player = 0; player < players; ++player)
+    if (!is_out(position, player) && pieces[static_cast<std::size_t>(player)] == most && holders == 1) return player;
+  return kDraw;
 }
 
 // Decides the end after `mover`'s move (or, at the start, the last player's): the rules in file
@@ -164,7 +250,9 @@ inline void decide(const lang::Rules& rules, Position& position, int mover) {
       if (is_out(position, subject) || !holds(rules, rule, position, subject)) continue;
       if (rule.outcome != lang::Outcome::Loss) {
         position.over = true;
-        position.winner = rule.outcome == lang::Outcome::Win ? subject : kDraw;
+        position.winner = rule.outcome == lang::Outcome::Win          ? subject
+                          : rule.outcome == lang::Outcome::MostPieces ? most_pieces(position, players)
+                                                                      : kDraw;
         position.ended_by = static_cast<int>(index);
         return;
       }
@@ -189,11 +277,14 @@ inline void decide(const lang::Rules& rules, Position& position, int mover) {
   }
 }
 
-inline Position start(const lang::Rules& rules) {
+inline Position start(const lang::Rules& rules, Pawns pawns = {}) {
   if (!rules.holes.empty() || std::any_of(rules.pieces.begin(), rules.pieces.end(),
                                           [](const lang::PieceType& type) { return type.promote_to >= 0; }))
     throw std::logic_error("the players' reference plays boards without holes and pieces that do not promote");
   Position position;
+  position.pawns = pawns;
+  position.hand.resize(static_cast<std::size_t>(rules.player_count()));
+  position.score.resize(static_cast<std::size_t>(rules.player_count()));
   position.board.resize(static_cast<std::size_t>(rules.cells()));
   for (const lang::Placement& placement : rules.setup)
     position.board[static_cast<std::size_t>(placement.cell)] = {placement.player, placement.piece};
@@ -215,9 +306,16 @@ inline void advance_phase(const lang::Rules& rules, Position& position) {
 inline Position play(const lang::Rules& rules, const Position& position, const MoveKey& move) {
   const auto [from, to, piece, capture, shot] = move;
   Position after = position;
-  after.board[static_cast<std::size_t>(from)] = {};
+  const auto mover = static_cast<std::size_t>(position.to_move);
+  const int taken = position.board[static_cast<std::size_t>(to)].player;
   after.board[static_cast<std::size_t>(to)] = {position.to_move, piece};
+  if (from != to) after.board[static_cast<std::size_t>(from)] = {};
   if (shot >= 0) after.board[static_cast<std::size_t>(shot)].blocked = true;
+  if (position.pawns.to_hand) after.hand[mover] += (taken >= 0) - (from == to);
+  if (position.pawns.scores && on_far_row(rules, position.to_move, to)) {
+    after.board[static_cast<std::size_t>(to)] = {};
+    ++after.score[mover];
+  }
   advance_phase(rules, after);
   ++after.ply;
   // A turn of several decisions ((turn (actions N))) keeps the player to move until its last.

@@ -180,41 +180,15 @@ std::string compile_error(const std::string& text) {
   return "";
 }
 
-// The hint of every refusal for one player or more than two: what the interpreter plays.
-const std::string kPlayableHint =
-    R"(hint: the interpreter plays one player, or more than two, with steps, slides, jumps, captures, promotions, shots, (moves ...) rules, mandatory captures, (pass-when-stuck), (legal ...), phases, counts per cell, attributes and registers, and the end rules of reaching, no pieces, no legal moves, lines, connections, comparisons of (pieces), (in-check ...), and/or/not and ply limits, also for one player (docs/language.md, "Players")
-)";
-
-TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnly) {
-  std::string text = game_of_players(3);
-  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  EXPECT_EQ(compile_error(text),
-            R"(test.game:2:33: error: this game has 3 players: troyka plays drops with two players only so far
- 2 |   (players (P1 north) (P2 east) (P3 south))
-   |                                 ^
-)" + kPlayableHint);
-}
-
-// (repetition N) stays two players', also inside a compound condition.
-TEST(Players, TheInterpreterRefusesARepetitionInsideACompoundWithThreePlayers) {
-  std::string text = game_of_players(3);
-  text.replace(text.find("(lose (reach Pawn (row 1)))"), 27, "(draw (or (ply-limit 50) (repetition 3)))");
-  EXPECT_EQ(compile_error(text),
-            R"(test.game:2:33: error: this game has 3 players: troyka plays (repetition N) with two players only so far
- 2 |   (players (P1 north) (P2 east) (P3 south))
-   |                                 ^
-)" + kPlayableHint);
-}
-
-// A game of one player is refused at its first player for what it does not play yet.
-TEST(Players, TheInterpreterRefusesWhatItPlaysWithTwoPlayersOnlyInAGameOfOnePlayer) {
-  std::string text = game_of_players(1);
-  text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
-  EXPECT_EQ(compile_error(text),
-            R"(test.game:2:12: error: this game has 1 player: troyka plays drops with two players only so far
- 2 |   (players (P1 north))
-   |            ^
-)" + kPlayableHint);
+// Every form of the language plays with any number of players: what two players play, one or
+// three play too (docs/language.md, "Players"). Drops, and a repetition inside a compound.
+TEST(Players, DropsAndRepetitionsCompileForOneOrThreePlayers) {
+  for (const int players : {1, 3}) {
+    std::string text = game_of_players(players);
+    text.replace(text.find("(step forward (to empty))"), 25, "(drop)");
+    text.replace(text.find("(end "), 5, "(end (draw (or (ply-limit 50) (repetition 3))) ");
+    EXPECT_EQ(compile_error(text), "") << players << " players";
+  }
 }
 
 // With three players a chain of jumps takes the pieces of two players at once: each is out when
@@ -960,6 +934,15 @@ TEST(Players, ShowPerftBenchAndPlayPlayThreePlayerAmazons) {
   EXPECT_EQ(play.status, 0) << play.err;
   EXPECT_NE(play.out.find("result: "), std::string::npos) << play.out;
   EXPECT_NE(play.out.find("the last player left"), std::string::npos) << play.out;
+}
+
+// With hands and drops (a pawn taken goes to the taker's hand), and with scores.
+TEST(Players, MctsBeatsTwoRandomPlayersWithDrops) {
+  expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-drops-3-players.game", {{"size", "8"}}));
+}
+
+TEST(Players, MctsBeatsTwoRandomPlayersWithScores) {
+  expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-score-3-players.game", {{"size", "8"}}));
 }
 
 }  // namespace

@@ -109,24 +109,36 @@ TEST(RefereePlayers, ThreeTroykaAgentsPlayEverySeatOfThreePlayerBreakthrough) {
   EXPECT_EQ(standings.find("Elo"), std::string::npos) << standings;
 }
 
-// Three troyka agents play three-player Amazons with its placement phase: placements, moves with
-// shots and players out go over ZeroMQ as in any game, and the results replay.
-TEST(RefereePlayers, ThreeTroykaAgentsPlayPlacedThreePlayerAmazons) {
-  const Workspace workspace = fresh_workspace("three_amazons");
-  Process referee(referee_command_on(TROYKA_SOURCE_DIR "/games/amazons-3-players-placed.game", workspace,
-                                     options({"r1", "r2", "r3"}, 3, {"--param", "size=5"})),
-                  workspace.directory + "/ref");
-  Process r1(troyka_agent_command(workspace, "r1", "random"), workspace.directory + "/r1");
-  Process r2(troyka_agent_command(workspace, "r2", "random"), workspace.directory + "/r2");
-  Process r3(troyka_agent_command(workspace, "r3", "mcts:iterations=30"), workspace.directory + "/r3");
-  ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
-  for (Process* agent : {&r1, &r2, &r3}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
-  const Results results = read_results(workspace.results());
-  expect_every_game_once(results, 3);
-  EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(3, ""));
-  for (const Json& game : results.games)
-    EXPECT_TRUE(troyka::referee::is_ranks_token(game["result"].get<std::string>())) << game["result"];
-  expect_results_replay(workspace.results());
+// Three troyka agents play the games of three players with a placement phase and shots (Amazons),
+// with hands and drops, and with scores and a ranking by pieces at a short ply limit: placements,
+// drops, shots and players out go over ZeroMQ as in any game, every seat of each game is played,
+// with no forfeit, and the results replay.
+TEST(RefereePlayers, ThreeTroykaAgentsPlayAmazonsAndTheDropAndScoringBreakthroughs) {
+  struct Case {
+    std::string name;
+    std::vector<std::string> params;
+    std::string third_agent;
+  };
+  for (const Case& game : {Case{"amazons-3-players-placed", {"--param", "size=5"}, "mcts:iterations=30"},
+                           Case{"breakthrough-drops-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"},
+                           Case{"breakthrough-score-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"}}) {
+    SCOPED_TRACE(game.name);
+    const Workspace workspace = fresh_workspace(game.name);
+    Process referee(referee_command_on(TROYKA_SOURCE_DIR "/games/" + game.name + ".game", workspace,
+                                       options({"a", "b", "c"}, 3, game.params)),
+                    workspace.directory + "/ref");
+    Process a(troyka_agent_command(workspace, "a", "random"), workspace.directory + "/a");
+    Process b(troyka_agent_command(workspace, "b", "random:seed=2"), workspace.directory + "/b");
+    Process c(troyka_agent_command(workspace, "c", game.third_agent), workspace.directory + "/c");
+    ASSERT_EQ(referee.wait(kTournamentTimeout), 0) << referee.err();
+    for (Process* agent : {&a, &b, &c}) EXPECT_EQ(agent->wait(10s), 0) << agent->err();
+    const Results results = read_results(workspace.results());
+    expect_every_game_once(results, 3);
+    EXPECT_EQ(forfeit_codes(results), std::vector<std::string>(3, ""));
+    for (const Json& played : results.games)
+      EXPECT_TRUE(troyka::referee::is_ranks_token(played["result"].get<std::string>())) << played["result"];
+    expect_results_replay(workspace.results());
+  }
 }
 
 // Four agents written here, each answering with the first legal move: one game of four players,

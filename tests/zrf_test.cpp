@@ -628,16 +628,29 @@ TEST(ZrfPlayers, AGameOfThreePlayers) {
   });
 }
 
-// A file of three players whose drops (from a supply, a hand) the interpreter does not play yet loads,
-// and is refused where it would be played, as a missing feature.
-TEST(ZrfPlayers, WhatTheInterpreterCannotPlayWithThreePlayersIsAMissingFeature) {
+// A file of three players with drops from its supply (a hand of each player) plays, and its
+// translation plays the same game.
+TEST(ZrfPlayers, AGameOfThreePlayersWithDropsFromTheirHands) {
   std::ifstream in(kData + "zrf/three-players.zrf");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("(moves (man-step n)"), 19, "(drops ((verify empty?) add)) (moves (man-step n)");
   const Rules rules = load_rules(zrf_source(text), {});
+  ASSERT_EQ(rules.player_count(), 3);
+  EXPECT_FALSE(rules.hands.empty());
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  expect_same_games(translated(rules), rules, 10);
+}
+
+// What the interpreter does not play yet with three players is refused where it would be played,
+// as a missing feature.
+TEST(ZrfPlayers, WhatTheInterpreterCannotPlayWithThreePlayersIsAMissingFeature) {
+  std::ifstream in(kData + "zrf/three-players.zrf");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("(verify not-friend?)"), 20, "(verify not-friend?) (verify not-last-from?)");
+  const Rules rules = load_rules(zrf_source(text), {});
   EXPECT_EQ(first_line(error_from([&] { Game game(rules); })),
-            "test.zrf:13:12: error: this game has 3 players: troyka plays hands with two players only so far (a "
-            "missing feature, not a mistake in the file)");
+            "test.zrf:13:12: error: this game has 3 players: troyka plays attributes and registers with two players "
+            "only so far (a missing feature, not a mistake in the file)");
 }
 
 // A real file of one player (tests/data/zrf/SOURCE.md; tests/solitaire_test.cpp counts its perft):
