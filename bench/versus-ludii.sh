@@ -65,6 +65,14 @@ pairs=(
   "nine-mens-morris|-|board/space/line/Nine Men's Morris.lud|-"
   "connect6|-|board/space/line/Connect6.lud|-"
   "minishogi|-|board/war/replacement/checkmate/shogi/Minishogi.lud|-"
+  "go|-|board/space/territory/Go.lud|Board Size/9x9"
+  "lines-of-action|-|board/space/group/Lines of Action.lud|End rules/Simultaneous Group = Mover Win"
+  "pentago|-|board/space/line/Pentago.lud|-"
+  "kalah|-|board/sow/two_rows/Kalah.lud|-"
+  "international-draughts|-|board/war/leaping/diagonal/International Draughts.lud|-"
+  "dobutsu-shogi|-|board/war/replacement/eliminate/target/Let's Catch the Lion.lud|-"
+  "alquerque|-|board/war/leaping/lines/Alquerque.lud|ruleset:Ruleset/Murray (Suggested)"
+  "peg-solitaire|-|puzzle/planning/Peg Solitaire.lud|Known Variants/English"
 )
 games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | tr '\n' ' ')"
 for wanted in "$@"; do
