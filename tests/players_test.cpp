@@ -1,7 +1,7 @@
 // Games of 1 to lang::kMaxPlayers players (issue 14): what the checker reads from (players ...),
 // how the interpreter plays more than two (turn order, players out, ranks), checked against the
-// plain reference of tests/players_reference.h, MCTS with a utility per player, what the
-// interpreter plays with two players only so far (refused at the third player), and the tools.
+// plain reference of tests/players_reference.h, MCTS with a utility per player, what two-player
+// words mean with more, and the tools.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
