@@ -713,7 +713,9 @@ TEST(Players, RandomGamesOfThreePlayerAmazonsAgreeWithThePlainReference) {
         }
       }
       EXPECT_GE(eliminations, 4) << file << ": too few random games put a player out";
-      if (!rules.phases.empty()) EXPECT_EQ(phases, 4) << file << ": every game reaches the movement";
+      if (!rules.phases.empty()) {
+        EXPECT_EQ(phases, 4) << file << ": every game reaches the movement";
+      }
     });
   }
 }
