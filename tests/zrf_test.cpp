@@ -641,16 +641,16 @@ TEST(ZrfPlayers, AGameOfThreePlayersWithDropsFromTheirHands) {
   expect_same_games(translated(rules), rules, 10);
 }
 
-// What the interpreter does not play yet with three players is refused where it would be played,
-// as a missing feature.
-TEST(ZrfPlayers, WhatTheInterpreterCannotPlayWithThreePlayersIsAMissingFeature) {
+// A file of three players whose moves test where the last move came from (a register, refused
+// with more than two players until branch nplayer3) plays, and its translation plays the same game.
+TEST(ZrfPlayers, AGameOfThreePlayersWithARegisterPlays) {
   std::ifstream in(kData + "zrf/three-players.zrf");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("(verify not-friend?)"), 20, "(verify not-friend?) (verify not-last-from?)");
   const Rules rules = load_rules(zrf_source(text), {});
-  EXPECT_EQ(first_line(error_from([&] { Game game(rules); })),
-            "test.zrf:13:12: error: this game has 3 players: troyka plays attributes and registers with two players "
-            "only so far (a missing feature, not a mistake in the file)");
+  ASSERT_EQ(rules.player_count(), 3);
+  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
+  expect_same_games(translated(rules), rules, 10);
 }
 
 // A real file of one player (tests/data/zrf/SOURCE.md; tests/solitaire_test.cpp counts its perft):
