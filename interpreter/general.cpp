@@ -789,8 +789,28 @@ class GeneralMoves<Words>::Compiler {
     for (std::size_t a = 0; a < found.ends.size() && single; ++a)
       single = found.ends[a] == a + 1 && !found.terms[a].negate && found.terms[a].mask == found.terms.front().mask;
     if (single) found.single_mask = found.terms.front().mask;
+    if (single) index_by_lowest(found);
     owner_.patterns_.push_back(std::move(found));
     return static_cast<int>(owner_.patterns_.size()) - 1;
+  }
+
+  // Pattern::by_lowest for a pattern of one mask, unless some cell's alternative needs that cell.
+  void index_by_lowest(Pattern& found) const {
+    const int cells = owner_.cells_;
+    std::vector<std::vector<typename Pattern::Indexed>> at_lowest(static_cast<std::size_t>(cells));
+    for (int cell = 0; cell < cells; ++cell) {
+      const auto from = static_cast<std::size_t>(cell + 1);
+      for (std::uint32_t a = found.from[from]; a < found.from[from + 1]; ++a) {
+        const Board& needed = found.terms[a].cells;
+        if (!needed.any() || needed.test(cell)) return;
+        at_lowest[static_cast<std::size_t>(needed.lowest())].push_back({needed, static_cast<std::int16_t>(cell)});
+      }
+    }
+    for (const auto& alternatives : at_lowest) {
+      found.lowest_from.push_back(static_cast<std::uint32_t>(found.by_lowest.size()));
+      found.by_lowest.insert(found.by_lowest.end(), alternatives.begin(), alternatives.end());
+    }
+    found.lowest_from.push_back(static_cast<std::uint32_t>(found.by_lowest.size()));
   }
 
   // The terms of `body` run from `start`, one per mask and sense; false when the run dies whatever
@@ -1899,8 +1919,18 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::landed_where(const Sear
     }
     return holds;
   }
-  // One mask: built once, the landed mover in it (or not) at each cell in turn.
   const Board before = s.frozen(t, pattern.single_mask);
+  // No alternative needs its own cell, so the landed mover changes none: from the mask's cells when
+  // they are fewer than the cells tested (a placement's many empty points against a few men).
+  if (!pattern.lowest_from.empty() && before.count() < cells.count()) {
+    for (Board men = before; men.any();) {
+      const auto man = static_cast<std::size_t>(men.pop_lowest());
+      for (std::uint32_t a = pattern.lowest_from[man]; a < pattern.lowest_from[man + 1]; ++a)
+        if (!(pattern.by_lowest[a].cells - before).any()) holds.set(pattern.by_lowest[a].at);
+    }
+    return holds & cells;
+  }
+  // One mask: built once, the landed mover in it (or not) at each cell in turn.
   const bool lands_in = Search::mover_in(pattern.single_mask, t.piece);
   while (cells.any()) {
     const int cell = cells.pop_lowest();

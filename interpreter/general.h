@@ -362,6 +362,15 @@ class GeneralMoves {
     // When every alternative is one term, of this mask and not negated (a line of friends), else -1:
     // the mask is built once per test and alternative i is terms[i].
     int single_mask = -1;
+    // With single_mask, when no alternative of a cell needs that cell (a mill's other men): the
+    // alternatives indexed by their lowest cell, so that the cells where the pattern holds are
+    // found from the mask's cells, not from each cell tested. [cell]: the first; one more at the end.
+    std::vector<std::uint32_t> lowest_from;
+    struct Indexed {
+      Board cells;
+      std::int16_t at;  // the cell the alternative is from
+    };
+    std::vector<Indexed> by_lowest;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
