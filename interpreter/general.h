@@ -470,6 +470,7 @@ class GeneralMoves {
   // piece in the way is the ray's lowest or highest). ray_order_[direction]: +1 when every ray that
   // way runs through ascending cells, -1 descending, 0 otherwise (links): then slides walk next_.
   std::vector<Board> rays_;
+  std::vector<Board> shadows_;  // [direction * cells + cell]: the cell and its ray, what a piece there hides
   std::vector<std::int8_t> ray_order_;
   void add_rays(int direction);
   // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
