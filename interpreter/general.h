@@ -424,9 +424,11 @@ class GeneralMoves {
   // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
   // on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
-  // How many moves `compiled`, a slide or a jump line, makes from `origin`, each once.
-  [[gnu::always_inline]] int origin_moves(const CompiledRule& compiled, int player, int origin, const Board& enemy,
-                                          const Board& empty) const;
+  // How many moves `compiled`, a slide or a jump line, makes from each of `origins`, each once:
+  // set(origin, moves), lowest origin first.
+  template <typename Set>
+  [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& enemy,
+                                            const Board& empty, Set&& set) const;
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
@@ -477,6 +479,7 @@ class GeneralMoves {
   // piece in the way is the ray's lowest or highest). ray_order_[direction]: +1 when every ray that
   // way runs through ascending cells, -1 descending, 0 otherwise (links): then slides walk next_.
   std::vector<Board> rays_;
+  std::vector<Board> shadows_;  // [direction * cells + cell]: the cell and its ray, what a piece there hides
   std::vector<std::int8_t> ray_order_;
   void add_rays(int direction);
   // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
