@@ -2649,8 +2649,7 @@ bool Program<Words>::legal_among(const StateType& state, const MoveList& moves,
 template <int Words>
 template <bool Extras, typename CanMove>
 [[gnu::always_inline]] inline void Program<Words>::decide_end(StateType& state, const std::vector<EndTest>& tests,
-                                                              CanMove&& can_move, History* history,
-                                                              int placed) const {
+                                                              CanMove&& can_move, History* history, int placed) const {
   int moves_left = -1;
   const auto has_moves = [&] {
     if (moves_left < 0) moves_left = can_move();

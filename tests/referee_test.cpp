@@ -119,9 +119,10 @@ TEST(RefereePlayers, ThreeTroykaAgentsPlayAmazonsAndTheDropAndScoringBreakthroug
     std::vector<std::string> params;
     std::string third_agent;
   };
-  for (const Case& game : {Case{"amazons-3-players-placed", {"--param", "size=5"}, "mcts:iterations=30"},
-                           Case{"breakthrough-drops-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"},
-                           Case{"breakthrough-score-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"}}) {
+  for (const Case& game :
+       {Case{"amazons-3-players-placed", {"--param", "size=5"}, "mcts:iterations=30"},
+        Case{"breakthrough-drops-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"},
+        Case{"breakthrough-score-3-players", {"--param", "size=8", "--param", "limit=40"}, "random:seed=3"}}) {
     SCOPED_TRACE(game.name);
     const Workspace workspace = fresh_workspace(game.name);
     Process referee(referee_command_on(TROYKA_SOURCE_DIR "/games/" + game.name + ".game", workspace,
