@@ -199,15 +199,13 @@ TEST(PlayersHands, TheMostPiecesRankThePlayersStillPlayingAndTiesShareAPlace) {
     EXPECT_EQ(program.utility(state, 0), 0.75);
     EXPECT_EQ(program.utility(state, 2), 0.0);
 
-    auto black = program.parse_position("8/2P3P3P33/8/P27/8/8/2P1P14/8 White 19");
-    ASSERT_TRUE(black.ok()) << black.error;
-    program.apply(black.state, program.parse_move(black.state, "c2-c3").move);
-    ASSERT_TRUE(black.state.over);
-    EXPECT_EQ(black.state.winner, 2);
-    EXPECT_EQ(program.end_reason(black.state), "Black wins by pieces, White 2, Red 1, Black 3, at (ply-limit limit)");
-    EXPECT_EQ(
-        std::vector<int>({program.rank(black.state, 0), program.rank(black.state, 1), program.rank(black.state, 2)}),
-        std::vector<int>({2, 3, 1}));
+    const auto black = troyka_tests::after(
+        program, troyka_tests::position(program, "8/2P3P3P33/8/P27/8/8/2P1P14/8 White 19"), "c2-c3");
+    ASSERT_TRUE(black.over);
+    EXPECT_EQ(black.winner, 2);
+    EXPECT_EQ(program.end_reason(black), "Black wins by pieces, White 2, Red 1, Black 3, at (ply-limit limit)");
+    EXPECT_EQ(std::vector<int>({program.rank(black, 0), program.rank(black, 1), program.rank(black, 2)}),
+              std::vector<int>({2, 3, 1}));
   });
 }
 

@@ -904,12 +904,11 @@ TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
     }
     EXPECT_EQ(program.position_text(state), "3/3/3 A 3 counts=a1:1,b1:2,c1:1,c2:1,a3:1,b3:2");
     // A's last seed leaves its home row, which wins.
-    auto last = program.parse_position("3/3/3 A 9 counts=c1:1,a2:1,b3:1");
-    ASSERT_TRUE(last.ok()) << last.error;
-    program.apply(last.state, program.parse_move(last.state, "c1").move);
-    EXPECT_TRUE(last.state.over);
-    EXPECT_EQ(last.state.winner, 0);
-    EXPECT_EQ(program.position_text(last.state), "3/3/3 B 10 counts=a2:1,c2:1,b3:1");
+    const auto last =
+        troyka_tests::after(program, troyka_tests::position(program, "3/3/3 A 9 counts=c1:1,a2:1,b3:1"), "c1");
+    EXPECT_TRUE(last.over);
+    EXPECT_EQ(last.winner, 0);
+    EXPECT_EQ(program.position_text(last), "3/3/3 B 10 counts=a2:1,c2:1,b3:1");
   });
 }
 
