@@ -561,10 +561,11 @@ TEST(Players, BenchClockTimesTheSearchesOfEverySeatOfAThreePlayerGame) {
 }
 
 // MCTS backs up each player's utility (max^n): one MCTS seat against two random ones wins clearly
-// more than the third of the games that chance gives.
+// more than the third of the games that chance gives: three quarters of them. Slow builds play the
+// first half of the games (the sanitizer stage took minutes over the games with scores and drops).
 void expect_mcts_beats_two_random_players(const troyka::Game& game) {
   game.visit([](const auto& program) {
-    constexpr int kGames = 12;
+    constexpr int kGames = troyka_tests::kSlowBuild ? 6 : 12;
     int mcts_wins = 0;
     for (int round = 0; round < kGames; ++round) {
       const int seat = round % 3;
@@ -583,7 +584,7 @@ void expect_mcts_beats_two_random_players(const troyka::Game& game) {
       }
       mcts_wins += state.winner == seat;
     }
-    EXPECT_GE(mcts_wins, 9) << program.rules().name << ": MCTS won " << mcts_wins << " of " << kGames;
+    EXPECT_GE(4 * mcts_wins, 3 * kGames) << program.rules().name << ": MCTS won " << mcts_wins << " of " << kGames;
   });
 }
 
