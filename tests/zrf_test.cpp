@@ -628,13 +628,18 @@ TEST(ZrfPlayers, AGameOfThreePlayers) {
   });
 }
 
+// tests/data/zrf/three-players.zrf with its first `form` replaced, loaded.
+Rules three_players_with(const std::string& form, const std::string& replacement) {
+  std::ifstream in(kData + "zrf/three-players.zrf");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find(form), form.size(), replacement);
+  return load_rules(zrf_source(text), {});
+}
+
 // A file of three players with drops from its supply (a hand of each player) plays, and its
 // translation plays the same game.
 TEST(ZrfPlayers, AGameOfThreePlayersWithDropsFromTheirHands) {
-  std::ifstream in(kData + "zrf/three-players.zrf");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  text.replace(text.find("(moves (man-step n)"), 19, "(drops ((verify empty?) add)) (moves (man-step n)");
-  const Rules rules = load_rules(zrf_source(text), {});
+  const Rules rules = three_players_with("(moves (man-step n)", "(drops ((verify empty?) add)) (moves (man-step n)");
   ASSERT_EQ(rules.player_count(), 3);
   EXPECT_FALSE(rules.hands.empty());
   EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
@@ -645,10 +650,7 @@ TEST(ZrfPlayers, AGameOfThreePlayersWithDropsFromTheirHands) {
 // last move left) plays, and its translation plays the same game: the interpreter plays every part
 // with any number of players.
 TEST(ZrfPlayers, AGameOfThreePlayersWithARegisterPlays) {
-  std::ifstream in(kData + "zrf/three-players.zrf");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  text.replace(text.find("(verify not-friend?)"), 20, "(verify not-friend?) (verify not-last-from?)");
-  const Rules rules = load_rules(zrf_source(text), {});
+  const Rules rules = three_players_with("(verify not-friend?)", "(verify not-friend?) (verify not-last-from?)");
   ASSERT_EQ(rules.player_count(), 3);
   EXPECT_FALSE(rules.registers.empty());
   EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
