@@ -1584,15 +1584,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         alive = cells.any();
         if (!alive) break;
         ++t.pc;
-        t.here = static_cast<std::int16_t>(cells.pop_lowest());
-        // The other cells are later choices, the highest pushed first so that they come in order.
-        while (cells.any()) {
-          const int cell = cells.highest();
-          cells.reset(cell);
-          Thread later = t;
-          later.here = static_cast<std::int16_t>(cell);
-          s.choices.push(later);
-        }
+        choose_cells(s, t, cells);
         break;
       }
       case Code::Fan: alive = fan(s, t, in); break;
@@ -1899,15 +1891,21 @@ template <int Words>
     return true;
   }
   if (!on.any()) return false;
-  t.here = static_cast<std::int16_t>(on.pop_lowest());
-  while (on.any()) {
-    const int cell = on.highest();
-    on.reset(cell);
+  choose_cells(s, t, on);
+  return true;
+}
+
+// The other cells are later choices, the highest pushed first so that they come in order.
+template <int Words>
+[[gnu::always_inline]] inline void GeneralMoves<Words>::choose_cells(Search& s, Thread& t, Board cells) {
+  t.here = static_cast<std::int16_t>(cells.pop_lowest());
+  while (cells.any()) {
+    const int cell = cells.highest();
+    cells.reset(cell);
     Thread later = t;
     later.here = static_cast<std::int16_t>(cell);
     s.choices.push(later);
   }
-  return true;
 }
 
 template <int Words>

@@ -387,6 +387,8 @@ class GeneralMoves {
   void form_fans(std::vector<Instruction>& code);
   // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
   bool fan(Search& s, Thread& t, const Instruction& in) const;
+  // `t` goes on at the lowest of `cells` (not empty); the others are later choices.
+  static void choose_cells(Search& s, Thread& t, Board cells);
   // The cells of `cells` where `pattern` holds with the mover of `t`, carried, landed there.
   Board landed_where(const Search& s, const Thread& t, const Pattern& pattern, Board cells) const;
   // The runs from FAN's choice of `cell` on, counted.
