@@ -821,11 +821,7 @@ TEST(Players, AttributesAndRegistersMarkTheThirdPlayersPiecesToo) {
   (end (lose no-legal-moves))))");
   game.visit([](const auto& program) {
     auto state = program.initial_state();
-    for (const std::string move : {"a1-a2", "a3-b3", "e5-e4"}) {
-      const auto parsed = program.parse_move(state, move);
-      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
-      program.apply(state, parsed.move);
-    }
+    for (const char* move : {"a1-a2", "a3-b3", "e5-e4"}) state = troyka_tests::after(program, state, move);
     EXPECT_EQ(program.position_text(state), "5/4P3/1P23/P14/5 P1 3 moved=a2,b3,e4 last=e4");
     const auto parsed = program.parse_position(program.position_text(state));
     ASSERT_TRUE(parsed.ok()) << parsed.error;
@@ -898,11 +894,7 @@ TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
     EXPECT_EQ(troyka::perft(program, program.initial_state(), 1), 3U);
     EXPECT_EQ(troyka::perft(program, program.initial_state(), 2), 8U);
     auto state = program.initial_state();
-    for (const std::string move : {"a1", "a2", "c3"}) {
-      const auto parsed = program.parse_move(state, move);
-      ASSERT_TRUE(parsed.ok()) << move << ": " << parsed.error;
-      program.apply(state, parsed.move);
-    }
+    for (const char* move : {"a1", "a2", "c3"}) state = troyka_tests::after(program, state, move);
     EXPECT_EQ(program.position_text(state), "3/3/3 A 3 counts=a1:1,b1:2,c1:1,c2:1,a3:1,b3:2");
     // A's last seed leaves its home row, which wins.
     const auto last =
