@@ -202,7 +202,8 @@ CurveClient read_curve_client(const std::filesystem::path& server_key_file,
 HandshakeMonitor::HandshakeMonitor(zmq::socket_t& socket) {
   static std::atomic<int> monitors = 0;  // each monitor needs an address of its own
   init(socket, fmt::format("inproc://troyka-handshake-{}", monitors++),
-       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL);
+       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+           ZMQ_EVENT_HANDSHAKE_SUCCEEDED);
 }
 
 std::optional<std::string> HandshakeMonitor::failure() {
@@ -218,10 +219,27 @@ void HandshakeMonitor::on_event_handshake_failed_auth(const zmq_event_t& event, 
       event.value);
 }
 
+namespace {
+constexpr const char* kMechanismMismatch =
+    "the handshake with the referee failed: one side uses CURVE encryption and the other not, or the "
+    "referee's public key (--curve-server-key) is not the right one";
+// A server that finds the other mechanism closes at once, and when it closes first the client's
+// system may drop the greeting it had sent: the client then sees only a connection lost during the
+// handshake, which ZeroMQ retries every 100 ms. A live referee of the same mechanism never does
+// that three times running.
+constexpr int kDropsThatMeanAMismatch = 3;
+}  // namespace
+
 void HandshakeMonitor::on_event_handshake_failed_protocol(const zmq_event_t& /*event*/, const char* /*address*/) {
-  failure_ =
-      "the handshake with the referee failed: one side uses CURVE encryption and the other not, or the "
-      "referee's public key (--curve-server-key) is not the right one";
+  failure_ = kMechanismMismatch;
+}
+
+void HandshakeMonitor::on_event_handshake_failed_no_detail(const zmq_event_t& /*event*/, const char* /*address*/) {
+  if (++dropped_in_a_row_ >= kDropsThatMeanAMismatch && !failure_) failure_ = kMechanismMismatch;
+}
+
+void HandshakeMonitor::on_event_handshake_succeeded(const zmq_event_t& /*event*/, const char* /*address*/) {
+  dropped_in_a_row_ = 0;
 }
 
 CurveAuthenticator::CurveAuthenticator(zmq::context_t& context, CurveDirectory keys, OnRefusal on_refusal)

@@ -82,7 +82,10 @@ class HandshakeMonitor : zmq::monitor_t {
  private:
   void on_event_handshake_failed_auth(const zmq_event_t& event, const char* address) override;
   void on_event_handshake_failed_protocol(const zmq_event_t& event, const char* address) override;
+  void on_event_handshake_failed_no_detail(const zmq_event_t& event, const char* address) override;
+  void on_event_handshake_succeeded(const zmq_event_t& event, const char* address) override;
   std::optional<std::string> failure_;
+  int dropped_in_a_row_ = 0;  // connections the server closed during the handshake, since the last one that held
 };
 
 // What a CURVE client needs: the server's public key and its own key pair.

@@ -3,10 +3,16 @@
 // real sockets. Also the referee's closing line of load figures.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <thread>
 
 #include "referee/curve.h"
 #include "tests/referee_helpers.h"
@@ -101,6 +107,37 @@ TEST(RefereeCurve, OnlyTheHoldersOfFiledKeysPlayAndEachUnderItsOwnName) {
   EXPECT_TRUE(std::regex_search(log, std::regex("refused a connection from .*: its key \\S{40} is not in agents/\n")))
       << log;
   EXPECT_NE(watch.out().find("the tournament is over\n"), std::string::npos) << watch.out();
+}
+
+// A server that closes every connection as soon as it comes, before any handshake: what a client
+// meets when a referee of the other mechanism closes first and the client's system drops the
+// greeting it had sent (under load, now and then). The agent still says why and exits with 1.
+TEST(RefereeCurve, AClientWhoseEveryHandshakeIsCutOffSaysSoAndStops) {
+  const Workspace workspace = fresh_workspace("cut_off");
+  const std::string path = workspace.endpoint().substr(std::strlen("ipc://"));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof(address.sun_path));
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  ASSERT_EQ(bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(listen(listener, 16), 0);
+  std::jthread closer([listener](const std::stop_token& stop) {
+    while (!stop.stop_requested()) {
+      pollfd incoming{listener, POLLIN, 0};
+      if (poll(&incoming, 1, 20) > 0) close(accept(listener, nullptr, nullptr));
+    }
+  });
+
+  Process plain(troyka_agent_command(workspace, "alice", "random"), workspace.directory + "/plain");
+  EXPECT_EQ(plain.wait(20s), 1);
+  EXPECT_EQ(plain.err(),
+            "error: the handshake with the referee failed: one side uses CURVE encryption and the other not, or the "
+            "referee's public key (--curve-server-key) is not the right one\n");
+  closer.request_stop();
+  closer.join();
+  close(listener);
 }
 
 TEST(RefereeCurve, KeyFilesAreZeroMqCertificatesAndNeverOverwritten) {
