@@ -404,6 +404,7 @@ class GeneralMoves<Words>::Compiler {
     found.rayed = std::all_of(found.directions.begin(), found.directions.end(), [&](int direction) {
       return owner_.ray_order_[static_cast<std::size_t>(direction)] != 0;
     });
+    found.runs_are_moves = found.rayed && owner_.rays_apart(found.directions);
     return found;
   }
 
@@ -1244,6 +1245,20 @@ template <int Words>
   if (!in_the_way.any()) return ray;
   const int first = ray_order_[static_cast<std::size_t>(direction)] > 0 ? in_the_way.lowest() : in_the_way.highest();
   return ray - shadows_[rays + static_cast<std::size_t>(first)];  // a table: a single() at a cell took 8 instructions
+}
+
+template <int Words>
+bool GeneralMoves<Words>::rays_apart(const std::vector<int>& directions) const {
+  const auto cells = static_cast<std::size_t>(cells_);
+  for (std::size_t cell = 0; cell < cells; ++cell) {
+    Board met;
+    for (const int direction : directions) {
+      const Board& ray = rays_[static_cast<std::size_t>(direction) * cells + cell];
+      if ((met & ray).any()) return false;
+      met |= ray;
+    }
+  }
+  return true;
 }
 
 template <int Words>
@@ -2563,10 +2578,10 @@ template <typename MovesFrom>
     const CompiledRule* rule = rule_of[piece];
     const Board cells = state.by_piece[piece] & origins;
     if (rule) {
-      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty,
-                 [&, by_runs = rule->by_runs[p]](int origin, int moves) {
-                   by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
-                 });
+      const bool by_runs = rule->by_runs[p] || (rule->slide[p] && rule->slide[p]->runs_are_moves);
+      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty, [&](int origin, int moves) {
+        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
+      });
     } else {
       for (Board unmoved = cells; unmoved.any();) by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false};
     }

@@ -456,6 +456,19 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
 }
 
+// A slide whose two directions are one for White (north and White's forward) reaches each landing
+// twice, one move in the listing: its draw makes the records before the drawn one, to drop the
+// second runs, where Black's, whose rays never meet, passes them over with none made.
+TEST(GeneralRules, ASlideWhoseRaysMeetDrawsTheListingsMoves) {
+  const Game game = troyka_tests::game_from_text(
+      "(game \"Meet\" (players (White north) (Black south)) (board (rectangle 5 5))\n"
+      "  (piece Rook \"R\" (moves (any-direction d (n forward e) (seq (go d) (repeat (seq empty (go d))) empty)) land\n"
+      "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (go e) friend)))))\n"
+      "  (setup (place White Rook (cells a1 c1 e2)) (place Black Rook (cells a5 c4 e5)))\n"
+      "  (end (lose no-legal-moves) (draw (ply-limit 30))))");
+  expect_draws_are_listed(game, "meet", 4, 10);
+}
+
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
 // listing's moves: a step whose pattern leads on to a removal; a flight to any empty cell but the
 // origin, its pattern of two masks negated; a placement whose pattern ends the runs it does not
