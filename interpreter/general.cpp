@@ -404,6 +404,7 @@ class GeneralMoves<Words>::Compiler {
     found.rayed = std::all_of(found.directions.begin(), found.directions.end(), [&](int direction) {
       return owner_.ray_order_[static_cast<std::size_t>(direction)] != 0;
     });
+    found.runs_are_moves = found.rayed && owner_.rays_apart(found.directions);
     return found;
   }
 
@@ -503,7 +504,11 @@ class GeneralMoves<Words>::Compiler {
       }
       case Op::IfCan: {
         std::vector<int> fails;
-        look([&] { items(e.items); }, false, &fails);
+        // A straight body but for its captures is asked of the frozen board by a pattern, not run twice.
+        if (std::vector<std::vector<Probe>> bodies(1); straight_bodies(e.items, bodies, true))
+          test(Code::Pattern, pattern(bodies), true, &fails);
+        else
+          look([&] { items(e.items); }, false, &fails);
         items(e.items);
         return patch(fails, next());
       }
@@ -684,13 +689,15 @@ class GeneralMoves<Words>::Compiler {
       case Op::Not: return cond(e.items.front(), !want, fails);
       case Op::And: {
         // (and (cannot B1) (cannot B2) ..), each B straight, holds when no Bi has a run.
-        std::vector<std::vector<Probe>> bodies(e.items.size());
+        std::vector<std::vector<Probe>> bodies;
         bool straight = true;
         for (std::size_t i = 0; i < e.items.size() && straight; ++i) {
           const Expr& item = e.items[i];
           const Expr& can = item.op == Op::Not ? item.items.front() : item;
+          std::vector<std::vector<Probe>> alternatives(1);
           straight = (item.op == Op::Cannot || (item.op == Op::Not && can.op == Op::Can)) &&
-                     straight_body(can.items, bodies[i]);
+                     straight_bodies(can.items, alternatives, false);
+          bodies.insert(bodies.end(), alternatives.begin(), alternatives.end());
         }
         if (straight) return test(Code::Pattern, pattern(bodies), !want, fails);
         if (want) {
@@ -702,8 +709,8 @@ class GeneralMoves<Words>::Compiler {
       case Op::Can:
       case Op::Cannot: {
         const bool can = (e.op == Op::Can) == want;  // whether a run of the body is wanted
-        if (std::vector<std::vector<Probe>> body(1); straight_body(e.items, body.front()))
-          return test(Code::Pattern, pattern(body), can, fails);
+        if (std::vector<std::vector<Probe>> bodies(1); straight_bodies(e.items, bodies, false))
+          return test(Code::Pattern, pattern(bodies), can, fails);
         return look([&] { items(e.items); }, !can, fails);
       }
       default: throw std::runtime_error(fmt::format("'{}' is not a test", lang::core::keyword(e.op)));
@@ -717,15 +724,38 @@ class GeneralMoves<Words>::Compiler {
     bool negate = false;
   };
 
-  // Appends the probes of `list`, a lookahead's body; false when it is not straight: only steps in
-  // one direction each and tests of masks or regions, in sequence, (and ...) and (not ...).
-  bool straight_body(const std::vector<Expr>& list, std::vector<Probe>& probes) {
+  // Appends the probes of `list`, a lookahead's body, to each of `bodies`, its alternatives so far;
+  // false when it is not straight: only steps, tests of masks or regions, in sequence, (and ...),
+  // (not ...), and choices among them ((or ...), a go along several directions), each choice
+  // making as many alternatives of what came before, up to kStraightAlternatives in all. With
+  // `captures`, a capture is passed over: it changes no test of the frozen board.
+  static constexpr std::size_t kStraightAlternatives = 16;
+  bool straight_bodies(const std::vector<Expr>& list, std::vector<std::vector<Probe>>& bodies, bool captures) {
     for (const Expr& e : list) {
       if (e.op == Op::Seq) {
-        if (!straight_body(e.items, probes)) return false;
+        if (!straight_bodies(e.items, bodies, captures)) return false;
+      } else if (e.op == Op::Capture && captures) {
+        continue;
+      } else if (e.op == Op::Or || (e.op == Op::Go && e.variable.empty() && e.directions.size() > 1)) {
+        std::vector<std::vector<Probe>> chosen;
+        const std::size_t ways = e.op == Op::Or ? e.items.size() : e.directions.size();
+        for (std::size_t way = 0; way < ways; ++way) {
+          std::vector<std::vector<Probe>> these = bodies;
+          if (e.op == Op::Go) {
+            for (std::vector<Probe>& body : these) body.push_back({direction(e.directions[way])});
+          } else if (!straight_bodies({e.items[way]}, these, captures)) {
+            return false;
+          }
+          chosen.insert(chosen.end(), these.begin(), these.end());
+          if (chosen.size() > kStraightAlternatives) return false;
+        }
+        bodies = std::move(chosen);
       } else if (e.op == Op::Go && (!e.variable.empty() || e.directions.size() == 1)) {
-        probes.push_back({e.variable.empty() ? direction(e.directions.front()) : bound_direction(e.variable)});
-      } else if (!straight_test(e, true, probes)) {
+        const int along = e.variable.empty() ? direction(e.directions.front()) : bound_direction(e.variable);
+        for (std::vector<Probe>& body : bodies) body.push_back({along});
+      } else if (std::vector<Probe> probes; straight_test(e, true, probes)) {
+        for (std::vector<Probe>& body : bodies) body.insert(body.end(), probes.begin(), probes.end());
+      } else {
         return false;
       }
     }
@@ -758,11 +788,12 @@ class GeneralMoves<Words>::Compiler {
   int pattern(const std::vector<std::vector<Probe>>& bodies) {
     const int cells = owner_.cells_;
     Pattern found;
+    std::vector<PatternTerm> terms;  // one vector for all: a new one each time was most of the time taken
     for (int start = -1; start < cells; ++start) {
       const std::size_t first = found.ends.size();
       found.from.push_back(static_cast<std::uint32_t>(first));
       for (const std::vector<Probe>& body : bodies) {
-        std::vector<PatternTerm> terms;
+        terms.clear();
         if (!pattern_terms(body, start, terms)) continue;
         std::sort(terms.begin(), terms.end(), [](const PatternTerm& a, const PatternTerm& b) {
           return a.mask != b.mask ? a.mask < b.mask : a.negate < b.negate;
@@ -1244,6 +1275,20 @@ template <int Words>
   if (!in_the_way.any()) return ray;
   const int first = ray_order_[static_cast<std::size_t>(direction)] > 0 ? in_the_way.lowest() : in_the_way.highest();
   return ray - shadows_[rays + static_cast<std::size_t>(first)];  // a table: a single() at a cell took 8 instructions
+}
+
+template <int Words>
+bool GeneralMoves<Words>::rays_apart(const std::vector<int>& directions) const {
+  const auto cells = static_cast<std::size_t>(cells_);
+  for (std::size_t cell = 0; cell < cells; ++cell) {
+    Board met;
+    for (const int direction : directions) {
+      const Board& ray = rays_[static_cast<std::size_t>(direction) * cells + cell];
+      if ((met & ray).any()) return false;
+      met |= ray;
+    }
+  }
+  return true;
 }
 
 template <int Words>
@@ -2563,10 +2608,10 @@ template <typename MovesFrom>
     const CompiledRule* rule = rule_of[piece];
     const Board cells = state.by_piece[piece] & origins;
     if (rule) {
-      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty,
-                 [&, by_runs = rule->by_runs[p]](int origin, int moves) {
-                   by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
-                 });
+      const bool by_runs = rule->by_runs[p] || (rule->slide[p] && rule->slide[p]->runs_are_moves);
+      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty, [&](int origin, int moves) {
+        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
+      });
     } else {
       for (Board unmoved = cells; unmoved.any();) by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false};
     }

@@ -294,6 +294,9 @@ class GeneralMoves {
     Board landings;               // the cells where the slide may end
     bool whole = false;           // the whole rule, else the part before its deferred part
     bool rayed = false;           // every direction has rays (rays_)
+    // Rayed, and no two directions' rays from a cell meet: each landing is reached by one run, so
+    // each run is a move, and a draw passes over the runs before the drawn one with no record made.
+    bool runs_are_moves = false;
   };
   // A chain of jumps along a line: (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP being
   // (go V) enemy capture (go V) empty, perhaps then waypoint. A piece jumps an enemy piece next to
@@ -484,6 +487,7 @@ class GeneralMoves {
   std::vector<Board> shadows_;  // [direction * cells + cell]: the cell and its ray, what a piece there hides
   std::vector<std::int8_t> ray_order_;
   void add_rays(int direction);
+  bool rays_apart(const std::vector<int>& directions) const;  // no two of these directions' rays from a cell meet
   // The cells a slide from `origin` reaches along `direction`, through `empty` cells, by its rays.
   [[gnu::always_inline]] Board ray_reach(int origin, const Board& empty, int direction) const;
   // The directions that join a group's pieces (capture-surrounded, has-liberty): indices into

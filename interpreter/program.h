@@ -84,7 +84,9 @@ struct GeneralRecord;
 struct OriginMoves {
   std::int16_t origin = 0;  // -1: the game rules
   std::int16_t moves = 0;
-  bool by_runs = false;  // each run of its rule is a move (GeneralMoves::CompiledRule::by_runs)
+  // Each run of its rule is a move (GeneralMoves::CompiledRule::by_runs, Slide::runs_are_moves): a
+  // draw makes no record for the runs before the drawn one.
+  bool by_runs = false;
 };
 using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
 

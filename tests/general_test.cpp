@@ -456,6 +456,64 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
 }
 
+// A slide whose two directions are one for White (north and White's forward) reaches each landing
+// twice, one move in the listing: its draw makes the records before the drawn one, to drop the
+// second runs, where Black's, whose rays never meet, passes them over with none made.
+TEST(GeneralRules, ASlideWhoseRaysMeetDrawsTheListingsMoves) {
+  const Game game = troyka_tests::game_from_text(
+      "(game \"Meet\" (players (White north) (Black south)) (board (rectangle 5 5))\n"
+      "  (piece Rook \"R\" (moves (any-direction d (n forward e) (seq (go d) (repeat (seq empty (go d))) empty)) land\n"
+      "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (go e) friend)))))\n"
+      "  (setup (place White Rook (cells a1 c1 e2)) (place Black Rook (cells a5 c4 e5)))\n"
+      "  (end (lose no-legal-moves) (draw (ply-limit 30))))");
+  expect_draws_are_listed(game, "meet", 4, 10);
+}
+
+// An (if-can ...) whose body is straight but for its captures, choices (or ...) and a go along
+// several directions among them, is a pattern of the frozen board, and so is a (cannot ...) of a
+// go along several directions; each plays the games that the same rules play when a test the
+// patterns do not take, (not captured), which always holds there, makes them lookaheads.
+TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
+  const auto rules = [](const std::string& also) {
+    return "(game \"Custodian\" (players (White north) (Black south)) (board (rectangle 7 7))\n"
+           "  (region corners (cells a1 g1 a7 g7))\n"
+           "  (piece Man \"M\" (moves (any-direction d orthogonal (seq (go d) (repeat (seq empty (go d))) empty)) "
+           "land\n"
+           "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (go e)\n"
+           "      (or friend (seq empty (in corners))) " +
+           also +
+           ")))\n"
+           "    (each-direction e diagonal (if-can (seq (go e) enemy (cannot (go (n e s w)) empty " +
+           also +
+           ") capture)))))\n"
+           "  (setup (place White Man (cells a1 b2 c1 d2 e1 f2 g1)) (place Black Man (cells a7 b6 c7 d6 e7 f6 g7)))\n"
+           "  (end (lose no-legal-moves) (draw (ply-limit 80))))";
+  };
+  const auto played = [](const Game& game) {
+    std::vector<std::string> texts;
+    game.visit([&](const auto& program) {
+      for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        Rng rng(seed);
+        for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng)))
+          texts.push_back(program.position_text(state));
+      }
+    });
+    return texts;
+  };
+  const std::vector<std::string> patterns = played(troyka_tests::game_from_text(rules("")));
+  const std::vector<std::string> lookaheads = played(troyka_tests::game_from_text(rules("(not captured)")));
+  EXPECT_GT(patterns.size(), 200U);
+  EXPECT_EQ(patterns, lookaheads);
+  EXPECT_NE(std::adjacent_find(
+                patterns.begin(), patterns.end(),
+                [](const std::string& before, const std::string& after) {
+                  return std::count(after.begin(), after.end(), 'M') + std::count(after.begin(), after.end(), 'm') <
+                         std::count(before.begin(), before.end(), 'M') + std::count(before.begin(), before.end(), 'm');
+                }),
+            patterns.end())
+      << "no capture was played";
+}
+
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
 // listing's moves: a step whose pattern leads on to a removal; a flight to any empty cell but the
 // origin, its pattern of two masks negated; a placement whose pattern ends the runs it does not
