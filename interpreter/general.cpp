@@ -303,6 +303,34 @@ class GeneralMoves<Words>::Compiler {
     return found;
   }
 
+  // (any-direction V DIRS (seq (times (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy
+  // capture)))) (CompiledRule::lines). Only on a board without links, whose lines are its rays both
+  // ways.
+  std::optional<LineMove> line_move(const Expr& e) {
+    if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1 || owner_.rules_->has_links()) return {};
+    Expr go = lang::core::node(Op::Go);
+    go.variable = e.variable;
+    Expr counted = lang::core::node(
+        Op::Times, {lang::core::seq({lang::core::node(Op::Not, {lang::core::node(Op::Enemy)}), std::move(go)})});
+    counted.variable = e.variable;
+    const std::optional<Expr> landing = lang::core::choice(
+        {lang::core::node(Op::Empty), lang::core::seq({lang::core::node(Op::Enemy), lang::core::node(Op::Capture)})});
+    if (e.items.front() != lang::core::seq({std::move(counted), *landing})) return {};
+    LineMove found;
+    for (const lang::core::Direction& d : e.directions) {
+      const int way = direction(d);
+      const lang::Offset offset = owner_.directions_[static_cast<std::size_t>(way)];
+      const int back = owner_.direction_index({-offset.dx, -offset.dy});
+      owner_.add_rays(way);
+      owner_.add_rays(back);
+      if (owner_.ray_order_[static_cast<std::size_t>(way)] == 0 ||
+          owner_.ray_order_[static_cast<std::size_t>(back)] == 0)
+        return {};
+      found.directions.push_back(way);
+    }
+    return found;
+  }
+
   // Whether two runs of `body` from one start never make one move, so that its moves are counted
   // by running it with no record made (CompiledRule::by_runs). Each choice (an enter, a go along
   // several directions that lead from every cell to different cells) is recorded before the next
@@ -981,8 +1009,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       if (rule.scope == lang::core::Rule::Scope::Piece) {
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
+        if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
-      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
+      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
       if (compiled.by_runs[p]) form_fans(compiled.code[p]);
     }
@@ -1013,10 +1042,11 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
   // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
   // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
-  // (CompiledRule::slide) or a jump line (CompiledRule::jumps): a slide's runs from an origin are
-  // its landings, each run plain up to COMMIT (no effect, no waypoint), so its record and
-  // fingerprint are its scalars, in which two runs of one origin differ only by the landing; a jump
-  // line's differ by the landing and the pieces jumped. moves_told_apart checks that two of them
+  // (CompiledRule::slide), a jump line (CompiledRule::jumps) or a line move (CompiledRule::lines): a
+  // slide's runs from an origin are its landings, each run plain up to COMMIT (no effect, no
+  // waypoint), so its record and fingerprint are its scalars, in which two runs of one origin differ
+  // only by the landing; a jump line's differ by the landing and the pieces jumped, a line move's by
+  // the landing and the capture there. moves_told_apart checks that two of them
   // never share a fingerprint. So the listing's moves of an origin are its distinct landings: one
   // landing reached twice (two directions, a link) is one move there as in the count. Or a piece
   // or game rule whose runs from one start are each a move (CompiledRule::by_runs), counted by
@@ -1042,7 +1072,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
-      const bool walked = rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p]);
+      const bool walked =
+          rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
       counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
@@ -1174,6 +1205,18 @@ bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int pla
         run.landing = static_cast<std::int16_t>(landings.pop_lowest());
         fingerprints.push_back(scalar_fingerprint(run) | 1);
       }
+    } else if (compiled.lines[p]) {  // every cell of its rays, landed on or captured on
+      Board landings;
+      for (const int direction : compiled.lines[p]->directions)
+        landings |= rays_[static_cast<std::size_t>(direction) * cells_ + origin];
+      while (landings.any()) {
+        run.landing = static_cast<std::int16_t>(landings.pop_lowest());
+        run.changes.clear();
+        fingerprints.push_back(scalar_fingerprint(run) | 1);
+        run.changes.push_back({static_cast<std::uint16_t>(run.landing), CellChange::kCapture});
+        fingerprints.push_back(run.fingerprint());
+      }
+      run.changes.clear();
     } else {  // every chain the line allows, as if each cell it passes could be jumped or landed on
       for (const int direction : compiled.jumps[p]->directions) {
         chain.clear();
@@ -2155,6 +2198,39 @@ template <typename Cells>
   }
 }
 
+// The VM's runs of the line move: each direction in turn, one run at most along it. Its tests read
+// the frozen board, on which the carried mover's origin is empty: neither an enemy in the way nor
+// a piece to land on, so the position as it is answers them.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const {
+  t.mover = kLanded;
+  for (const int direction : line.directions) {
+    const int landing = line_landing(s.origin, direction, s.masks[kOccupied], s.masks[kEnemy], s.masks[kNotFriend]);
+    if (landing < 0) continue;
+    Thread done = t;
+    done.here = done.land = static_cast<std::int16_t>(landing);
+    if (s.masks[kEnemy].test(landing)) s.effect(done, Code::Capture, 0);
+    if (on_accept(done)) return true;
+  }
+  return false;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::line_landing(int origin, int direction, const Board& occupied,
+                                                                    const Board& enemy, const Board& landable) const {
+  const auto cells = static_cast<std::size_t>(cells_);
+  const auto way = static_cast<std::size_t>(direction);
+  const Board& ray = rays_[way * cells + static_cast<std::size_t>(origin)];
+  const Board& back = rays_[static_cast<std::size_t>(opposite_[way]) * cells + static_cast<std::size_t>(origin)];
+  const int steps = (occupied & (ray | back)).count() + 1;  // the mover itself
+  const int length = ray.count();
+  if (steps > length) return -1;
+  const int landing = ray.nth(ray_order_[way] > 0 ? steps - 1 : length - steps);
+  const Board passed = ray - shadows_[way * cells + static_cast<std::size_t>(landing)];
+  return (passed & enemy).any() || !landable.test(landing) ? -1 : landing;
+}
+
 namespace {
 // The scalars of the record of the run that completes as `t`: the whole of a plain run's record.
 // Inlined into a listing's loop, where most runs are plain.
@@ -2381,9 +2457,11 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
+      const std::optional<LineMove>& lines = compiled.lines[state.to_move];
       const bool walked = slide && (slide->whole || defer);
       if (walked  ? run_slide(s, *slide, first, accept)
           : jumps ? run_jumps(s, *jumps, first, accept)
+          : lines ? run_lines(s, *lines, first, accept)
                   : run(s, first, accept))
         return true;
     }
@@ -2440,6 +2518,19 @@ template <typename Set>
     }
     return;
   }
+  if (const std::optional<LineMove>& line = compiled.lines[p]) {
+    const Board occupied = board_ - empty;  // no cell is blocked (count_priority)
+    const Board landable = empty | enemy;
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      Board landings;  // a landing that two directions reach is one move, as in the listing
+      for (const int direction : line->directions)
+        if (const int landing = line_landing(origin, direction, occupied, enemy, landable); landing >= 0)
+          landings.set(landing);
+      set(origin, landings.count());
+    }
+    return;
+  }
   const Slide& slide = *compiled.slide[p];
   while (origins.any()) {
     const int origin = origins.pop_lowest();
@@ -2493,6 +2584,8 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
     if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
     if (!rule) continue;
     if (!rule->counted[p]) return kNotCounted;  // a rule of a condition, listed
+    // A line move's count takes the cells that are not empty for pieces; its runs count pieces alone.
+    if (rule->lines[p] && state.blocked.any()) return kNotCounted;
     any = true;
     by_runs = by_runs || rule->by_runs[p];
   }

@@ -303,6 +303,13 @@ class GeneralMoves {
     bool waypoints = false;        // each landing is a waypoint
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
+  // A move along a line as far as the line holds pieces: (any-direction V DIRS (seq (times
+  // (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy capture)))). A piece goes exactly
+  // as many cells along V as the whole line through it (both ways, itself included) holds pieces,
+  // over no enemy piece, onto an empty cell or an enemy's, which it captures (Lines of Action).
+  struct LineMove {
+    std::vector<int> directions;  // indices into directions_, in the rule's order; each and its opposite have rays
+  };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
     resumes.fill(-1);
@@ -331,6 +338,9 @@ class GeneralMoves {
     // A piece rule that is a jump line as a whole has its runs found by walking the board, without
     // the VM: the same runs in the same order (Konane's stones). Per player, as the code.
     std::array<std::optional<JumpLine>, kMaxPlayers> jumps;
+    // A piece rule that is a line move as a whole has its runs found by counting the line's pieces
+    // on boards, without the VM: the same runs in the same order. Per player, as the code.
+    std::array<std::optional<LineMove>, kMaxPlayers> lines;
     // Its moves are counted without records (count_moves): a slide or jump line whose moves from
     // one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
     std::array<bool, kMaxPlayers> counted{};
@@ -423,10 +433,17 @@ class GeneralMoves {
   // go: each jumped cell, then its landing, appended to `cells`. Returns the number of jumps.
   template <typename Cells>
   int jump_chain(int origin, int direction, const Board& enemy, const Board& empty, Cells& cells) const;
+  // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const;
+  // The landing of a line move from `origin` along `direction`, or -1 when it has none: as many
+  // cells on as the line through `origin` that way and back holds `occupied` cells, over no `enemy`
+  // piece, onto one of `landable`.
+  int line_landing(int origin, int direction, const Board& occupied, const Board& enemy, const Board& landable) const;
   // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
   // on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
-  // How many moves `compiled`, a slide or a jump line, makes from each of `origins`, each once:
+  // How many moves `compiled`, a slide, a jump line or a line move, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
   [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& enemy,
@@ -442,7 +459,7 @@ class GeneralMoves {
   int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
-  // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
+  // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
   // Whether the game asks if a piece can be taken: (in-check ...) in an end rule or a (legal ...),
