@@ -304,8 +304,8 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // (any-direction V DIRS (seq (times (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy
-  // capture)))) (CompiledRule::lines). Only on a board without links, whose lines are its rays both
-  // ways.
+  // capture)))) (CompiledRule::lines), its lines, stops and passed cells walked once here. Only on a
+  // board without links, whose lines never come back to a cell.
   std::optional<LineMove> line_move(const Expr& e) {
     if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1 || owner_.rules_->has_links()) return {};
     Expr go = lang::core::node(Op::Go);
@@ -316,19 +316,45 @@ class GeneralMoves<Words>::Compiler {
     const std::optional<Expr> landing = lang::core::choice(
         {lang::core::node(Op::Empty), lang::core::seq({lang::core::node(Op::Enemy), lang::core::node(Op::Capture)})});
     if (e.items.front() != lang::core::seq({std::move(counted), *landing})) return {};
+    const int cells = owner_.cells_;
+    // [way * cells + cell]: the cells from `cell` that way, nearest first
+    std::vector<std::vector<std::int16_t>> rays;
     LineMove found;
     for (const lang::core::Direction& d : e.directions) {
       const int way = direction(d);
       const lang::Offset offset = owner_.directions_[static_cast<std::size_t>(way)];
       const int back = owner_.direction_index({-offset.dx, -offset.dy});
-      owner_.add_rays(way);
-      owner_.add_rays(back);
-      if (owner_.ray_order_[static_cast<std::size_t>(way)] == 0 ||
-          owner_.ray_order_[static_cast<std::size_t>(back)] == 0)
-        return {};
-      found.directions.push_back(way);
+      for (int cell = 0; cell < cells; ++cell) {
+        Board line = Board::single(cell);
+        std::vector<std::int16_t>& ray = rays.emplace_back();
+        for (const int along : {back, way})
+          for (int at = step(along, cell); at >= 0; at = step(along, at)) {
+            line.set(at);
+            if (along == way) ray.push_back(static_cast<std::int16_t>(at));
+          }
+        found.lines.push_back(line);
+        found.longest = std::max(found.longest, line.count() + 1);
+      }
+      ++found.ways;
     }
+    found.stops.assign(rays.size() * static_cast<std::size_t>(found.longest), -1);
+    found.passed.resize(found.stops.size());
+    for (int way = 0; way < found.ways; ++way)
+      for (int cell = 0; cell < cells; ++cell) {
+        const std::vector<std::int16_t>& ray = rays[static_cast<std::size_t>(way * cells + cell)];
+        Board passed;
+        for (std::size_t steps = 1; steps <= ray.size(); ++steps) {
+          found.stops[found.at(way, cell, static_cast<int>(steps), cells)] = ray[steps - 1];
+          found.passed[found.at(way, cell, static_cast<int>(steps), cells)] = passed;
+          passed.set(ray[steps - 1]);
+        }
+      }
     return found;
+  }
+
+  int step(int direction, int cell) const {
+    return owner_.next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(owner_.cells_) +
+                        static_cast<std::size_t>(cell)];
   }
 
   // Whether two runs of `body` from one start never make one move, so that its moves are counted
@@ -1205,10 +1231,11 @@ bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int pla
         run.landing = static_cast<std::int16_t>(landings.pop_lowest());
         fingerprints.push_back(scalar_fingerprint(run) | 1);
       }
-    } else if (compiled.lines[p]) {  // every cell of its rays, landed on or captured on
+    } else if (const std::optional<LineMove>& line = compiled.lines[p]) {  // every stop, landed on or captured on
       Board landings;
-      for (const int direction : compiled.lines[p]->directions)
-        landings |= rays_[static_cast<std::size_t>(direction) * cells_ + origin];
+      for (int way = 0; way < line->ways; ++way)
+        for (int steps = 1; steps < line->longest; ++steps)
+          if (const int stop = line->stops[line->at(way, origin, steps, cells_)]; stop >= 0) landings.set(stop);
       while (landings.any()) {
         run.landing = static_cast<std::int16_t>(landings.pop_lowest());
         run.changes.clear();
@@ -2205,8 +2232,8 @@ template <int Words>
 template <typename OnAccept>
 bool GeneralMoves<Words>::run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const {
   t.mover = kLanded;
-  for (const int direction : line.directions) {
-    const int landing = line_landing(s.origin, direction, s.masks[kOccupied], s.masks[kEnemy], s.masks[kNotFriend]);
+  for (int way = 0; way < line.ways; ++way) {
+    const int landing = line_landing(line, way, s.origin, s.masks[kOccupied], s.masks[kEnemy], s.masks[kNotFriend]);
     if (landing < 0) continue;
     Thread done = t;
     done.here = done.land = static_cast<std::int16_t>(landing);
@@ -2217,18 +2244,13 @@ bool GeneralMoves<Words>::run_lines(Search& s, const LineMove& line, Thread t, O
 }
 
 template <int Words>
-[[gnu::always_inline]] inline int GeneralMoves<Words>::line_landing(int origin, int direction, const Board& occupied,
-                                                                    const Board& enemy, const Board& landable) const {
-  const auto cells = static_cast<std::size_t>(cells_);
-  const auto way = static_cast<std::size_t>(direction);
-  const Board& ray = rays_[way * cells + static_cast<std::size_t>(origin)];
-  const Board& back = rays_[static_cast<std::size_t>(opposite_[way]) * cells + static_cast<std::size_t>(origin)];
-  const int steps = (occupied & (ray | back)).count() + 1;  // the mover itself
-  const int length = ray.count();
-  if (steps > length) return -1;
-  const int landing = ray.nth(ray_order_[way] > 0 ? steps - 1 : length - steps);
-  const Board passed = ray - shadows_[way * cells + static_cast<std::size_t>(landing)];
-  return (passed & enemy).any() || !landable.test(landing) ? -1 : landing;
+[[gnu::always_inline]] inline int GeneralMoves<Words>::line_landing(const LineMove& line, int way, int origin,
+                                                                    const Board& occupied, const Board& enemy,
+                                                                    const Board& landable) const {
+  const int steps = (occupied & line.lines[static_cast<std::size_t>(way * cells_ + origin)]).count();  // the mover too
+  const std::size_t at = line.at(way, origin, steps, cells_);
+  const int landing = line.stops[at];
+  return landing < 0 || (line.passed[at] & enemy).any() || !landable.test(landing) ? -1 : landing;
 }
 
 namespace {
@@ -2524,8 +2546,8 @@ template <typename Set>
     while (origins.any()) {
       const int origin = origins.pop_lowest();
       Board landings;  // a landing that two directions reach is one move, as in the listing
-      for (const int direction : line->directions)
-        if (const int landing = line_landing(origin, direction, occupied, enemy, landable); landing >= 0)
+      for (int way = 0; way < line->ways; ++way)
+        if (const int landing = line_landing(*line, way, origin, occupied, enemy, landable); landing >= 0)
           landings.set(landing);
       set(origin, landings.count());
     }

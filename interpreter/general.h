@@ -308,7 +308,18 @@ class GeneralMoves {
   // as many cells along V as the whole line through it (both ways, itself included) holds pieces,
   // over no enemy piece, onto an empty cell or an enemy's, which it captures (Lines of Action).
   struct LineMove {
-    std::vector<int> directions;  // indices into directions_, in the rule's order; each and its opposite have rays
+    int ways = 0;              // the rule's directions, in its order: way i is the i-th
+    int longest = 0;           // the most cells a line has, plus one
+    std::vector<Board> lines;  // [way * cells + cell]: the line through the cell that way and back, the cell included
+    // [(way * cells + cell) * longest + n]: the cell n steps on from the cell that way (-1: off the
+    // board), and the cells passed on the way there.
+    std::vector<std::int16_t> stops;
+    std::vector<Board> passed;
+    std::size_t at(int way, int cell, int steps, int cells) const {
+      return (static_cast<std::size_t>(way) * static_cast<std::size_t>(cells) + static_cast<std::size_t>(cell)) *
+                 static_cast<std::size_t>(longest) +
+             static_cast<std::size_t>(steps);
+    }
   };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
@@ -436,10 +447,11 @@ class GeneralMoves {
   // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
   template <typename OnAccept>
   bool run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const;
-  // The landing of a line move from `origin` along `direction`, or -1 when it has none: as many
+  // The landing of `line`'s move from `origin` along its `way`, or -1 when it has none: as many
   // cells on as the line through `origin` that way and back holds `occupied` cells, over no `enemy`
   // piece, onto one of `landable`.
-  int line_landing(int origin, int direction, const Board& occupied, const Board& enemy, const Board& landable) const;
+  int line_landing(const LineMove& line, int way, int origin, const Board& occupied, const Board& enemy,
+                   const Board& landable) const;
   // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
   // on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
