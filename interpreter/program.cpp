@@ -2874,6 +2874,9 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
 template <int Words>
 bool Program<Words>::one_group(const Board& pieces) const {
   if (!pieces.any()) return false;
+  // Two pieces or more, one of them with no other next to it, are not one group: asked first, since
+  // most positions of a game played to join its pieces have such a piece, and asking takes one step.
+  if ((pieces - neighbours_of(pieces)).any() && pieces.count() > 1) return false;
   Board start = pieces;
   Board reached;
   reached.set(start.pop_lowest());
