@@ -1218,7 +1218,7 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
 template <int Words>
 bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int player) const {
   const auto p = static_cast<std::size_t>(player);
-  GeneralRecord run;  // as fill_record makes a slide's or a jump line's run
+  GeneralRecord run;  // as fill_record makes a slide's, a jump line's or a line move's run
   run.piece = run.final_piece = static_cast<std::int8_t>(compiled.rule->piece);
   run.labelled = static_cast<std::int16_t>(compiled.rule->label.empty() ? -1 : compiled.index);
   std::vector<std::uint64_t> fingerprints;

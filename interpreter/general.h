@@ -352,8 +352,8 @@ class GeneralMoves {
     // A piece rule that is a line move as a whole has its runs found by counting the line's pieces
     // on boards, without the VM: the same runs in the same order. Per player, as the code.
     std::array<std::optional<LineMove>, kMaxPlayers> lines;
-    // Its moves are counted without records (count_moves): a slide or jump line whose moves from
-    // one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
+    // Its moves are counted without records (count_moves): a slide, jump line or line move whose
+    // moves from one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
     std::array<bool, kMaxPlayers> counted{};
     // Every two runs of it from one start are two moves (Compiler::told_apart): its moves are
     // counted by running it with no record made, and the drawn one is found with no record made
