@@ -303,6 +303,60 @@ class GeneralMoves<Words>::Compiler {
     return found;
   }
 
+  // (any-direction V DIRS (seq (times (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy
+  // capture)))) (CompiledRule::lines), its lines, stops and passed cells walked once here. Only on a
+  // board without links, whose lines never come back to a cell.
+  std::optional<LineMove> line_move(const Expr& e) {
+    if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1 || owner_.rules_->has_links()) return {};
+    Expr go = lang::core::node(Op::Go);
+    go.variable = e.variable;
+    Expr counted = lang::core::node(
+        Op::Times, {lang::core::seq({lang::core::node(Op::Not, {lang::core::node(Op::Enemy)}), std::move(go)})});
+    counted.variable = e.variable;
+    const std::optional<Expr> landing = lang::core::choice(
+        {lang::core::node(Op::Empty), lang::core::seq({lang::core::node(Op::Enemy), lang::core::node(Op::Capture)})});
+    if (e.items.front() != lang::core::seq({std::move(counted), *landing})) return {};
+    const int cells = owner_.cells_;
+    // [way * cells + cell]: the cells from `cell` that way, nearest first
+    std::vector<std::vector<std::int16_t>> rays;
+    LineMove found;
+    for (const lang::core::Direction& d : e.directions) {
+      const int way = direction(d);
+      const lang::Offset offset = owner_.directions_[static_cast<std::size_t>(way)];
+      const int back = owner_.direction_index({-offset.dx, -offset.dy});
+      for (int cell = 0; cell < cells; ++cell) {
+        Board line = Board::single(cell);
+        std::vector<std::int16_t>& ray = rays.emplace_back();
+        for (const int along : {back, way})
+          for (int at = step(along, cell); at >= 0; at = step(along, at)) {
+            line.set(at);
+            if (along == way) ray.push_back(static_cast<std::int16_t>(at));
+          }
+        found.lines.push_back(line);
+        found.longest = std::max(found.longest, line.count() + 1);
+      }
+      ++found.ways;
+    }
+    found.stops.assign(rays.size() * static_cast<std::size_t>(found.longest), -1);
+    found.passed.resize(found.stops.size());
+    for (int way = 0; way < found.ways; ++way)
+      for (int cell = 0; cell < cells; ++cell) {
+        const std::vector<std::int16_t>& ray = rays[static_cast<std::size_t>(way * cells + cell)];
+        Board passed;
+        for (std::size_t steps = 1; steps <= ray.size(); ++steps) {
+          found.stops[found.at(way, cell, static_cast<int>(steps), cells)] = ray[steps - 1];
+          found.passed[found.at(way, cell, static_cast<int>(steps), cells)] = passed;
+          passed.set(ray[steps - 1]);
+        }
+      }
+    return found;
+  }
+
+  int step(int direction, int cell) const {
+    return owner_.next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(owner_.cells_) +
+                        static_cast<std::size_t>(cell)];
+  }
+
   // Whether two runs of `body` from one start never make one move, so that its moves are counted
   // by running it with no record made (CompiledRule::by_runs). Each choice (an enter, a go along
   // several directions that lead from every cell to different cells) is recorded before the next
@@ -1012,8 +1066,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       if (rule.scope == lang::core::Rule::Scope::Piece) {
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
+        if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
-      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
+      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
       if (compiled.by_runs[p]) form_fans(compiled.code[p]);
     }
@@ -1044,10 +1099,11 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
   // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
   // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
-  // (CompiledRule::slide) or a jump line (CompiledRule::jumps): a slide's runs from an origin are
-  // its landings, each run plain up to COMMIT (no effect, no waypoint), so its record and
-  // fingerprint are its scalars, in which two runs of one origin differ only by the landing; a jump
-  // line's differ by the landing and the pieces jumped. moves_told_apart checks that two of them
+  // (CompiledRule::slide), a jump line (CompiledRule::jumps) or a line move (CompiledRule::lines): a
+  // slide's runs from an origin are its landings, each run plain up to COMMIT (no effect, no
+  // waypoint), so its record and fingerprint are its scalars, in which two runs of one origin differ
+  // only by the landing; a jump line's differ by the landing and the pieces jumped, a line move's by
+  // the landing and the capture there. moves_told_apart checks that two of them
   // never share a fingerprint. So the listing's moves of an origin are its distinct landings: one
   // landing reached twice (two directions, a link) is one move there as in the count. Or a piece
   // or game rule whose runs from one start are each a move (CompiledRule::by_runs), counted by
@@ -1073,7 +1129,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
-      const bool walked = rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p]);
+      const bool walked =
+          rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
       counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
@@ -1192,7 +1249,7 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
 template <int Words>
 bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int player) const {
   const auto p = static_cast<std::size_t>(player);
-  GeneralRecord run;  // as fill_record makes a slide's or a jump line's run
+  GeneralRecord run;  // as fill_record makes a slide's, a jump line's or a line move's run
   run.piece = run.final_piece = static_cast<std::int8_t>(compiled.rule->piece);
   run.labelled = static_cast<std::int16_t>(compiled.rule->label.empty() ? -1 : compiled.index);
   std::vector<std::uint64_t> fingerprints;
@@ -1205,6 +1262,19 @@ bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int pla
         run.landing = static_cast<std::int16_t>(landings.pop_lowest());
         fingerprints.push_back(scalar_fingerprint(run) | 1);
       }
+    } else if (const std::optional<LineMove>& line = compiled.lines[p]) {  // every stop, landed on or captured on
+      Board landings;
+      for (int way = 0; way < line->ways; ++way)
+        for (int steps = 1; steps < line->longest; ++steps)
+          if (const int stop = line->stops[line->at(way, origin, steps, cells_)]; stop >= 0) landings.set(stop);
+      while (landings.any()) {
+        run.landing = static_cast<std::int16_t>(landings.pop_lowest());
+        run.changes.clear();
+        fingerprints.push_back(scalar_fingerprint(run) | 1);
+        run.changes.push_back({static_cast<std::uint16_t>(run.landing), CellChange::kCapture});
+        fingerprints.push_back(run.fingerprint());
+      }
+      run.changes.clear();
     } else {  // every chain the line allows, as if each cell it passes could be jumped or landed on
       for (const int direction : compiled.jumps[p]->directions) {
         chain.clear();
@@ -2200,6 +2270,34 @@ template <typename Cells>
   }
 }
 
+// The VM's runs of the line move: each direction in turn, one run at most along it. Its tests read
+// the frozen board, on which the carried mover's origin is empty: neither an enemy in the way nor
+// a piece to land on, so the position as it is answers them.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const {
+  t.mover = kLanded;
+  for (int way = 0; way < line.ways; ++way) {
+    const int landing = line_landing(line, way, s.origin, s.masks[kOccupied], s.masks[kEnemy], s.masks[kNotFriend]);
+    if (landing < 0) continue;
+    Thread done = t;
+    done.here = done.land = static_cast<std::int16_t>(landing);
+    if (s.masks[kEnemy].test(landing)) s.effect(done, Code::Capture, 0);
+    if (on_accept(done)) return true;
+  }
+  return false;
+}
+
+template <int Words>
+[[gnu::always_inline]] inline int GeneralMoves<Words>::line_landing(const LineMove& line, int way, int origin,
+                                                                    const Board& occupied, const Board& enemy,
+                                                                    const Board& landable) const {
+  const int steps = (occupied & line.lines[static_cast<std::size_t>(way * cells_ + origin)]).count();  // the mover too
+  const std::size_t at = line.at(way, origin, steps, cells_);
+  const int landing = line.stops[at];
+  return landing < 0 || (line.passed[at] & enemy).any() || !landable.test(landing) ? -1 : landing;
+}
+
 namespace {
 // The scalars of the record of the run that completes as `t`: the whole of a plain run's record.
 // Inlined into a listing's loop, where most runs are plain.
@@ -2426,9 +2524,11 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
+      const std::optional<LineMove>& lines = compiled.lines[state.to_move];
       const bool walked = slide && (slide->whole || defer);
       if (walked  ? run_slide(s, *slide, first, accept)
           : jumps ? run_jumps(s, *jumps, first, accept)
+          : lines ? run_lines(s, *lines, first, accept)
                   : run(s, first, accept))
         return true;
     }
@@ -2485,6 +2585,19 @@ template <typename Set>
     }
     return;
   }
+  if (const std::optional<LineMove>& line = compiled.lines[p]) {
+    const Board occupied = board_ - empty;  // no cell is blocked (count_priority)
+    const Board landable = empty | enemy;
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      Board landings;  // a landing that two directions reach is one move, as in the listing
+      for (int way = 0; way < line->ways; ++way)
+        if (const int landing = line_landing(*line, way, origin, occupied, enemy, landable); landing >= 0)
+          landings.set(landing);
+      set(origin, landings.count());
+    }
+    return;
+  }
   const Slide& slide = *compiled.slide[p];
   while (origins.any()) {
     const int origin = origins.pop_lowest();
@@ -2538,6 +2651,8 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
     if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
     if (!rule) continue;
     if (!rule->counted[p]) return kNotCounted;  // a rule of a condition, listed
+    // A line move's count takes the cells that are not empty for pieces; its runs count pieces alone.
+    if (rule->lines[p] && state.blocked.any()) return kNotCounted;
     any = true;
     by_runs = by_runs || rule->by_runs[p];
   }

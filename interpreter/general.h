@@ -306,6 +306,24 @@ class GeneralMoves {
     bool waypoints = false;        // each landing is a waypoint
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
+  // A move along a line as far as the line holds pieces: (any-direction V DIRS (seq (times
+  // (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy capture)))). A piece goes exactly
+  // as many cells along V as the whole line through it (both ways, itself included) holds pieces,
+  // over no enemy piece, onto an empty cell or an enemy's, which it captures (Lines of Action).
+  struct LineMove {
+    int ways = 0;              // the rule's directions, in its order: way i is the i-th
+    int longest = 0;           // the most cells a line has, plus one
+    std::vector<Board> lines;  // [way * cells + cell]: the line through the cell that way and back, the cell included
+    // [(way * cells + cell) * longest + n]: the cell n steps on from the cell that way (-1: off the
+    // board), and the cells passed on the way there.
+    std::vector<std::int16_t> stops;
+    std::vector<Board> passed;
+    std::size_t at(int way, int cell, int steps, int cells) const {
+      return (static_cast<std::size_t>(way) * static_cast<std::size_t>(cells) + static_cast<std::size_t>(cell)) *
+                 static_cast<std::size_t>(longest) +
+             static_cast<std::size_t>(steps);
+    }
+  };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
     resumes.fill(-1);
@@ -334,8 +352,11 @@ class GeneralMoves {
     // A piece rule that is a jump line as a whole has its runs found by walking the board, without
     // the VM: the same runs in the same order (Konane's stones). Per player, as the code.
     std::array<std::optional<JumpLine>, kMaxPlayers> jumps;
-    // Its moves are counted without records (count_moves): a slide or jump line whose moves from
-    // one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
+    // A piece rule that is a line move as a whole has its runs found by counting the line's pieces
+    // on boards, without the VM: the same runs in the same order. Per player, as the code.
+    std::array<std::optional<LineMove>, kMaxPlayers> lines;
+    // Its moves are counted without records (count_moves): a slide, jump line or line move whose
+    // moves from one origin are told apart, or a rule whose runs are (by_runs) (see the constructor). Per player.
     std::array<bool, kMaxPlayers> counted{};
     // Every two runs of it from one start are two moves (Compiler::told_apart): its moves are
     // counted by running it with no record made, and the drawn one is found with no record made
@@ -426,10 +447,18 @@ class GeneralMoves {
   // go: each jumped cell, then its landing, appended to `cells`. Returns the number of jumps.
   template <typename Cells>
   int jump_chain(int origin, int direction, const Board& enemy, const Board& empty, Cells& cells) const;
+  // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const;
+  // The landing of `line`'s move from `origin` along its `way`, or -1 when it has none: as many
+  // cells on as the line through `origin` that way and back holds `occupied` cells, over no `enemy`
+  // piece, onto one of `landable`.
+  int line_landing(const LineMove& line, int way, int origin, const Board& occupied, const Board& enemy,
+                   const Board& landable) const;
   // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
   // on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
-  // How many moves `compiled`, a slide or a jump line, makes from each of `origins`, each once:
+  // How many moves `compiled`, a slide, a jump line or a line move, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
   [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& enemy,
@@ -445,7 +474,7 @@ class GeneralMoves {
   int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
-  // Whether every two moves of `compiled`'s slide or jump line for `player` from one origin have
+  // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
   // Whether the game asks if a piece can be taken: (in-check ...) in an end rule or a (legal ...),

@@ -2874,6 +2874,9 @@ bool Program<Words>::connects(const Board& pieces, const EndTest& test) const {
 template <int Words>
 bool Program<Words>::one_group(const Board& pieces) const {
   if (!pieces.any()) return false;
+  // Two pieces or more, one of them with no other next to it, are not one group: asked first, since
+  // most positions of a game played to join its pieces have such a piece, and asking takes one step.
+  if ((pieces - neighbours_of(pieces)).any() && pieces.count() > 1) return false;
   Board start = pieces;
   Board reached;
   reached.set(start.pop_lowest());
@@ -3888,8 +3891,9 @@ std::string Program<Words>::describe() const {
         kInlineJumps);
   else if (draws_by_count_)
     out +=
-        "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide or a "
-        "line of jumps; a rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
+        "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide, a "
+        "line of jumps or a move as far as its line holds pieces; a rule of a condition, such as (when (= ply 0)), is "
+        "listed while it applies)\n";
   else
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "

@@ -452,7 +452,8 @@ void expect_draws_are_listed(const Game& game, const std::string& name, int game
 
 TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
-  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago"})
+  for (const std::string name :
+       {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago", "lines-of-action"})
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
 }
 
@@ -512,6 +513,20 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
                 }),
             patterns.end())
       << "no capture was played";
+}
+
+// A move as far as its line holds pieces (Lines of Action's) on a board of two words, whose rays
+// run up and down across the words' boundary, is counted and drawn as listed.
+TEST(GeneralRules, LineMovesOfTwoWordsAreDrawnAsListed) {
+  const Game game = troyka_tests::game_from_text(
+      "(game \"Lines\" (players (White north) (Black east)) (board (rectangle 10 10))\n"
+      "(piece Checker \"C\" (moves (any-direction d all-directions\n"
+      "  (seq (times (line-pieces d) (seq (not enemy) (go d))) (or empty (seq enemy capture))))))\n"
+      "(pass-when-stuck)\n"
+      "(setup (place White Checker (except (union (row 1) (row 10)) (column a) (column j)))\n"
+      "  (place Black Checker (except (union (column a) (column j)) (row 1) (row 10))))\n"
+      "(end (win connected) (draw (ply-limit 200))))");
+  expect_draws_are_listed(game, "lines 10x10", troyka_tests::kSlowBuild ? 1 : 3, 20);
 }
 
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
