@@ -1895,7 +1895,8 @@ template <int Words>
       if (test.code == Code::CountIs) {
         for (Board cells = chosen; cells.any();)
           if (const int cell = cells.pop_lowest();
-              lang::compare(count_at(s, t, cell), static_cast<lang::Comparison>(test.arg >> 8), test.arg & 0xff))
+              lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
+                            static_cast<lang::Comparison>(test.arg >> 8), test.arg & 0xff))
             holds.set(cell);
       } else if (test.code == Code::Test || test.code == Code::TestRegion || test.code == Code::AtOrigin) {
         holds = test.code == Code::Test         ? s.frozen(t, test.arg)
@@ -2035,7 +2036,8 @@ bool GeneralMoves<Words>::one_run_on(const std::vector<Instruction>& code, std::
                                      int& budget) const {
   // Each way of a branch, forward only: a way that no cell of known.here takes makes no run.
   const auto both = [&](std::int32_t alt, const Known& held, const Known& failed) {
-    return alt > static_cast<std::int32_t>(pc) && (!held.here.any() || one_run_on(code, pc + 1, player, held, budget)) &&
+    return alt > static_cast<std::int32_t>(pc) &&
+           (!held.here.any() || one_run_on(code, pc + 1, player, held, budget)) &&
            (!failed.here.any() || one_run_on(code, static_cast<std::size_t>(alt), player, failed, budget));
   };
   while (pc < code.size() && --budget > 0) {
@@ -2137,7 +2139,8 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, 
       Known known{regions_[code[pc].arg]};
       for (std::size_t test = pc + 1; test < next; ++test)
         if (code[test].code == Code::TestRegion)
-          known.here = code[test].negate ? known.here - regions_[code[test].arg] : known.here & regions_[code[test].arg];
+          known.here =
+              code[test].negate ? known.here - regions_[code[test].arg] : known.here & regions_[code[test].arg];
         else if (code[test].code == Code::CountIs)
           known.seeded = known.seeded || count_above_zero(code[test]);
       int budget = kOneRunBudget;
