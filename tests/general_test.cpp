@@ -485,7 +485,8 @@ TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
        "(moves (new Rook) (enter all) empty land (add placed 1) (cannot (go n) enemy))\n(setup)\n"},
       {"lookahead",
        "(piece Rook \"R\" (moves (can (enter all) empty land (can (go n) enemy)) (go (n e s w)) empty))\n" + men,
-       false}};
+       false},
+      {"placement without a pattern", "(piece Rook \"R\")\n(moves (new Rook) (enter all) empty land)\n(setup)\n"}};
   for (const auto& [name, rules, fan] : games) {
     const Game game = troyka_tests::game_from_text("(game \"Fan\" " + board + rules + end);
     game.visit([&](const auto& program) {
@@ -493,6 +494,39 @@ TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
       EXPECT_EQ(fanned, fan) << name << program.describe();
     });
     expect_draws_are_listed(game, name, kGames, 5);  // a flight often takes a man
+  }
+}
+
+// A rule without a mover whose code after its choice of a cell and that cell's tests makes one run
+// from every cell that passes them is a fan (GeneralMoves::one_run_on): a sowing of a house whose
+// count is tested above 0, then tests with another way, a step that stays on the board, an enter of
+// one cell and takings of counts. Not one that may end a run after the tests: a sowing of a house
+// that may be empty, a test without another way, a step off the board, an enter of two cells. Each
+// counts and draws the listing's moves.
+TEST(GeneralRules, SowingsAreFansWhereTheirCodeMakesOneRun) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 4;
+  const std::string sow = "(enter home-row) (count > 0) (sow t) ";
+  const std::vector<std::pair<std::string, bool>> rules = {
+      {sow, true},
+      {sow + "(if (in stores) again (if (in home-row) (seq (mark last) (go forward) (mark far) "
+             "(enter home-row) (in stores) (take-count far) (take-count last))))",
+       true},
+      {"(enter home-row) (sow t)", false},
+      {sow + "(count > 1)", false},
+      {sow + "(go forward)", false},
+      {sow + "(mark last) (enter home-row) (take-count last)", false}};
+  for (const auto& [moves, fan] : rules) {
+    const Game game = troyka_tests::game_from_text(
+        "(game \"K\" (players (South north) (North south)) (board (rectangle 8 2) (holes a1 h2))\n"
+        "  (region stores (cells h1 a2))\n"
+        "  (track t (South b1 c1 d1 e1 f1 g1 h1 g2 f2 e2 d2 c2 b2) (North g2 f2 e2 d2 c2 b2 a2 b1 c1 d1 e1 f1 g1))\n"
+        "  (piece Seed \"S\")\n  (moves " +
+        moves + ")\n  (setup (count 3 (cells b1 c1 d1 e1 f1 g1 b2 c2 d2 e2 f2 g2)))\n  (end (draw (ply-limit 30))))\n");
+    game.visit([&](const auto& program) {
+      const bool fanned = program.describe().find(", 1 counted as a fan\n") != std::string::npos;
+      EXPECT_EQ(fanned, fan) << moves << program.describe();
+    });
+    expect_draws_are_listed(game, moves, kGames, 5);
   }
 }
 
