@@ -1889,23 +1889,13 @@ template <int Words>
     // The tests of the chosen cell, then the land, over every chosen cell at once; the counters
     // after the land change no test.
     const std::vector<Instruction>& code = *s.code;
-    for (auto pc = static_cast<std::size_t>(t.pc) + 1; code[pc].alt < 0; ++pc) {
-      const Instruction& test = code[pc];
-      Board holds;
-      if (test.code == Code::CountIs) {
-        for (Board cells = chosen; cells.any();)
-          if (const int cell = cells.pop_lowest();
-              lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
-                            static_cast<lang::Comparison>(test.arg >> 8), test.arg & 0xff))
-            holds.set(cell);
-      } else if (test.code == Code::Test || test.code == Code::TestRegion || test.code == Code::AtOrigin) {
-        holds = test.code == Code::Test         ? s.frozen(t, test.arg)
-                : test.code == Code::TestRegion ? regions_[test.arg]
-                : s.origin >= 0                 ? Board::single(s.origin)
-                                                : Board();
-      } else {
-        break;  // the land, or the code of one run
-      }
+    for (std::int32_t pc = t.pc + 1; pc != fan.tests_end; ++pc) {
+      const Instruction& test = code[static_cast<std::size_t>(pc)];
+      const Board holds = test.code == Code::Test         ? s.frozen(t, test.arg)
+                          : test.code == Code::TestRegion ? regions_[test.arg]
+                          : test.code == Code::CountIs    ? counted_where(s, t, test, chosen)
+                          : s.origin >= 0                 ? Board::single(s.origin)
+                                                          : Board();
       chosen = test.negate ? chosen - holds : chosen & holds;
     }
     if (fan.lands) chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
@@ -2023,6 +2013,21 @@ int GeneralMoves<Words>::runs_on(Search& s, const Thread& t, int cell) const {
   s.fan_runs = fanned;
   s.fanning = fanning;
   return runs;
+}
+
+// Out of line, as entered_where: inlined, it made every fan's tests slower (Morris's).
+template <int Words>
+[[gnu::noinline]] typename GeneralMoves<Words>::Board GeneralMoves<Words>::counted_where(const Search& s,
+                                                                                         const Thread& t,
+                                                                                         const Instruction& in,
+                                                                                         Board cells) const {
+  Board holds;
+  while (cells.any())
+    if (const int cell = cells.pop_lowest();
+        lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
+                      static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff))
+      holds.set(cell);
+  return holds;
 }
 
 // Whether a count that passes the COUNTIS test `in` is above 0 (a count of 0 fails it).
@@ -2145,22 +2150,23 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, 
           known.seeded = known.seeded || count_above_zero(code[test]);
       int budget = kOneRunBudget;
       if (one_run_on(code, next, player, known, budget)) {
-        fans_.push_back({code[pc], -1, true, false});
+        fans_.push_back({code[pc], static_cast<std::int32_t>(next), -1, true, false});
         code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
       }
       continue;
     }
+    const auto tests_end = static_cast<std::int32_t>(next);
     if (is(pc, {Code::Enter}) || !is(next++, {Code::Land})) continue;
     while (is(next, {Code::Add, Code::Set})) ++next;
     if (is(next, {Code::Accept})) {  // no pattern: each cell where the tests hold is one run
-      fans_.push_back({code[pc], -1, true});
+      fans_.push_back({code[pc], tests_end, -1, true});
       code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
       continue;
     }
     if (!is(next, {Code::Pattern})) continue;
     const std::int32_t other = code[next].alt;
     if (other >= 0 && !is(static_cast<std::size_t>(other), {Code::Accept})) continue;
-    fans_.push_back({code[pc], static_cast<std::int32_t>(next), other >= 0});
+    fans_.push_back({code[pc], tests_end, static_cast<std::int32_t>(next), other >= 0});
     code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
   }
 }

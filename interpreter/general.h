@@ -384,6 +384,7 @@ class GeneralMoves {
   // the drawn run the same way (Code::Fan). Formed in the rules counted by their runs.
   struct Fan {
     Instruction choice;  // the ENTER, ENTERWHERE or STEPWHERE it stands for
+    std::int32_t tests_end = 0;  // the pc after the tests of the chosen cell: the LAND, or the code of one run
     // The PATTERN's pc: the tests, the land and the counters are before it; -1 without one, when
     // each cell where the tests hold is one run (ACCEPT follows the land, or one_run_on holds).
     std::int32_t pattern = 0;
@@ -412,6 +413,8 @@ class GeneralMoves {
   // The runs from FAN's choice of `cell` on, counted.
   int runs_on(Search& s, const Thread& t, int cell) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
+  // The cells of `cells` whose count, as the run `t` has made it, passes COUNTIS `in` (negate aside).
+  Board counted_where(const Search& s, const Thread& t, const Instruction& in, Board cells) const;
   // STEPWHERE's cells, in its directions' order, into `cells`; returns how many.
   int stepped_where(const Search& s, const Thread& t, const Instruction& in, std::int16_t* cells) const;
 
