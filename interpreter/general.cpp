@@ -2023,9 +2023,8 @@ template <int Words>
                                                                                          Board cells) const {
   Board holds;
   while (cells.any())
-    if (const int cell = cells.pop_lowest();
-        lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
-                      static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff))
+    if (const int cell = cells.pop_lowest(); lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
+                                                           static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff))
       holds.set(cell);
   return holds;
 }

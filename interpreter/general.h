@@ -383,7 +383,7 @@ class GeneralMoves {
   // the VM runs on only from the cells where it leads on (the mills); a draw walks the cells to
   // the drawn run the same way (Code::Fan). Formed in the rules counted by their runs.
   struct Fan {
-    Instruction choice;  // the ENTER, ENTERWHERE or STEPWHERE it stands for
+    Instruction choice;          // the ENTER, ENTERWHERE or STEPWHERE it stands for
     std::int32_t tests_end = 0;  // the pc after the tests of the chosen cell: the LAND, or the code of one run
     // The PATTERN's pc: the tests, the land and the counters are before it; -1 without one, when
     // each cell where the tests hold is one run (ACCEPT follows the land, or one_run_on holds).
