@@ -202,6 +202,11 @@ bool never_fails(const Expr& e) {
   }
 }
 
+// Whether a run of `e` may carry a mover: it brings one in ((new P) or (from-hand)).
+bool adds_mover(const Expr& e) {
+  return e.op == Op::New || e.op == Op::FromHand || std::any_of(e.items.begin(), e.items.end(), adds_mover);
+}
+
 }  // namespace
 
 static bool is_capture(const CellChange& change) { return change.what & CellChange::kCapture; }
@@ -379,7 +384,8 @@ class GeneralMoves<Words>::Compiler {
   };
   static bool is_test(const Expr& e) {
     if (e.op == Op::Not || e.op == Op::And) return std::all_of(e.items.begin(), e.items.end(), is_test);
-    return is_plain_test(e.op) || e.op == Op::AtOrigin || e.op == Op::Attr || e.op == Op::AtRegister;
+    return is_plain_test(e.op) || e.op == Op::AtOrigin || e.op == Op::Attr || e.op == Op::AtRegister ||
+           e.op == Op::CountIs;
   }
   void follow(const Expr& e, Apart& apart) {
     if (!apart.ok || is_test(e)) return;
@@ -414,11 +420,53 @@ class GeneralMoves<Words>::Compiler {
         apart.ok = ++apart.captures == 1;
         return;
       case Op::New: apart.carried = true; return;
+      // A sowing or a taking of counts records here in the record's count changes, which keep the
+      // run's order: two runs apart by here alone make their next count change at different cells.
+      case Op::Sow:
+      case Op::TakeCount: apart.chosen = false; return;
+      case Op::Or: follow_turns(e, apart); return;
       case Op::Add:
-      case Op::Set: return;
+      case Op::Set:
+      case Op::Again:
+      case Op::Mark:
+      case Op::Rotate: return;
       default: apart.ok = false; return;
     }
   }
+  // An (or ...) whose every way makes one quarter turn, each a different one, and no other: the
+  // runs of two ways differ by the turn they add to the record's turns (which keep the run's order),
+  // so each way need only be told apart itself. Runs apart by here alone may not come in.
+  void follow_turns(const Expr& e, Apart& apart) {
+    if (apart.chosen || e.items.empty()) {
+      apart.ok = false;
+      return;
+    }
+    std::vector<int> turns;
+    Apart merged = apart;
+    for (const Expr& way : e.items) {
+      int made = 0, turn = -1;
+      for (const Expr& item : items_of(way)) {
+        if (item.op == Op::Rotate) turn = rotation(item);
+        made += item.op == Op::Rotate ? 1 : turns_within(item) ? 2 : 0;
+      }
+      Apart way_apart = apart;
+      follow(way, way_apart);
+      if (made != 1 || std::find(turns.begin(), turns.end(), turn) != turns.end() || !way_apart.ok ||
+          (!turns.empty() && way_apart.carried != merged.carried)) {
+        apart.ok = false;
+        return;
+      }
+      merged.chosen = merged.chosen || way_apart.chosen;
+      merged.carried = way_apart.carried;
+      merged.captures = std::max(merged.captures, way_apart.captures);
+      turns.push_back(turn);
+    }
+    apart = merged;
+  }
+  static bool turns_within(const Expr& e) {
+    return e.op == Op::Rotate || std::any_of(e.items.begin(), e.items.end(), turns_within);
+  }
+
   // Whether the steps along `directions` lead from each cell to different cells.
   bool distinct_steps(const std::vector<lang::core::Direction>& directions) {
     std::vector<int> indices;
@@ -1070,7 +1118,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
-      if (compiled.by_runs[p]) form_fans(compiled.code[p]);
+      if (compiled.by_runs[p])
+        form_fans(compiled.code[p], player, rule.scope != lang::core::Rule::Scope::Piece && !adds_mover(rule.expr));
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1948,25 +1997,28 @@ template <int Words>
     stepped = stepped_where(s, t, fan.choice, steps.data());
     for (int i = 0; i < stepped; ++i) chosen.set(steps[static_cast<std::size_t>(i)]);
   } else {
-    chosen = entered_where(s, t, fan.choice);
+    chosen = fan.choice.code == Code::Enter ? regions_[fan.choice.arg] : entered_where(s, t, fan.choice);
   }
   Board on = chosen;  // the cells the VM runs on from
   if (s.fanning != Search::Fanning::Each) {
     // The tests of the chosen cell, then the land, over every chosen cell at once; the counters
     // after the land change no test.
     const std::vector<Instruction>& code = *s.code;
-    std::int32_t pc = t.pc + 1;
-    for (; code[static_cast<std::size_t>(pc)].code != Code::Land; ++pc) {
+    for (std::int32_t pc = t.pc + 1; pc != fan.tests_end; ++pc) {
       const Instruction& test = code[static_cast<std::size_t>(pc)];
       const Board holds = test.code == Code::Test         ? s.frozen(t, test.arg)
                           : test.code == Code::TestRegion ? regions_[test.arg]
+                          : test.code == Code::CountIs    ? counted_where(s, t, test, chosen)
                           : s.origin >= 0                 ? Board::single(s.origin)
                                                           : Board();
       chosen = test.negate ? chosen - holds : chosen & holds;
     }
-    chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
-    const Instruction& test = code[static_cast<std::size_t>(fan.pattern)];
-    const Board leading = landed_where(s, t, patterns_[test.arg], chosen) ^ (test.negate ? chosen : Board());
+    if (fan.lands) chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
+    Board leading;
+    if (fan.pattern >= 0) {
+      const Instruction& test = code[static_cast<std::size_t>(fan.pattern)];
+      leading = landed_where(s, t, patterns_[test.arg], chosen) ^ (test.negate ? chosen : Board());
+    }
     const Board accepted = fan.accepts ? chosen - leading : Board();  // one run each
     on = leading;
     if (s.fanning == Search::Fanning::Count) {
@@ -2078,10 +2130,119 @@ int GeneralMoves<Words>::runs_on(Search& s, const Thread& t, int cell) const {
   return runs;
 }
 
+// Out of line, as entered_where: inlined, it made every fan's tests slower (Morris's).
+template <int Words>
+[[gnu::noinline]] typename GeneralMoves<Words>::Board GeneralMoves<Words>::counted_where(const Search& s,
+                                                                                         const Thread& t,
+                                                                                         const Instruction& in,
+                                                                                         Board cells) const {
+  Board holds;
+  while (cells.any())
+    if (const int cell = cells.pop_lowest(); lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
+                                                           static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff))
+      holds.set(cell);
+  return holds;
+}
+
+// Whether a count that passes the COUNTIS test `in` is above 0 (a count of 0 fails it).
+template <typename Instruction>
+static bool count_above_zero(const Instruction& in) {
+  return lang::compare(0, static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff) == in.negate;
+}
+
+template <int Words>
+bool GeneralMoves<Words>::one_run_on(const std::vector<Instruction>& code, std::size_t pc, int player, Known known,
+                                     int& budget) const {
+  // Each way of a branch, forward only: a way that no cell of known.here takes makes no run.
+  const auto both = [&](std::int32_t alt, const Known& held, const Known& failed) {
+    return alt > static_cast<std::int32_t>(pc) &&
+           (!held.here.any() || one_run_on(code, pc + 1, player, held, budget)) &&
+           (!failed.here.any() || one_run_on(code, static_cast<std::size_t>(alt), player, failed, budget));
+  };
+  while (pc < code.size() && --budget > 0) {
+    const Instruction& in = code[pc];
+    switch (in.code) {
+      case Code::Accept: return true;
+      case Code::TestRegion: {
+        Known held = known, failed = known;
+        held.here = in.negate ? known.here - regions_[in.arg] : known.here & regions_[in.arg];
+        failed.here = known.here - held.here;
+        if (in.alt >= 0) return both(in.alt, held, failed);
+        if (failed.here.any()) return false;  // it may end the run
+        ++pc;
+        continue;
+      }
+      case Code::Test:
+      case Code::AtOrigin:
+      case Code::Attr:
+      case Code::AtRegister:
+      case Code::LastFrom:
+      case Code::LastTo:
+      case Code::Captured:
+      case Code::Gone:
+      case Code::CountIs: {
+        Known held = known;
+        held.seeded = known.seeded || (in.code == Code::CountIs && count_above_zero(in));
+        return both(in.alt, held, known);
+      }
+      case Code::Look:  // its body changes nothing: found, go to arg, else to alt
+        return in.arg > static_cast<std::int32_t>(pc) && in.alt > static_cast<std::int32_t>(pc) &&
+               one_run_on(code, in.arg, player, known, budget) &&
+               one_run_on(code, static_cast<std::size_t>(in.alt), player, known, budget);
+      case Code::Jump:
+        if (in.alt <= static_cast<std::int32_t>(pc)) return false;
+        pc = static_cast<std::size_t>(in.alt);
+        continue;
+      case Code::Mark: known.marks |= std::uint32_t{1} << in.arg; break;
+      case Code::Again:
+      case Code::Pass:
+      case Code::Add:
+      case Code::Set:
+      case Code::Rotate: break;
+      case Code::TakeCount:
+        if (!(known.marks >> in.arg & 1)) return false;
+        known.seeded = false;
+        break;
+      case Code::Sow: {  // here's count is above 0, and here is on the track: the last seed's cell is on it
+        if (!known.seeded) return false;
+        for (Board cells = known.here; cells.any();)
+          if (track_place(in.arg, player, cells.pop_lowest()) < 0) return false;
+        known.here = Board();
+        for (const int cell : rules_->tracks[in.arg].cells[static_cast<std::size_t>(player)]) known.here.set(cell);
+        known.seeded = false;
+        break;
+      }
+      case Code::Go: {
+        Board to;
+        for (Board cells = known.here; cells.any();) {
+          const int next = next_[static_cast<std::size_t>(in.arg) * cells_ + cells.pop_lowest()];
+          if (next < 0) return false;
+          to.set(next);
+        }
+        known.here = to;
+        known.seeded = false;
+        break;
+      }
+      case Code::Enter: {  // one cell of the region passes the tests after it
+        Board cells = regions_[in.arg];
+        for (; pc + 1 < code.size() && code[pc + 1].code == Code::TestRegion && code[pc + 1].alt < 0; ++pc)
+          cells = code[pc + 1].negate ? cells - regions_[code[pc + 1].arg] : cells & regions_[code[pc + 1].arg];
+        if (cells.count() != 1) return false;
+        known.here = cells;
+        known.seeded = false;
+        break;
+      }
+      default: return false;
+    }
+    ++pc;
+  }
+  return false;
+}
+
 // FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan), outside
 // lookaheads: a lookahead's body looks for one run, which a count or a draw must not fan out.
 template <int Words>
-void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code) {
+void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, bool moverless) {
   const auto is = [&](std::size_t pc, std::initializer_list<Code> codes) {
     return pc < code.size() && std::find(codes.begin(), codes.end(), code[pc].code) != codes.end();
   };
@@ -2089,15 +2250,37 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code) {
   for (std::size_t pc = 0; pc < code.size(); ++pc)
     if (code[pc].code == Code::Look) std::fill(looked.begin() + pc + 1, looked.begin() + code[pc].arg, true);
   for (std::size_t pc = 0; pc < code.size(); ++pc) {
-    if (looked[pc] || !is(pc, {Code::EnterWhere, Code::StepWhere})) continue;
+    if (looked[pc] || !is(pc, {Code::Enter, Code::EnterWhere, Code::StepWhere})) continue;
     std::size_t next = pc + 1;
-    while (is(next, {Code::Test, Code::TestRegion, Code::AtOrigin}) && code[next].alt < 0) ++next;
-    if (!is(next++, {Code::Land})) continue;
+    while (is(next, {Code::Test, Code::TestRegion, Code::AtOrigin, Code::CountIs}) && code[next].alt < 0) ++next;
+    if (moverless && !is(pc, {Code::StepWhere})) {  // no land: the code after the tests
+      // The cells the tests may pass, and whether here's count is then above 0 (a test said so).
+      Known known{regions_[code[pc].arg]};
+      for (std::size_t test = pc + 1; test < next; ++test)
+        if (code[test].code == Code::TestRegion)
+          known.here =
+              code[test].negate ? known.here - regions_[code[test].arg] : known.here & regions_[code[test].arg];
+        else if (code[test].code == Code::CountIs)
+          known.seeded = known.seeded || count_above_zero(code[test]);
+      int budget = kOneRunBudget;
+      if (one_run_on(code, next, player, known, budget)) {
+        fans_.push_back({code[pc], static_cast<std::int32_t>(next), -1, true, false});
+        code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
+      }
+      continue;
+    }
+    const auto tests_end = static_cast<std::int32_t>(next);
+    if (is(pc, {Code::Enter}) || !is(next++, {Code::Land})) continue;
     while (is(next, {Code::Add, Code::Set})) ++next;
+    if (is(next, {Code::Accept})) {  // no pattern: each cell where the tests hold is one run
+      fans_.push_back({code[pc], tests_end, -1, true});
+      code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
+      continue;
+    }
     if (!is(next, {Code::Pattern})) continue;
     const std::int32_t other = code[next].alt;
     if (other >= 0 && !is(static_cast<std::size_t>(other), {Code::Accept})) continue;
-    fans_.push_back({code[pc], static_cast<std::int32_t>(next), other >= 0});
+    fans_.push_back({code[pc], tests_end, static_cast<std::int32_t>(next), other >= 0});
     code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
   }
 }

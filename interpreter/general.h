@@ -399,16 +399,35 @@ class GeneralMoves {
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
   // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
-  // run): a placement or a step whose mill, say, decides what follows. Every run through a cell
+  // run), or ACCEPT itself: a placement or a step whose mill, say, decides what follows. Or, in a
+  // rule without a mover, an ENTER or ENTERWHERE, such tests (counts' too), and then code that
+  // makes exactly one run from every cell that passes them (one_run_on: a sowing and what its
+  // last seed decides). Every run through a cell
   // where the pattern does not lead on is one move, so a count counts those cells by boards, and
   // the VM runs on only from the cells where it leads on (the mills); a draw walks the cells to
   // the drawn run the same way (Code::Fan). Formed in the rules counted by their runs.
   struct Fan {
-    Instruction choice;        // the ENTERWHERE or STEPWHERE it stands for
-    std::int32_t pattern = 0;  // the PATTERN's pc: the tests, the land and the counters are before it
-    bool accepts = false;      // the PATTERN's other way accepts (else it ends the run)
+    Instruction choice;          // the ENTER, ENTERWHERE or STEPWHERE it stands for
+    std::int32_t tests_end = 0;  // the pc after the tests of the chosen cell: the LAND, or the code of one run
+    // The PATTERN's pc: the tests, the land and the counters are before it; -1 without one, when
+    // each cell where the tests hold is one run (ACCEPT follows the land, or one_run_on holds).
+    std::int32_t pattern = 0;
+    bool accepts = false;  // the PATTERN's other way accepts (else it ends the run); true without one
+    bool lands = true;     // the tests end at a LAND (else at the code of one run)
   };
-  void form_fans(std::vector<Instruction>& code);
+  void form_fans(std::vector<Instruction>& code, int player, bool moverless);
+  // What one_run_on knows of a thread at a pc: the cells here may be, the marks set, and whether
+  // here's count is above 0 (a CountIs said so, nothing since changed here or a count).
+  struct Known {
+    Board here;
+    std::uint32_t marks = 0;
+    bool seeded = false;
+  };
+  // Whether the code from `pc` on, run by a thread without a mover whose here is one of known.here,
+  // makes exactly one complete run, whatever the position: no test without another way that could
+  // fail, no choice of more than one cell, no step off the board. `budget`: instructions left to follow.
+  bool one_run_on(const std::vector<Instruction>& code, std::size_t pc, int player, Known known, int& budget) const;
+  static constexpr int kOneRunBudget = 1 << 12;
   // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
   bool fan(Search& s, Thread& t, const Instruction& in) const;
   // `t` goes on at the lowest of `cells` (not empty); the others are later choices.
@@ -418,6 +437,8 @@ class GeneralMoves {
   // The runs from FAN's choice of `cell` on, counted.
   int runs_on(Search& s, const Thread& t, int cell) const;
   Board entered_where(const Search& s, const Thread& t, const Instruction& in) const;  // ENTERWHERE's cells
+  // The cells of `cells` whose count, as the run `t` has made it, passes COUNTIS `in` (negate aside).
+  Board counted_where(const Search& s, const Thread& t, const Instruction& in, Board cells) const;
   // STEPWHERE's cells, in its directions' order, into `cells`; returns how many.
   int stepped_where(const Search& s, const Thread& t, const Instruction& in, std::int16_t* cells) const;
 

@@ -2799,7 +2799,8 @@ bool Program<Words>::has_line(const Board& pieces, const EndTest& test) const {
       return linked ? step_linked(cells, static_cast<std::size_t>(i)) : line.next(cells);
     };
     Board run = pieces;
-    for (int k = 1; k < test.length; ++k) run = pieces & next(run);
+    // A run that ends short ends every longer one: most directions of a sparse board end in a step or two.
+    for (int k = 1; k < test.length && run.any(); ++k) run = pieces & next(run);
     if (!test.longest) {
       if (run.any()) return true;
       continue;
