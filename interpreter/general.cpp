@@ -360,6 +360,14 @@ class GeneralMoves<Words>::Compiler {
         apart.ok = ++apart.captures == 1;
         return;
       case Op::New: apart.carried = true; return;
+      // Captures that the board decides, not a choice: two runs told apart by a capture of their
+      // own could take each other's cells here, so none may come before or after.
+      case Op::CaptureSurrounded:
+        apart.ok = apart.captures == 0;
+        apart.captures = 1;
+        return;
+      case Op::HasLiberty:  // a test
+      case Op::Pass:        // no choice
       case Op::Add:
       case Op::Set: return;
       default: apart.ok = false; return;
@@ -984,7 +992,15 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
-      if (compiled.by_runs[p]) form_fans(compiled.code[p]);
+      if (compiled.by_runs[p]) {
+        form_fans(compiled.code[p]);
+        form_group_places(compiled.code[p]);
+      }
+      const std::vector<Instruction>& code = compiled.code[p];
+      const auto enters = [](const Instruction& in) { return in.code == Code::New || in.code == Code::FromHand; };
+      compiled.brings[p] = enters(code.front())                             ? CompiledRule::Brings::Piece
+                           : std::none_of(code.begin(), code.end(), enters) ? CompiledRule::Brings::Nothing
+                                                                            : CompiledRule::Brings::Either;
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1038,6 +1054,13 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         ++rules_of[owner(*compiled.rule)];
         each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
       }
+    // The game rules may be several when every two of them are apart (game_rules_apart).
+    bool apart_game_rules = true;
+    for (const CompiledRule& a : compiled_)
+      for (const CompiledRule& b : compiled_)
+        if (&a < &b && !a.rule->fallback && !b.rule->fallback && !a.code[p].empty() && !b.code[p].empty() &&
+            a.rule->scope == lang::core::Rule::Scope::Game && b.rule->scope == lang::core::Rule::Scope::Game)
+          apart_game_rules = apart_game_rules && game_rules_apart(a, b, player);
     bool counted = rules_->player_count() == kPlayers, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
@@ -1045,11 +1068,20 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       const bool walked = rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
-      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
+      const bool game = rule.scope == lang::core::Rule::Scope::Game;
+      counted = counted && (rules_of[of] == 1 || each_when[of] || (game && apart_game_rules)) &&
+                (compiled.counted[p] || rule.when);
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
   }
+}
+
+template <int Words>
+bool GeneralMoves<Words>::game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player) {
+  const auto p = static_cast<std::size_t>(player);
+  return a.brings[p] != b.brings[p] && a.brings[p] != CompiledRule::Brings::Either &&
+         b.brings[p] != CompiledRule::Brings::Either;
 }
 
 template <int Words>
@@ -1104,8 +1136,11 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
         case Code::Enter:
         case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
         case Code::StepWhere:   // likewise every neighbour
-        case Code::Fan: {
-          const Instruction& choice = in.code == Code::Fan ? fans_[in.arg].choice : in;
+        case Code::Fan:
+        case Code::GroupPlace: {
+          const Instruction& choice = in.code == Code::Fan          ? fans_[in.arg].choice
+                                      : in.code == Code::GroupPlace ? group_places_[in.arg].choice
+                                                                    : in;
           if (choice.code == Code::StepWhere) {
             for (const int direction : direction_sets_[choice.arg].directions)
               reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
@@ -1588,6 +1623,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         break;
       }
       case Code::Fan: alive = fan(s, t, in); break;
+      case Code::GroupPlace: alive = group_place(s, t, in); break;
       case Code::StepWhere: {
         std::array<std::int16_t, kMaxStepWhere> cells;
         const int count = stepped_where(s, t, in, cells.data());
@@ -1985,6 +2021,89 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code) {
     fans_.push_back({code[pc], static_cast<std::int32_t>(next), other >= 0});
     code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
   }
+}
+
+// GROUPPLACE in place of each ENTER or ENTERWHERE of `code` that has its shape (see
+// GroupPlacement), outside lookaheads, on a board where no step of the set leads back to its cell
+// (a link could): a cell's empty neighbour is then another cell, which stays empty.
+template <int Words>
+void GeneralMoves<Words>::form_group_places(std::vector<Instruction>& code) {
+  const auto is = [&](std::size_t pc, Code wanted) { return pc < code.size() && code[pc].code == wanted; };
+  std::vector<bool> looked(code.size(), false);
+  for (std::size_t pc = 0; pc < code.size(); ++pc)
+    if (code[pc].code == Code::Look) std::fill(looked.begin() + pc + 1, looked.begin() + code[pc].arg, true);
+  for (std::size_t pc = 0; pc < code.size(); ++pc) {
+    if (looked[pc] || !(is(pc, Code::Enter) || is(pc, Code::EnterWhere)) || !is(pc + 1, Code::Land) ||
+        !is(pc + 2, Code::CaptureSurrounded) || !is(pc + 3, Code::HasLiberty))
+      continue;
+    const Instruction& liberty = code[pc + 3];
+    const int set = code[pc + 2].arg;
+    if (liberty.arg != set || liberty.negate || liberty.alt >= 0) continue;
+    std::size_t next = pc + 4;
+    while (is(next, Code::Add) || is(next, Code::Set)) ++next;
+    if (!is(next, Code::Accept)) continue;
+    const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
+    bool loops = false;
+    for (int cell = 0; cell < cells_; ++cell) loops = loops || steps.around[static_cast<std::size_t>(cell)].test(cell);
+    if (loops) continue;
+    group_places_.push_back({code[pc], set});
+    code[pc] = {Code::GroupPlace, false, static_cast<std::uint16_t>(group_places_.size() - 1), -1};
+  }
+}
+
+// The legal cells of the placement, from the board as the run found it: only a new piece, carried
+// with nothing pending, is put down on that board; otherwise (a piece rule's mover) every cell of
+// the choice is run.
+template <int Words>
+[[gnu::noinline]] bool GeneralMoves<Words>::group_place(Search& s, Thread& t, const Instruction& in) const {
+  const GroupPlacement& placement = group_places_[in.arg];
+  const Instruction& choice = placement.choice;
+  Board cells = choice.code == Code::Enter ? regions_[choice.arg] : entered_where(s, t, choice);
+  if (s.origin < 0 && t.mover == kCarried && t.effects == 0) {
+    cells = placeable(s, cells & s.masks[kEmpty], placement.set);
+    if (s.fanning == Search::Fanning::Count) {  // each cell one run
+      s.fan_runs += cells.count();
+      return false;
+    }
+    if (s.fanning == Search::Fanning::Pick) {  // the cell of run number s.skip alone
+      const int runs = cells.count();
+      if (s.skip >= runs) {
+        s.skip -= runs;
+        return false;
+      }
+      cells = Board::single(cells.nth(s.skip));
+      s.skip = 0;
+    }
+  }
+  if (!cells.any()) return false;
+  ++t.pc;
+  choose_cells(s, t, cells);
+  return true;
+}
+
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::placeable(const Search& s, Board cells, int set) const {
+  const Board& empty = s.masks[kEmpty];
+  const Board& own = s.masks[kFriend];
+  const Board breathing = cells & next_to(empty, set);
+  const Board hemmed = cells - breathing;  // no empty neighbour: its neighbours' groups decide
+  if (!hemmed.any()) return breathing;
+  Board legal = breathing, seen;
+  for (Board around = next_to(hemmed, set) & s.masks[kOccupied]; around.any();) {
+    const int cell = around.pop_lowest();
+    if (seen.test(cell)) continue;
+    // With more than two players, a group is one player's: stones of two enemies do not join.
+    Board its_player = own.test(cell) ? own : s.masks[kEnemy];
+    if (s.players > kPlayers && !own.test(cell))
+      for (const Board& pieces : s.state.by_player)
+        if (pieces.test(cell)) its_player &= pieces;
+    const Board group = group_at(cell, its_player, set);
+    seen |= group;
+    const Board liberties = next_to(group, set) & empty;
+    const int count = liberties.count();
+    if (own.test(cell) ? count >= 2 : count == 1) legal |= liberties & hemmed;
+  }
+  return legal;
 }
 
 // The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
@@ -2480,11 +2599,18 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   RulesOf rule_of(game + 1, nullptr);  // by piece type, the game's last
   // Two rules of one piece type, or of the game, that apply (of any priority: nth_move runs them
   // all from the origin drawn) may make one move: not counted.
+  // Game rules apart (game_rules_apart) are counted one after the other: the later ones follow
+  // the first, at the end of rule_of.
   for (const CompiledRule& compiled : compiled_)
     if (applies(compiled, state, false, others_can_move, -1)) {
-      const CompiledRule*& only = rule_of[compiled.rule->scope == lang::core::Rule::Scope::Piece
-                                              ? static_cast<std::size_t>(compiled.rule->piece)
-                                              : game];
+      const bool piece = compiled.rule->scope == lang::core::Rule::Scope::Piece;
+      const CompiledRule*& only = rule_of[piece ? static_cast<std::size_t>(compiled.rule->piece) : game];
+      if (only && !piece &&
+          std::all_of(rule_of.begin() + static_cast<std::ptrdiff_t>(game), rule_of.end(),
+                      [&](const CompiledRule* other) { return game_rules_apart(*other, compiled, state.to_move); })) {
+        rule_of.push_back(&compiled);
+        continue;
+      }
       if (only) return kNotCounted;
       only = &compiled;
     }
@@ -2524,12 +2650,15 @@ template <int Words>
           set(origin, count_runs(search, rule, origin, piece));
         }
       });
-  // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces'.
-  if (const CompiledRule* rule = rule_of.back())
-    if (const int runs = count_runs(search, *rule, -1, -1); runs != 0) {
-      counts.push_back({-1, static_cast<std::int16_t>(runs), true});
-      total += runs;
-    }
+  // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces';
+  // several game rules in the listing's order, as one origin.
+  int runs = 0;
+  for (auto rule = rule_of.begin() + static_cast<std::ptrdiff_t>(rules_->pieces.size()); rule != rule_of.end(); ++rule)
+    if (*rule) runs += count_runs(search, **rule, -1, -1);
+  if (runs != 0) {
+    counts.push_back({-1, static_cast<std::int16_t>(runs), true});
+    total += runs;
+  }
   return total;
 }
 
@@ -2845,9 +2974,12 @@ std::string GeneralMoves<Words>::describe(int piece) const {
     const std::size_t shown = rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player);
     const auto fans = std::count_if(compiled.code[shown].begin(), compiled.code[shown].end(),
                                     [](const Instruction& in) { return in.code == Code::Fan; });
-    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}{}\n", first_line,
+    const bool grouped = std::any_of(compiled.code[shown].begin(), compiled.code[shown].end(),
+                                     [](const Instruction& in) { return in.code == Code::GroupPlace; });
+    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}{}{}\n", first_line,
                        rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "", compiled.code[shown].size(),
                        counts, fans > 0 ? fmt::format(", {} counted as a fan", fans) : "",
+                       grouped ? ", its legal cells found by groups" : "",
                        compiled.resume[shown] >= 0 ? "; what follows land runs for played moves only" : "");
   }
   return out;
