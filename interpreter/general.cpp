@@ -2060,7 +2060,23 @@ template <int Words>
   const Instruction& choice = placement.choice;
   Board cells = choice.code == Code::Enter ? regions_[choice.arg] : entered_where(s, t, choice);
   if (s.origin < 0 && t.mover == kCarried && t.effects == 0) {
-    cells = placeable(s, cells & s.masks[kEmpty], placement.set);
+    // A ply's count and its draw ask for one position's cells: the last answer is kept, per thread
+    // (programs are shared by the threads of a search). With two players the sides say who owns
+    // each group; with more, the cells are found again.
+    struct Placed {
+      const GeneralMoves* owner = nullptr;
+      int placement = -1;
+      Board cells, own, enemy, empty, legal;
+    };
+    thread_local Placed last;
+    cells &= s.masks[kEmpty];
+    if (last.owner == this && last.placement == in.arg && s.players == kPlayers && last.cells == cells &&
+        last.own == s.masks[kFriend] && last.enemy == s.masks[kEnemy] && last.empty == s.masks[kEmpty]) {
+      cells = last.legal;
+    } else {
+      last = {this, in.arg, cells, s.masks[kFriend], s.masks[kEnemy], s.masks[kEmpty], Board()};
+      cells = last.legal = placeable(s, cells, placement.set);
+    }
     if (s.fanning == Search::Fanning::Count) {  // each cell one run
       s.fan_runs += cells.count();
       return false;
@@ -2119,17 +2135,19 @@ int GeneralMoves<Words>::line_pieces(const Search& s, int direction, int cell) c
   return pieces;
 }
 
+// A few cells (a group of one or two stones, a flood fill's frontier) by their neighbours' table,
+// more by shifts of the whole board: a shift of two words a direction cost as much as the table
+// of four cells.
 template <int Words>
 typename GeneralMoves<Words>::Board GeneralMoves<Words>::next_to(const Board& cells, int set) const {
+  constexpr int kFewCells = 4;
   const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
   Board reached;
-  for (const GroupStep& step : steps.shifts) reached |= step.forward(cells);
-  if (!steps.shifts.empty()) return reached;
-  for (Board from = cells; from.any();) {
-    const int cell = from.pop_lowest();
-    for (const int direction : steps.directions)
-      if (const int to = next_[static_cast<std::size_t>(direction) * cells_ + cell]; to >= 0) reached.set(to);
+  if (!steps.shifts.empty() && cells.count() > kFewCells) {
+    for (const GroupStep& step : steps.shifts) reached |= step.forward(cells);
+    return reached;
   }
+  for (Board from = cells; from.any();) reached |= steps.around[static_cast<std::size_t>(from.pop_lowest())];
   return reached;
 }
 
