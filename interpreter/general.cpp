@@ -2097,27 +2097,33 @@ template <int Words>
   return true;
 }
 
+// A hemmed cell (no empty neighbour) is legal when a group of the mover's next to it has another
+// liberty, or an enemy group next to it has no other. What a group was found to have is kept for
+// the other hemmed cells next to it: `free`, stones of groups with two liberties or more (a group
+// may be found only in part: its search stops at the second), `last`, stones of groups whose one
+// liberty is a hemmed cell (found whole).
 template <int Words>
 typename GeneralMoves<Words>::Board GeneralMoves<Words>::placeable(const Search& s, Board cells, int set) const {
   const Board& empty = s.masks[kEmpty];
   const Board& own = s.masks[kFriend];
   const Board breathing = cells & next_to(empty, set);
-  const Board hemmed = cells - breathing;  // no empty neighbour: its neighbours' groups decide
-  if (!hemmed.any()) return breathing;
-  Board legal = breathing, seen;
-  for (Board around = next_to(hemmed, set) & s.masks[kOccupied]; around.any();) {
-    const int cell = around.pop_lowest();
-    if (seen.test(cell)) continue;
-    // With more than two players, a group is one player's: stones of two enemies do not join.
-    Board its_player = own.test(cell) ? own : s.masks[kEnemy];
-    if (s.players > kPlayers && !own.test(cell))
-      for (const Board& pieces : s.state.by_player)
-        if (pieces.test(cell)) its_player &= pieces;
-    const Board group = group_at(cell, its_player, set);
-    seen |= group;
-    const Board liberties = next_to(group, set) & empty;
-    const int count = liberties.count();
-    if (own.test(cell) ? count >= 2 : count == 1) legal |= liberties & hemmed;
+  Board legal = breathing, free, last;
+  for (Board hemmed = cells - breathing; hemmed.any();) {
+    const int cell = hemmed.pop_lowest();
+    for (Board stones =
+             direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)] & s.masks[kOccupied];
+         stones.any();) {
+      const int stone = stones.pop_lowest();
+      if (!(free | last).test(stone)) {
+        Board group;
+        const Board liberties = liberties_of(stone, group_pieces(s, s.masks[kEnemy], stone), empty, set, 2, group);
+        (liberties.count() >= 2 ? free : last) |= group;
+      }
+      if (free.test(stone) == own.test(stone)) {  // a group of the mover's that breathes, or an enemy's that does not
+        legal.set(cell);
+        break;
+      }
+    }
   }
   return legal;
 }
@@ -2151,16 +2157,34 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::next_to(const Board& ce
   return reached;
 }
 
-// The group of `pieces` that holds `cell`: the cells reached from it a step at a time through `pieces`.
+// The group of `pieces` that holds `cell` is searched a step at a time through `pieces`, until
+// `enough` of its liberties (cells of `empty` next to it) are found, or it is whole.
 template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_at(int cell, const Board& pieces, int set) const {
-  Board group = Board::single(cell);
-  Board frontier = group;
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::liberties_of(int cell, const Board& pieces, const Board& empty,
+                                                                      int set, int enough, Board& group) const {
+  group = Board::single(cell);
+  Board frontier = group, liberties;
   while (frontier.any()) {
-    frontier = (next_to(frontier, set) & pieces) - group;
+    const Board reached = next_to(frontier, set);
+    liberties |= reached & empty;
+    if (liberties.count() >= enough) break;
+    frontier = (reached & pieces) - group;
     group |= frontier;
   }
-  return group;
+  return liberties;
+}
+
+// The pieces that make a group with the piece at `cell`: its player's, of `enemy` when it is not
+// the mover's. With more than two players, a group is one player's: stones of two enemies do not join.
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_pieces(const Search& s, const Board& enemy,
+                                                                      int cell) const {
+  if (s.masks[kFriend].test(cell)) return s.masks[kFriend];
+  Board its_player = enemy;
+  if (s.players > kPlayers)
+    for (const Board& pieces : s.state.by_player)
+      if (pieces.test(cell)) its_player &= pieces;
+  return its_player;
 }
 
 // Each enemy group next to here is looked at once; one whose every neighbour is occupied, the mover
@@ -2173,14 +2197,10 @@ void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) cons
   for (Board next = next_to(Board::single(t.here), set) & enemy; next.any();) {
     const int cell = next.pop_lowest();
     if (seen.test(cell)) continue;
-    // With more than two players, a group is one player's: stones of two enemies do not join.
-    Board its_player = enemy;
-    if (s.players > kPlayers)
-      for (const Board& pieces : s.state.by_player)
-        if (pieces.test(cell)) its_player &= pieces;
-    const Board group = group_at(cell, its_player, set);
+    Board group;
+    const bool breathes = liberties_of(cell, group_pieces(s, enemy, cell), empty, set, 1, group).any();
     seen |= group;
-    if ((next_to(group, set) & empty).any()) continue;
+    if (breathes) continue;
     for (Board taken = group; taken.any();) s.effect_at(t, taken.pop_lowest(), Code::Capture);
   }
 }
@@ -2191,7 +2211,8 @@ bool GeneralMoves<Words>::has_liberty(const Search& s, const Thread& t, int set)
   const auto [own, enemy] = s.sides(t);
   if (!own.test(t.here)) return false;
   const Board empty = s.masks[kAny] - own - enemy;
-  return (next_to(group_at(t.here, own, set), set) & empty).any();
+  Board group;
+  return liberties_of(t.here, own, empty, set, 1, group).any();
 }
 
 template <int Words>

@@ -432,7 +432,8 @@ class GeneralMoves {
   // Groups and liberties along the directions of direction_sets_[set], on the board as the run `t`
   // has made it so far (docs/language.md, "Groups and liberties").
   Board next_to(const Board& cells, int set) const;  // the cells one step from `cells`
-  Board group_at(int cell, const Board& pieces, int set) const;
+  Board liberties_of(int cell, const Board& pieces, const Board& empty, int set, int enough, Board& group) const;
+  Board group_pieces(const Search& s, const Board& enemy, int cell) const;
   void capture_surrounded(Search& s, Thread& t, int set) const;
   bool has_liberty(const Search& s, const Thread& t, int set) const;
   bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move,
