@@ -2163,13 +2163,14 @@ template <int Words>
 typename GeneralMoves<Words>::Board GeneralMoves<Words>::liberties_of(int cell, const Board& pieces, const Board& empty,
                                                                       int set, int enough, Board& group) const {
   group = Board::single(cell);
-  Board frontier = group, liberties;
-  while (frontier.any()) {
-    const Board reached = next_to(frontier, set);
-    liberties |= reached & empty;
-    if (liberties.count() >= enough) break;
-    frontier = (reached & pieces) - group;
+  // The first step from the table: most searches end there (a stone with liberties of its own).
+  Board reached = direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)];
+  Board liberties = reached & empty;
+  for (Board frontier = reached & pieces; liberties.count() < enough && frontier.any();) {
     group |= frontier;
+    reached = next_to(frontier, set);
+    liberties |= reached & empty;
+    frontier = (reached & pieces) - group;
   }
   return liberties;
 }
