@@ -2175,16 +2175,24 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::liberties_of(int cell, 
 }
 
 // The pieces that make a group with the piece at `cell`: its player's, of `enemy` when it is not
-// the mover's. With more than two players, a group is one player's: stones of two enemies do not join.
+// the mover's. With more than two players, a group is one player's: stones of two enemies do not
+// join. With two, the side is chosen by a mask, not a branch, which the processor would mispredict.
 template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_pieces(const Search& s, const Board& enemy,
-                                                                      int cell) const {
-  if (s.masks[kFriend].test(cell)) return s.masks[kFriend];
-  Board its_player = enemy;
-  if (s.players > kPlayers)
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_pieces(const Search& s,
+                                                                                                    const Board& enemy,
+                                                                                                    int cell) const {
+  const Board& own = s.masks[kFriend];
+  if (s.players > kPlayers) {
+    if (own.test(cell)) return own;
+    Board its_player = enemy;
     for (const Board& pieces : s.state.by_player)
       if (pieces.test(cell)) its_player &= pieces;
-  return its_player;
+    return its_player;
+  }
+  const std::uint64_t mine = 0 - static_cast<std::uint64_t>(own.test(cell));
+  Board side;
+  for (std::size_t i = 0; i < side.word.size(); ++i) side.word[i] = (own.word[i] & mine) | (enemy.word[i] & ~mine);
+  return side;
 }
 
 // Each enemy group next to here is looked at once; one whose every neighbour is occupied, the mover
