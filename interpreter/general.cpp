@@ -2110,20 +2110,18 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::placeable(const Search&
   Board legal = breathing, free, last;
   for (Board hemmed = cells - breathing; hemmed.any();) {
     const int cell = hemmed.pop_lowest();
-    for (Board stones =
-             direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)] & s.masks[kOccupied];
-         stones.any();) {
-      const int stone = stones.pop_lowest();
-      if (!(free | last).test(stone)) {
-        Board group;
-        const Board liberties = liberties_of(stone, group_pieces(s, s.masks[kEnemy], stone), empty, set, 2, group);
-        (liberties.count() >= 2 ? free : last) |= group;
-      }
-      if (free.test(stone) == own.test(stone)) {  // a group of the mover's that breathes, or an enemy's that does not
-        legal.set(cell);
-        break;
-      }
+    const Board stones =
+        direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)] & s.masks[kOccupied];
+    // A group of the mover's that breathes, or an enemy's that does not, asked of boards: a branch a
+    // stone was mispredicted.
+    const auto decided = [&] { return ((stones & own & free) | ((stones & last) - own)).any(); };
+    for (Board unknown = stones - free - last; unknown.any() && !decided(); unknown = unknown - free - last) {
+      const int stone = unknown.lowest();
+      Board group;
+      const Board liberties = liberties_of(stone, group_pieces(s, s.masks[kEnemy], stone), empty, set, 2, group);
+      (liberties.count() >= 2 ? free : last) |= group;
     }
+    if (decided()) legal.set(cell);
   }
   return legal;
 }
