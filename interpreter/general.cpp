@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -2046,7 +2047,8 @@ void GeneralMoves<Words>::form_group_places(std::vector<Instruction>& code) {
     bool loops = false;
     for (int cell = 0; cell < cells_; ++cell) loops = loops || steps.around[static_cast<std::size_t>(cell)].test(cell);
     if (loops) continue;
-    group_places_.push_back({code[pc], set});
+    static std::atomic<std::uint64_t> placements{0};
+    group_places_.push_back({code[pc], set, ++placements});
     code[pc] = {Code::GroupPlace, false, static_cast<std::uint16_t>(group_places_.size() - 1), -1};
   }
 }
@@ -2064,17 +2066,16 @@ template <int Words>
     // (programs are shared by the threads of a search). With two players the sides say who owns
     // each group; with more, the cells are found again.
     struct Placed {
-      const GeneralMoves* owner = nullptr;
-      int placement = -1;
+      std::uint64_t placement = 0;  // GroupPlacement::id: not a program's address, which a later one may reuse
       Board cells, own, enemy, empty, legal;
     };
     thread_local Placed last;
     cells &= s.masks[kEmpty];
-    if (last.owner == this && last.placement == in.arg && s.players == kPlayers && last.cells == cells &&
+    if (last.placement == placement.id && s.players == kPlayers && last.cells == cells &&
         last.own == s.masks[kFriend] && last.enemy == s.masks[kEnemy] && last.empty == s.masks[kEmpty]) {
       cells = last.legal;
     } else {
-      last = {this, in.arg, cells, s.masks[kFriend], s.masks[kEnemy], s.masks[kEmpty], Board()};
+      last = {placement.id, cells, s.masks[kFriend], s.masks[kEnemy], s.masks[kEmpty], Board()};
       cells = last.legal = placeable(s, cells, placement.set);
     }
     if (s.fanning == Search::Fanning::Count) {  // each cell one run

@@ -408,6 +408,7 @@ class GeneralMoves {
   struct GroupPlacement {
     Instruction choice;
     int set = 0;
+    std::uint64_t id = 0;  // unique in the process, from 1: the key of the cells a thread keeps (group_place)
   };
   void form_group_places(std::vector<Instruction>& code);
   // GROUPPLACE: the choice's cells where the placement is legal, as the search's fanning says.
