@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <stdexcept>
@@ -425,6 +426,14 @@ class GeneralMoves<Words>::Compiler {
       case Op::Sow:
       case Op::TakeCount: apart.chosen = false; return;
       case Op::Or: follow_turns(e, apart); return;
+      // Captures that the board decides, not a choice: two runs told apart by a capture of their
+      // own could take each other's cells here, so none may come before or after.
+      case Op::CaptureSurrounded:
+        apart.ok = apart.captures == 0;
+        apart.captures = 1;
+        return;
+      case Op::HasLiberty:  // a test
+      case Op::Pass:        // no choice
       case Op::Add:
       case Op::Set:
       case Op::Again:
@@ -1118,8 +1127,15 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
-      if (compiled.by_runs[p])
+      if (compiled.by_runs[p]) {
         form_fans(compiled.code[p], player, rule.scope != lang::core::Rule::Scope::Piece && !adds_mover(rule.expr));
+        form_group_places(compiled.code[p]);
+      }
+      const std::vector<Instruction>& code = compiled.code[p];
+      const auto enters = [](const Instruction& in) { return in.code == Code::New || in.code == Code::FromHand; };
+      compiled.brings[p] = enters(code.front())                             ? CompiledRule::Brings::Piece
+                           : std::none_of(code.begin(), code.end(), enters) ? CompiledRule::Brings::Nothing
+                                                                            : CompiledRule::Brings::Either;
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1174,6 +1190,13 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         ++rules_of[owner(*compiled.rule)];
         each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
       }
+    // The game rules may be several when every two of them are apart (game_rules_apart).
+    bool apart_game_rules = true;
+    for (const CompiledRule& a : compiled_)
+      for (const CompiledRule& b : compiled_)
+        if (&a < &b && !a.rule->fallback && !b.rule->fallback && !a.code[p].empty() && !b.code[p].empty() &&
+            a.rule->scope == lang::core::Rule::Scope::Game && b.rule->scope == lang::core::Rule::Scope::Game)
+          apart_game_rules = apart_game_rules && game_rules_apart(a, b, player);
     bool counted = rules_->player_count() == kPlayers, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
@@ -1182,11 +1205,20 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
           rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
-      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
+      const bool game = rule.scope == lang::core::Rule::Scope::Game;
+      counted = counted && (rules_of[of] == 1 || each_when[of] || (game && apart_game_rules)) &&
+                (compiled.counted[p] || rule.when);
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
   }
+}
+
+template <int Words>
+bool GeneralMoves<Words>::game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player) {
+  const auto p = static_cast<std::size_t>(player);
+  return a.brings[p] != b.brings[p] && a.brings[p] != CompiledRule::Brings::Either &&
+         b.brings[p] != CompiledRule::Brings::Either;
 }
 
 template <int Words>
@@ -1241,8 +1273,11 @@ std::vector<typename GeneralMoves<Words>::Board> GeneralMoves<Words>::taking_ori
         case Code::Enter:
         case Code::EnterWhere:  // a cell of the region, some of them ruled out by a mask: all of them here
         case Code::StepWhere:   // likewise every neighbour
-        case Code::Fan: {
-          const Instruction& choice = in.code == Code::Fan ? fans_[in.arg].choice : in;
+        case Code::Fan:
+        case Code::GroupPlace: {
+          const Instruction& choice = in.code == Code::Fan          ? fans_[in.arg].choice
+                                      : in.code == Code::GroupPlace ? group_places_[in.arg].choice
+                                                                    : in;
           if (choice.code == Code::StepWhere) {
             for (const int direction : direction_sets_[choice.arg].directions)
               reach(pc + 1, next_[static_cast<std::size_t>(direction) * cells_ + here]);
@@ -1752,6 +1787,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         break;
       }
       case Code::Fan: alive = fan(s, t, in); break;
+      case Code::GroupPlace: alive = group_place(s, t, in); break;
       case Code::StepWhere: {
         std::array<std::int16_t, kMaxStepWhere> cells;
         const int count = stepped_where(s, t, in, cells.data());
@@ -2285,6 +2321,109 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, 
   }
 }
 
+// GROUPPLACE in place of each ENTER or ENTERWHERE of `code` that has its shape (see
+// GroupPlacement), outside lookaheads, on a board where no step of the set leads back to its cell
+// (a link could): a cell's empty neighbour is then another cell, which stays empty.
+template <int Words>
+void GeneralMoves<Words>::form_group_places(std::vector<Instruction>& code) {
+  const auto is = [&](std::size_t pc, Code wanted) { return pc < code.size() && code[pc].code == wanted; };
+  std::vector<bool> looked(code.size(), false);
+  for (std::size_t pc = 0; pc < code.size(); ++pc)
+    if (code[pc].code == Code::Look) std::fill(looked.begin() + pc + 1, looked.begin() + code[pc].arg, true);
+  for (std::size_t pc = 0; pc < code.size(); ++pc) {
+    if (looked[pc] || !(is(pc, Code::Enter) || is(pc, Code::EnterWhere)) || !is(pc + 1, Code::Land) ||
+        !is(pc + 2, Code::CaptureSurrounded) || !is(pc + 3, Code::HasLiberty))
+      continue;
+    const Instruction& liberty = code[pc + 3];
+    const int set = code[pc + 2].arg;
+    if (liberty.arg != set || liberty.negate || liberty.alt >= 0) continue;
+    std::size_t next = pc + 4;
+    while (is(next, Code::Add) || is(next, Code::Set)) ++next;
+    if (!is(next, Code::Accept)) continue;
+    const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
+    bool loops = false;
+    for (int cell = 0; cell < cells_; ++cell) loops = loops || steps.around[static_cast<std::size_t>(cell)].test(cell);
+    if (loops) continue;
+    static std::atomic<std::uint64_t> placements{0};
+    group_places_.push_back({code[pc], set, ++placements});
+    code[pc] = {Code::GroupPlace, false, static_cast<std::uint16_t>(group_places_.size() - 1), -1};
+  }
+}
+
+// The legal cells of the placement, from the board as the run found it: only a new piece, carried
+// with nothing pending, is put down on that board; otherwise (a piece rule's mover) every cell of
+// the choice is run.
+template <int Words>
+[[gnu::noinline]] bool GeneralMoves<Words>::group_place(Search& s, Thread& t, const Instruction& in) const {
+  const GroupPlacement& placement = group_places_[in.arg];
+  const Instruction& choice = placement.choice;
+  Board cells = choice.code == Code::Enter ? regions_[choice.arg] : entered_where(s, t, choice);
+  if (s.origin < 0 && t.mover == kCarried && t.effects == 0) {
+    // A ply's count and its draw ask for one position's cells: the last answer is kept, per thread
+    // (programs are shared by the threads of a search). With two players the sides say who owns
+    // each group; with more, the cells are found again.
+    struct Placed {
+      std::uint64_t placement = 0;  // GroupPlacement::id: not a program's address, which a later one may reuse
+      Board cells, own, enemy, empty, legal;
+    };
+    thread_local Placed last;
+    cells &= s.masks[kEmpty];
+    if (last.placement == placement.id && s.players == kPlayers && last.cells == cells &&
+        last.own == s.masks[kFriend] && last.enemy == s.masks[kEnemy] && last.empty == s.masks[kEmpty]) {
+      cells = last.legal;
+    } else {
+      last = {placement.id, cells, s.masks[kFriend], s.masks[kEnemy], s.masks[kEmpty], Board()};
+      cells = last.legal = placeable(s, cells, placement.set);
+    }
+    if (s.fanning == Search::Fanning::Count) {  // each cell one run
+      s.fan_runs += cells.count();
+      return false;
+    }
+    if (s.fanning == Search::Fanning::Pick) {  // the cell of run number s.skip alone
+      const int runs = cells.count();
+      if (s.skip >= runs) {
+        s.skip -= runs;
+        return false;
+      }
+      cells = Board::single(cells.nth(s.skip));
+      s.skip = 0;
+    }
+  }
+  if (!cells.any()) return false;
+  ++t.pc;
+  choose_cells(s, t, cells);
+  return true;
+}
+
+// A hemmed cell (no empty neighbour) is legal when a group of the mover's next to it has another
+// liberty, or an enemy group next to it has no other. What a group was found to have is kept for
+// the other hemmed cells next to it: `free`, stones of groups with two liberties or more (a group
+// may be found only in part: its search stops at the second), `last`, stones of groups whose one
+// liberty is a hemmed cell (found whole).
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::placeable(const Search& s, Board cells, int set) const {
+  const Board& empty = s.masks[kEmpty];
+  const Board& own = s.masks[kFriend];
+  const Board breathing = cells & next_to(empty, set);
+  Board legal = breathing, free, last;
+  for (Board hemmed = cells - breathing; hemmed.any();) {
+    const int cell = hemmed.pop_lowest();
+    const Board stones =
+        direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)] & s.masks[kOccupied];
+    // A group of the mover's that breathes, or an enemy's that does not, asked of boards: a branch a
+    // stone was mispredicted.
+    const auto decided = [&] { return ((stones & own & free) | ((stones & last) - own)).any(); };
+    for (Board unknown = stones - free - last; unknown.any() && !decided(); unknown = unknown - free - last) {
+      const int stone = unknown.lowest();
+      Board group;
+      const Board liberties = liberties_of(stone, group_pieces(s, s.masks[kEnemy], stone), empty, set, 2, group);
+      (liberties.count() >= 2 ? free : last) |= group;
+    }
+    if (decided()) legal.set(cell);
+  }
+  return legal;
+}
+
 // The pieces on the line through `cell` along `direction` and back, `cell` included, on the position
 // before the move: the mover still stands on its origin.
 template <int Words>
@@ -2298,30 +2437,58 @@ int GeneralMoves<Words>::line_pieces(const Search& s, int direction, int cell) c
   return pieces;
 }
 
+// On a grid by shifts of the whole board, whatever the cells: by the table of neighbours, a few
+// cells took fewer instructions but more time (Go's playouts 11% more: a loop of as many turns as
+// cells is a branch the processor mispredicts); with links by the table.
 template <int Words>
 typename GeneralMoves<Words>::Board GeneralMoves<Words>::next_to(const Board& cells, int set) const {
   const DirectionSet& steps = direction_sets_[static_cast<std::size_t>(set)];
   Board reached;
-  for (const GroupStep& step : steps.shifts) reached |= step.forward(cells);
-  if (!steps.shifts.empty()) return reached;
-  for (Board from = cells; from.any();) {
-    const int cell = from.pop_lowest();
-    for (const int direction : steps.directions)
-      if (const int to = next_[static_cast<std::size_t>(direction) * cells_ + cell]; to >= 0) reached.set(to);
+  if (!steps.shifts.empty()) {
+    for (const GroupStep& step : steps.shifts) reached |= step.forward(cells);
+    return reached;
   }
+  for (Board from = cells; from.any();) reached |= steps.around[static_cast<std::size_t>(from.pop_lowest())];
   return reached;
 }
 
-// The group of `pieces` that holds `cell`: the cells reached from it a step at a time through `pieces`.
+// The group of `pieces` that holds `cell` is searched a step at a time through `pieces`, until
+// `enough` of its liberties (cells of `empty` next to it) are found, or it is whole.
 template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_at(int cell, const Board& pieces, int set) const {
-  Board group = Board::single(cell);
-  Board frontier = group;
-  while (frontier.any()) {
-    frontier = (next_to(frontier, set) & pieces) - group;
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::liberties_of(int cell, const Board& pieces, const Board& empty,
+                                                                      int set, int enough, Board& group) const {
+  group = Board::single(cell);
+  // The first step from the table: most searches end there (a stone with liberties of its own).
+  Board reached = direction_sets_[static_cast<std::size_t>(set)].around[static_cast<std::size_t>(cell)];
+  Board liberties = reached & empty;
+  for (Board frontier = reached & pieces; liberties.count() < enough && frontier.any();) {
     group |= frontier;
+    reached = next_to(frontier, set);
+    liberties |= reached & empty;
+    frontier = (reached & pieces) - group;
   }
-  return group;
+  return liberties;
+}
+
+// The pieces that make a group with the piece at `cell`: its player's, of `enemy` when it is not
+// the mover's. With more than two players, a group is one player's: stones of two enemies do not
+// join. With two, the side is chosen by a mask, not a branch, which the processor would mispredict.
+template <int Words>
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::group_pieces(const Search& s,
+                                                                                                    const Board& enemy,
+                                                                                                    int cell) const {
+  const Board& own = s.masks[kFriend];
+  if (s.players > kPlayers) {
+    if (own.test(cell)) return own;
+    Board its_player = enemy;
+    for (const Board& pieces : s.state.by_player)
+      if (pieces.test(cell)) its_player &= pieces;
+    return its_player;
+  }
+  const std::uint64_t mine = 0 - static_cast<std::uint64_t>(own.test(cell));
+  Board side;
+  for (std::size_t i = 0; i < side.word.size(); ++i) side.word[i] = (own.word[i] & mine) | (enemy.word[i] & ~mine);
+  return side;
 }
 
 // Each enemy group next to here is looked at once; one whose every neighbour is occupied, the mover
@@ -2334,14 +2501,10 @@ void GeneralMoves<Words>::capture_surrounded(Search& s, Thread& t, int set) cons
   for (Board next = next_to(Board::single(t.here), set) & enemy; next.any();) {
     const int cell = next.pop_lowest();
     if (seen.test(cell)) continue;
-    // With more than two players, a group is one player's: stones of two enemies do not join.
-    Board its_player = enemy;
-    if (s.players > kPlayers)
-      for (const Board& pieces : s.state.by_player)
-        if (pieces.test(cell)) its_player &= pieces;
-    const Board group = group_at(cell, its_player, set);
+    Board group;
+    const bool breathes = liberties_of(cell, group_pieces(s, enemy, cell), empty, set, 1, group).any();
     seen |= group;
-    if ((next_to(group, set) & empty).any()) continue;
+    if (breathes) continue;
     for (Board taken = group; taken.any();) s.effect_at(t, taken.pop_lowest(), Code::Capture);
   }
 }
@@ -2352,7 +2515,8 @@ bool GeneralMoves<Words>::has_liberty(const Search& s, const Thread& t, int set)
   const auto [own, enemy] = s.sides(t);
   if (!own.test(t.here)) return false;
   const Board empty = s.masks[kAny] - own - enemy;
-  return (next_to(group_at(t.here, own, set), set) & empty).any();
+  Board group;
+  return liberties_of(t.here, own, empty, set, 1, group).any();
 }
 
 template <int Words>
@@ -2821,11 +2985,18 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   RulesOf rule_of(game + 1, nullptr);  // by piece type, the game's last
   // Two rules of one piece type, or of the game, that apply (of any priority: nth_move runs them
   // all from the origin drawn) may make one move: not counted.
+  // Game rules apart (game_rules_apart) are counted one after the other: the later ones follow
+  // the first, at the end of rule_of.
   for (const CompiledRule& compiled : compiled_)
     if (applies(compiled, state, false, others_can_move, -1)) {
-      const CompiledRule*& only = rule_of[compiled.rule->scope == lang::core::Rule::Scope::Piece
-                                              ? static_cast<std::size_t>(compiled.rule->piece)
-                                              : game];
+      const bool piece = compiled.rule->scope == lang::core::Rule::Scope::Piece;
+      const CompiledRule*& only = rule_of[piece ? static_cast<std::size_t>(compiled.rule->piece) : game];
+      if (only && !piece &&
+          std::all_of(rule_of.begin() + static_cast<std::ptrdiff_t>(game), rule_of.end(),
+                      [&](const CompiledRule* other) { return game_rules_apart(*other, compiled, state.to_move); })) {
+        rule_of.push_back(&compiled);
+        continue;
+      }
       if (only) return kNotCounted;
       only = &compiled;
     }
@@ -2867,12 +3038,15 @@ template <int Words>
           set(origin, count_runs(search, rule, origin, piece));
         }
       });
-  // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces'.
-  if (const CompiledRule* rule = rule_of.back())
-    if (const int runs = count_runs(search, *rule, -1, -1); runs != 0) {
-      counts.push_back({-1, static_cast<std::int16_t>(runs), true});
-      total += runs;
-    }
+  // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces';
+  // several game rules in the listing's order, as one origin.
+  int runs = 0;
+  for (auto rule = rule_of.begin() + static_cast<std::ptrdiff_t>(rules_->pieces.size()); rule != rule_of.end(); ++rule)
+    if (*rule) runs += count_runs(search, **rule, -1, -1);
+  if (runs != 0) {
+    counts.push_back({-1, static_cast<std::int16_t>(runs), true});
+    total += runs;
+  }
   return total;
 }
 
@@ -3188,9 +3362,12 @@ std::string GeneralMoves<Words>::describe(int piece) const {
     const std::size_t shown = rule.only_player < 0 ? 0 : static_cast<std::size_t>(rule.only_player);
     const auto fans = std::count_if(compiled.code[shown].begin(), compiled.code[shown].end(),
                                     [](const Instruction& in) { return in.code == Code::Fan; });
-    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}{}\n", first_line,
+    const bool grouped = std::any_of(compiled.code[shown].begin(), compiled.code[shown].end(),
+                                     [](const Instruction& in) { return in.code == Code::GroupPlace; });
+    out += fmt::format("  {}{}\n    compiled: general: {} instructions ({}){}{}{}\n", first_line,
                        rule.pos.line > 0 ? fmt::format(" (line {})", rule.pos.line) : "", compiled.code[shown].size(),
                        counts, fans > 0 ? fmt::format(", {} counted as a fan", fans) : "",
+                       grouped ? ", its legal cells found by groups" : "",
                        compiled.resume[shown] >= 0 ? "; what follows land runs for played moves only" : "");
   }
   return out;

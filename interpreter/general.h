@@ -231,6 +231,10 @@ class GeneralMoves {
     // An ENTERWHERE or STEPWHERE (fans_[arg].choice) followed by tests of the chosen cell, a land,
     // counters and a PATTERN (Fan): as its choice, except in counts and draws (Search::fanning).
     Fan,
+    // An ENTER or ENTERWHERE (group_places_[arg].choice) followed by land, capture-surrounded and
+    // has-liberty along one set, then counters (GroupPlace): as its choice, but only the cells where
+    // the run lives on, found for the whole board by groups; in counts and draws, no run per cell.
+    GroupPlace,
     Mark,  // marks[arg] := here
     Back,  // here := marks[arg]
     Capture,
@@ -362,7 +366,15 @@ class GeneralMoves {
     // counted by running it with no record made, and the drawn one is found with no record made
     // for the runs before it. Per player.
     std::array<bool, kMaxPlayers> by_runs{};
+    // A game rule's runs, told apart from another game rule's by what they bring: each a piece that
+    // enters first ((new P) or (from-hand) at the start: its record has a landing), or none ever (no
+    // landing), or either. Two game rules whose runs bring the one and the other never make one
+    // move, so both are counted (count_priority). Per player, as the code.
+    enum class Brings : std::uint8_t { Either, Nothing, Piece };
+    std::array<Brings, kMaxPlayers> brings{};
   };
+  // Whether no run of `a` and of `b`, two game rules, can make one move (CompiledRule::brings).
+  static bool game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player);
   class Compiler;
   struct Thread;
   struct Search;
@@ -430,6 +442,25 @@ class GeneralMoves {
   static constexpr int kOneRunBudget = 1 << 12;
   // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
   bool fan(Search& s, Thread& t, const Instruction& in) const;
+  // A placement of a new piece on an empty cell that captures the enemy groups it leaves without a
+  // liberty and must then have one itself: ENTER or ENTERWHERE (`choice`), LAND, CAPTURESURROUNDED
+  // and HASLIBERTY along direction_sets_[set], then counters and ACCEPT. A chosen cell's run
+  // accepts exactly where the placement is legal, so the legal cells are its runs: they are found
+  // for the whole board at once (placeable), counted without a run each, and a draw runs the drawn
+  // cell alone (Code::GroupPlace). Formed in the rules counted by their runs.
+  struct GroupPlacement {
+    Instruction choice;
+    int set = 0;
+    std::uint64_t id = 0;  // unique in the process, from 1: the key of the cells a thread keeps (group_place)
+  };
+  void form_group_places(std::vector<Instruction>& code);
+  // GROUPPLACE: the choice's cells where the placement is legal, as the search's fanning says.
+  bool group_place(Search& s, Thread& t, const Instruction& in) const;
+  // The cells of `cells` (empty ones) where a new piece of the player to move, put down on the
+  // board of `s`, keeps a liberty along direction_sets_[set] once the enemy groups it leaves
+  // without one are captured: a cell with an empty neighbour, a liberty of one of the mover's
+  // groups that has another, or the last liberty of an enemy group.
+  Board placeable(const Search& s, Board cells, int set) const;
   // `t` goes on at the lowest of `cells` (not empty); the others are later choices.
   static void choose_cells(Search& s, Thread& t, Board cells);
   // The cells of `cells` where `pattern` holds with the mover of `t`, carried, landed there.
@@ -447,7 +478,8 @@ class GeneralMoves {
   // Groups and liberties along the directions of direction_sets_[set], on the board as the run `t`
   // has made it so far (docs/language.md, "Groups and liberties").
   Board next_to(const Board& cells, int set) const;  // the cells one step from `cells`
-  Board group_at(int cell, const Board& pieces, int set) const;
+  Board liberties_of(int cell, const Board& pieces, const Board& empty, int set, int enough, Board& group) const;
+  Board group_pieces(const Search& s, const Board& enemy, int cell) const;
   void capture_surrounded(Search& s, Thread& t, int set) const;
   bool has_liberty(const Search& s, const Thread& t, int set) const;
   bool applies(const CompiledRule& rule, const StateType& state, bool fallback, bool others_can_move,
@@ -552,6 +584,7 @@ class GeneralMoves {
   std::vector<Board> regions_;
   std::vector<Pattern> patterns_;
   std::vector<Fan> fans_;
+  std::vector<GroupPlacement> group_places_;
   std::vector<Rotation> rotations_;
   // [(track * kMaxPlayers + player) * cells + cell]: the cell's place on the player's cycle of the
   // track, or -1 (lang::Rules::tracks).

@@ -3892,9 +3892,9 @@ std::string Program<Words>::describe() const {
         kInlineJumps);
   else if (draws_by_count_)
     out +=
-        "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide, a "
-        "line of jumps or a move as far as its line holds pieces; a rule of a condition, such as (when (= ply 0)), is "
-        "listed while it applies)\n";
+        "random moves: counted, then drawn with only the drawn piece's moves listed (every rule counted: a slide, a "
+        "line of jumps, a move as far as its line holds pieces, or runs that are each a move, such as a placement; a "
+        "rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
   else
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "

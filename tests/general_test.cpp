@@ -450,8 +450,8 @@ void expect_draws_are_listed(const Game& game, const std::string& name, int game
 
 TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
-  for (const std::string name :
-       {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago", "lines-of-action", "kalah"})
+  for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago",
+                                 "lines-of-action", "kalah", "go"})
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
 }
 

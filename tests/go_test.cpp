@@ -225,6 +225,57 @@ TEST(Go, TheNewFormsReportTheirMistakes) {
             "   |                                            ^\n");
 }
 
+// A stone's rule, put down on an empty cell, capturing and keeping a liberty, has its legal cells
+// found for the whole board by groups (GeneralMoves::GroupPlacement); the same rule with a test
+// that always holds after the land, which breaks the shape, runs every cell through the VM. Both
+// list the same moves in every position of random games: two players along the four lines, two
+// along all eight directions, and three players, whose groups are each one player's. The random
+// moves are drawn from the group placement's count where the game draws by count (two players).
+TEST(Go, LegalCellsFoundByGroupsAreTheCellsTheRulesAllow) {
+  struct Variant {
+    std::string name, players, directions;
+    int size;
+  };
+  const std::vector<Variant> variants = {
+      {"two players", "(Black north) (White south)", "orthogonal", 5},
+      {"eight directions", "(Black north) (White south)", "all-directions", 5},
+      {"three players", "(Black north) (White south) (Red east)", "orthogonal", 4},
+  };
+  for (const Variant& variant : variants) {
+    const auto rules = [&](const std::string& after_land) {
+      return "(game \"Stones\" (players " + variant.players + ") (board (rectangle " + std::to_string(variant.size) +
+             " " + std::to_string(variant.size) +
+             "))\n  (piece Stone \"S\")\n  (moves (new Stone) (enter all) empty land " + after_land +
+             "(capture-surrounded " + variant.directions + ") (has-liberty " + variant.directions +
+             "))\n  (moves \"pass\" pass)\n  (setup)\n  (end (draw (ply-limit 60))))\n";
+    };
+    const Game grouped = troyka_tests::game_from_text(rules(""));
+    const Game plain = troyka_tests::game_from_text(rules("(not enemy) "));
+    grouped.visit([&](const auto& by_groups) {
+      plain.visit([&](const auto& by_runs) {
+        EXPECT_NE(by_groups.describe().find(", its legal cells found by groups"), std::string::npos) << variant.name;
+        EXPECT_EQ(by_runs.describe().find(", its legal cells found by groups"), std::string::npos) << variant.name;
+        EXPECT_EQ(by_groups.draws_by_count(), variant.players.find("Red") == std::string::npos) << variant.name;
+        Rng rng(3);
+        int captures = 0;
+        for (int game = 0; game < (kSlowBuild ? 2 : 10); ++game) {
+          auto state = by_groups.initial_state();
+          auto same = by_runs.initial_state();
+          while (!state.over) {
+            const std::string text = by_groups.position_text(state);
+            ASSERT_EQ(move_texts(by_groups, state), move_texts(by_runs, same)) << variant.name << " " << text;
+            const Move move = by_groups.random_move(state, rng);
+            by_groups.apply(state, move);
+            by_runs.apply(same, by_runs.parse_move(same, by_groups.move_text(move)).move);
+            captures += move.capture;
+          }
+        }
+        EXPECT_GT(captures, 0) << variant.name;  // the games reach the positions the groups decide
+      });
+    });
+  }
+}
+
 // Random playouts of 5x5 Go run on the general back end: few iterations a move.
 TEST(Go, MctsBeatsRandomInAMatch) {
   if (kSlowBuild)
