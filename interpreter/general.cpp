@@ -276,24 +276,29 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP: (go V) enemy capture (go V) empty, then
-  // perhaps waypoint (CompiledRule::jumps). Only along lines of ascending or descending cells, where
-  // a chain never comes back to a cell it passed.
+  // perhaps waypoint (CompiledRule::jumps); or (any-direction V DIRS JUMP), one jump; and friend
+  // for enemy. Only along lines of ascending or descending cells, where a chain never comes back to
+  // a cell it passed.
   std::optional<JumpLine> jump_line(const Expr& e) {
     if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1) return {};
     const auto flat = [](const Expr& item) { return items_of(lang::core::seq(items_of(item))); };  // (seq (seq a b) c)
     const std::vector<Expr> body = flat(e.items.front());
     if (body.size() < 2) return {};
     const Expr& repeat = body.back();
-    if (repeat.op != Op::Repeat || repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal) return {};
-    const std::vector<Expr> jump(body.begin(), body.end() - 1);
-    if (flat(repeat.items.front()) != jump) return {};
+    const bool chained = repeat.op == Op::Repeat;
+    if (chained && (repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal)) return {};
+    const std::vector<Expr> jump(body.begin(), body.end() - (chained ? 1 : 0));
+    if (chained && flat(repeat.items.front()) != jump) return {};
     const auto go_on = [&](const Expr& item) { return item.op == Op::Go && item.variable == e.variable; };
     const bool waypoints = jump.size() == 6 && jump[5].op == Op::Waypoint;
-    if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) || jump[1].op != Op::Enemy ||
-        jump[2].op != Op::Capture || !go_on(jump[3]) || jump[4].op != Op::Empty)
+    if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) ||
+        (jump[1].op != Op::Enemy && jump[1].op != Op::Friend) || jump[2].op != Op::Capture || !go_on(jump[3]) ||
+        jump[4].op != Op::Empty)
       return {};
     JumpLine found;
     found.waypoints = waypoints;
+    found.chained = chained;
+    found.over_friends = jump[1].op == Op::Friend;
     for (const lang::core::Direction& d : e.directions) {
       found.directions.push_back(direction(d));
       owner_.add_rays(found.directions.back());
@@ -1009,8 +1014,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
-  // origin and landing, or by its run: the game has two players, and each rule a listing runs for
-  // the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
+  // origin and landing, or by its run: each rule a listing runs for the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
   // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
   // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
   // (CompiledRule::slide) or a jump line (CompiledRule::jumps): a slide's runs from an origin are
@@ -1038,7 +1042,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         ++rules_of[owner(*compiled.rule)];
         each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
       }
-    bool counted = rules_->player_count() == kPlayers, some_counted = false;
+    bool counted = true, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
@@ -1177,7 +1181,7 @@ bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int pla
     } else {  // every chain the line allows, as if each cell it passes could be jumped or landed on
       for (const int direction : compiled.jumps[p]->directions) {
         chain.clear();
-        const int jumps = jump_chain(origin, direction, board_, board_, chain);
+        const int jumps = jump_chain(origin, direction, board_, board_, chain, compiled.jumps[p]->chained);
         run.changes.clear();
         for (int jump = 0; jump < jumps; ++jump) {
           run.changes.push_back({static_cast<std::uint16_t>(chain[2 * jump]), CellChange::kCapture});
@@ -2116,7 +2120,8 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
   boost::container::small_vector<std::int16_t, 64> chain;
   for (const int direction : line.directions) {
     chain.clear();
-    const int jumps = jump_chain(s.origin, direction, s.masks[kEnemy], s.masks[kEmpty], chain);
+    const int jumps = jump_chain(s.origin, direction, s.masks[line.over_friends ? kFriend : kEnemy], s.masks[kEmpty],
+                                 chain, line.chained);
     if (jumps == 0) continue;
     s.effects.cut(t.effects);
     s.waypoints.cut(t.waypoints);
@@ -2140,16 +2145,18 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
 
 template <int Words>
 template <typename Cells>
-[[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& enemy,
-                                                                  const Board& empty, Cells& cells) const {
+[[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& over,
+                                                                  const Board& empty, Cells& cells,
+                                                                  bool chained) const {
   const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
   int jumps = 0;
   for (int at = origin;; ++jumps) {
-    const int over = next[at];
-    if (over < 0 || !enemy.test(over)) return jumps;
-    const int to = next[over];
+    if (jumps > 0 && !chained) return jumps;
+    const int jumped = next[at];
+    if (jumped < 0 || !over.test(jumped)) return jumps;
+    const int to = next[jumped];
     if (to < 0 || !empty.test(to)) return jumps;
-    cells.push_back(static_cast<std::int16_t>(over));
+    cells.push_back(static_cast<std::int16_t>(jumped));
     cells.push_back(static_cast<std::int16_t>(to));
     at = to;
   }
@@ -2412,11 +2419,11 @@ int GeneralMoves<Words>::piece_at(const StateType& state, int cell) const {
 }
 
 template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& enemy,
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& over,
                                                                      const Board& empty) const {
   if (line.steps.empty()) return board_;
   Board starts;
-  for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
+  for (const GroupStep& step : line.steps) starts |= step.back(over & step.back(empty));
   return starts;
 }
 
@@ -2425,17 +2432,20 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpL
 template <int Words>
 template <typename Set>
 [[gnu::always_inline]] inline void GeneralMoves<Words>::origins_moves(const CompiledRule& compiled, int player,
-                                                                      Board origins, const Board& enemy,
-                                                                      const Board& empty, Set&& set) const {
+                                                                      Board origins, const Board& own,
+                                                                      const Board& enemy, const Board& empty,
+                                                                      Set&& set) const {
   const auto p = static_cast<std::size_t>(player);
   if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
     struct Tally {  // the cells of a chain are not kept, only their number
       void push_back(std::int16_t) {}
     } tally;
+    const Board& over = jumped(*line, own, enemy);
     while (origins.any()) {
       const int origin = origins.pop_lowest();
       int moves = 0;
-      for (const int direction : line->directions) moves += jump_chain(origin, direction, enemy, empty, tally);
+      for (const int direction : line->directions)
+        moves += jump_chain(origin, direction, over, empty, tally, line->chained);
       set(origin, moves);
     }
     return;
@@ -2501,8 +2511,9 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   // Inlined, as origins_moves is: a call of the lambda per origin took Tablut's counts 6% more instructions.
   return count_origins(
       state, rule_of, counts,
-      [&](const CompiledRule& rule, int, const Board& origins, const Board& enemy, const Board& empty, auto&& set)
-          __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, enemy, empty, set); });
+      [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy,
+          const Board& empty, auto&& set)
+          __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
 }
 
 // With a rule counted by its runs, and a search for them. Out of line, so that the counts of the
@@ -2516,9 +2527,10 @@ template <int Words>
   search.fanning = Search::Fanning::Count;
   int total = count_origins(
       state, rule_of, counts,
-      [&](const CompiledRule& rule, int piece, Board origins, const Board& enemy, const Board& empty, auto&& set) {
+      [&](const CompiledRule& rule, int piece, Board origins, const Board& own, const Board& enemy, const Board& empty,
+          auto&& set) {
         if (!rule.by_runs[static_cast<std::size_t>(state.to_move)])
-          return origins_moves(rule, state.to_move, origins, enemy, empty, set);
+          return origins_moves(rule, state.to_move, origins, own, enemy, empty, set);
         while (origins.any()) {
           const int origin = origins.pop_lowest();
           set(origin, count_runs(search, rule, origin, piece));
@@ -2534,8 +2546,8 @@ template <int Words>
 }
 
 // The moves of each origin of the player to move, in the listing's order: moves_from(rule, piece,
-// origins, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The game
-// rule's moves are count_by_runs'.
+// origins, own, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The
+// game rule's moves are count_by_runs'. The enemy is every other player, as Search has it.
 template <int Words>
 template <typename MovesFrom>
 [[gnu::always_inline]] inline int GeneralMoves<Words>::count_origins(const StateType& state, const RulesOf& rule_of,
@@ -2543,13 +2555,14 @@ template <typename MovesFrom>
                                                                      MovesFrom&& moves_from) const {
   const auto p = static_cast<std::size_t>(state.to_move);
   const std::size_t game = rules_->pieces.size();
-  const Board& enemy = state.by_player[1 - state.to_move];
-  const Board empty = board_ - state.blocked - state.by_player[0] - state.by_player[1];
+  const Board& own = state.by_player[p];
+  const Board enemy = rules_->player_count() == kPlayers ? state.by_player[1 - p] : state.pieces() - own;
+  const Board empty = board_ - state.blocked - own - enemy;
   Board movable;  // the pieces that may have a move: a jump line's need a first jump
   for (std::size_t piece = 0; piece < game; ++piece)
     if (const CompiledRule* rule = rule_of[piece])
-      movable |=
-          rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], enemy, empty) : state.by_piece[piece];
+      movable |= rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], jumped(*rule->jumps[p], own, enemy), empty)
+                                : state.by_piece[piece];
   const Board origins = state.by_player[state.to_move] & movable;
   // Piece type by piece type, so that its rule is looked at once, not at every origin (Tablut's
   // counts took 13% more instructions with a piece_at and the rule's fields per origin); a cell
@@ -2563,7 +2576,7 @@ template <typename MovesFrom>
     const CompiledRule* rule = rule_of[piece];
     const Board cells = state.by_piece[piece] & origins;
     if (rule) {
-      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty,
+      moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty,
                  [&, by_runs = rule->by_runs[p]](int origin, int moves) {
                    by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
                  });

@@ -297,10 +297,14 @@ class GeneralMoves {
   };
   // A chain of jumps along a line: (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP being
   // (go V) enemy capture (go V) empty, perhaps then waypoint. A piece jumps an enemy piece next to
-  // it onto the empty cell beyond, and may jump on the same way, stopping after any jump.
+  // it onto the empty cell beyond, and may jump on the same way, stopping after any jump. Or one
+  // jump alone, (any-direction V DIRS JUMP); and the piece jumped may be a friend (peg solitaire's
+  // hop), JUMP's test then friend.
   struct JumpLine {
     std::vector<int> directions;   // indices into directions_, in the rule's order; each has rays
     bool waypoints = false;        // each landing is a waypoint
+    bool chained = true;           // a jump may follow a jump; else one jump is the whole run
+    bool over_friends = false;     // the pieces jumped are the mover's player's, else the enemy's
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
@@ -419,18 +423,24 @@ class GeneralMoves {
   // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
   template <typename OnAccept>
   bool run_jumps(Search& s, const JumpLine& line, Thread t, OnAccept&& on_accept) const;
-  // The jumps from `origin` along `direction` over `enemy` pieces onto `empty` cells, as far as they
-  // go: each jumped cell, then its landing, appended to `cells`. Returns the number of jumps.
+  // The jumps from `origin` along `direction` over `over` pieces onto `empty` cells, as far as they
+  // go (one at most unless `chained`): each jumped cell, then its landing, appended to `cells`.
+  // Returns the number of jumps.
   template <typename Cells>
-  int jump_chain(int origin, int direction, const Board& enemy, const Board& empty, Cells& cells) const;
-  // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
-  // on a board with links, every cell.
-  Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
+  int jump_chain(int origin, int direction, const Board& over, const Board& empty, Cells& cells,
+                 bool chained = true) const;
+  // The pieces `line` jumps: the mover's player's (`own`) or the enemy's.
+  static const Board& jumped(const JumpLine& line, const Board& own, const Board& enemy) {
+    return line.over_friends ? own : enemy;
+  }
+  // The cells from which `line` has a first jump over `over` pieces: on a grid, found for the whole
+  // board by shifts; on a board with links, every cell.
+  Board jump_starts(const JumpLine& line, const Board& over, const Board& empty) const;
   // How many moves `compiled`, a slide or a jump line, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
-  [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& enemy,
-                                            const Board& empty, Set&& set) const;
+  [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& own,
+                                            const Board& enemy, const Board& empty, Set&& set) const;
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.

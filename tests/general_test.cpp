@@ -243,7 +243,7 @@ TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
 // A jump line (GeneralMoves::JumpLine) is walked on the board and its moves counted: a chain stops
 // after any jump, never turns, and needs an enemy piece then an empty cell at each jump. Without
 // waypoints a chain is written from its origin to its landing; the same shape over friendly
-// pieces is no jump line, run by the VM and not counted.
+// pieces, which it does not take, is no jump line, run by the VM and not counted.
 TEST(GeneralRules, AJumpLineIsCountedAndStopsAfterAnyJump) {
   const std::string jump = "(seq (go d) enemy capture (go d) empty)";
   const Game game = rook_game("(moves (any-direction d (n e s w) (seq " + jump + " (repeat " + jump + "))))");
@@ -268,6 +268,40 @@ TEST(GeneralRules, AJumpLineIsCountedAndStopsAfterAnyJump) {
   friendly.visit([](const auto& program) {
     EXPECT_FALSE(program.draws_by_count());
     EXPECT_EQ(move_texts(program, position(program, "5/R4/5/R4/R4 White 0")), (Texts{"a1-a3", "a1-a5"}));
+  });
+}
+
+// One jump with no chain after it, and a jump over a friendly piece that takes it (peg
+// solitaire's hop), are jump lines too: counted, drawn as listed, a single jump never going on.
+TEST(GeneralRules, ASingleJumpOrAJumpOverAFriendIsAJumpLine) {
+  const Game single = rook_game("(moves (any-direction d (n e s w) (seq (go d) enemy capture (go d) empty)))");
+  single.visit([](const auto& program) {
+    ASSERT_TRUE(program.draws_by_count());
+    const auto start = position(program, "5/r4/1r3/r1r2/R4 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3"}));
+    MoveList listed;
+    program.legal_moves(start, listed);
+    typename std::decay_t<decltype(program)>::DrawCounts counts;
+    program.count_drawable(start, counts);
+    ASSERT_EQ(counts.total, 1);
+    std::vector<GeneralRecord> records;
+    EXPECT_EQ(program.drawn_move(start, counts, 0, records), listed[0]);
+    EXPECT_EQ(program.position_text(after(program, start, "a1xa3")), "5/r4/Rr3/2r2/5 Black 1");
+  });
+  const Game friendly = rook_game("(moves (any-direction d (n e s w) (seq (go d) friend capture (go d) empty)))");
+  friendly.visit([](const auto& program) {
+    ASSERT_TRUE(program.draws_by_count());
+    const auto start = position(program, "4r/5/5/R4/RR1R1 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3", "a1xc1"}));
+    MoveList listed;
+    program.legal_moves(start, listed);
+    typename std::decay_t<decltype(program)>::DrawCounts counts;
+    program.count_drawable(start, counts);
+    ASSERT_EQ(counts.total, 2);
+    std::vector<GeneralRecord> records;
+    for (int i = 0; i < 2; ++i)
+      EXPECT_EQ(program.drawn_move(start, counts, i, records), listed[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(program.position_text(after(program, start, "a1xc1")), "4r/5/5/R4/2RR1 Black 1");
   });
 }
 
@@ -454,6 +488,8 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 1 : 3;
   for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago"})
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
+  // One player: no enemy, the pegs jump their own (a single jump along a line).
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/peg-solitaire.game"), "peg-solitaire", 4 * kGames, 15);
 }
 
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
