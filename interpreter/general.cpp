@@ -313,12 +313,40 @@ class GeneralMoves<Words>::Compiler {
   // several directions that lead from every cell to different cells) is recorded before the next
   // choice or the end: by a land at the cell chosen, a capture there, or the end's landing of a
   // carried mover. No run captures twice, so a capture, like the one landing, sets a run apart for
-  // good. Tests are free, and an (if TEST ..) sends the runs of one start one way. Anything else
-  // (or, repeat, marks, other effects, (attacked), which a count cannot ask) is not followed.
+  // good. Tests are free, and an (if TEST ..) sends the runs of one start one way, as does an or
+  // whose ways exclude each other by their first test. A (from-hand) of a game rule chooses a type
+  // that the record keeps as its piece. Anything else (other ors, repeat, marks, other effects,
+  // (attacked), which a count cannot ask) is not followed.
   bool told_apart(const Expr& body, bool carried) {
     Apart apart{true, false, carried, 0};
     follow(body, apart);
     return apart.ok && (!apart.chosen || apart.carried);
+  }
+
+  // (go DIRS) onto an empty cell, or onto an enemy piece taken ((or empty (seq enemy CAPTURE)),
+  // the ways in either order), then perhaps (if TEST (become P)) items (CompiledRule::steps).
+  std::optional<Step> step(const Expr& body) {
+    const std::vector<Expr> items = items_of(body);
+    if (items.size() < 2 || items[0].op != Op::Go || !items[0].variable.empty()) return {};
+    const auto is = [](const Expr& e, Op op) { return items_of(e).size() == 1 && items_of(e).front().op == op; };
+    const auto takes = [](const Expr& e) {
+      const std::vector<Expr> way = items_of(e);
+      return way.size() == 2 && way[0].op == Op::Enemy && (way[1].op == Op::Capture || way[1].op == Op::CaptureToHand);
+    };
+    const Expr& onto = items[1];
+    const bool captures = onto.op == Op::Or && onto.items.size() == 2 &&
+                          ((is(onto.items[0], Op::Empty) && takes(onto.items[1])) ||
+                           (takes(onto.items[0]) && is(onto.items[1], Op::Empty)));
+    if (!captures && onto.op != Op::Empty) return {};
+    for (auto promotion = items.begin() + 2; promotion != items.end(); ++promotion)
+      if (promotion->op != Op::If || promotion->items.size() != 2 || !is_test(promotion->items[0]) ||
+          promotion->items[1].op != Op::Become)
+        return {};
+    const int set = direction_set(items[0].directions);
+    const DirectionSet& steps = owner_.direction_sets_[static_cast<std::size_t>(set)];
+    for (int cell = 0; cell < owner_.cells_; ++cell)  // a link back to the cell: the frozen board's origin is empty
+      if (steps.around[static_cast<std::size_t>(cell)].test(cell)) return {};
+    return Step{set, captures};
   }
 
  private:
@@ -327,7 +355,12 @@ class GeneralMoves<Words>::Compiler {
     bool chosen = false;   // runs may differ by here alone: a choice not yet recorded
     bool carried = false;  // the mover is carried
     int captures = 0;      // the most any run has made
+    bool typed = false;    // a (from-hand) chose the mover's type, which no (new P) may replace
   };
+  // Whether `e` may move here (a choice of the cell, or a step).
+  static bool moves_here(const Expr& e) {
+    return e.op == Op::Go || e.op == Op::Enter || std::any_of(e.items.begin(), e.items.end(), moves_here);
+  }
   static bool is_test(const Expr& e) {
     if (e.op == Op::Not || e.op == Op::And) return std::all_of(e.items.begin(), e.items.end(), is_test);
     return is_plain_test(e.op) || e.op == Op::AtOrigin || e.op == Op::Attr || e.op == Op::AtRegister;
@@ -364,7 +397,34 @@ class GeneralMoves<Words>::Compiler {
         apart.chosen = false;
         apart.ok = ++apart.captures == 1;
         return;
-      case Op::New: apart.carried = true; return;
+      case Op::Or: {
+        // One way at most runs on (single_way); a choice not yet recorded stays at here in each.
+        if (!single_way(e) || (apart.chosen && moves_here(e))) {
+          apart.ok = false;
+          return;
+        }
+        Apart merged = apart;
+        merged.chosen = false;
+        for (std::size_t i = 0; i < e.items.size(); ++i) {
+          Apart way = apart;
+          follow(e.items[i], way);
+          merged.ok = merged.ok && way.ok && (i == 0 || way.carried == merged.carried);
+          merged.chosen = merged.chosen || way.chosen;
+          merged.carried = way.carried;
+          merged.captures = std::max(merged.captures, way.captures);
+        }
+        apart = merged;
+        return;
+      }
+      case Op::FromHand:  // a game rule's first mover: the type chosen is the record's piece
+        apart.ok = !apart.carried && !apart.typed;
+        apart.carried = apart.typed = true;
+        return;
+      case Op::New:
+        apart.ok = !apart.typed;
+        apart.carried = true;
+        return;
+      case Op::Become:  // the type, which no choice depends on
       case Op::Add:
       case Op::Set: return;
       default: apart.ok = false; return;
@@ -990,6 +1050,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
       if (compiled.by_runs[p]) form_fans(compiled.code[p]);
+      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Piece)
+        compiled.steps[p] = compiler.step(rule.expr);
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1014,8 +1076,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
-  // origin and landing, or by its run: each rule a listing runs for the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
-  // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
+  // origin and landing, or by its run: each rule a listing runs for the player (the fallback rules
+  // aside) is counted, or applies only under a condition (when ...), whose moves are then listed
+  // (Konane's opening removals); one rule at least counted. A counted
   // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
   // (CompiledRule::slide) or a jump line (CompiledRule::jumps): a slide's runs from an origin are
   // its landings, each run plain up to COMMIT (no effect, no waypoint), so its record and
@@ -2436,6 +2499,15 @@ template <typename Set>
                                                                       const Board& enemy, const Board& empty,
                                                                       Set&& set) const {
   const auto p = static_cast<std::size_t>(player);
+  if (const std::optional<Step>& step = compiled.steps[p]) {  // the neighbours it may step onto
+    const std::vector<Board>& around = direction_sets_[static_cast<std::size_t>(step->directions)].around;
+    const Board onto = step->captures ? empty | enemy : empty;
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      set(origin, (around[static_cast<std::size_t>(origin)] & onto).count());
+    }
+    return;
+  }
   if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
     struct Tally {  // the cells of a chain are not kept, only their number
       void push_back(std::int16_t) {}
@@ -2511,8 +2583,8 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   // Inlined, as origins_moves is: a call of the lambda per origin took Tablut's counts 6% more instructions.
   return count_origins(
       state, rule_of, counts,
-      [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy,
-          const Board& empty, auto&& set)
+      [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy, const Board& empty,
+          auto&& set)
           __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
 }
 
@@ -2525,17 +2597,16 @@ template <int Words>
   Search search(state, board_, nullptr, rules_->player_count());
   search.defer = true;
   search.fanning = Search::Fanning::Count;
-  int total = count_origins(
-      state, rule_of, counts,
-      [&](const CompiledRule& rule, int piece, Board origins, const Board& own, const Board& enemy, const Board& empty,
-          auto&& set) {
-        if (!rule.by_runs[static_cast<std::size_t>(state.to_move)])
-          return origins_moves(rule, state.to_move, origins, own, enemy, empty, set);
-        while (origins.any()) {
-          const int origin = origins.pop_lowest();
-          set(origin, count_runs(search, rule, origin, piece));
-        }
-      });
+  const auto moves_from = [&](const CompiledRule& rule, int piece, Board origins, const Board& own, const Board& enemy,
+                              const Board& empty, auto&& set) {
+    if (!rule.by_runs[state.to_move] || rule.steps[state.to_move])  // counted with no run
+      return origins_moves(rule, state.to_move, origins, own, enemy, empty, set);
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      set(origin, count_runs(search, rule, origin, piece));
+    }
+  };
+  int total = count_origins(state, rule_of, counts, moves_from);
   // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces'.
   if (const CompiledRule* rule = rule_of.back())
     if (const int runs = count_runs(search, *rule, -1, -1); runs != 0) {
@@ -2561,8 +2632,9 @@ template <typename MovesFrom>
   Board movable;  // the pieces that may have a move: a jump line's need a first jump
   for (std::size_t piece = 0; piece < game; ++piece)
     if (const CompiledRule* rule = rule_of[piece])
-      movable |= rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], jumped(*rule->jumps[p], own, enemy), empty)
-                                : state.by_piece[piece];
+      movable |= rule->jumps[p]
+                     ? state.by_piece[piece] & jump_starts(*rule->jumps[p], jumped(*rule->jumps[p], own, enemy), empty)
+                     : state.by_piece[piece];
   const Board origins = state.by_player[state.to_move] & movable;
   // Piece type by piece type, so that its rule is looked at once, not at every origin (Tablut's
   // counts took 13% more instructions with a piece_at and the rule's fields per origin); a cell

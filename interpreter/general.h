@@ -307,6 +307,14 @@ class GeneralMoves {
     bool over_friends = false;     // the pieces jumped are the mover's player's, else the enemy's
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
+  // A step to a neighbour, (go DIRS) (or empty (seq enemy CAPTURE)) or (go DIRS) empty, perhaps
+  // then promotions (if TEST (become P)): a rule counted by its runs (by_runs) whose runs from an
+  // origin are its neighbours along DIRS that are empty (or hold an enemy piece), so that a count
+  // takes them as a board, with no run (Dobutsu shogi's and Minishogi's steps).
+  struct Step {
+    int directions = 0;     // the index of the set in direction_sets_
+    bool captures = false;  // an enemy piece's cell is a move too
+  };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
     resumes.fill(-1);
@@ -342,6 +350,8 @@ class GeneralMoves {
     // counted by running it with no record made, and the drawn one is found with no record made
     // for the runs before it. Per player.
     std::array<bool, kMaxPlayers> by_runs{};
+    // Such a rule that is a Step, its moves counted as a board. Per player.
+    std::array<std::optional<Step>, kMaxPlayers> steps;
   };
   class Compiler;
   struct Thread;
@@ -436,7 +446,7 @@ class GeneralMoves {
   // The cells from which `line` has a first jump over `over` pieces: on a grid, found for the whole
   // board by shifts; on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& over, const Board& empty) const;
-  // How many moves `compiled`, a slide or a jump line, makes from each of `origins`, each once:
+  // How many moves `compiled`, a slide, a jump line or a step, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
   [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& own,

@@ -490,6 +490,8 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
   // One player: no enemy, the pegs jump their own (a single jump along a line).
   expect_draws_are_listed(Game::load(kSourceDir + "/games/peg-solitaire.game"), "peg-solitaire", 4 * kGames, 15);
+  // Steps onto an empty cell or an enemy piece taken to the hand, a promotion, drops from the hand.
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/dobutsu-shogi.game"), "dobutsu-shogi", 4 * kGames, 8);
 }
 
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
@@ -531,6 +533,26 @@ TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
     });
     expect_draws_are_listed(game, name, kGames, 5);  // a flight often takes a man
   }
+}
+
+// A step onto an empty cell or an enemy piece taken (an or whose ways exclude each other by their
+// first test), perhaps promoting, is counted by its runs, as a board of the origin's neighbours
+// (GeneralMoves::Step); so is a drop of any type held onto an empty cell, each type a move. An or
+// whose way moves on from the cell chosen, before a landing tells the runs apart, is not counted.
+TEST(GeneralRules, StepsAndDropsAreCountedAndDrawnAsListed) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 6;
+  const std::string game =
+      "(game \"Steps\" (players (White north) (Black south)) (board (rectangle 4 5)) (hands Man)\n"
+      "(piece King \"K\" (moves (go (n ne e se s sw w nw)) (or (seq enemy (capture to-hand)) empty)))\n"
+      "(piece Man \"M\" (moves (go (forward forward-left forward-right)) (or empty (seq enemy (capture to-hand)))\n"
+      "  (if (in far-row) (become King))))\n"
+      "(moves (from-hand) (enter all) empty)\n"
+      "(setup (place White King a1) (place White Man (cells b2 c2))\n"
+      "  (place Black King d5) (place Black Man (cells b4 c4)))\n"
+      "(end (lose (lost King)) (lose no-legal-moves) (draw (ply-limit 60))))";
+  expect_draws_are_listed(troyka_tests::game_from_text(game), "steps", kGames, 5);
+  const Game moving_on = rook_game("(moves (go (n s)) (or empty (seq enemy capture (go n))))");
+  moving_on.visit([](const auto& program) { EXPECT_FALSE(program.draws_by_count()); });
 }
 
 // A lookahead of fixed steps and tests (a PATTERN, resolved per cell when compiled) runs as the VM
