@@ -1052,6 +1052,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       if (compiled.by_runs[p]) form_fans(compiled.code[p]);
       if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Piece)
         compiled.steps[p] = compiler.step(rule.expr);
+      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Game)
+        compiled.drops[p] = drop_of(compiled.code[p]);
     }
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
@@ -1705,12 +1707,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::FromHand: {
-        // The types held, each a choice in (hands ...) order; or the one named, when held.
-        const auto& hand = s.state.hands[s.player];
-        boost::container::small_vector<std::int8_t, lang::kMaxHandPieces> held;
-        for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
-          if (hand[slot] > 0 && (in.arg == kAnyHandPiece || rules_->hands[slot] == in.arg))
-            held.push_back(static_cast<std::int8_t>(rules_->hands[slot]));
+        const HandTypes held = hand_types(s, in.arg);  // each a choice
         alive = t.mover == kNoMover && !held.empty();
         if (!alive) break;
         ++t.pc;
@@ -2206,6 +2203,50 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
   return false;
 }
 
+// The types held, in (hands ...) order; or the one named, when held.
+template <int Words>
+typename GeneralMoves<Words>::HandTypes GeneralMoves<Words>::hand_types(const Search& s, int arg) const {
+  const auto& hand = s.state.hands[s.player];
+  HandTypes held;
+  for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
+    if (hand[slot] > 0 && (arg == kAnyHandPiece || rules_->hands[slot] == arg))
+      held.push_back(static_cast<std::int8_t>(rules_->hands[slot]));
+  return held;
+}
+
+template <int Words>
+std::optional<typename GeneralMoves<Words>::Drop> GeneralMoves<Words>::drop_of(const std::vector<Instruction>& code) {
+  if (code.size() != 3 || (code[0].code != Code::FromHand && code[0].code != Code::New) ||
+      code[1].code != Code::EnterWhere || code[1].negate || code[1].alt != kEmpty || code[2].code != Code::Accept)
+    return {};
+  return Drop{code[1], code[0].arg, code[0].code == Code::FromHand};
+}
+
+// The VM's runs of the drop: the types held in turn (FROMHAND's choices), each onto the cells from
+// the lowest (ENTERWHERE's); the runs a draw passes over (s.skip) are passed a type at a time.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const {
+  const Board cells = entered_where(s, t, drop.enter);
+  const int count = cells.count();
+  const HandTypes types = drop.from_hand ? hand_types(s, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
+  for (const std::int8_t type : types) {
+    if (s.skip >= count) {
+      s.skip -= count;
+      continue;
+    }
+    Thread done = t;
+    done.mover = kLanded;
+    done.piece = done.entered = type;
+    done.from_hand = drop.from_hand;
+    for (Board left = cells; left.any();) {
+      done.here = done.land = static_cast<std::int16_t>(left.pop_lowest());
+      if (on_accept(done)) return true;
+    }
+  }
+  return false;
+}
+
 template <int Words>
 template <typename Cells>
 [[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& over,
@@ -2451,9 +2492,11 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
+      const std::optional<Drop>& drops = compiled.drops[state.to_move];
       const bool walked = slide && (slide->whole || defer);
       if (walked  ? run_slide(s, *slide, first, accept)
           : jumps ? run_jumps(s, *jumps, first, accept)
+          : drops ? run_drops(s, *drops, first, accept)
                   : run(s, first, accept))
         return true;
     }
@@ -2609,7 +2652,7 @@ template <int Words>
   int total = count_origins(state, rule_of, counts, moves_from);
   // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces'.
   if (const CompiledRule* rule = rule_of.back())
-    if (const int runs = count_runs(search, *rule, -1, -1); runs != 0) {
+    if (const int runs = count_game_runs(search, *rule); runs != 0) {
       counts.push_back({-1, static_cast<std::int16_t>(runs), true});
       total += runs;
     }
@@ -2680,6 +2723,15 @@ template <int Words>
   int runs = 0;
   run(s, start(s, compiled, piece), CountEach{&runs});
   return runs + s.fan_runs;
+}
+
+// The runs of the game rule `compiled`: a drop's types times its cells, others by the VM.
+template <int Words>
+int GeneralMoves<Words>::count_game_runs(Search& s, const CompiledRule& compiled) const {
+  const std::optional<Drop>& drop = compiled.drops[static_cast<std::size_t>(s.player)];
+  if (!drop) return count_runs(s, compiled, -1, -1);
+  const int types = drop->from_hand ? static_cast<int>(hand_types(s, drop->piece).size()) : 1;
+  return types == 0 ? 0 : types * entered_where(s, start(s, compiled, -1), drop->enter).count();
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the

@@ -315,6 +315,15 @@ class GeneralMoves {
     int directions = 0;     // the index of the set in direction_sets_
     bool captures = false;  // an enemy piece's cell is a move too
   };
+  // A game rule that brings a piece onto an empty cell of a region: its code is FROMHAND (or NEW),
+  // ENTERWHERE of the empty cells, ACCEPT. Its runs are each type held (or the new piece's) onto
+  // each of those cells, in that order: counted as a product and made with no VM (Dobutsu shogi's
+  // drops).
+  struct Drop {
+    Instruction enter;        // the ENTERWHERE
+    std::uint16_t piece = 0;  // FROMHAND's or NEW's arg
+    bool from_hand = false;
+  };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
     resumes.fill(-1);
@@ -350,8 +359,9 @@ class GeneralMoves {
     // counted by running it with no record made, and the drawn one is found with no record made
     // for the runs before it. Per player.
     std::array<bool, kMaxPlayers> by_runs{};
-    // Such a rule that is a Step, its moves counted as a board. Per player.
+    // Such a rule that is a Step, its moves counted as a board; or a Drop. Per player.
     std::array<std::optional<Step>, kMaxPlayers> steps;
+    std::array<std::optional<Drop>, kMaxPlayers> drops;
   };
   class Compiler;
   struct Thread;
@@ -451,10 +461,18 @@ class GeneralMoves {
   template <typename Set>
   [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& own,
                                             const Board& enemy, const Board& empty, Set&& set) const;
+  // The types that (from-hand) of `arg` (kAnyHandPiece: any) enters for s.player, in (hands ...) order.
+  using HandTypes = boost::container::small_vector<std::int8_t, lang::kMaxHandPieces>;
+  HandTypes hand_types(const Search& s, int arg) const;
+  // The runs of `drop` from `t`, the thread that starts its rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const;
+  static std::optional<Drop> drop_of(const std::vector<Instruction>& code);
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
   int count_runs(Search& s, const CompiledRule& compiled, int origin, int piece) const;
+  int count_game_runs(Search& s, const CompiledRule& compiled) const;  // a game rule's, as count_runs
   // The rule that applies, by piece type, the game's last (count_priority).
   using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
   int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
