@@ -324,7 +324,8 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // (go DIRS) onto an empty cell, or onto an enemy piece taken ((or empty (seq enemy CAPTURE)),
-  // the ways in either order), then perhaps (if TEST (become P)) items (CompiledRule::steps).
+  // the ways in either order), then perhaps (if (in R) (become P)) items, R perhaps negated
+  // (CompiledRule::steps).
   std::optional<Step> step(const Expr& body) {
     const std::vector<Expr> items = items_of(body);
     if (items.size() < 2 || items[0].op != Op::Go || !items[0].variable.empty()) return {};
@@ -338,15 +339,21 @@ class GeneralMoves<Words>::Compiler {
                           ((is(onto.items[0], Op::Empty) && takes(onto.items[1])) ||
                            (takes(onto.items[0]) && is(onto.items[1], Op::Empty)));
     if (!captures && onto.op != Op::Empty) return {};
-    for (auto promotion = items.begin() + 2; promotion != items.end(); ++promotion)
-      if (promotion->op != Op::If || promotion->items.size() != 2 || !is_test(promotion->items[0]) ||
-          promotion->items[1].op != Op::Become)
-        return {};
-    const int set = direction_set(items[0].directions);
-    const DirectionSet& steps = owner_.direction_sets_[static_cast<std::size_t>(set)];
+    Step found;
+    for (auto promotion = items.begin() + 2; promotion != items.end(); ++promotion) {
+      if (promotion->op != Op::If || promotion->items.size() != 2 || promotion->items[1].op != Op::Become) return {};
+      const bool negate = promotion->items[0].op == Op::Not;
+      const Expr& in = negate ? promotion->items[0].items.front() : promotion->items[0];
+      if (in.op != Op::In) return {};
+      found.promotions.push_back({region(in.region), negate, static_cast<std::int8_t>(promotion->items[1].piece)});
+    }
+    found.directions = direction_set(items[0].directions);
+    found.captures = captures;
+    if (captures) found.to_hand = items_of(onto.items[takes(onto.items[0]) ? 0 : 1])[1].op == Op::CaptureToHand;
+    const DirectionSet& steps = owner_.direction_sets_[static_cast<std::size_t>(found.directions)];
     for (int cell = 0; cell < owner_.cells_; ++cell)  // a link back to the cell: the frozen board's origin is empty
       if (steps.around[static_cast<std::size_t>(cell)].test(cell)) return {};
-    return Step{set, captures};
+    return found;
   }
 
  private:
@@ -2203,6 +2210,32 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
   return false;
 }
 
+// The VM's runs of the step: the directions in the rule's order (its go's choices), each onto its
+// neighbour if empty, or taking the enemy piece there; then the promotions, each its region's test.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_steps(Search& s, const Step& step, const Thread& t, OnAccept&& on_accept) const {
+  for (const int direction : direction_sets_[static_cast<std::size_t>(step.directions)].directions) {
+    const int cell = next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_) +
+                           static_cast<std::size_t>(s.origin)];
+    if (cell < 0) continue;
+    Thread done = t;
+    if (step.captures && s.masks[kEnemy].test(cell)) {
+      done.here = static_cast<std::int16_t>(cell);
+      s.effect(done, Code::Capture, step.to_hand);
+    } else if (!s.masks[kEmpty].test(cell)) {
+      continue;
+    }
+    done.mover = kLanded;
+    done.here = done.land = static_cast<std::int16_t>(cell);
+    for (const Promotion& promotion : step.promotions)
+      if (regions_[static_cast<std::size_t>(promotion.region)].test(cell) != promotion.negate)
+        done.piece = promotion.piece;
+    if (on_accept(done)) return true;
+  }
+  return false;
+}
+
 // The types held, in (hands ...) order; or the one named, when held.
 template <int Words>
 typename GeneralMoves<Words>::HandTypes GeneralMoves<Words>::hand_types(const Search& s, int arg) const {
@@ -2493,10 +2526,12 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
       const std::optional<Drop>& drops = compiled.drops[state.to_move];
+      const std::optional<Step>& steps = compiled.steps[state.to_move];
       const bool walked = slide && (slide->whole || defer);
       if (walked  ? run_slide(s, *slide, first, accept)
           : jumps ? run_jumps(s, *jumps, first, accept)
           : drops ? run_drops(s, *drops, first, accept)
+          : steps ? run_steps(s, *steps, first, accept)
                   : run(s, first, accept))
         return true;
     }

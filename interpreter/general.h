@@ -308,12 +308,20 @@ class GeneralMoves {
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
   // A step to a neighbour, (go DIRS) (or empty (seq enemy CAPTURE)) or (go DIRS) empty, perhaps
-  // then promotions (if TEST (become P)): a rule counted by its runs (by_runs) whose runs from an
-  // origin are its neighbours along DIRS that are empty (or hold an enemy piece), so that a count
-  // takes them as a board, with no run (Dobutsu shogi's and Minishogi's steps).
+  // then promotions (if (in R) (become P)), R perhaps negated: a rule counted by its runs
+  // (by_runs) whose runs from an origin are its neighbours along DIRS that are empty (or hold an
+  // enemy piece), so that a count takes them as a board, and a listing walks them with no VM
+  // (Dobutsu shogi's and Minishogi's steps).
+  struct Promotion {
+    int region = 0;
+    bool negate = false;
+    std::int8_t piece = 0;
+  };
   struct Step {
-    int directions = 0;     // the index of the set in direction_sets_
-    bool captures = false;  // an enemy piece's cell is a move too
+    int directions = 0;       // the index of the set in direction_sets_
+    bool captures = false;    // an enemy piece's cell is a move too
+    std::int8_t to_hand = 0;  // the capture's CAPTURE arg: 1 into the mover's hand
+    std::vector<Promotion> promotions;
   };
   // A game rule that brings a piece onto an empty cell of a region: its code is FROMHAND (or NEW),
   // ENTERWHERE of the empty cells, ACCEPT. Its runs are each type held (or the new piece's) onto
@@ -464,6 +472,9 @@ class GeneralMoves {
   // The types that (from-hand) of `arg` (kAnyHandPiece: any) enters for s.player, in (hands ...) order.
   using HandTypes = boost::container::small_vector<std::int8_t, lang::kMaxHandPieces>;
   HandTypes hand_types(const Search& s, int arg) const;
+  // The runs of `step` from `t`, the thread that starts its rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_steps(Search& s, const Step& step, const Thread& t, OnAccept&& on_accept) const;
   // The runs of `drop` from `t`, the thread that starts its rule, as run() would make them.
   template <typename OnAccept>
   bool run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const;

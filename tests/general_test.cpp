@@ -551,6 +551,13 @@ TEST(GeneralRules, StepsAndDropsAreCountedAndDrawnAsListed) {
       "  (place Black King d5) (place Black Man (cells b4 c4)))\n"
       "(end (lose (lost King)) (lose no-legal-moves) (draw (ply-limit 60))))";
   expect_draws_are_listed(troyka_tests::game_from_text(game), "steps", kGames, 5);
+  // Steps onto empty cells only, a capture off the board, a promotion where a region's test fails.
+  const std::string other = game.substr(0, game.find("(piece King")) +
+                            "(piece King \"K\" (moves (go (n ne e se s sw w nw)) (or (seq enemy capture) empty)))\n"
+                            "(piece Man \"M\" (moves (go (forward forward-left forward-right)) empty\n"
+                            "  (if (not (in (rows 1 2))) (become King))))\n" +
+                            game.substr(game.find("(moves (from-hand)"));
+  expect_draws_are_listed(troyka_tests::game_from_text(other), "other steps", kGames, 5);
   const Game moving_on = rook_game("(moves (go (n s)) (or empty (seq enemy capture (go n))))");
   moving_on.visit([](const auto& program) { EXPECT_FALSE(program.draws_by_count()); });
 }
