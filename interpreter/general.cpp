@@ -2591,14 +2591,16 @@ template <typename Set>
       void push_back(std::int16_t) {}
     } tally;
     const Board& over = jumped(*line, own, enemy);
-    while (origins.any()) {
-      const int origin = origins.pop_lowest();
-      int moves = 0;
-      for (const int direction : line->directions)
-        moves += jump_chain(origin, direction, over, empty, tally, line->chained);
-      set(origin, moves);
-    }
-    return;
+    const auto count = [&](auto chained) {  // a constant, so that each chain's loop is compiled for it
+      while (origins.any()) {
+        const int origin = origins.pop_lowest();
+        int moves = 0;
+        for (const int direction : line->directions)
+          moves += jump_chain(origin, direction, over, empty, tally, chained());
+        set(origin, moves);
+      }
+    };
+    return line->chained ? count(std::true_type{}) : count(std::false_type{});
   }
   const Slide& slide = *compiled.slide[p];
   while (origins.any()) {

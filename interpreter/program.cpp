@@ -3888,8 +3888,9 @@ std::string Program<Words>::describe() const {
         kInlineJumps);
   else if (draws_by_count_)
     out +=
-        "random moves: counted, then drawn with only the drawn piece's moves listed (every piece rule a slide or a "
-        "line of jumps; a rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
+        "random moves: counted, then drawn with only the drawn piece's moves listed (every rule a slide, a line of "
+        "jumps, a step, a drop or one whose runs are each a move; a rule of a condition, such as (when (= ply 0)), is "
+        "listed while it applies)\n";
   else
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "
