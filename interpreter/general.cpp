@@ -1714,7 +1714,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::FromHand: {
-        const HandTypes held = hand_types(s, in.arg);  // each a choice
+        const HandTypes held = hand_types(s.state, s.player, in.arg);  // each a choice
         alive = t.mover == kNoMover && !held.empty();
         if (!alive) break;
         ++t.pc;
@@ -2238,8 +2238,9 @@ bool GeneralMoves<Words>::run_steps(Search& s, const Step& step, const Thread& t
 
 // The types held, in (hands ...) order; or the one named, when held.
 template <int Words>
-typename GeneralMoves<Words>::HandTypes GeneralMoves<Words>::hand_types(const Search& s, int arg) const {
-  const auto& hand = s.state.hands[s.player];
+typename GeneralMoves<Words>::HandTypes GeneralMoves<Words>::hand_types(const StateType& state, int player,
+                                                                        int arg) const {
+  const auto& hand = state.hands[player];
   HandTypes held;
   for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
     if (hand[slot] > 0 && (arg == kAnyHandPiece || rules_->hands[slot] == arg))
@@ -2262,7 +2263,8 @@ template <typename OnAccept>
 bool GeneralMoves<Words>::run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const {
   const Board cells = entered_where(s, t, drop.enter);
   const int count = cells.count();
-  const HandTypes types = drop.from_hand ? hand_types(s, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
+  const HandTypes types =
+      drop.from_hand ? hand_types(s.state, s.player, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
   for (const std::int8_t type : types) {
     if (s.skip >= count) {
       s.skip -= count;
@@ -2650,22 +2652,24 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
       if (only) return kNotCounted;
       only = &compiled;
     }
-  bool any = false, by_runs = false;
+  bool any = false, by_runs = false;  // by_runs: some rule needs the VM's count
   for (const CompiledRule*& rule : rule_of) {
     if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
     if (!rule) continue;
     if (!rule->counted[p]) return kNotCounted;  // a rule of a condition, listed
     any = true;
-    by_runs = by_runs || rule->by_runs[p];
+    by_runs = by_runs || (rule->by_runs[p] && !rule->steps[p] && !rule->drops[p]);
   }
   if (!any) return 0;
   if (by_runs) return count_by_runs(state, rule_of, counts);
   // Inlined, as origins_moves is: a call of the lambda per origin took Tablut's counts 6% more instructions.
-  return count_origins(
+  const int total = count_origins(
       state, rule_of, counts,
       [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy, const Board& empty,
           auto&& set)
           __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
+  const CompiledRule* drop = rule_of.back();  // a game rule here is a drop
+  return drop ? total + add_game_runs(counts, drop_runs(state, *drop->drops[p])) : total;
 }
 
 // With a rule counted by its runs, and a search for them. Out of line, so that the counts of the
@@ -2688,11 +2692,10 @@ template <int Words>
   };
   int total = count_origins(state, rule_of, counts, moves_from);
   // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces'.
-  if (const CompiledRule* rule = rule_of.back())
-    if (const int runs = count_game_runs(search, *rule); runs != 0) {
-      counts.push_back({-1, static_cast<std::int16_t>(runs), true});
-      total += runs;
-    }
+  if (const CompiledRule* rule = rule_of.back()) {
+    const std::optional<Drop>& drop = rule->drops[state.to_move];
+    total += add_game_runs(counts, drop ? drop_runs(state, *drop) : count_runs(search, *rule, -1, -1));
+  }
   return total;
 }
 
@@ -2762,13 +2765,18 @@ template <int Words>
   return runs + s.fan_runs;
 }
 
-// The runs of the game rule `compiled`: a drop's types times its cells, others by the VM.
+// The runs of `drop` for the player to move: the types held (or the new piece) times the empty
+// cells of its region (ENTERWHERE's cells, with no origin or mover on the board).
 template <int Words>
-int GeneralMoves<Words>::count_game_runs(Search& s, const CompiledRule& compiled) const {
-  const std::optional<Drop>& drop = compiled.drops[static_cast<std::size_t>(s.player)];
-  if (!drop) return count_runs(s, compiled, -1, -1);
-  const int types = drop->from_hand ? static_cast<int>(hand_types(s, drop->piece).size()) : 1;
-  return types == 0 ? 0 : types * entered_where(s, start(s, compiled, -1), drop->enter).count();
+int GeneralMoves<Words>::drop_runs(const StateType& state, const Drop& drop) const {
+  const int types = drop.from_hand ? static_cast<int>(hand_types(state, state.to_move, drop.piece).size()) : 1;
+  return types == 0 ? 0 : types * (regions_[drop.enter.arg] & (board_ - state.blocked - state.pieces())).count();
+}
+
+// Adds the game rules' runs, after every origin's moves, as origin -1's.
+static int add_game_runs(OriginCounts& counts, int runs) {
+  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true});
+  return runs;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the

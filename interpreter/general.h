@@ -469,9 +469,9 @@ class GeneralMoves {
   template <typename Set>
   [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& own,
                                             const Board& enemy, const Board& empty, Set&& set) const;
-  // The types that (from-hand) of `arg` (kAnyHandPiece: any) enters for s.player, in (hands ...) order.
+  // The types that (from-hand) of `arg` (kAnyHandPiece: any) enters for `player`, in (hands ...) order.
   using HandTypes = boost::container::small_vector<std::int8_t, lang::kMaxHandPieces>;
-  HandTypes hand_types(const Search& s, int arg) const;
+  HandTypes hand_types(const StateType& state, int player, int arg) const;
   // The runs of `step` from `t`, the thread that starts its rule, as run() would make them.
   template <typename OnAccept>
   bool run_steps(Search& s, const Step& step, const Thread& t, OnAccept&& on_accept) const;
@@ -483,7 +483,7 @@ class GeneralMoves {
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
   int count_runs(Search& s, const CompiledRule& compiled, int origin, int piece) const;
-  int count_game_runs(Search& s, const CompiledRule& compiled) const;  // a game rule's, as count_runs
+  int drop_runs(const StateType& state, const Drop& drop) const;  // as count_runs counts them
   // The rule that applies, by piece type, the game's last (count_priority).
   using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
   int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
