@@ -282,24 +282,29 @@ class GeneralMoves<Words>::Compiler {
   }
 
   // (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP: (go V) enemy capture (go V) empty, then
-  // perhaps waypoint (CompiledRule::jumps). Only along lines of ascending or descending cells, where
-  // a chain never comes back to a cell it passed.
+  // perhaps waypoint (CompiledRule::jumps); or (any-direction V DIRS JUMP), one jump; and friend
+  // for enemy. Only along lines of ascending or descending cells, where a chain never comes back to
+  // a cell it passed.
   std::optional<JumpLine> jump_line(const Expr& e) {
     if (e.op != Op::AnyDirection || e.variable.empty() || e.items.size() != 1) return {};
     const auto flat = [](const Expr& item) { return items_of(lang::core::seq(items_of(item))); };  // (seq (seq a b) c)
     const std::vector<Expr> body = flat(e.items.front());
     if (body.size() < 2) return {};
     const Expr& repeat = body.back();
-    if (repeat.op != Op::Repeat || repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal) return {};
-    const std::vector<Expr> jump(body.begin(), body.end() - 1);
-    if (flat(repeat.items.front()) != jump) return {};
+    const bool chained = repeat.op == Op::Repeat;
+    if (chained && (repeat.at_least != 0 || repeat.at_most >= 0 || repeat.maximal)) return {};
+    const std::vector<Expr> jump(body.begin(), body.end() - (chained ? 1 : 0));
+    if (chained && flat(repeat.items.front()) != jump) return {};
     const auto go_on = [&](const Expr& item) { return item.op == Op::Go && item.variable == e.variable; };
     const bool waypoints = jump.size() == 6 && jump[5].op == Op::Waypoint;
-    if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) || jump[1].op != Op::Enemy ||
-        jump[2].op != Op::Capture || !go_on(jump[3]) || jump[4].op != Op::Empty)
+    if (jump.size() != (waypoints ? 6u : 5u) || !go_on(jump[0]) ||
+        (jump[1].op != Op::Enemy && jump[1].op != Op::Friend) || jump[2].op != Op::Capture || !go_on(jump[3]) ||
+        jump[4].op != Op::Empty)
       return {};
     JumpLine found;
     found.waypoints = waypoints;
+    found.chained = chained;
+    found.over_friends = jump[1].op == Op::Friend;
     for (const lang::core::Direction& d : e.directions) {
       found.directions.push_back(direction(d));
       owner_.add_rays(found.directions.back());
@@ -368,12 +373,47 @@ class GeneralMoves<Words>::Compiler {
   // several directions that lead from every cell to different cells) is recorded before the next
   // choice or the end: by a land at the cell chosen, a capture there, or the end's landing of a
   // carried mover. No run captures twice, so a capture, like the one landing, sets a run apart for
-  // good. Tests are free, and an (if TEST ..) sends the runs of one start one way. Anything else
-  // (or, repeat, marks, other effects, (attacked), which a count cannot ask) is not followed.
+  // good. Tests are free, and an (if TEST ..) sends the runs of one start one way, as does an or
+  // whose ways exclude each other by their first test. A (from-hand) of a game rule chooses a type
+  // that the record keeps as its piece. Anything else (other ors, repeat, marks, other effects,
+  // (attacked), which a count cannot ask) is not followed.
   bool told_apart(const Expr& body, bool carried) {
     Apart apart{true, false, carried, 0};
     follow(body, apart);
     return apart.ok && (!apart.chosen || apart.carried);
+  }
+
+  // (go DIRS) onto an empty cell, or onto an enemy piece taken ((or empty (seq enemy CAPTURE)),
+  // the ways in either order), then perhaps (if (in R) (become P)) items, R perhaps negated
+  // (CompiledRule::steps).
+  std::optional<Step> step(const Expr& body) {
+    const std::vector<Expr> items = items_of(body);
+    if (items.size() < 2 || items[0].op != Op::Go || !items[0].variable.empty()) return {};
+    const auto is = [](const Expr& e, Op op) { return items_of(e).size() == 1 && items_of(e).front().op == op; };
+    const auto takes = [](const Expr& e) {
+      const std::vector<Expr> way = items_of(e);
+      return way.size() == 2 && way[0].op == Op::Enemy && (way[1].op == Op::Capture || way[1].op == Op::CaptureToHand);
+    };
+    const Expr& onto = items[1];
+    const bool captures = onto.op == Op::Or && onto.items.size() == 2 &&
+                          ((is(onto.items[0], Op::Empty) && takes(onto.items[1])) ||
+                           (takes(onto.items[0]) && is(onto.items[1], Op::Empty)));
+    if (!captures && onto.op != Op::Empty) return {};
+    Step found;
+    for (auto promotion = items.begin() + 2; promotion != items.end(); ++promotion) {
+      if (promotion->op != Op::If || promotion->items.size() != 2 || promotion->items[1].op != Op::Become) return {};
+      const bool negate = promotion->items[0].op == Op::Not;
+      const Expr& in = negate ? promotion->items[0].items.front() : promotion->items[0];
+      if (in.op != Op::In) return {};
+      found.promotions.push_back({region(in.region), negate, static_cast<std::int8_t>(promotion->items[1].piece)});
+    }
+    found.directions = direction_set(items[0].directions);
+    found.captures = captures;
+    if (captures) found.to_hand = items_of(onto.items[takes(onto.items[0]) ? 0 : 1])[1].op == Op::CaptureToHand;
+    const DirectionSet& steps = owner_.direction_sets_[static_cast<std::size_t>(found.directions)];
+    for (int cell = 0; cell < owner_.cells_; ++cell)  // a link back to the cell: the frozen board's origin is empty
+      if (steps.around[static_cast<std::size_t>(cell)].test(cell)) return {};
+    return found;
   }
 
  private:
@@ -382,7 +422,12 @@ class GeneralMoves<Words>::Compiler {
     bool chosen = false;   // runs may differ by here alone: a choice not yet recorded
     bool carried = false;  // the mover is carried
     int captures = 0;      // the most any run has made
+    bool typed = false;    // a (from-hand) chose the mover's type, which no (new P) may replace
   };
+  // Whether `e` may move here (a choice of the cell, or a step).
+  static bool moves_here(const Expr& e) {
+    return e.op == Op::Go || e.op == Op::Enter || std::any_of(e.items.begin(), e.items.end(), moves_here);
+  }
   static bool is_test(const Expr& e) {
     if (e.op == Op::Not || e.op == Op::And) return std::all_of(e.items.begin(), e.items.end(), is_test);
     return is_plain_test(e.op) || e.op == Op::AtOrigin || e.op == Op::Attr || e.op == Op::AtRegister ||
@@ -420,12 +465,39 @@ class GeneralMoves<Words>::Compiler {
         apart.chosen = false;
         apart.ok = ++apart.captures == 1;
         return;
-      case Op::New: apart.carried = true; return;
+      case Op::Or: {
+        // Ways that each make a different quarter turn (follow_turns); or one way at most runs on
+        // (single_way), and a choice not yet recorded stays at here in each.
+        if (!single_way(e)) return follow_turns(e, apart);
+        if (apart.chosen && moves_here(e)) {
+          apart.ok = false;
+          return;
+        }
+        Apart merged = apart;
+        merged.chosen = false;
+        for (std::size_t i = 0; i < e.items.size(); ++i) {
+          Apart way = apart;
+          follow(e.items[i], way);
+          merged.ok = merged.ok && way.ok && (i == 0 || way.carried == merged.carried);
+          merged.chosen = merged.chosen || way.chosen;
+          merged.carried = way.carried;
+          merged.captures = std::max(merged.captures, way.captures);
+        }
+        apart = merged;
+        return;
+      }
+      case Op::FromHand:  // a game rule's first mover: the type chosen is the record's piece
+        apart.ok = !apart.carried && !apart.typed;
+        apart.carried = apart.typed = true;
+        return;
+      case Op::New:
+        apart.ok = !apart.typed;
+        apart.carried = true;
+        return;
       // A sowing or a taking of counts records here in the record's count changes, which keep the
       // run's order: two runs apart by here alone make their next count change at different cells.
       case Op::Sow:
       case Op::TakeCount: apart.chosen = false; return;
-      case Op::Or: follow_turns(e, apart); return;
       // Captures that the board decides, not a choice: two runs told apart by a capture of their
       // own could take each other's cells here, so none may come before or after.
       case Op::CaptureSurrounded:
@@ -434,6 +506,7 @@ class GeneralMoves<Words>::Compiler {
         return;
       case Op::HasLiberty:  // a test
       case Op::Pass:        // no choice
+      case Op::Become:      // the type, which no choice depends on
       case Op::Add:
       case Op::Set:
       case Op::Again:
@@ -1131,6 +1204,10 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         form_fans(compiled.code[p], player, rule.scope != lang::core::Rule::Scope::Piece && !adds_mover(rule.expr));
         form_group_places(compiled.code[p]);
       }
+      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Piece)
+        compiled.steps[p] = compiler.step(rule.expr);
+      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Game)
+        compiled.drops[p] = drop_of(compiled.code[p]);
       const std::vector<Instruction>& code = compiled.code[p];
       const auto enters = [](const Instruction& in) { return in.code == Code::New || in.code == Code::FromHand; };
       compiled.brings[p] = enters(code.front())                             ? CompiledRule::Brings::Piece
@@ -1160,9 +1237,9 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       for (int player = 0; player < rules_->player_count(); ++player)
         compiled.taking_origins[static_cast<std::size_t>(player)] = taking_origins(compiled, player);
   // A player's moves are counted without records (count_moves) when each is told apart by its
-  // origin and landing, or by its run: the game has two players, and each rule a listing runs for
-  // the player (the fallback rules aside) is counted, or applies only under a condition (when ...),
-  // whose moves are then listed (Konane's opening removals); one rule at least counted. A counted
+  // origin and landing, or by its run: each rule a listing runs for the player (the fallback rules
+  // aside) is counted, or applies only under a condition (when ...), whose moves are then listed
+  // (Konane's opening removals); one rule at least counted. A counted
   // rule has no (legal ...) of its own and is one of three kinds. A piece rule walked as a slide
   // (CompiledRule::slide), a jump line (CompiledRule::jumps) or a line move (CompiledRule::lines): a
   // slide's runs from an origin are its landings, each run plain up to COMMIT (no effect, no
@@ -1197,7 +1274,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         if (&a < &b && !a.rule->fallback && !b.rule->fallback && !a.code[p].empty() && !b.code[p].empty() &&
             a.rule->scope == lang::core::Rule::Scope::Game && b.rule->scope == lang::core::Rule::Scope::Game)
           apart_game_rules = apart_game_rules && game_rules_apart(a, b, player);
-    bool counted = rules_->player_count() == kPlayers, some_counted = false;
+    bool counted = true, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
       const lang::core::Rule& rule = *compiled.rule;
       if (rule.fallback || compiled.code[p].empty()) continue;
@@ -1362,7 +1439,7 @@ bool GeneralMoves<Words>::moves_told_apart(const CompiledRule& compiled, int pla
     } else {  // every chain the line allows, as if each cell it passes could be jumped or landed on
       for (const int direction : compiled.jumps[p]->directions) {
         chain.clear();
-        const int jumps = jump_chain(origin, direction, board_, board_, chain);
+        const int jumps = jump_chain(origin, direction, board_, board_, chain, compiled.jumps[p]->chained);
         run.changes.clear();
         for (int jump = 0; jump < jumps; ++jump) {
           run.changes.push_back({static_cast<std::uint16_t>(chain[2 * jump]), CellChange::kCapture});
@@ -1838,12 +1915,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::FromHand: {
-        // The types held, each a choice in (hands ...) order; or the one named, when held.
-        const auto& hand = s.state.hands[s.player];
-        boost::container::small_vector<std::int8_t, lang::kMaxHandPieces> held;
-        for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
-          if (hand[slot] > 0 && (in.arg == kAnyHandPiece || rules_->hands[slot] == in.arg))
-            held.push_back(static_cast<std::int8_t>(rules_->hands[slot]));
+        const HandTypes held = hand_types(s.state, s.player, in.arg);  // each a choice
         alive = t.mover == kNoMover && !held.empty();
         if (!alive) break;
         ++t.pc;
@@ -2578,7 +2650,8 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
   boost::container::small_vector<std::int16_t, 64> chain;
   for (const int direction : line.directions) {
     chain.clear();
-    const int jumps = jump_chain(s.origin, direction, s.masks[kEnemy], s.masks[kEmpty], chain);
+    const int jumps = jump_chain(s.origin, direction, s.masks[line.over_friends ? kFriend : kEnemy], s.masks[kEmpty],
+                                 chain, line.chained);
     if (jumps == 0) continue;
     s.effects.cut(t.effects);
     s.waypoints.cut(t.waypoints);
@@ -2600,18 +2673,92 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
   return false;
 }
 
+// The VM's runs of the step: the directions in the rule's order (its go's choices), each onto its
+// neighbour if empty, or taking the enemy piece there; then the promotions, each its region's test.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_steps(Search& s, const Step& step, const Thread& t, OnAccept&& on_accept) const {
+  for (const int direction : direction_sets_[static_cast<std::size_t>(step.directions)].directions) {
+    const int cell = next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_) +
+                           static_cast<std::size_t>(s.origin)];
+    if (cell < 0) continue;
+    Thread done = t;
+    if (step.captures && s.masks[kEnemy].test(cell)) {
+      done.here = static_cast<std::int16_t>(cell);
+      s.effect(done, Code::Capture, step.to_hand);
+    } else if (!s.masks[kEmpty].test(cell)) {
+      continue;
+    }
+    done.mover = kLanded;
+    done.here = done.land = static_cast<std::int16_t>(cell);
+    for (const Promotion& promotion : step.promotions)
+      if (regions_[static_cast<std::size_t>(promotion.region)].test(cell) != promotion.negate)
+        done.piece = promotion.piece;
+    if (on_accept(done)) return true;
+  }
+  return false;
+}
+
+// The types held, in (hands ...) order; or the one named, when held.
+template <int Words>
+typename GeneralMoves<Words>::HandTypes GeneralMoves<Words>::hand_types(const StateType& state, int player,
+                                                                        int arg) const {
+  const auto& hand = state.hands[player];
+  HandTypes held;
+  for (std::size_t slot = 0; slot < rules_->hands.size(); ++slot)
+    if (hand[slot] > 0 && (arg == kAnyHandPiece || rules_->hands[slot] == arg))
+      held.push_back(static_cast<std::int8_t>(rules_->hands[slot]));
+  return held;
+}
+
+template <int Words>
+std::optional<typename GeneralMoves<Words>::Drop> GeneralMoves<Words>::drop_of(const std::vector<Instruction>& code) {
+  if (code.size() != 3 || (code[0].code != Code::FromHand && code[0].code != Code::New) ||
+      code[1].code != Code::EnterWhere || code[1].negate || code[1].alt != kEmpty || code[2].code != Code::Accept)
+    return {};
+  return Drop{code[1], code[0].arg, code[0].code == Code::FromHand};
+}
+
+// The VM's runs of the drop: the types held in turn (FROMHAND's choices), each onto the cells from
+// the lowest (ENTERWHERE's); the runs a draw passes over (s.skip) are passed a type at a time.
+template <int Words>
+template <typename OnAccept>
+bool GeneralMoves<Words>::run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const {
+  const Board cells = entered_where(s, t, drop.enter);
+  const int count = cells.count();
+  const HandTypes types =
+      drop.from_hand ? hand_types(s.state, s.player, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
+  for (const std::int8_t type : types) {
+    if (s.skip >= count) {
+      s.skip -= count;
+      continue;
+    }
+    Thread done = t;
+    done.mover = kLanded;
+    done.piece = done.entered = type;
+    done.from_hand = drop.from_hand;
+    for (Board left = cells; left.any();) {
+      done.here = done.land = static_cast<std::int16_t>(left.pop_lowest());
+      if (on_accept(done)) return true;
+    }
+  }
+  return false;
+}
+
 template <int Words>
 template <typename Cells>
-[[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& enemy,
-                                                                  const Board& empty, Cells& cells) const {
+[[gnu::always_inline]] inline int GeneralMoves<Words>::jump_chain(int origin, int direction, const Board& over,
+                                                                  const Board& empty, Cells& cells,
+                                                                  bool chained) const {
   const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
   int jumps = 0;
   for (int at = origin;; ++jumps) {
-    const int over = next[at];
-    if (over < 0 || !enemy.test(over)) return jumps;
-    const int to = next[over];
+    if (jumps > 0 && !chained) return jumps;
+    const int jumped = next[at];
+    if (jumped < 0 || !over.test(jumped)) return jumps;
+    const int to = next[jumped];
     if (to < 0 || !empty.test(to)) return jumps;
-    cells.push_back(static_cast<std::int16_t>(over));
+    cells.push_back(static_cast<std::int16_t>(jumped));
     cells.push_back(static_cast<std::int16_t>(to));
     at = to;
   }
@@ -2872,10 +3019,14 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
       const std::optional<LineMove>& lines = compiled.lines[state.to_move];
+      const std::optional<Drop>& drops = compiled.drops[state.to_move];
+      const std::optional<Step>& steps = compiled.steps[state.to_move];
       const bool walked = slide && (slide->whole || defer);
       if (walked  ? run_slide(s, *slide, first, accept)
           : jumps ? run_jumps(s, *jumps, first, accept)
           : lines ? run_lines(s, *lines, first, accept)
+          : drops ? run_drops(s, *drops, first, accept)
+          : steps ? run_steps(s, *steps, first, accept)
                   : run(s, first, accept))
         return true;
     }
@@ -2904,11 +3055,11 @@ int GeneralMoves<Words>::piece_at(const StateType& state, int cell) const {
 }
 
 template <int Words>
-typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& enemy,
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpLine& line, const Board& over,
                                                                      const Board& empty) const {
   if (line.steps.empty()) return board_;
   Board starts;
-  for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
+  for (const GroupStep& step : line.steps) starts |= step.back(over & step.back(empty));
   return starts;
 }
 
@@ -2917,20 +3068,34 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpL
 template <int Words>
 template <typename Set>
 [[gnu::always_inline]] inline void GeneralMoves<Words>::origins_moves(const CompiledRule& compiled, int player,
-                                                                      Board origins, const Board& enemy,
-                                                                      const Board& empty, Set&& set) const {
+                                                                      Board origins, const Board& own,
+                                                                      const Board& enemy, const Board& empty,
+                                                                      Set&& set) const {
   const auto p = static_cast<std::size_t>(player);
+  if (const std::optional<Step>& step = compiled.steps[p]) {  // the neighbours it may step onto
+    const std::vector<Board>& around = direction_sets_[static_cast<std::size_t>(step->directions)].around;
+    const Board onto = step->captures ? empty | enemy : empty;
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      set(origin, (around[static_cast<std::size_t>(origin)] & onto).count());
+    }
+    return;
+  }
   if (const std::optional<JumpLine>& line = compiled.jumps[p]) {
     struct Tally {  // the cells of a chain are not kept, only their number
       void push_back(std::int16_t) {}
     } tally;
-    while (origins.any()) {
-      const int origin = origins.pop_lowest();
-      int moves = 0;
-      for (const int direction : line->directions) moves += jump_chain(origin, direction, enemy, empty, tally);
-      set(origin, moves);
-    }
-    return;
+    const Board& over = jumped(*line, own, enemy);
+    const auto count = [&](auto chained) {  // a constant, so that each chain's loop is compiled for it
+      while (origins.any()) {
+        const int origin = origins.pop_lowest();
+        int moves = 0;
+        for (const int direction : line->directions)
+          moves += jump_chain(origin, direction, over, empty, tally, chained());
+        set(origin, moves);
+      }
+    };
+    return line->chained ? count(std::true_type{}) : count(std::false_type{});
   }
   if (const std::optional<LineMove>& line = compiled.lines[p]) {
     const Board occupied = board_ - empty;  // no cell is blocked (count_priority)
@@ -3000,7 +3165,7 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
       if (only) return kNotCounted;
       only = &compiled;
     }
-  bool any = false, by_runs = false;
+  bool any = false, by_runs = false;  // by_runs: some rule needs the VM's count
   for (const CompiledRule*& rule : rule_of) {
     if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
     if (!rule) continue;
@@ -3008,15 +3173,17 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
     // A line move's count takes the cells that are not empty for pieces; its runs count pieces alone.
     if (rule->lines[p] && state.blocked.any()) return kNotCounted;
     any = true;
-    by_runs = by_runs || rule->by_runs[p];
+    by_runs = by_runs || (rule->by_runs[p] && !rule->steps[p] && !rule->drops[p]);
   }
   if (!any) return 0;
   if (by_runs) return count_by_runs(state, rule_of, counts);
   // Inlined, as origins_moves is: a call of the lambda per origin took Tablut's counts 6% more instructions.
-  return count_origins(
+  const int total = count_origins(
       state, rule_of, counts,
-      [&](const CompiledRule& rule, int, const Board& origins, const Board& enemy, const Board& empty, auto&& set)
-          __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, enemy, empty, set); });
+      [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy, const Board& empty,
+          auto&& set)
+          __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
+  return total + add_game_runs(counts, count_game_runs(state, rule_of, nullptr));  // a game rule here is a drop
 }
 
 // With a rule counted by its runs, and a search for them. Out of line, so that the counts of the
@@ -3028,31 +3195,22 @@ template <int Words>
   Search search(state, board_, nullptr, rules_->player_count());
   search.defer = true;
   search.fanning = Search::Fanning::Count;
-  int total = count_origins(
-      state, rule_of, counts,
-      [&](const CompiledRule& rule, int piece, Board origins, const Board& enemy, const Board& empty, auto&& set) {
-        if (!rule.by_runs[static_cast<std::size_t>(state.to_move)])
-          return origins_moves(rule, state.to_move, origins, enemy, empty, set);
-        while (origins.any()) {
-          const int origin = origins.pop_lowest();
-          set(origin, count_runs(search, rule, origin, piece));
-        }
-      });
-  // A game rule has no origin to slide or jump from: it is counted by its runs, after the pieces';
-  // several game rules in the listing's order, as one origin.
-  int runs = 0;
-  for (auto rule = rule_of.begin() + static_cast<std::ptrdiff_t>(rules_->pieces.size()); rule != rule_of.end(); ++rule)
-    if (*rule) runs += count_runs(search, **rule, -1, -1);
-  if (runs != 0) {
-    counts.push_back({-1, static_cast<std::int16_t>(runs), true});
-    total += runs;
-  }
-  return total;
+  const auto moves_from = [&](const CompiledRule& rule, int piece, Board origins, const Board& own, const Board& enemy,
+                              const Board& empty, auto&& set) {
+    if (!rule.by_runs[state.to_move] || rule.steps[state.to_move])  // counted with no run
+      return origins_moves(rule, state.to_move, origins, own, enemy, empty, set);
+    while (origins.any()) {
+      const int origin = origins.pop_lowest();
+      set(origin, count_runs(search, rule, origin, piece));
+    }
+  };
+  const int total = count_origins(state, rule_of, counts, moves_from);
+  return total + add_game_runs(counts, count_game_runs(state, rule_of, &search));
 }
 
 // The moves of each origin of the player to move, in the listing's order: moves_from(rule, piece,
-// origins, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The game
-// rule's moves are count_by_runs'.
+// origins, own, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The
+// game rule's moves are count_by_runs'. The enemy is every other player, as Search has it.
 template <int Words>
 template <typename MovesFrom>
 [[gnu::always_inline]] inline int GeneralMoves<Words>::count_origins(const StateType& state, const RulesOf& rule_of,
@@ -3060,13 +3218,15 @@ template <typename MovesFrom>
                                                                      MovesFrom&& moves_from) const {
   const auto p = static_cast<std::size_t>(state.to_move);
   const std::size_t game = rules_->pieces.size();
-  const Board& enemy = state.by_player[1 - state.to_move];
-  const Board empty = board_ - state.blocked - state.by_player[0] - state.by_player[1];
+  const Board& own = state.by_player[p];
+  const Board enemy = rules_->player_count() == kPlayers ? state.by_player[1 - p] : state.pieces() - own;
+  const Board empty = board_ - state.blocked - own - enemy;
   Board movable;  // the pieces that may have a move: a jump line's need a first jump
   for (std::size_t piece = 0; piece < game; ++piece)
     if (const CompiledRule* rule = rule_of[piece])
-      movable |=
-          rule->jumps[p] ? state.by_piece[piece] & jump_starts(*rule->jumps[p], enemy, empty) : state.by_piece[piece];
+      movable |= rule->jumps[p]
+                     ? state.by_piece[piece] & jump_starts(*rule->jumps[p], jumped(*rule->jumps[p], own, enemy), empty)
+                     : state.by_piece[piece];
   const Board origins = state.by_player[state.to_move] & movable;
   // Piece type by piece type, so that its rule is looked at once, not at every origin (Tablut's
   // counts took 13% more instructions with a piece_at and the rule's fields per origin); a cell
@@ -3081,7 +3241,7 @@ template <typename MovesFrom>
     const Board cells = state.by_piece[piece] & origins;
     if (rule) {
       const bool by_runs = rule->by_runs[p] || (rule->slide[p] && rule->slide[p]->runs_are_moves);
-      moves_from(*rule, static_cast<int>(piece), cells, enemy, empty, [&](int origin, int moves) {
+      moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
         by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
       });
     } else {
@@ -3112,6 +3272,33 @@ template <int Words>
   int runs = 0;
   run(s, start(s, compiled, piece), CountEach{&runs});
   return runs + s.fan_runs;
+}
+
+// The runs of `drop` for the player to move: the types held (or the new piece) times the empty
+// cells of its region (ENTERWHERE's cells, with no origin or mover on the board).
+template <int Words>
+int GeneralMoves<Words>::drop_runs(const StateType& state, const Drop& drop) const {
+  const int types = drop.from_hand ? static_cast<int>(hand_types(state, state.to_move, drop.piece).size()) : 1;
+  return types == 0 ? 0 : types * (regions_[drop.enter.arg] & (board_ - state.blocked - state.pieces())).count();
+}
+
+// The runs of the game rules that apply, several apart in the listing's order (rule_of's last): a
+// drop's counted from the state, any other's by running it in `search`.
+template <int Words>
+int GeneralMoves<Words>::count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const {
+  int runs = 0;
+  for (auto rule = rule_of.begin() + static_cast<std::ptrdiff_t>(rules_->pieces.size()); rule != rule_of.end(); ++rule)
+    if (*rule) {
+      const std::optional<Drop>& drop = (*rule)->drops[static_cast<std::size_t>(state.to_move)];
+      runs += drop ? drop_runs(state, *drop) : count_runs(*search, **rule, -1, -1);
+    }
+  return runs;
+}
+
+// Adds the game rules' runs, after every origin's moves, as origin -1's.
+static int add_game_runs(OriginCounts& counts, int runs) {
+  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true});
+  return runs;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the

@@ -304,10 +304,14 @@ class GeneralMoves {
   };
   // A chain of jumps along a line: (any-direction V DIRS (seq JUMP (repeat JUMP))), JUMP being
   // (go V) enemy capture (go V) empty, perhaps then waypoint. A piece jumps an enemy piece next to
-  // it onto the empty cell beyond, and may jump on the same way, stopping after any jump.
+  // it onto the empty cell beyond, and may jump on the same way, stopping after any jump. Or one
+  // jump alone, (any-direction V DIRS JUMP); and the piece jumped may be a friend (peg solitaire's
+  // hop), JUMP's test then friend.
   struct JumpLine {
     std::vector<int> directions;   // indices into directions_, in the rule's order; each has rays
     bool waypoints = false;        // each landing is a waypoint
+    bool chained = true;           // a jump may follow a jump; else one jump is the whole run
+    bool over_friends = false;     // the pieces jumped are the mover's player's, else the enemy's
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
   };
   // A move along a line as far as the line holds pieces: (any-direction V DIRS (seq (times
@@ -327,6 +331,31 @@ class GeneralMoves {
                  static_cast<std::size_t>(longest) +
              static_cast<std::size_t>(steps);
     }
+  };
+  // A step to a neighbour, (go DIRS) (or empty (seq enemy CAPTURE)) or (go DIRS) empty, perhaps
+  // then promotions (if (in R) (become P)), R perhaps negated: a rule counted by its runs
+  // (by_runs) whose runs from an origin are its neighbours along DIRS that are empty (or hold an
+  // enemy piece), so that a count takes them as a board, and a listing walks them with no VM
+  // (Dobutsu shogi's and Minishogi's steps).
+  struct Promotion {
+    int region = 0;
+    bool negate = false;
+    std::int8_t piece = 0;
+  };
+  struct Step {
+    int directions = 0;       // the index of the set in direction_sets_
+    bool captures = false;    // an enemy piece's cell is a move too
+    std::int8_t to_hand = 0;  // the capture's CAPTURE arg: 1 into the mover's hand
+    std::vector<Promotion> promotions;
+  };
+  // A game rule that brings a piece onto an empty cell of a region: its code is FROMHAND (or NEW),
+  // ENTERWHERE of the empty cells, ACCEPT. Its runs are each type held (or the new piece's) onto
+  // each of those cells, in that order: counted as a product and made with no VM (Dobutsu shogi's
+  // drops).
+  struct Drop {
+    Instruction enter;        // the ENTERWHERE
+    std::uint16_t piece = 0;  // FROMHAND's or NEW's arg
+    bool from_hand = false;
   };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
@@ -372,6 +401,9 @@ class GeneralMoves {
     // move, so both are counted (count_priority). Per player, as the code.
     enum class Brings : std::uint8_t { Either, Nothing, Piece };
     std::array<Brings, kMaxPlayers> brings{};
+    // Such a rule that is a Step, its moves counted as a board; or a Drop. Per player.
+    std::array<std::optional<Step>, kMaxPlayers> steps;
+    std::array<std::optional<Drop>, kMaxPlayers> drops;
   };
   // Whether no run of `a` and of `b`, two game rules, can make one move (CompiledRule::brings).
   static bool game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player);
@@ -496,10 +528,16 @@ class GeneralMoves {
   // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
   template <typename OnAccept>
   bool run_jumps(Search& s, const JumpLine& line, Thread t, OnAccept&& on_accept) const;
-  // The jumps from `origin` along `direction` over `enemy` pieces onto `empty` cells, as far as they
-  // go: each jumped cell, then its landing, appended to `cells`. Returns the number of jumps.
+  // The jumps from `origin` along `direction` over `over` pieces onto `empty` cells, as far as they
+  // go (one at most unless `chained`): each jumped cell, then its landing, appended to `cells`.
+  // Returns the number of jumps.
   template <typename Cells>
-  int jump_chain(int origin, int direction, const Board& enemy, const Board& empty, Cells& cells) const;
+  int jump_chain(int origin, int direction, const Board& over, const Board& empty, Cells& cells,
+                 bool chained = true) const;
+  // The pieces `line` jumps: the mover's player's (`own`) or the enemy's.
+  static const Board& jumped(const JumpLine& line, const Board& own, const Board& enemy) {
+    return line.over_friends ? own : enemy;
+  }
   // The runs of `line` from `t`, the thread that starts the rule, as run() would make them.
   template <typename OnAccept>
   bool run_lines(Search& s, const LineMove& line, Thread t, OnAccept&& on_accept) const;
@@ -508,20 +546,34 @@ class GeneralMoves {
   // piece, onto one of `landable`.
   int line_landing(const LineMove& line, int way, int origin, const Board& occupied, const Board& enemy,
                    const Board& landable) const;
-  // The cells from which `line` has a first jump: on a grid, found for the whole board by shifts;
-  // on a board with links, every cell.
-  Board jump_starts(const JumpLine& line, const Board& enemy, const Board& empty) const;
-  // How many moves `compiled`, a slide, a jump line or a line move, makes from each of `origins`, each once:
+  // The cells from which `line` has a first jump over `over` pieces: on a grid, found for the whole
+  // board by shifts; on a board with links, every cell.
+  Board jump_starts(const JumpLine& line, const Board& over, const Board& empty) const;
+  // How many moves `compiled`, a slide, a jump line, a line move or a step, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
-  [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& enemy,
-                                            const Board& empty, Set&& set) const;
+  [[gnu::always_inline]] void origins_moves(const CompiledRule& compiled, int player, Board origins, const Board& own,
+                                            const Board& enemy, const Board& empty, Set&& set) const;
+  // The types that (from-hand) of `arg` (kAnyHandPiece: any) enters for `player`, in (hands ...) order.
+  using HandTypes = boost::container::small_vector<std::int8_t, lang::kMaxHandPieces>;
+  HandTypes hand_types(const StateType& state, int player, int arg) const;
+  // The runs of `step` from `t`, the thread that starts its rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_steps(Search& s, const Step& step, const Thread& t, OnAccept&& on_accept) const;
+  // The runs of `drop` from `t`, the thread that starts its rule, as run() would make them.
+  template <typename OnAccept>
+  bool run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const;
+  static std::optional<Drop> drop_of(const std::vector<Instruction>& code);
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
   int count_runs(Search& s, const CompiledRule& compiled, int origin, int piece) const;
+  int drop_runs(const StateType& state, const Drop& drop) const;  // as count_runs counts them
   // The rule that applies, by piece type, the game's last (count_priority).
   using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
+  // The runs of the game rules that apply (rule_of's last): a drop's counted from the state, any
+  // other's by running it in `search` (nullptr when every one is a drop).
+  int count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const;
   int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
   template <typename MovesFrom>
   int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;

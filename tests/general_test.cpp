@@ -243,7 +243,7 @@ TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
 // A jump line (GeneralMoves::JumpLine) is walked on the board and its moves counted: a chain stops
 // after any jump, never turns, and needs an enemy piece then an empty cell at each jump. Without
 // waypoints a chain is written from its origin to its landing; the same shape over friendly
-// pieces is no jump line, run by the VM and not counted.
+// pieces, which it does not take, is no jump line, run by the VM and not counted.
 TEST(GeneralRules, AJumpLineIsCountedAndStopsAfterAnyJump) {
   const std::string jump = "(seq (go d) enemy capture (go d) empty)";
   const Game game = rook_game("(moves (any-direction d (n e s w) (seq " + jump + " (repeat " + jump + "))))");
@@ -268,6 +268,40 @@ TEST(GeneralRules, AJumpLineIsCountedAndStopsAfterAnyJump) {
   friendly.visit([](const auto& program) {
     EXPECT_FALSE(program.draws_by_count());
     EXPECT_EQ(move_texts(program, position(program, "5/R4/5/R4/R4 White 0")), (Texts{"a1-a3", "a1-a5"}));
+  });
+}
+
+// One jump with no chain after it, and a jump over a friendly piece that takes it (peg
+// solitaire's hop), are jump lines too: counted, drawn as listed, a single jump never going on.
+TEST(GeneralRules, ASingleJumpOrAJumpOverAFriendIsAJumpLine) {
+  const Game single = rook_game("(moves (any-direction d (n e s w) (seq (go d) enemy capture (go d) empty)))");
+  single.visit([](const auto& program) {
+    ASSERT_TRUE(program.draws_by_count());
+    const auto start = position(program, "5/r4/1r3/r1r2/R4 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3"}));
+    MoveList listed;
+    program.legal_moves(start, listed);
+    typename std::decay_t<decltype(program)>::DrawCounts counts;
+    program.count_drawable(start, counts);
+    ASSERT_EQ(counts.total, 1);
+    std::vector<GeneralRecord> records;
+    EXPECT_EQ(program.drawn_move(start, counts, 0, records), listed[0]);
+    EXPECT_EQ(program.position_text(after(program, start, "a1xa3")), "5/r4/Rr3/2r2/5 Black 1");
+  });
+  const Game friendly = rook_game("(moves (any-direction d (n e s w) (seq (go d) friend capture (go d) empty)))");
+  friendly.visit([](const auto& program) {
+    ASSERT_TRUE(program.draws_by_count());
+    const auto start = position(program, "4r/5/5/R4/RR1R1 White 0");
+    EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3", "a1xc1"}));
+    MoveList listed;
+    program.legal_moves(start, listed);
+    typename std::decay_t<decltype(program)>::DrawCounts counts;
+    program.count_drawable(start, counts);
+    ASSERT_EQ(counts.total, 2);
+    std::vector<GeneralRecord> records;
+    for (int i = 0; i < 2; ++i)
+      EXPECT_EQ(program.drawn_move(start, counts, i, records), listed[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(program.position_text(after(program, start, "a1xc1")), "4r/5/5/R4/2RR1 Black 1");
   });
 }
 
@@ -453,6 +487,10 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   for (const std::string name : {"tablut", "brandubh", "hasami-shogi", "konane", "nine-mens-morris", "pentago",
                                  "lines-of-action", "kalah", "go"})
     expect_draws_are_listed(Game::load(kSourceDir + "/games/" + name + ".game"), name, kGames, 20);
+  // One player: no enemy, the pegs jump their own (a single jump along a line).
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/peg-solitaire.game"), "peg-solitaire", 4 * kGames, 15);
+  // Steps onto an empty cell or an enemy piece taken to the hand, a promotion, drops from the hand.
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/dobutsu-shogi.game"), "dobutsu-shogi", 4 * kGames, 8);
 }
 
 // A slide whose two directions are one for White (north and White's forward) reaches each landing
@@ -600,6 +638,33 @@ TEST(GeneralRules, SowingsAreFansWhereTheirCodeMakesOneRun) {
     });
     expect_draws_are_listed(game, moves, kGames, 5);
   }
+}
+
+// A step onto an empty cell or an enemy piece taken (an or whose ways exclude each other by their
+// first test), perhaps promoting, is counted by its runs, as a board of the origin's neighbours
+// (GeneralMoves::Step); so is a drop of any type held onto an empty cell, each type a move. An or
+// whose way moves on from the cell chosen, before a landing tells the runs apart, is not counted.
+TEST(GeneralRules, StepsAndDropsAreCountedAndDrawnAsListed) {
+  constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 6;
+  const std::string game =
+      "(game \"Steps\" (players (White north) (Black south)) (board (rectangle 4 5)) (hands Man)\n"
+      "(piece King \"K\" (moves (go (n ne e se s sw w nw)) (or (seq enemy (capture to-hand)) empty)))\n"
+      "(piece Man \"M\" (moves (go (forward forward-left forward-right)) (or empty (seq enemy (capture to-hand)))\n"
+      "  (if (in far-row) (become King))))\n"
+      "(moves (from-hand) (enter all) empty)\n"
+      "(setup (place White King a1) (place White Man (cells b2 c2))\n"
+      "  (place Black King d5) (place Black Man (cells b4 c4)))\n"
+      "(end (lose (lost King)) (lose no-legal-moves) (draw (ply-limit 60))))";
+  expect_draws_are_listed(troyka_tests::game_from_text(game), "steps", kGames, 5);
+  // Steps onto empty cells only, a capture off the board, a promotion where a region's test fails.
+  const std::string other = game.substr(0, game.find("(piece King")) +
+                            "(piece King \"K\" (moves (go (n ne e se s sw w nw)) (or (seq enemy capture) empty)))\n"
+                            "(piece Man \"M\" (moves (go (forward forward-left forward-right)) empty\n"
+                            "  (if (not (in (rows 1 2))) (become King))))\n" +
+                            game.substr(game.find("(moves (from-hand)"));
+  expect_draws_are_listed(troyka_tests::game_from_text(other), "other steps", kGames, 5);
+  const Game moving_on = rook_game("(moves (go (n s)) (or empty (seq enemy capture (go n))))");
+  moving_on.visit([](const auto& program) { EXPECT_FALSE(program.draws_by_count()); });
 }
 
 // A lookahead of fixed steps and tests (a PATTERN, resolved per cell when compiled) runs as the VM

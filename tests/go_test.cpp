@@ -255,7 +255,7 @@ TEST(Go, LegalCellsFoundByGroupsAreTheCellsTheRulesAllow) {
       plain.visit([&](const auto& by_runs) {
         EXPECT_NE(by_groups.describe().find(", its legal cells found by groups"), std::string::npos) << variant.name;
         EXPECT_EQ(by_runs.describe().find(", its legal cells found by groups"), std::string::npos) << variant.name;
-        EXPECT_EQ(by_groups.draws_by_count(), variant.players.find("Red") == std::string::npos) << variant.name;
+        EXPECT_TRUE(by_groups.draws_by_count()) << variant.name;  // any number of players
         Rng rng(3);
         int captures = 0;
         for (int game = 0; game < (kSlowBuild ? 2 : 10); ++game) {
