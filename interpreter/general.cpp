@@ -1160,6 +1160,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // has one rule, or several that each apply under a condition; the game one rule, or several
   // such: count_moves refuses a position where two of one piece type, or two game rules, apply
   // (of any priorities), since their moves may be one. Priorities are counted as list() runs them, lowest first.
+  // A rule of a phase applies under a condition as one of a (when ...) does: applies() asks both.
+  const auto conditional = [](const lang::core::Rule& rule) { return rule.when || rule.phase >= 0; };
   for (int player = 0; player < rules_->player_count(); ++player) {
     const auto p = static_cast<std::size_t>(player);
     // Per piece type, and the game's at the end: the rules, and whether each applies under a condition.
@@ -1172,7 +1174,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (const CompiledRule& compiled : compiled_)
       if (!compiled.rule->fallback && !compiled.code[p].empty()) {
         ++rules_of[owner(*compiled.rule)];
-        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
+        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && conditional(*compiled.rule);
       }
     bool counted = rules_->player_count() == kPlayers, some_counted = false;
     for (CompiledRule& compiled : compiled_) {
@@ -1182,7 +1184,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
           rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
       compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
       const std::size_t of = owner(rule);
-      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || rule.when);
+      counted = counted && (rules_of[of] == 1 || each_when[of]) && (compiled.counted[p] || conditional(rule));
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
