@@ -1253,6 +1253,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // has one rule, or several that each apply under a condition; the game one rule, or several
   // such: count_moves refuses a position where two of one piece type, or two game rules, apply
   // (of any priorities), since their moves may be one. Priorities are counted as list() runs them, lowest first.
+  // A rule of a phase applies under a condition as one of a (when ...) does: applies() asks both.
+  const auto conditional = [](const lang::core::Rule& rule) { return rule.when || rule.phase >= 0; };
   for (int player = 0; player < rules_->player_count(); ++player) {
     const auto p = static_cast<std::size_t>(player);
     // Per piece type, and the game's at the end: the rules, and whether each applies under a condition.
@@ -1265,7 +1267,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
     for (const CompiledRule& compiled : compiled_)
       if (!compiled.rule->fallback && !compiled.code[p].empty()) {
         ++rules_of[owner(*compiled.rule)];
-        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && compiled.rule->when;
+        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && conditional(*compiled.rule);
       }
     // The game rules may be several when every two of them are apart (game_rules_apart).
     bool apart_game_rules = true;
@@ -1284,7 +1286,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       const std::size_t of = owner(rule);
       const bool game = rule.scope == lang::core::Rule::Scope::Game;
       counted = counted && (rules_of[of] == 1 || each_when[of] || (game && apart_game_rules)) &&
-                (compiled.counted[p] || rule.when);
+                (compiled.counted[p] || conditional(rule));
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
@@ -3150,15 +3152,17 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   RulesOf rule_of(game + 1, nullptr);  // by piece type, the game's last
   // Two rules of one piece type, or of the game, that apply (of any priority: nth_move runs them
   // all from the origin drawn) may make one move: not counted.
-  // Game rules apart (game_rules_apart) are counted one after the other: the later ones follow
-  // the first, at the end of rule_of.
+  // Game rules of one priority that are apart (game_rules_apart) are counted one after the other:
+  // the later ones follow the first, at the end of rule_of. Of two priorities they are listed, as
+  // two rules of a piece type are (Morris in Ludii's form: a placement and the mill's removal).
   for (const CompiledRule& compiled : compiled_)
     if (applies(compiled, state, false, others_can_move, -1)) {
       const bool piece = compiled.rule->scope == lang::core::Rule::Scope::Piece;
       const CompiledRule*& only = rule_of[piece ? static_cast<std::size_t>(compiled.rule->piece) : game];
-      if (only && !piece &&
-          std::all_of(rule_of.begin() + static_cast<std::ptrdiff_t>(game), rule_of.end(),
-                      [&](const CompiledRule* other) { return game_rules_apart(*other, compiled, state.to_move); })) {
+      const auto apart = [&](const CompiledRule* other) {
+        return other->rule->priority == compiled.rule->priority && game_rules_apart(*other, compiled, state.to_move);
+      };
+      if (only && !piece && std::all_of(rule_of.begin() + static_cast<std::ptrdiff_t>(game), rule_of.end(), apart)) {
         rule_of.push_back(&compiled);
         continue;
       }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -459,12 +460,14 @@ TEST(GeneralRules, PlayoutsMatchTheRandomMoveLoopInEveryGame) {
 // Plays `games` random games of `game` and checks, in every position, that the draw by count
 // counts the listing's moves and that index i draws the listing's i-th move; the games must make
 // more than `plies` positions each.
-void expect_draws_are_listed(const Game& game, const std::string& name, int games, int plies) {
+// With `listed_at` above 0, that share of the positions at most may refuse the count (two rules
+// that apply there, say), their moves then drawn from the listing; every other is counted.
+void expect_draws_are_listed(const Game& game, const std::string& name, int games, int plies, double listed_at = 0) {
   game.visit([&](const auto& program) {
     using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
     ASSERT_TRUE(program.draws_by_count()) << name;
     Rng rng(1);
-    int positions = 0;
+    int positions = 0, refused = 0;
     for (int played = 0; played < games; ++played)
       for (auto state = program.initial_state(); !state.over;
            program.apply(state, program.random_move(state, rng)), ++positions) {
@@ -472,6 +475,10 @@ void expect_draws_are_listed(const Game& game, const std::string& name, int game
         program.legal_moves(state, listed);
         DrawCounts counts;
         program.count_drawable(state, counts);
+        if (listed_at > 0 && counts.total == 0 && !listed.empty()) {
+          ++refused;
+          continue;
+        }
         ASSERT_EQ(counts.total, static_cast<int>(listed.size())) << name << " " << program.position_text(state);
         std::vector<GeneralRecord> records;
         for (int i = 0; i < counts.total; ++i)
@@ -479,6 +486,7 @@ void expect_draws_are_listed(const Game& game, const std::string& name, int game
               << name << " " << program.position_text(state) << " index " << i;
       }
     EXPECT_GT(positions, plies * games) << name;
+    EXPECT_LE(refused, listed_at * positions) << name;
   });
 }
 
@@ -491,6 +499,26 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   expect_draws_are_listed(Game::load(kSourceDir + "/games/peg-solitaire.game"), "peg-solitaire", 4 * kGames, 15);
   // Steps onto an empty cell or an enemy piece taken to the hand, a promotion, drops from the hand.
   expect_draws_are_listed(Game::load(kSourceDir + "/games/dobutsu-shogi.game"), "dobutsu-shogi", 4 * kGames, 8);
+  // Two game rules, each of a (when ...): the placements and a mill's removal, a decision of its own.
+  expect_draws_are_listed(Game::load(kSourceDir + "/bench/games/nine-mens-morris-ludii.game"), "morris, Ludii's",
+                          kGames, 40);
+}
+
+// A rule of a phase applies under a condition as one of a (when ...) does: Ludii's Morris with its
+// placements of the phase alone, beside the removal's game rule, is drawn by count, listed only
+// where both apply (a mill closed while placing: the removal's priority 0 then rules).
+TEST(GeneralRules, ARuleOfAPhaseIsDrawnByCount) {
+  const std::string file = kSourceDir + "/bench/games/nine-mens-morris-ludii.game";
+  std::string text(std::filesystem::file_size(file), '\0');
+  std::FILE* in = std::fopen(file.c_str(), "rb");
+  ASSERT_NE(in, nullptr);
+  ASSERT_EQ(std::fread(text.data(), 1, text.size(), in), text.size());
+  std::fclose(in);
+  const std::string placing = "(moves (phase placement) (when (= (counter mill) 0))";
+  ASSERT_NE(text.find(placing), std::string::npos);
+  text.replace(text.find(placing), placing.size(), "(moves (phase placement) (priority 1)");
+  expect_draws_are_listed(troyka_tests::game_from_text(text), "morris, a rule of a phase",
+                          troyka_tests::kSlowBuild ? 1 : 3, 40, 0.1);
 }
 
 // A slide whose two directions are one for White (north and White's forward) reaches each landing

@@ -123,6 +123,21 @@ TEST(HasamiShogi, CapturingAllButOneOfTheEnemyMenWins) {
   });
 }
 
+// 300 plies without a winner draw; --param limit=N moves the draw to N plies (Ludii's games of
+// Hasami Shogi stop only at its 2,500-turn limit: docs/performance.md).
+TEST(HasamiShogi, ThePlyLimitIsAParameter) {
+  const char* before_the_limit = "5/5/2m2/5/1M3 Black 299 taken=0,0";
+  hasami_game(5).visit([&](const auto& program) {
+    const auto state = after(program, position(program, before_the_limit), "b1-b2");
+    EXPECT_TRUE(state.over);
+    EXPECT_EQ(state.winner, kDraw);
+  });
+  game("hasami-shogi.game", {{"size", "5"}, {"limit", "2500"}}).visit([&](const auto& program) {
+    EXPECT_FALSE(after(program, position(program, before_the_limit), "b1-b2").over);
+    EXPECT_TRUE(after(program, position(program, "5/5/2m2/5/1M3 Black 2499 taken=0,0"), "b1-b2").over);
+  });
+}
+
 // On 5x5 (four captures win), where random games last about 180 plies, with 30 playouts a move and
 // no decisive-move tests in them: a win by a counter is found only by trying each move on a copy,
 // which makes such playouts several times slower (docs/agents.md).

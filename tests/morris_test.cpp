@@ -93,6 +93,32 @@ TEST(Morris, AMillRemovesAnEnemyManInNoMill) {
   });
 }
 
+// bench/games/nine-mens-morris-ludii.game, the decisions as Ludii splits them: White's third man
+// closes a1-d1-g1, and the removal that this game's move makes at once is, there, a decision of
+// White's own that follows (troyka against Ludii, docs/performance.md).
+TEST(Morris, LudiisFormMakesTheRemovalADecisionOfItsOwn) {
+  const std::vector<std::string> opening = {"a1", "a7", "d1", "d7"};
+  morris_game().visit([&](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string& text : opening) state = troyka_tests::after(program, state, text);
+    std::vector<std::string> onto_g1;
+    for (const std::string& text : move_texts(program, state))
+      if (text.starts_with("g1")) onto_g1.push_back(text);
+    EXPECT_EQ(onto_g1, (std::vector<std::string>{"g1xa7", "g1xd7"}));
+  });
+  const Game ludii = Game::load(std::string(TROYKA_SOURCE_DIR) + "/bench/games/nine-mens-morris-ludii.game");
+  ludii.visit([&](const auto& program) {
+    auto state = program.initial_state();
+    for (const std::string& text : opening) state = troyka_tests::after(program, state, text);
+    state = troyka_tests::after(program, state, "g1");
+    EXPECT_EQ(state.to_move, 0);  // White again
+    EXPECT_EQ(move_texts(program, state), (std::vector<std::string>{"xa7", "xd7"}));
+    state = troyka_tests::after(program, state, "xa7");
+    EXPECT_EQ(state.to_move, 1);
+    EXPECT_EQ(move_texts(program, state).size(), 20u);  // Black places on any of the 20 empty points
+  });
+}
+
 // Every Black man stands in a mill: any of them may go, and each move names the man it takes.
 TEST(Morris, WhenEveryEnemyManIsInAMillAnyMayGo) {
   const morris::Position at = morris::with_men({"a1", "g1", "d2", "a4", "c4"}, {"b6", "d6", "f6"}, {9, 9}, 30);
