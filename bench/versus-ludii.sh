@@ -5,7 +5,9 @@
 #
 # LUDII_JAR is a built Ludii.jar (or a classpath holding Ludii's classes and its lud/ files).
 # SECONDS (default 20) is each side's measuring time per game; Ludii warms up (JIT) for
-# WARMUP seconds first (default 10). GAME picks rows by troyka file name (default: all).
+# WARMUP seconds first (default 10). GAME picks rows by troyka file name (default: all): a file of
+# games/, or of bench/games/ for a game written as Ludii plays it (nine-mens-morris-ludii: the
+# removal after a mill a decision of its own). Hasami Shogi has a second row with Ludii's length.
 # OWN_TIMER=0 skips the run of Ludii's own timer (the last column), which doubles Ludii's time.
 # troyka is build/troyka (or $TROYKA), built with -DCMAKE_BUILD_TYPE=Release.
 #
@@ -60,9 +62,11 @@ pairs=(
   "clobber|-|board/war/replacement/stalemate/Clobber.lud|Rows/5;Columns/6"
   "knightthrough|-|board/race/reach/Knightthrough.lud|-"
   "hasami-shogi|-|board/war/replacement/checkmate/shogi/Hasami Shogi.lud|-"
+  "hasami-shogi|--param limit=2500 --max-plies 2500|board/war/replacement/checkmate/shogi/Hasami Shogi.lud|-"
   "tablut|-|board/war/custodial/Tablut.lud|-"
   "brandubh|-|board/war/custodial/Brandub.lud|-"
   "nine-mens-morris|-|board/space/line/Nine Men's Morris.lud|-"
+  "nine-mens-morris-ludii|-|board/space/line/Nine Men's Morris.lud|-"
   "connect6|-|board/space/line/Connect6.lud|-"
   "minishogi|-|board/war/replacement/checkmate/shogi/Minishogi.lud|-"
   "go|-|board/space/territory/Go.lud|Board Size/9x9"
@@ -133,7 +137,9 @@ for pair in "${pairs[@]}"; do
   if [ "$#" -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$file"; then continue; fi
   [ "$targs" = "-" ] && targs=""
   # troyka: wall-clock rate from its bench, CPU rate from the process's user+sys time (start-up included).
-  /usr/bin/time -f '%U %S' -o "$work/time" "$troyka" bench "$root/games/$file.game" $targs \
+  rules="$root/games/$file.game"
+  [ -e "$rules" ] || rules="$root/bench/games/$file.game"  # a game written as Ludii plays it
+  /usr/bin/time -f '%U %S' -o "$work/time" "$troyka" bench "$rules" $targs \
     --seconds "$secs" --seed 1 --json >"$work/troyka.json"
   t_wall=$(sed -n 's/.*"playouts_per_second":\([0-9.]*\).*/\1/p' "$work/troyka.json")
   t_n=$(sed -n 's/.*"playouts":\([0-9]*\).*/\1/p' "$work/troyka.json")
