@@ -375,6 +375,43 @@ class GeneralMoves<Words>::Compiler {
     return apart.ok && (!apart.chosen || apart.carried);
   }
 
+  // The openings of `code` (CompiledRule::openings): its start followed through its choices (SPLIT,
+  // JUMP) until each way has made one step (GO, or the STEPWHERE of a go along several directions
+  // and a test) and tested the cell reached with a mask, the run dying if it fails. Any other
+  // instruction first (an effect, a mark, a test of the origin or one that branches): none.
+  std::vector<Opening> openings(const std::vector<Instruction>& code) const {
+    if (owner_.rules_->has_links() || code.empty()) return {};
+    std::vector<Opening> found;
+    std::vector<std::pair<std::int32_t, int>> pending{{0, -1}};  // pc, the direction stepped (-1: none yet)
+    std::vector<std::pair<std::int32_t, int>> seen;
+    const auto add = [&](int direction, int mask, bool negate) {
+      found.push_back(Opening{group_step(direction), static_cast<std::uint16_t>(mask), negate});
+    };
+    while (!pending.empty()) {
+      const auto [pc, stepped] = pending.back();
+      pending.pop_back();
+      if (pc < 0 || std::find(seen.begin(), seen.end(), std::pair{pc, stepped}) != seen.end()) continue;
+      if (seen.size() > kOpeningBudget) return {};
+      seen.emplace_back(pc, stepped);
+      const Instruction& in = code[static_cast<std::size_t>(pc)];
+      const Instruction& choice = in.code == Code::Fan ? owner_.fans_[in.arg].choice : in;
+      if (in.code == Code::Split || in.code == Code::Jump) {
+        if (in.code == Code::Split) pending.emplace_back(pc + 1, stepped);
+        pending.emplace_back(in.alt, stepped);
+      } else if (stepped < 0 && in.code == Code::Go) {
+        pending.emplace_back(pc + 1, in.arg);
+      } else if (stepped < 0 && choice.code == Code::StepWhere) {
+        for (const int direction : owner_.direction_sets_[choice.arg].directions)
+          add(direction, choice.alt, choice.negate);
+      } else if (stepped >= 0 && in.code == Code::Test && in.alt < 0) {
+        add(stepped, in.arg, in.negate);
+      } else {
+        return {};
+      }
+    }
+    return found;
+  }
+
  private:
   struct Apart {
     bool ok = true;
@@ -1116,6 +1153,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
         if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
+      if (rule.scope == lang::core::Rule::Scope::Piece) compiled.openings[p] = compiler.openings(compiled.code[p]);
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
       if (compiled.by_runs[p])
@@ -2699,11 +2737,25 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     }
     origins &= any_rule;
   }
+  // The origins each applying piece rule with openings runs from (CompiledRule::openings).
+  boost::container::small_vector<Board, 16> opens_from;
+  if (piece_rules && std::any_of(applying.begin(), applying.end(), [&](const CompiledRule* compiled) {
+        return !compiled->openings[state.to_move].empty();
+      })) {
+    Board any_rule;
+    for (const CompiledRule* compiled : applying) {
+      const std::vector<Opening>& openings = compiled->openings[state.to_move];
+      opens_from.push_back(openings.empty() ? board_ : opening_origins(openings, s));
+      if (compiled->rule->scope == lang::core::Rule::Scope::Piece) any_rule |= opens_from.back();
+    }
+    origins &= any_rule;
+  }
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
     for (std::size_t i = 0; i < applying.size(); ++i) {
       const CompiledRule& compiled = *applying[i];
       if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece)) continue;
       if (targets && s.origin >= 0 && !runs_from[i].test(s.origin)) continue;
+      if (!opens_from.empty() && s.origin >= 0 && !opens_from[i].test(s.origin)) continue;
       const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
@@ -2746,6 +2798,19 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpL
   Board starts;
   for (const GroupStep& step : line.steps) starts |= step.back(enemy & step.back(empty));
   return starts;
+}
+
+// A neighbour of an origin is never the origin on a grid, so the masks hold there as on the board.
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::opening_origins(const std::vector<Opening>& openings,
+                                                                         const Search& s) const {
+  Board origins;
+  for (const Opening& opening : openings) {
+    const Board& cells =
+        opening.mask < kPieceMasks ? s.masks[opening.mask] : s.state.by_piece[opening.mask - kPieceMasks];
+    origins |= opening.step.back(opening.negate ? board_ - cells : cells);
+  }
+  return origins;
 }
 
 // The rule's shape is looked at once for all the origins: per origin it took Tablut's counts 13%
