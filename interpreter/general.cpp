@@ -384,9 +384,17 @@ class GeneralMoves<Words>::Compiler {
     std::vector<Opening> found;
     std::vector<std::pair<std::int32_t, int>> pending{{0, -1}};  // pc, the direction stepped (-1: none yet)
     std::vector<std::pair<std::int32_t, int>> seen;
-    const auto add = [&](int direction, int mask, bool negate) {
-      found.push_back(Opening{group_step(direction), static_cast<std::uint16_t>(mask), negate});
+    const auto add = [&](int direction, int mask, bool negate) {  // each once
+      const Opening opening{group_step(direction), static_cast<std::uint16_t>(mask), negate};
+      if (std::none_of(found.begin(), found.end(), [&](const Opening& known) {
+            return known.step.left == opening.step.left && known.step.right == opening.step.right &&
+                   known.mask == opening.mask && known.negate == opening.negate;
+          }))
+        found.push_back(opening);
     };
+    // More openings than a man's or a king's few cost more shifts a listing than they spare runs
+    // (chess's pieces, which can nearly all move: 3% more instructions with them).
+    constexpr std::size_t kMostOpenings = 8;
     while (!pending.empty()) {
       const auto [pc, stepped] = pending.back();
       pending.pop_back();
@@ -409,6 +417,7 @@ class GeneralMoves<Words>::Compiler {
         return {};
       }
     }
+    if (found.size() > kMostOpenings) return {};
     return found;
   }
 
@@ -2739,13 +2748,21 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   }
   // The origins each applying piece rule with openings runs from (CompiledRule::openings).
   boost::container::small_vector<Board, 16> opens_from;
-  if (piece_rules && std::any_of(applying.begin(), applying.end(), [&](const CompiledRule* compiled) {
-        return !compiled->openings[state.to_move].empty();
-      })) {
+  // Only for a listing of every origin (one origin's runs are few; a search for takes has its
+  // reach), and not for a piece type the player has none of (a draughts king in most positions).
+  if (origin == -1 && !targets && piece_rules &&
+      std::any_of(applying.begin(), applying.end(),
+                  [&](const CompiledRule* compiled) { return !compiled->openings[state.to_move].empty(); })) {
     Board any_rule;
     for (const CompiledRule* compiled : applying) {
       const std::vector<Opening>& openings = compiled->openings[state.to_move];
-      opens_from.push_back(openings.empty() ? board_ : opening_origins(openings, s));
+      const int piece = compiled->rule->piece;
+      if (openings.empty())
+        opens_from.push_back(board_);
+      else if (piece >= 0 && !(state.by_piece[piece] & state.by_player[state.to_move]).any())
+        opens_from.push_back(Board());
+      else
+        opens_from.push_back(opening_origins(openings, s));
       if (compiled->rule->scope == lang::core::Rule::Scope::Piece) any_rule |= opens_from.back();
     }
     origins &= any_rule;
