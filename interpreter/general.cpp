@@ -415,6 +415,51 @@ class GeneralMoves<Words>::Compiler {
       if (steps.around[static_cast<std::size_t>(cell)].test(cell)) return {};
     return found;
   }
+  // The openings of `code` (CompiledRule::openings): its start followed through its choices (SPLIT,
+  // JUMP) until each way has made one step (GO, or the STEPWHERE of a go along several directions
+  // and a test) and tested the cell reached with a mask, the run dying if it fails. Any other
+  // instruction first (an effect, a mark, a test of the origin or one that branches): none.
+  std::vector<Opening> openings(const std::vector<Instruction>& code) const {
+    if (owner_.rules_->has_links() || code.empty()) return {};
+    std::vector<Opening> found;
+    std::vector<std::pair<std::int32_t, int>> pending{{0, -1}};  // pc, the direction stepped (-1: none yet)
+    std::vector<std::pair<std::int32_t, int>> seen;
+    const auto add = [&](int direction, int mask, bool negate) {  // each once
+      const Opening opening{group_step(direction), static_cast<std::uint16_t>(mask), negate};
+      if (std::none_of(found.begin(), found.end(), [&](const Opening& known) {
+            return known.step.left == opening.step.left && known.step.right == opening.step.right &&
+                   known.mask == opening.mask && known.negate == opening.negate;
+          }))
+        found.push_back(opening);
+    };
+    // More openings than a man's or a king's few cost more shifts a listing than they spare runs
+    // (chess's pieces, which can nearly all move: 3% more instructions with them).
+    constexpr std::size_t kMostOpenings = 8;
+    while (!pending.empty()) {
+      const auto [pc, stepped] = pending.back();
+      pending.pop_back();
+      if (pc < 0 || std::find(seen.begin(), seen.end(), std::pair{pc, stepped}) != seen.end()) continue;
+      if (seen.size() > kOpeningBudget) return {};
+      seen.emplace_back(pc, stepped);
+      const Instruction& in = code[static_cast<std::size_t>(pc)];
+      const Instruction& choice = in.code == Code::Fan ? owner_.fans_[in.arg].choice : in;
+      if (in.code == Code::Split || in.code == Code::Jump) {
+        if (in.code == Code::Split) pending.emplace_back(pc + 1, stepped);
+        pending.emplace_back(in.alt, stepped);
+      } else if (stepped < 0 && in.code == Code::Go) {
+        pending.emplace_back(pc + 1, in.arg);
+      } else if (stepped < 0 && choice.code == Code::StepWhere) {
+        for (const int direction : owner_.direction_sets_[choice.arg].directions)
+          add(direction, choice.alt, choice.negate);
+      } else if (stepped >= 0 && in.code == Code::Test && in.alt < 0) {
+        add(stepped, in.arg, in.negate);
+      } else {
+        return {};
+      }
+    }
+    if (found.size() > kMostOpenings) return {};
+    return found;
+  }
 
  private:
   struct Apart {
@@ -1198,6 +1243,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
         if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
+      if (rule.scope == lang::core::Rule::Scope::Piece) compiled.openings[p] = compiler.openings(compiled.code[p]);
       compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
                             compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
       if (compiled.by_runs[p]) {
@@ -3012,11 +3058,33 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     }
     origins &= any_rule;
   }
+  // The origins each applying piece rule with openings runs from (CompiledRule::openings).
+  boost::container::small_vector<Board, 16> opens_from;
+  // Only for a listing of every origin (one origin's runs are few; a search for takes has its
+  // reach), and not for a piece type the player has none of (a draughts king in most positions).
+  if (origin == -1 && !targets && piece_rules &&
+      std::any_of(applying.begin(), applying.end(),
+                  [&](const CompiledRule* compiled) { return !compiled->openings[state.to_move].empty(); })) {
+    Board any_rule;
+    for (const CompiledRule* compiled : applying) {
+      const std::vector<Opening>& openings = compiled->openings[state.to_move];
+      const int piece = compiled->rule->piece;
+      if (openings.empty())
+        opens_from.push_back(board_);
+      else if (piece >= 0 && !(state.by_piece[piece] & state.by_player[state.to_move]).any())
+        opens_from.push_back(Board());
+      else
+        opens_from.push_back(opening_origins(openings, s));
+      if (compiled->rule->scope == lang::core::Rule::Scope::Piece) any_rule |= opens_from.back();
+    }
+    origins &= any_rule;
+  }
   const auto run_rules = [&](lang::core::Rule::Scope scope, int piece) {
     for (std::size_t i = 0; i < applying.size(); ++i) {
       const CompiledRule& compiled = *applying[i];
       if (compiled.rule->scope != scope || (piece >= 0 && compiled.rule->piece != piece)) continue;
       if (targets && s.origin >= 0 && !runs_from[i].test(s.origin)) continue;
+      if (!opens_from.empty() && s.origin >= 0 && !opens_from[i].test(s.origin)) continue;
       const Thread first = start(s, compiled, piece);
       const std::optional<Slide>& slide = compiled.slide[state.to_move];
       const std::optional<JumpLine>& jumps = compiled.jumps[state.to_move];
@@ -3063,6 +3131,19 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::jump_starts(const JumpL
   Board starts;
   for (const GroupStep& step : line.steps) starts |= step.back(over & step.back(empty));
   return starts;
+}
+
+// A neighbour of an origin is never the origin on a grid, so the masks hold there as on the board.
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::opening_origins(const std::vector<Opening>& openings,
+                                                                         const Search& s) const {
+  Board origins;
+  for (const Opening& opening : openings) {
+    const Board& cells =
+        opening.mask < kPieceMasks ? s.masks[opening.mask] : s.state.by_piece[opening.mask - kPieceMasks];
+    origins |= opening.step.back(opening.negate ? board_ - cells : cells);
+  }
+  return origins;
 }
 
 // The rule's shape is looked at once for all the origins: per origin it took Tablut's counts 13%

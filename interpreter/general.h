@@ -293,6 +293,13 @@ class GeneralMoves {
     Board forward(const Board& cells) const { return (cells & from).shifted(left, right); }
     Board back(const Board& cells) const { return cells.shifted(right, left) & from; }  // whose neighbour is in cells
   };
+  // A first step of a piece rule and the test of the cell it reaches, one of those every run of the
+  // rule makes before anything else (CompiledRule::openings).
+  struct Opening {
+    GroupStep step;
+    std::uint16_t mask = 0;
+    bool negate = false;
+  };
   struct Slide {
     std::vector<int> directions;  // indices into directions_, in the rule's order
     Board landings;               // the cells where the slide may end
@@ -404,6 +411,11 @@ class GeneralMoves {
     // Such a rule that is a Step, its moves counted as a board; or a Drop. Per player.
     std::array<std::optional<Step>, kMaxPlayers> steps;
     std::array<std::optional<Drop>, kMaxPlayers> drops;
+    // A piece rule whose every run first steps to a neighbour and tests it, dying if the test fails
+    // (a man's step forward to an empty cell or jump over an enemy one), runs only from the origins
+    // where one of its openings holds: a listing skips the others (a blocked man) without the VM.
+    // Empty: the rule runs from every origin. Per player, as the code; on a grid (no links) only.
+    std::array<std::vector<Opening>, kMaxPlayers> openings;
   };
   // Whether no run of `a` and of `b`, two game rules, can make one move (CompiledRule::brings).
   static bool game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player);
@@ -549,6 +561,8 @@ class GeneralMoves {
   // The cells from which `line` has a first jump over `over` pieces: on a grid, found for the whole
   // board by shifts; on a board with links, every cell.
   Board jump_starts(const JumpLine& line, const Board& over, const Board& empty) const;
+  // The origins from which one of `openings` holds on the board of `masks` (CompiledRule::openings).
+  Board opening_origins(const std::vector<Opening>& openings, const Search& s) const;
   // How many moves `compiled`, a slide, a jump line, a line move or a step, makes from each of `origins`, each once:
   // set(origin, moves), lowest origin first.
   template <typename Set>
@@ -601,6 +615,7 @@ class GeneralMoves {
   // capture of whole groups) or when following them takes more than kReachBudget steps.
   std::vector<Board> taking_origins(const CompiledRule& compiled, int player) const;
   static constexpr std::size_t kReachBudget = std::size_t{1} << 22;
+  static constexpr std::size_t kOpeningBudget = 256;  // the ways of a rule's start followed (openings)
   bool may_defer(const lang::core::Rule& rule) const;
   Move move_of(const GeneralRecord& record, std::uint64_t fingerprint) const;  // its fingerprint() given
   std::string shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const;

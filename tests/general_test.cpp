@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -577,6 +579,35 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
                 }),
             patterns.end())
       << "no capture was played";
+}
+
+// A piece rule whose every run first steps to a neighbour and tests it (its openings: a draughts
+// man's step or jump, a flying king's slide to a piece) runs only from the origins where one of them
+// holds; the same rules with a (mark) first, which no opening passes, run from every origin: both
+// list the same moves in the same order in every position of random games.
+TEST(GeneralRules, RulesRunOnlyWhereTheirOpeningsHoldListTheSameMoves) {
+  std::ifstream file(kSourceDir + "/games/international-draughts.game");
+  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  std::string marked = text;
+  for (const std::string body : {"(moves\n      (or", "(moves\n      (any-direction"}) {
+    const std::size_t at = marked.find(body);
+    ASSERT_NE(at, std::string::npos) << body;
+    marked.insert(at + std::string("(moves").size(), " (mark o)");
+  }
+  const auto played = [](const Game& game) {
+    std::vector<Texts> listed;
+    game.visit([&](const auto& program) {
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        Rng rng(seed);
+        for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng)))
+          listed.push_back(move_texts(program, state));
+      }
+    });
+    return listed;
+  };
+  const std::vector<Texts> opened = played(troyka_tests::game_from_text(text));
+  EXPECT_GT(opened.size(), 150U);
+  EXPECT_EQ(opened, played(troyka_tests::game_from_text(marked)));
 }
 
 // A move as far as its line holds pieces (Lines of Action's) on a board of two words, whose rays
