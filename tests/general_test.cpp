@@ -243,6 +243,21 @@ TEST(GeneralRules, SweepCapturesTheEnemyBehindItsVictimToo) {
   });
 }
 
+// How many moves `state`'s draw by count counts, each index checked to be the listing's move of
+// that index, and the listing as long.
+template <typename ProgramType>
+int drawn_as_listed(const ProgramType& program, const typename ProgramType::StateType& state) {
+  MoveList listed;
+  program.legal_moves(state, listed);
+  typename ProgramType::DrawCounts counts;
+  program.count_drawable(state, counts);
+  EXPECT_EQ(counts.total, static_cast<int>(listed.size())) << program.position_text(state);
+  std::vector<GeneralRecord> records;
+  for (int i = 0; i < std::min(counts.total, static_cast<int>(listed.size())); ++i)
+    EXPECT_EQ(program.drawn_move(state, counts, i, records), listed[static_cast<std::size_t>(i)]) << "index " << i;
+  return counts.total;
+}
+
 // A jump line (GeneralMoves::JumpLine) is walked on the board and its moves counted: a chain stops
 // after any jump, never turns, and needs an enemy piece then an empty cell at each jump. Without
 // waypoints a chain is written from its origin to its landing; the same shape over friendly
@@ -254,13 +269,9 @@ TEST(GeneralRules, AJumpLineIsCountedAndStopsAfterAnyJump) {
     ASSERT_TRUE(program.draws_by_count());
     const auto start = position(program, "5/r4/1r3/r1r2/R4 White 0");
     EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3", "a1xa5"}));
+    EXPECT_EQ(drawn_as_listed(program, start), 2);
     MoveList listed;
     program.legal_moves(start, listed);
-    typename std::decay_t<decltype(program)>::DrawCounts counts;
-    program.count_drawable(start, counts);
-    ASSERT_EQ(counts.total, 2);
-    std::vector<GeneralRecord> records;
-    EXPECT_EQ(program.drawn_move(start, counts, 0, records), listed[0]);
     EXPECT_EQ(program.move_text(listed[0]), "a1xa5");  // the longest chain first, as the VM runs it
     EXPECT_EQ(program.position_text(after(program, start, "a1xa5")), "R4/5/1r3/2r2/5 Black 1");
     EXPECT_EQ(move_texts(program, position(program, "5/r4/5/R4/R4 White 0")), (Texts{}));
@@ -282,13 +293,7 @@ TEST(GeneralRules, ASingleJumpOrAJumpOverAFriendIsAJumpLine) {
     ASSERT_TRUE(program.draws_by_count());
     const auto start = position(program, "5/r4/1r3/r1r2/R4 White 0");
     EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3"}));
-    MoveList listed;
-    program.legal_moves(start, listed);
-    typename std::decay_t<decltype(program)>::DrawCounts counts;
-    program.count_drawable(start, counts);
-    ASSERT_EQ(counts.total, 1);
-    std::vector<GeneralRecord> records;
-    EXPECT_EQ(program.drawn_move(start, counts, 0, records), listed[0]);
+    EXPECT_EQ(drawn_as_listed(program, start), 1);
     EXPECT_EQ(program.position_text(after(program, start, "a1xa3")), "5/r4/Rr3/2r2/5 Black 1");
   });
   const Game friendly = rook_game("(moves (any-direction d (n e s w) (seq (go d) friend capture (go d) empty)))");
@@ -296,14 +301,7 @@ TEST(GeneralRules, ASingleJumpOrAJumpOverAFriendIsAJumpLine) {
     ASSERT_TRUE(program.draws_by_count());
     const auto start = position(program, "4r/5/5/R4/RR1R1 White 0");
     EXPECT_EQ(move_texts(program, start), (Texts{"a1xa3", "a1xc1"}));
-    MoveList listed;
-    program.legal_moves(start, listed);
-    typename std::decay_t<decltype(program)>::DrawCounts counts;
-    program.count_drawable(start, counts);
-    ASSERT_EQ(counts.total, 2);
-    std::vector<GeneralRecord> records;
-    for (int i = 0; i < 2; ++i)
-      EXPECT_EQ(program.drawn_move(start, counts, i, records), listed[static_cast<std::size_t>(i)]);
+    EXPECT_EQ(drawn_as_listed(program, start), 2);
     EXPECT_EQ(program.position_text(after(program, start, "a1xc1")), "4r/5/5/R4/2RR1 Black 1");
   });
 }
