@@ -628,6 +628,14 @@ TEST(ZrfPlayers, AGameOfThreePlayers) {
   });
 }
 
+// The translation of `rules` into troyka's language counts the same perft to depth 4 and plays the
+// same ten random games.
+void expect_translation_plays_the_same(const Rules& rules) {
+  const Rules translation = translated(rules);
+  EXPECT_EQ(perfts(translation, 4), perfts(rules, 4));
+  expect_same_games(translation, rules, 10);
+}
+
 // tests/data/zrf/three-players.zrf with its first `form` replaced, loaded.
 Rules three_players_with(const std::string& form, const std::string& replacement) {
   std::ifstream in(kData + "zrf/three-players.zrf");
@@ -642,8 +650,7 @@ TEST(ZrfPlayers, AGameOfThreePlayersWithDropsFromTheirHands) {
   const Rules rules = three_players_with("(moves (man-step n)", "(drops ((verify empty?) add)) (moves (man-step n)");
   ASSERT_EQ(rules.player_count(), 3);
   EXPECT_FALSE(rules.hands.empty());
-  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
-  expect_same_games(translated(rules), rules, 10);
+  expect_translation_plays_the_same(rules);
 }
 
 // A file of three players whose moves keep a register (not-last-from?: not back to the cell the
@@ -653,8 +660,7 @@ TEST(ZrfPlayers, AGameOfThreePlayersWithARegisterPlays) {
   const Rules rules = three_players_with("(verify not-friend?)", "(verify not-friend?) (verify not-last-from?)");
   ASSERT_EQ(rules.player_count(), 3);
   EXPECT_FALSE(rules.registers.empty());
-  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
-  expect_same_games(translated(rules), rules, 10);
+  expect_translation_plays_the_same(rules);
 }
 
 // A real file of one player (tests/data/zrf/SOURCE.md; tests/solitaire_test.cpp counts its perft):
@@ -664,8 +670,7 @@ TEST(ZrfPlayers, TheDagazFrenchSolitaireTranslates) {
   ASSERT_EQ(rules.player_count(), 1);
   ASSERT_EQ(rules.end.size(), 1u);
   EXPECT_EQ(rules.end[0].text, "(loss-condition (You) stalemated) ; the Zillions default");
-  EXPECT_EQ(perfts(translated(rules), 4), perfts(rules, 4));
-  expect_same_games(translated(rules), rules, 10);
+  expect_translation_plays_the_same(rules);
 }
 
 // A game lists 1 to 8 players, each named once; the turn order gives each its turns in one order.
