@@ -78,7 +78,7 @@ pairs=(
   "alquerque|-|board/war/leaping/lines/Alquerque.lud|ruleset:Ruleset/Murray (Suggested)"
   "peg-solitaire|-|puzzle/planning/Peg Solitaire.lud|Known Variants/English"
 )
-games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | tr '\n' ' ')"
+games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | awk '!seen[$0]++' | tr '\n' ' ')"  # a game of two rows once
 for wanted in "$@"; do
   [[ "$games" == *" $wanted "* ]] || die "no row for '$wanted'; the games are:$games"
 done
