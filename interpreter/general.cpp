@@ -1637,6 +1637,67 @@ class RunStack {
   boost::container::small_vector<T, Inline> items_;
   std::size_t size_ = 0;
 };
+// The fingerprints of one origin's moves so far, to tell a move found twice. A few are searched in
+// a row; past that, in a hash table: an amazon on 10x10 makes over a thousand moves (a landing times
+// an arrow), and a search in a row made its listing quadratic (the fuzzer timed out on it).
+class MoveFingerprints {
+ public:
+  bool contains(std::uint64_t fingerprint) const {
+    if (size_ <= kInRow)
+      return std::find(in_row_.begin(), in_row_.begin() + size_, fingerprint) != in_row_.begin() + size_;
+    if (fingerprint == 0) return has_zero_;
+    for (std::size_t slot = slot_of(fingerprint); table_[slot] != 0; slot = (slot + 1) & mask_)
+      if (table_[slot] == fingerprint) return true;
+    return false;
+  }
+  void add(std::uint64_t fingerprint) {
+    if (size_ < kInRow) {
+      in_row_[size_++] = fingerprint;
+      return;
+    }
+    if (size_ == kInRow) {
+      table_.assign(kInRow * 4, 0);
+      mask_ = table_.size() - 1;
+      has_zero_ = false;
+      for (const std::uint64_t known : in_row_) insert(known);
+    }
+    ++size_;
+    if (size_ * 2 > table_.size()) grow();
+    insert(fingerprint);
+  }
+  void clear() { size_ = 0; }
+
+ private:
+  static constexpr std::size_t kInRow = 16;
+  std::size_t slot_of(std::uint64_t fingerprint) const {
+    return static_cast<std::size_t>((fingerprint * 0x9E3779B97F4A7C15ULL) >> 32) & mask_;
+  }
+  void insert(std::uint64_t fingerprint) {
+    if (fingerprint == 0) {
+      has_zero_ = true;
+      return;
+    }
+    std::size_t slot = slot_of(fingerprint);
+    while (table_[slot] != 0) slot = (slot + 1) & mask_;
+    table_[slot] = fingerprint;
+  }
+  [[gnu::noinline]] void grow() {
+    const Table old = table_;
+    table_.assign(old.size() * 2, 0);
+    mask_ = table_.size() - 1;
+    for (const std::uint64_t known : old)
+      if (known != 0) insert(known);
+  }
+
+  std::array<std::uint64_t, kInRow> in_row_;  // not zeroed: a search makes one per listing, read up to size_
+  std::size_t size_ = 0;
+  // Open addressing, 0 an empty slot (a zero fingerprint is has_zero_); room for a queen's moves
+  // without an allocation.
+  using Table = boost::container::small_vector<std::uint64_t, kInRow * 4>;
+  Table table_;
+  std::size_t mask_ = 0;
+  bool has_zero_ = false;
+};
 // A lookahead's body ends at SUBACCEPT, never at ACCEPT; one type, so that run() is instantiated
 // once for every lookahead, however deep.
 constexpr auto first_found = [](const auto&) { return true; };
@@ -2991,7 +3052,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   s.defer = defer;
   s.skip = skip;
   if (skip > 0) s.fanning = Search::Fanning::Pick;
-  RunStack<std::uint64_t, 32> fingerprints;  // of this origin's moves so far
+  MoveFingerprints fingerprints;  // of this origin's moves so far
   // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
   // this origin already gave its move.
   const auto accept_as = [&](GeneralRecord& found, const Thread& t) {
@@ -3001,16 +3062,14 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     else
       fill_record(s, t, found);
     const std::uint64_t fingerprint = scalars_only ? scalar_fingerprint(found) | 1 : found.fingerprint();
-    const std::uint64_t* end = fingerprints.begin() + fingerprints.size();
     Move move = move_of(found, fingerprint);
     // A move its rule's own (legal ...) refuses is not found, but another rule may make it. A
     // listing of attacks (no program) takes the moves legal or not.
-    if (std::find(fingerprints.begin(), end, fingerprint) != end ||
-        (s.legal && !attacks->rule_allows(state, move, found, s.rule))) {
+    if (fingerprints.contains(fingerprint) || (s.legal && !attacks->rule_allows(state, move, found, s.rule))) {
       if (kept) kept->pop_back();
       return false;
     }
-    fingerprints.push(fingerprint);
+    fingerprints.add(fingerprint);
     // A rule with a deferred part: its move is named by the record at COMMIT.
     if (defer && t.committed >= 0) {
       found.deferred = static_cast<std::int16_t>(s.rule);
@@ -3106,13 +3165,13 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   while (origin != -2 && piece_rules && origins.any()) {
     s.origin = origins.pop_lowest();
     s.start_piece = piece_at(state, s.origin);
-    fingerprints.cut(0);
+    fingerprints.clear();
     if (run_rules(lang::core::Rule::Scope::Piece, s.start_piece)) return true;
   }
   if (!game_rules) return false;
   s.origin = -1;
   s.start_piece = -1;
-  fingerprints.cut(0);
+  fingerprints.clear();
   return run_rules(lang::core::Rule::Scope::Game, -1);
 }
 
