@@ -84,10 +84,28 @@ troyka::reference::Counters counters(const State& state) {
 // (reaching a region, taking the last piece), and never names a move that does not win; a win by
 // another rule (by count, or leaving the opponent without a move) it may find, when a candidate it
 // tries on a copy happens to end the game that way.
-// Trying every move costs a move generation each: a position with more moves than this (Amazons
-// on a big board has tens of thousands) is left to the comparison of move lists, which timed out
-// otherwise.
-constexpr std::size_t kMostMovesTried = 1000;
+// Trying every move costs the runs of its origin's moves each (the general back end finds a move's
+// record by running its origin's rules again): a position where that comes to more than this
+// (Amazons for three players: hundreds of moves an amazon) is left to the comparison of move
+// lists, which timed out otherwise.
+constexpr std::size_t kMostRunsTried = 100'000;
+
+// The moves run to apply each of `moves` once: the square of each origin's count, summed. The
+// moves of game rules (a placement, from == to, or a pass) are found among all of theirs.
+std::size_t runs_to_apply_each(const MoveList& moves, int cells) {
+  std::vector<int> origins;
+  origins.reserve(moves.size());
+  for (const Move& move : moves) origins.push_back(move.from == move.to || move.from >= cells ? cells : move.from);
+  std::sort(origins.begin(), origins.end());
+  std::size_t runs = 0;
+  for (auto first = origins.begin(); first != origins.end();) {
+    const auto last = std::upper_bound(first, origins.end(), *first);
+    const auto count = static_cast<std::size_t>(last - first);
+    runs += count * count;
+    first = last;
+  }
+  return runs;
+}
 
 // Whether winning_move must find a win by `rule`. Reaching a region and taking the last piece are
 // foreseen; a win by the conditions of step 7 ((lost PIECE), counters, compounds) and by one group
@@ -107,9 +125,12 @@ bool anticipated(const lang::EndRule& rule) {
   }
 }
 
+// Returns the moves it ran (runs_to_apply_each, or 0 when it tried none).
 template <typename Program>
-void check_winning_move(const Program& program, const typename Program::StateType& state, const MoveList& moves) {
-  if (state.over || moves.size() > kMostMovesTried) return;
+std::size_t check_winning_move(const Program& program, const typename Program::StateType& state,
+                               const MoveList& moves) {
+  const std::size_t runs = runs_to_apply_each(moves, program.rules().cells());
+  if (state.over || runs > kMostRunsTried) return 0;
   const std::string text = program.position_text(state);
   bool anticipated_win = false;
   bool other_win = false;  // a win winning_move may find but need not
@@ -128,11 +149,12 @@ void check_winning_move(const Program& program, const typename Program::StateTyp
   Move win;
   const bool found = program.winning_move(state, win);
   FUZZ_CHECK(found == anticipated_win || (found && other_win), text + ": winning_move says " + std::to_string(found));
-  if (!found) return;
+  if (!found) return runs;
   FUZZ_CHECK(std::find(moves.begin(), moves.end(), win) != moves.end(), program.move_text(win) + " in " + text);
   auto after = state;
   program.apply(after, win);
   FUZZ_CHECK(after.over && after.winner == state.to_move, program.move_text(win) + " does not win in " + text);
+  return runs;
 }
 
 // Whether tests/reference.h cannot play the game of `rules` (see check_state). It plays two
@@ -141,8 +163,10 @@ bool unreferenced(const lang::Rules& rules) {
   return rules.general != nullptr || !rules.legal.empty() || rules.player_count() != lang::kPlayers;
 }
 
+// Checks `state` and lists its moves into `moves`. Returns the work done, in moves run: the listings
+// (each runs every move once) and check_winning_move's applications.
 template <typename Program>
-void check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
+std::size_t check_state(const Program& program, const typename Program::StateType& state, MoveList& moves) {
   const lang::Rules& rules = program.rules();
   const std::string text = program.position_text(state);
   const std::vector<Square> board = squares(rules, state);
@@ -189,7 +213,7 @@ void check_state(const Program& program, const typename Program::StateType& stat
       broken("legal_moves == reference_moves", detail);
     }
   }
-  check_winning_move(program, state, moves);
+  std::size_t runs = check_winning_move(program, state, moves);
   (void)program.diagram(state);
   (void)program.end_reason(state);
   (void)program.result(state, 0);
@@ -209,14 +233,19 @@ void check_state(const Program& program, const typename Program::StateType& stat
       again.over == state.over && again.winner == state.winner && (again.ended_by == state.ended_by || last_left),
       text);
 
-  // A legal move's text reads back as that move. parse_move lists the moves again, so only a few
-  // are tried: a big board can have hundreds of slides.
-  const std::size_t stride = moves.size() / 8 + 1;
+  // A legal move's text reads back as that move. parse_move lists and names the moves again, so
+  // only a few are tried: up to 8, fewer where the moves are many (an amazon's landings times its
+  // arrows: thousands on a big board, whose names took the fuzzer past its timeout).
+  constexpr std::size_t kMovesNamed = 8'000;
+  const std::size_t tries = std::clamp<std::size_t>(kMovesNamed / std::max<std::size_t>(moves.size(), 1), 1, 8);
+  const std::size_t stride = moves.size() / tries + 1;
   for (std::size_t i = 0; i < moves.size(); i += stride) {
     const Move& move = moves[i];
     const auto read = program.parse_move(state, program.move_text(move));
     FUZZ_CHECK(read.ok() && read.move == move, program.move_text(move) + " in " + text + ": " + read.error);
+    runs += moves.size();
   }
+  return runs + 2 * moves.size();  // legal_moves and count_moves
 }
 
 template <typename Program>
@@ -225,14 +254,13 @@ void play(const Program& program) {
   auto state = program.initial_state();
   MoveList moves;
   troyka::Rng rng(12345);
-  // The reference walks every move of every position checked: Amazons on 20x20 lists 11,168 at the
-  // start, and twenty such plies outlast the fuzzer's 5 s timeout. The game stops once the moves
-  // listed pass a budget, so a big board is checked for fewer plies.
-  constexpr std::size_t kListedMoves = 40'000;
-  std::size_t listed = 0;
-  for (int ply = 0; ply < 20 && listed < kListedMoves; ++ply) {
-    check_state(program, state, moves);
-    listed += moves.size();
+  // The checks list every move of every position checked several times: Amazons on 20x20 lists
+  // 11,168 at the start, and twenty such plies outlast the fuzzer's 5 s timeout. The game stops once
+  // the moves run pass a budget, so a big board is checked for fewer plies.
+  constexpr std::size_t kMovesRun = 50'000;
+  std::size_t run = 0;
+  for (int ply = 0; ply < 20 && run < kMovesRun; ++ply) {
+    run += check_state(program, state, moves);
     if (state.over) break;
     // Alternate between the two ways agents pick moves; random_move must pick a legal one.
     Move move = moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
@@ -247,9 +275,9 @@ void play(const Program& program) {
 
   // A whole random game from the start (playout's own fast loop) ends in a position the reference
   // calls over. Only for games that a ply limit keeps short: others may never end. Plies times cells
-  // bound the work too (a game's moves grow with its board): three-player Amazons placed on 10x10,
-  // 100 plies, is checked in 1.1 s, on 13x13 in 1.7 s, on 17x17 (289 plies) in 4.7 s, at the
-  // fuzzer's 5 s timeout; it timed out on 10x10 on a loaded machine.
+  // bound the work too (a game's moves grow with its board): three-player Amazons placed on 17x17
+  // (289 plies) took 4.7 s, at the fuzzer's 5 s timeout. With the budgets above, the whole input
+  // takes 0.1 s on 10x10 and 0.2 s on 13x13 (the largest board let through), 0.3 s on 20x20.
   constexpr int kPlayoutWork = 30'000;  // plies x cells
   const auto& end = program.rules().end;
   const int cells = program.rules().cells();
