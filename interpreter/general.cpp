@@ -1887,7 +1887,11 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
     return found;
   };
   for (;;) {
-    if (++s.steps > kStepBudget) throw runaway();
+    // Checked every 1024 steps, as cheap as a compare per step: a rule that repeats without end
+    // grows the open choices by a step at a time, and held half a gigabyte of them when only the
+    // step budget stopped it.
+    if ((++s.steps & 1023) == 0 && (s.steps > kStepBudget || s.choices.size() > kMostChoices))
+      throw runaway(s.steps <= kStepBudget);
     const Instruction& in = code[static_cast<std::size_t>(t.pc)];
     bool alive = true;
     switch (in.code) {
@@ -2701,7 +2705,12 @@ bool GeneralMoves<Words>::has_liberty(const Search& s, const Thread& t, int set)
 }
 
 template <int Words>
-RunawayRule GeneralMoves<Words>::runaway() const {
+RunawayRule GeneralMoves<Words>::runaway(bool choices) const {
+  if (choices)
+    return RunawayRule(
+        fmt::format("the general move generator kept over {} choices open in one position of {}: a rule's "
+                    "repetitions go too deep; bound them with a smaller (at-most N)",
+                    kMostChoices, rules_->name));
   return RunawayRule(fmt::format(
       "the general move generator ran {} steps in one position of {}: a rule may repeat without end; bound it with "
       "(at-most N)",
@@ -2739,7 +2748,7 @@ template <typename OnLanding>
     const std::int16_t* next = &next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_)];
     path.clear();
     for (int cell = next[origin]; cell >= 0 && (cell == origin || empty.test(cell)); cell = next[cell]) {
-      if (path.size() == static_cast<std::size_t>(cells_)) throw runaway();
+      if (path.size() == static_cast<std::size_t>(cells_)) throw runaway(false);
       path.push_back(static_cast<std::int16_t>(cell));
     }
     for (auto cell = path.rbegin(); cell != path.rend(); ++cell)

@@ -208,6 +208,9 @@ class GeneralMoves {
 
   // The step budget of one generation: a rule that runs longer fails loudly.
   static constexpr std::uint64_t kStepBudget = std::uint64_t{1} << 24;
+  // The most choices one search keeps open (a few megabytes): a slide pends one a cell, a capture
+  // chain a few a jump, so only a rule that repeats without end comes near it.
+  static constexpr std::size_t kMostChoices = std::size_t{1} << 16;
   static constexpr int kMarks = lang::core::kMaxNestedEachDirection;
   static constexpr std::size_t kMaxStepWhere = 8;         // the most directions one STEPWHERE steps along
   static constexpr std::uint16_t kAnyHandPiece = 0xffff;  // FromHand's arg for (from-hand) of any type
@@ -600,7 +603,8 @@ class GeneralMoves {
   // or (attacked) in a rule (GeneralMoves::takes_any).
   bool asks_takes() const;
   int piece_at(const StateType& state, int cell) const;  // the type of the piece there, or -1
-  RunawayRule runaway() const;                           // the error of a rule that ran past the step budget
+  // The error of a rule that ran past the step budget, or (`choices`) kept over kMostChoices open.
+  RunawayRule runaway(bool choices) const;
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.

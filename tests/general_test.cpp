@@ -844,5 +844,27 @@ TEST(GeneralRules, RunawayGenerationFailsLoudly) {
   });
 }
 
+// A rule whose two nested repetitions may shuttle a rook east and west a million times: its runs
+// go a cell deeper at every step, so the choices it keeps open stop it long before its steps would
+// (before that bound it held 100 MB of them when the step budget stopped it).
+TEST(GeneralRules, RunawayChoicesFailLoudlyLongBeforeTheStepBudget) {
+  const std::string text =
+      "(game \"Shuttle\" (players (White north) (Black south)) (board (rectangle 4 2))\n(piece Rook \"R\" "
+      "(moves (repeat (repeat (or (go e) (go w)) (at-most 1000)) (at-most 1000)) (go n) empty))\n"
+      "(setup (place White Rook a1)) (end (lose no-legal-moves)))";
+  const Game game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"shuttle.game", text}), {}));
+  game.visit([](const auto& program) {
+    MoveList moves;
+    try {
+      program.legal_moves(program.initial_state(), moves);
+      ADD_FAILURE() << "listed " << moves.size() << " moves";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()),
+                "the general move generator kept over 65536 choices open in one position of Shuttle: a rule's "
+                "repetitions go too deep; bound them with a smaller (at-most N)");
+    }
+  });
+}
+
 }  // namespace
 }  // namespace troyka
