@@ -16,11 +16,13 @@
 // Memory: the trees' node pools together stay under `memory` bytes (40 bytes a node).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <ctime>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -83,6 +85,7 @@ class MctsAgent final : public Agent<Program> {
     std::uint64_t iterations = 0;
     std::uint64_t capped_playouts = 0;
     double longest_check_gap = 0;
+    double longest_stall = 0;  // the longest the thread was kept from running (search)
   };
   // One search, as every thread of it sees it. Shared with the helper threads, which may outlive
   // the choose() that started them (a thread the system did not run at its deadline): it holds
@@ -93,6 +96,8 @@ class MctsAgent final : public Agent<Program> {
     History history;  // the game's up to root
     bool timed = false, choice = false;
     Clock::time_point deadline, copy_deadline;
+    // What the deadline keeps before the clock runs out (seconds_for_move); none without a clock.
+    std::optional<double> margin;
     std::uint64_t iterations = 0;
     std::vector<SearchTotals> totals;  // by tree
     std::mutex mutex;
@@ -105,16 +110,19 @@ class MctsAgent final : public Agent<Program> {
   static constexpr double kRerootShare = 0.1;
   // What a clock's limit is cut by (seconds_for_move).
   static constexpr double kMarginSeconds = 0.010, kMarginShare = 0.05;
+  // The shortest stretch of a search in which it measures how long it was kept from running.
+  static constexpr double kStallWindowSeconds = 0.001;
 
   // How long the reply waits, past the deadline, for a helper thread that has not finished.
   static constexpr std::chrono::microseconds kHelperGrace{500};
 
-  double seconds_for_move(double seconds_left) const;
+  // The seconds to search, and (`margin`) what they leave of the clock's limit, if there is one.
+  double seconds_for_move(double seconds_left, std::optional<double>* margin = nullptr) const;
   void run_thread(SearchJob& job, std::size_t t);
   void rethrow_search_error(SearchJob& job);
   std::vector<bool> wait_for_helpers(SearchJob& job);
   void join_helpers();
-  SearchTotals search(Tree& tree, const Clock::time_point* deadline, std::uint64_t quota);
+  SearchTotals search(Tree& tree, const Clock::time_point* deadline, std::optional<double> margin, std::uint64_t quota);
   Move first_move(const StateType& state) const;
   std::vector<RootChild> merged_root_children(const std::vector<bool>& merged) const;
   static std::size_t best_of(const std::vector<RootChild>& children);
@@ -180,7 +188,7 @@ void MctsAgent<Program>::finish(int /*winner*/) {
 // limit, or, when more, twice the lag measured lately (allow_for_lag): a busy machine's delays come
 // and go, and the next may be worse than the last.
 template <class Program>
-double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
+double MctsAgent<Program>::seconds_for_move(double seconds_left, std::optional<double>* margin_kept) const {
   double seconds = config_.seconds > 0 ? config_.seconds : config_.iterations == 0 ? 1.0 : 0.0;
   if (seconds_left <= 0) return seconds;
   // With a game total, spend a twentieth of what is left (plus most of the increment).
@@ -188,8 +196,11 @@ double MctsAgent<Program>::seconds_for_move(double seconds_left) const {
   // With both a total and a time per move, the move's limit still holds.
   if (time_.move_seconds > 0) limit = std::min(limit, time_.move_seconds);
   const double margin = std::max(kMarginSeconds + kMarginShare * limit, 2 * lag_seconds_);
+  const double clock_limit = limit;
   limit = std::max(limit - margin, 0.001);
-  return seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
+  seconds = seconds > 0 ? std::min(seconds, limit) : config_.iterations == 0 ? limit : 0.0;
+  if (margin_kept != nullptr) *margin_kept = clock_limit - seconds;
+  return seconds;
 }
 
 template <class Program>
@@ -197,7 +208,8 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   const auto start = Clock::now();
   join_helpers();
   root_proven_ = false;
-  const double seconds = seconds_for_move(seconds_left);
+  std::optional<double> margin;
+  const double seconds = seconds_for_move(seconds_left, &margin);
   const auto after = [&](double share) {
     return start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share * seconds));
   };
@@ -210,6 +222,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
   job->timed = seconds > 0;
   job->choice = program_.count_moves(root) > 1;  // one legal move needs no thought
   job->deadline = after(1.0);
+  job->margin = margin;
   job->copy_deadline = after(kRerootShare);  // re-rooting may spend a tenth of the move's time
   job->iterations = config_.iterations;
   job->totals.resize(trees_.size());
@@ -237,6 +250,7 @@ Move MctsAgent<Program>::choose(const StateType& root, double seconds_left) {
     report.iterations += part.iterations;
     report.capped_playouts += part.capped_playouts;
     report.longest_check_gap = std::max(report.longest_check_gap, part.longest_check_gap);
+    report.longest_stall = std::max(report.longest_stall, part.longest_stall);
     report.nodes += trees_[t].size();
     report.bytes += trees_[t].bytes();
     if (report.proof == Proof::Unknown) report.proof = trees_[t].proof_for_chooser(trees_[t].root());
@@ -267,7 +281,7 @@ void MctsAgent<Program>::run_thread(SearchJob& job, std::size_t t) {
     trees_[t].set_root(job.root, job.moves_since, job.timed ? &job.copy_deadline : nullptr, &job.history);
     const std::uint64_t quota = job.iterations ? (job.iterations + t) / trees_.size() : 0;
     if (job.choice && (job.iterations == 0 || quota > 0))
-      job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, quota);
+      job.totals[t] = search(trees_[t], job.timed ? &job.deadline : nullptr, job.margin, quota);
   } catch (...) {
     const std::lock_guard lock(job.mutex);
     if (!job.error) job.error = std::current_exception();
@@ -321,16 +335,35 @@ Move MctsAgent<Program>::first_move(const StateType& state) const {
   return moves.front();
 }
 
+namespace detail {
+// The CPU time the calling thread has used, in seconds.
+inline double thread_cpu_seconds() {
+  timespec used{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used);
+  return static_cast<double>(used.tv_sec) + 1e-9 * static_cast<double>(used.tv_nsec);
+}
+}  // namespace detail
+
 // Runs iterations on one tree until the quota (0: none) or the deadline (nullptr: none), or until
 // any tree proves the root. The clock is read before every iteration and, inside playouts, every
 // PlayoutPolicy::kDeadlinePlies plies: the wait for a deadline is bounded by the time of one
 // selection and expansion, or of those plies, however slow the game's iterations are.
+// A busy machine also keeps the thread from running now and then: every kStallWindowSeconds or
+// more, the wall time less the thread's CPU time says for how long. The same stall may come again
+// between the search's end and the reply, so against a clock the search keeps twice the longest
+// one seen before its deadline, less the `margin` the deadline already keeps (the first move of a
+// match on a machine at six times its cores lost on time before: the lag the referee reports comes
+// later). Without a clock, `margin` is none and the deadline is the agent's own to spend.
 template <class Program>
 typename MctsAgent<Program>::SearchTotals MctsAgent<Program>::search(Tree& tree, const Clock::time_point* deadline,
+                                                                     std::optional<double> margin,
                                                                      std::uint64_t quota) {
   SearchTotals totals;
   const std::uint64_t capped_before = tree.capped_playouts();
   auto last_check = Clock::now();
+  auto window_start = last_check;
+  double window_cpu = deadline != nullptr ? detail::thread_cpu_seconds() : 0;
+  Clock::time_point stop = deadline != nullptr ? *deadline : Clock::time_point{};
   while (quota == 0 || totals.iterations < quota) {
     if (root_proven_.load(std::memory_order_relaxed)) break;
     if (deadline != nullptr) {
@@ -338,7 +371,18 @@ typename MctsAgent<Program>::SearchTotals MctsAgent<Program>::search(Tree& tree,
       totals.longest_check_gap =
           std::max(totals.longest_check_gap, std::chrono::duration<double>(now - last_check).count());
       last_check = now;
-      if (now >= *deadline) break;
+      if (const double window = std::chrono::duration<double>(now - window_start).count();
+          window >= kStallWindowSeconds) {
+        const double cpu = detail::thread_cpu_seconds();
+        if (const double stall = window - (cpu - window_cpu); stall > totals.longest_stall) {
+          totals.longest_stall = stall;
+          const double keep = margin ? std::max(2 * stall - *margin, 0.0) : 0.0;
+          stop = *deadline - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(keep));
+        }
+        window_start = now;
+        window_cpu = cpu;
+      }
+      if (now >= stop) break;
     }
     if (!tree.iterate(deadline)) break;  // the deadline passed during the playout
     ++totals.iterations;

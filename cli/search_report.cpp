@@ -61,8 +61,9 @@ std::string report_details(std::string_view agent, const agents::SearchReport& r
   if (!report.principal.empty())
     out += fmt::format("{}principal variation: {}\n", indent, principal_text(report.principal));
   if (report.time_limit > 0)
-    out += fmt::format("{}clock: limit {}, read at least every {}\n", indent, duration_text(report.time_limit),
-                       duration_text(report.longest_check_gap));
+    out += fmt::format("{}clock: limit {}, read at least every {}, kept from running at most {}\n", indent,
+                       duration_text(report.time_limit), duration_text(report.longest_check_gap),
+                       duration_text(report.longest_stall));
   if (report.capped_playouts > 0)
     out += fmt::format("{}{} playouts cut at the ply cap, counted as draws\n", indent, report.capped_playouts);
   return out;
@@ -82,6 +83,7 @@ nlohmann::ordered_json report_json(const agents::SearchReport& report) {
           {"threads", report.threads},
           {"bytes", report.bytes},
           {"longest_check_gap", report.longest_check_gap},
+          {"longest_stall", report.longest_stall},
           {"capped_playouts", report.capped_playouts}};
 }
 

@@ -245,7 +245,10 @@ TEST(PlayReport, VerboseShowsTheWholeSearchReport) {
 TEST(PlayReport, VerboseShowsTheClockOfATimedSearch) {
   const Outcome run = run_troyka(kSmall + "--white human --black mcts:time=50ms --verbose", "b2-b3\nquit\n");
   EXPECT_EQ(run.status, 0);
-  EXPECT_TRUE(std::regex_search(run.out, std::regex("\n   clock: limit 50\\.0 ms, read at least every [0-9.]+ ms\n")))
+  EXPECT_TRUE(std::regex_search(
+      run.out,
+      std::regex(
+          "\n   clock: limit 50\\.0 ms, read at least every [0-9.]+ ms, kept from running at most [0-9.]+ ms\n")))
       << run.out;
 }
 
@@ -282,6 +285,7 @@ TEST(PlayReport, JsonHasAnEntryPerMoveWithTheSearchReport) {
   for (const char* key : {"nodes", "threads", "bytes"}) EXPECT_TRUE(report[key].is_number_unsigned()) << key;
   // An iteration budget reads no clock; no playout of Breakthrough reaches the ply cap.
   EXPECT_EQ(report["longest_check_gap"], 0.0);
+  EXPECT_EQ(report["longest_stall"], 0.0);
   EXPECT_EQ(report["capped_playouts"], 0);
   EXPECT_TRUE(report["principal"].is_array());
   EXPECT_TRUE(report["proof"] == "unknown" || report["proof"] == "win" || report["proof"] == "loss" ||
