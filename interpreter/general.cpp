@@ -1336,6 +1336,18 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       some_counted = some_counted || compiled.counted[p];
     }
     counts_moves_[p] = counted && some_counted;
+    walked_draws_[p].assign(rules_->pieces.size() + 1, -1);
+    for (const CompiledRule& compiled : compiled_)
+      if (!compiled.rule->fallback && rules_of[owner(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
+        walked_draws_[p][owner(*compiled.rule)] = compiled.index;
+    // With no rule of a condition, the same rules apply in every position.
+    if (std::none_of(compiled_.begin(), compiled_.end(), [&](const CompiledRule& compiled) {
+          return !compiled.rule->fallback && !compiled.code[p].empty() && conditional(*compiled.rule);
+        })) {
+      StateType any_position;
+      any_position.to_move = static_cast<std::uint8_t>(player);
+      if (!rules_applying(any_position, false, fixed_rules_[p].emplace())) fixed_rules_[p].reset();
+    }
   }
 }
 
@@ -3020,6 +3032,17 @@ void GeneralMoves<Words>::fill_record(const Search& s, const Thread& t, GeneralR
 }
 
 template <int Words>
+[[gnu::always_inline]] inline Move GeneralMoves<Words>::record_run(const Search& s, const Thread& t,
+                                                                   GeneralRecord& record) const {
+  const bool scalars_only = plain(t);
+  if (scalars_only)
+    fill_scalars(s, t, record);
+  else
+    fill_record(s, t, record);
+  return move_of(record, scalars_only ? scalar_fingerprint(record) | 1 : record.fingerprint());
+}
+
+template <int Words>
 bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType& state, bool fallback,
                                   bool others_can_move, int priority) const {
   const lang::core::Rule& rule = *compiled.rule;
@@ -3065,13 +3088,8 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   // Fills `found`, a new record, with the run that completes as `t`, and calls on_record unless
   // this origin already gave its move.
   const auto accept_as = [&](GeneralRecord& found, const Thread& t) {
-    const bool scalars_only = plain(t);
-    if (scalars_only)
-      fill_scalars(s, t, found);
-    else
-      fill_record(s, t, found);
-    const std::uint64_t fingerprint = scalars_only ? scalar_fingerprint(found) | 1 : found.fingerprint();
-    Move move = move_of(found, fingerprint);
+    Move move = record_run(s, t, found);
+    const std::uint64_t fingerprint = move.jumped;
     // A move its rule's own (legal ...) refuses is not found, but another rule may make it. A
     // listing of attacks (no program) takes the moves legal or not.
     if (fingerprints.contains(fingerprint) || (s.legal && !attacks->rule_allows(state, move, found, s.rule))) {
@@ -3112,7 +3130,8 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
     return compiled->rule->scope == lang::core::Rule::Scope::Piece;
   });
   // With `targets`, the origins each applying piece rule runs from: those whose runs may take on them.
-  boost::container::small_vector<Board, 16> runs_from(targets ? applying.size() : 0, board_);
+  boost::container::small_vector<Board, 16> runs_from;  // made only with targets: a resize to 0 is a call
+  if (targets) runs_from.assign(applying.size(), board_);
   Board origins = state.by_player[state.to_move];
   if (targets) {
     Board any_rule;
@@ -3297,13 +3316,24 @@ template <int Words>
 int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, int priority,
                                         OriginCounts& counts) const {
   const auto p = static_cast<std::size_t>(state.to_move);
+  if (priority < 0 && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
+  RulesOf rule_of;
+  if (!rules_applying(state, others_can_move, rule_of)) return kNotCounted;
+  if (priority >= 0)
+    for (const CompiledRule*& rule : rule_of)
+      if (rule && rule->rule->priority != priority) rule = nullptr;
+  return count_rules(state, rule_of, counts);
+}
+
+// The rules that apply in `state`, in rule_of; false when two of one piece type, or of the game,
+// apply (of any priority: nth_move runs them all from the origin drawn), which may make one move:
+// not counted. Game rules of one priority that are apart (game_rules_apart) are counted one after
+// the other: the later ones follow the first, at the end of rule_of. Of two priorities they are
+// listed, as two rules of a piece type are (Morris in Ludii's form: a placement and the mill's removal).
+template <int Words>
+bool GeneralMoves<Words>::rules_applying(const StateType& state, bool others_can_move, RulesOf& rule_of) const {
   const std::size_t game = rules_->pieces.size();
-  RulesOf rule_of(game + 1, nullptr);  // by piece type, the game's last
-  // Two rules of one piece type, or of the game, that apply (of any priority: nth_move runs them
-  // all from the origin drawn) may make one move: not counted.
-  // Game rules of one priority that are apart (game_rules_apart) are counted one after the other:
-  // the later ones follow the first, at the end of rule_of. Of two priorities they are listed, as
-  // two rules of a piece type are (Morris in Ludii's form: a placement and the mill's removal).
+  rule_of.assign(game + 1, nullptr);  // by piece type, the game's last
   for (const CompiledRule& compiled : compiled_)
     if (applies(compiled, state, false, others_can_move, -1)) {
       const bool piece = compiled.rule->scope == lang::core::Rule::Scope::Piece;
@@ -3315,12 +3345,18 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
         rule_of.push_back(&compiled);
         continue;
       }
-      if (only) return kNotCounted;
+      if (only) return false;
       only = &compiled;
     }
+  return true;
+}
+
+// The moves of the rules of rule_of (null: none applies).
+template <int Words>
+int GeneralMoves<Words>::count_rules(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const {
+  const auto p = static_cast<std::size_t>(state.to_move);
   bool any = false, by_runs = false;  // by_runs: some rule needs the VM's count
-  for (const CompiledRule*& rule : rule_of) {
-    if (rule && priority >= 0 && rule->rule->priority != priority) rule = nullptr;
+  for (const CompiledRule* rule : rule_of) {
     if (!rule) continue;
     if (!rule->counted[p]) return kNotCounted;  // a rule of a condition, listed
     // A line move's count takes the cells that are not empty for pieces; its runs count pieces alone.
@@ -3402,7 +3438,8 @@ template <typename MovesFrom>
     }
   }
   int total = 0;
-  counts.resize(static_cast<std::size_t>(origins.count()));  // once: a push_back per origin is a call
+  // Once, and not when it changes nothing (a game rule's only moves): a push_back per origin is a call.
+  if (const auto made = static_cast<std::size_t>(origins.count()); made != counts.size()) counts.resize(made);
   std::size_t counted = 0;
   for (Board cells = origins; cells.any();) {
     const int origin = cells.pop_lowest();
@@ -3411,7 +3448,7 @@ template <typename MovesFrom>
     counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves.moves), moves.by_runs};
     total += moves.moves;
   }
-  counts.resize(counted);
+  if (counted != counts.size()) counts.resize(counted);
   return total;
 }
 
@@ -3477,6 +3514,10 @@ template <int Words>
 Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks,
                                    const OriginMoves& origin, int index, std::vector<GeneralRecord>& records) const {
   records.clear();
+  const int piece = origin.origin < 0 ? -1 : piece_at(state, origin.origin);
+  const int owner = piece < 0 ? static_cast<int>(rules_->pieces.size()) : piece;
+  if (const int walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)]; walked >= 0 && origin.by_runs)
+    return nth_walked(state, compiled_[static_cast<std::size_t>(walked)], origin.origin, piece, index, records);
   Move found;
   const int skip = origin.by_runs ? index : 0;  // each run a move: those before the drawn one need no record
   index -= skip;
@@ -3490,6 +3531,33 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
   if (!made)
     throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin.origin));
   return found;
+}
+
+// Only that rule can have made the origin's moves, its runs each a move (CompiledRule::by_runs):
+// the run of number `index` is the listing's move of that index, with the same record and move.
+template <int Words>
+Move GeneralMoves<Words>::nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece,
+                                     int index, std::vector<GeneralRecord>& records) const {
+  Search s(state, board_, nullptr, rules_->player_count());
+  s.origin = origin;
+  s.start_piece = piece;
+  s.skip = index;
+  GeneralRecord& found = records.emplace_back();
+  Move move;
+  const auto drawn = [&](const Thread& t) {
+    if (s.skip > 0) {
+      --s.skip;
+      return false;
+    }
+    move = record_run(s, t, found);
+    return true;
+  };
+  const Thread first = start(s, compiled, piece);
+  const std::optional<Step>& step = compiled.steps[static_cast<std::size_t>(state.to_move)];
+  if (!(step ? run_steps(s, *step, first, drawn)
+             : run_drops(s, *compiled.drops[static_cast<std::size_t>(state.to_move)], first, drawn)))
+    throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
+  return move;
 }
 
 template <int Words>

@@ -134,6 +134,8 @@ class GeneralMoves {
   // `known_texts` bounds the texts remembered (see name_moves).
   GeneralMoves(std::shared_ptr<const lang::Rules> rules, std::shared_ptr<const lang::core::Rules> core,
                std::size_t known_texts = kKnownTexts);
+  GeneralMoves(const GeneralMoves&) = delete;  // fixed_rules_ points into compiled_
+  GeneralMoves& operator=(const GeneralMoves&) = delete;
 
   // Appends the moves of the rules for the player to move, the fallback rules or the others, with
   // their records when `records` is given. `others_can_move` answers (when (can-move others)). Of
@@ -596,6 +598,8 @@ class GeneralMoves {
   int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
+  bool rules_applying(const StateType& state, bool others_can_move, RulesOf& rule_of) const;
+  int count_rules(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
   // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
@@ -607,6 +611,12 @@ class GeneralMoves {
   RunawayRule runaway(bool choices) const;
   // Fills `record`, as it is made, with the canonical record of the run that completes as `t`.
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
+  // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
+  Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
+  // nth_move from an origin whose only rule is a step or a drop (walked_draws_): the drawn run found
+  // by walking the rule, with no listing set up.
+  Move nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece, int index,
+                  std::vector<GeneralRecord>& records) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
   template <typename OnRecord>
@@ -674,6 +684,14 @@ class GeneralMoves {
   bool adds_pieces_ = false;                      // adds_pieces()
   std::array<bool, kMaxPlayers> counts_moves_{};  // by player: counts_moves()
   std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
+  // [player][piece type, the game's last]: the index in compiled_ of the one rule (the fallback
+  // rules aside) that runs from such an origin (the game's: origin -1) when it is a Step or a Drop,
+  // else -1. A draw from there walks that rule alone (nth_walked).
+  std::array<std::vector<int>, kMaxPlayers> walked_draws_;
+  // By player: the rules that apply (count_priority's rule_of) when no rule of the player's applies
+  // under a condition, the same in every position; refused counts, two rules that may make one
+  // move, are not kept. Its pointers are into compiled_: a GeneralMoves is not copied.
+  std::array<std::optional<RulesOf>, kMaxPlayers> fixed_rules_;
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;
 
