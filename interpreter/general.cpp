@@ -951,20 +951,33 @@ class GeneralMoves<Words>::Compiler {
   struct Probe {
     int direction = -1, mask = -1, region = -1;
     bool negate = false;
+    int cannot = -1;  // a (cannot B) at here: B's alternatives, cannots_[cannot]
   };
 
   // Appends the probes of `list`, a lookahead's body, to each of `bodies`, its alternatives so far;
   // false when it is not straight: only steps, tests of masks or regions, in sequence, (and ...),
   // (not ...), and choices among them ((or ...), a go along several directions), each choice
-  // making as many alternatives of what came before, up to kStraightAlternatives in all. With
-  // `captures`, a capture is passed over: it changes no test of the frozen board.
+  // making as many alternatives of what came before, up to kStraightAlternatives in all; and
+  // (cannot B), B straight with at most one test of a mask in each alternative, which then holds
+  // when each alternative's one cell fails its test (a king whose every side is an enemy's). With
+  // `captures`, a capture or a counter's change is passed over: it changes no test of the frozen
+  // board.
   static constexpr std::size_t kStraightAlternatives = 16;
   bool straight_bodies(const std::vector<Expr>& list, std::vector<std::vector<Probe>>& bodies, bool captures) {
     for (const Expr& e : list) {
       if (e.op == Op::Seq) {
         if (!straight_bodies(e.items, bodies, captures)) return false;
-      } else if (e.op == Op::Capture && captures) {
+      } else if (captures && (e.op == Op::Capture || e.op == Op::Add || e.op == Op::Set)) {
         continue;
+      } else if (e.op == Op::Cannot) {
+        std::vector<std::vector<Probe>> inner(1);
+        if (!straight_bodies(e.items, inner, false)) return false;
+        for (const std::vector<Probe>& body : inner)
+          if (std::count_if(body.begin(), body.end(), [](const Probe& probe) { return probe.mask >= 0; }) > 1 ||
+              std::any_of(body.begin(), body.end(), [](const Probe& probe) { return probe.cannot >= 0; }))
+            return false;
+        cannots_.push_back(std::move(inner));
+        for (std::vector<Probe>& body : bodies) body.push_back({.cannot = static_cast<int>(cannots_.size()) - 1});
       } else if (e.op == Op::Or || (e.op == Op::Go && e.variable.empty() && e.directions.size() > 1)) {
         std::vector<std::vector<Probe>> chosen;
         const std::size_t ways = e.op == Op::Or ? e.items.size() : e.directions.size();
@@ -1078,20 +1091,39 @@ class GeneralMoves<Words>::Compiler {
   bool pattern_terms(const std::vector<Probe>& body, int start, std::vector<PatternTerm>& terms) const {
     int here = start;
     for (const Probe& probe : body) {
-      if (probe.direction >= 0) {
+      if (probe.cannot >= 0) {
+        if (!cannot_terms(cannots_[static_cast<std::size_t>(probe.cannot)], here, terms)) return false;
+      } else if (probe.direction >= 0) {
         here = here < 0 ? -1 : owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
         if (here < 0) return false;
       } else if (here < 0 || probe.region >= 0) {
         const bool holds = here >= 0 && owner_.regions_[static_cast<std::size_t>(probe.region)].test(here);
         if (holds == probe.negate) return false;
       } else {
-        auto term = std::find_if(terms.begin(), terms.end(), [&](const PatternTerm& t) {
-          return t.mask == probe.mask && t.negate == probe.negate;
-        });
-        if (term == terms.end())
-          term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(probe.mask), probe.negate});
-        term->cells.set(here);
+        add_term(terms, probe.mask, probe.negate, here);
       }
+    }
+    return true;
+  }
+
+  static void add_term(std::vector<PatternTerm>& terms, int mask, bool negate, int cell) {
+    auto term = std::find_if(terms.begin(), terms.end(),
+                             [&](const PatternTerm& t) { return t.mask == mask && t.negate == negate; });
+    if (term == terms.end())
+      term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(mask), negate});
+    term->cells.set(cell);
+  }
+
+  // The terms of (cannot B) at `here`, B's `alternatives` each of one test of a mask at most
+  // (straight_bodies): each alternative that may run from here must fail its one test, a term of
+  // the other sense; false when one runs whatever the board.
+  bool cannot_terms(const std::vector<std::vector<Probe>>& alternatives, int here,
+                    std::vector<PatternTerm>& terms) const {
+    for (const std::vector<Probe>& alternative : alternatives) {
+      std::vector<PatternTerm> runs;
+      if (!pattern_terms(alternative, here, runs)) continue;
+      if (runs.empty()) return false;
+      add_term(terms, runs.front().mask, !runs.front().negate, runs.front().cells.lowest());
     }
     return true;
   }
@@ -1202,6 +1234,7 @@ class GeneralMoves<Words>::Compiler {
   // count to keep, and the games' short bounds (docs/core-design.md §5.1) stay as they were.
   static constexpr int kUnrolledPasses = 8;
   std::vector<std::string> named_marks_;
+  std::vector<std::vector<std::vector<Probe>>> cannots_;  // the alternatives of each (cannot B) in a straight body
 };
 
 template <int Words>

@@ -536,12 +536,14 @@ TEST(GeneralRules, ASlideWhoseRaysMeetDrawsTheListingsMoves) {
 
 // An (if-can ...) whose body is straight but for its captures, choices (or ...) and a go along
 // several directions among them, is a pattern of the frozen board, and so is a (cannot ...) of a
-// go along several directions; each plays the games that the same rules play when a test the
-// patterns do not take, (not captured), which always holds there, makes them lookaheads.
+// go along several directions, also inside such a body beside a counter's change; each plays the
+// games that the same rules play when a test the patterns do not take, (not captured), which
+// always holds there, makes them lookaheads.
 TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
   const auto rules = [](const std::string& also) {
     return "(game \"Custodian\" (players (White north) (Black south)) (board (rectangle 7 7))\n"
            "  (region corners (cells a1 g1 a7 g7))\n"
+           "  (counter taken (range 0 100))\n"
            "  (piece Man \"M\" (moves (any-direction d orthogonal (seq (go d) (repeat (seq empty (go d))) empty)) "
            "land\n"
            "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (go e)\n"
@@ -550,7 +552,11 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
            ")))\n"
            "    (each-direction e diagonal (if-can (seq (go e) enemy (cannot (go (n e s w)) empty " +
            also +
-           ") capture)))))\n"
+           ") capture)))\n"
+           "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (add taken 1)\n"
+           "      (cannot (go (e w)) (not friend) (not (in corners)) " +
+           also +
+           "))))))\n"
            "  (setup (place White Man (cells a1 b2 c1 d2 e1 f2 g1)) (place Black Man (cells a7 b6 c7 d6 e7 f6 g7)))\n"
            "  (end (lose no-legal-moves) (draw (ply-limit 80))))";
   };
