@@ -951,7 +951,8 @@ class GeneralMoves<Words>::Compiler {
   struct Probe {
     int direction = -1, mask = -1, region = -1;
     bool negate = false;
-    int cannot = -1;  // a (cannot B) at here: B's alternatives, cannots_[cannot]
+    int cannot = -1;       // a (cannot B) at here: B's alternatives, cannots_[cannot]
+    bool capture = false;  // a capture at here, passed over by the tests
   };
 
   // Appends the probes of `list`, a lookahead's body, to each of `bodies`, its alternatives so far;
@@ -967,7 +968,9 @@ class GeneralMoves<Words>::Compiler {
     for (const Expr& e : list) {
       if (e.op == Op::Seq) {
         if (!straight_bodies(e.items, bodies, captures)) return false;
-      } else if (captures && (e.op == Op::Capture || e.op == Op::Add || e.op == Op::Set)) {
+      } else if (captures && e.op == Op::Capture) {
+        for (std::vector<Probe>& body : bodies) body.push_back({.capture = true});
+      } else if (captures && (e.op == Op::Add || e.op == Op::Set)) {
         continue;
       } else if (e.op == Op::Cannot) {
         std::vector<std::vector<Probe>> inner(1);
@@ -1091,6 +1094,7 @@ class GeneralMoves<Words>::Compiler {
   bool pattern_terms(const std::vector<Probe>& body, int start, std::vector<PatternTerm>& terms) const {
     int here = start;
     for (const Probe& probe : body) {
+      if (probe.capture) continue;
       if (probe.cannot >= 0) {
         if (!cannot_terms(cannots_[static_cast<std::size_t>(probe.cannot)], here, terms)) return false;
       } else if (probe.direction >= 0) {
@@ -1125,6 +1129,74 @@ class GeneralMoves<Words>::Compiler {
       if (runs.empty()) return false;
       add_term(terms, runs.front().mask, !runs.front().negate, runs.front().cells.lowest());
     }
+    return true;
+  }
+
+ public:
+  // The captors of the part of `body` after its top-level land, when that part is made only of
+  // (each-direction V DIRS (if-can B)), each B straight but for its captures, and from each cell
+  // every alternative of B that may run there captures the same cells: a part that complete()
+  // runs with no VM, its patterns asked in the VM's order (the tafl games' custodial captures).
+  std::optional<std::vector<Captor>> captors(const Expr& body) {
+    const auto land =
+        std::find_if(body.items.begin(), body.items.end(), [](const Expr& e) { return e.op == Op::Land; });
+    if (body.op != Op::Seq || land == body.items.end()) return {};
+    std::vector<Captor> found;
+    for (auto each = land + 1; each != body.items.end(); ++each) {
+      if (each->op != Op::EachDirection || each->items.size() != 1 || each->items.front().op != Op::IfCan ||
+          changes_counters(each->items.front()))
+        return {};
+      for (std::size_t i = 0; i < each->directions.size(); ++i) {
+        std::vector<std::vector<Probe>> bodies(1);
+        bool straight = false;
+        bound(*each, i, [&] { straight = straight_bodies(each->items.front().items, bodies, true); });
+        if (!straight) return {};
+        Captor captor{pattern(bodies), {}, {}};
+        if (!captured_cells(bodies, captor)) return {};
+        found.push_back(std::move(captor));
+      }
+    }
+    return found;
+  }
+
+ private:
+  static bool changes_counters(const Expr& e) {
+    return e.op == Op::Add || e.op == Op::Set || std::any_of(e.items.begin(), e.items.end(), changes_counters);
+  }
+
+  // Captor::from and cells: from each cell, the cells that `bodies` capture, the same for every
+  // body that may run from there (false when two differ).
+  bool captured_cells(const std::vector<std::vector<Probe>>& bodies, Captor& captor) const {
+    std::vector<std::int16_t> cells, taken;
+    for (int start = 0; start < owner_.cells_; ++start) {
+      captor.from.push_back(static_cast<std::uint32_t>(captor.cells.size()));
+      bool first = true;
+      for (const std::vector<Probe>& body : bodies) {
+        if (!captures_from(body, start, taken)) continue;
+        if (!first && taken != cells) return false;
+        cells = taken;
+        first = false;
+      }
+      if (!first) captor.cells.insert(captor.cells.end(), cells.begin(), cells.end());
+    }
+    captor.from.push_back(static_cast<std::uint32_t>(captor.cells.size()));
+    return true;
+  }
+
+  // The cells `body` captures run from `start`; false when it dies there whatever the board.
+  bool captures_from(const std::vector<Probe>& body, int start, std::vector<std::int16_t>& taken) const {
+    taken.clear();
+    int here = start;
+    for (const Probe& probe : body)
+      if (probe.capture) {
+        taken.push_back(static_cast<std::int16_t>(here));
+      } else if (probe.direction >= 0) {
+        here = owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
+        if (here < 0) return false;
+      } else if (probe.region >= 0 &&
+                 owner_.regions_[static_cast<std::size_t>(probe.region)].test(here) == probe.negate) {
+        return false;
+      }
     return true;
   }
 
@@ -1273,6 +1345,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       if (rule.scope == lang::core::Rule::Scope::Piece) {
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
+        if (compiled.resume[p] >= 0) compiled.captors[p] = compiler.captors(rule.expr);
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
         if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
@@ -3606,10 +3679,16 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
   t.piece = t.committed = record.final_piece;
   t.mover = kLanded;
   GeneralRecord completed;
-  if (!run(s, t, [&](const Thread& done) {
-        fill_record(s, done, completed);
-        return true;
-      }))
+  if (const std::optional<std::vector<Captor>>& captors = compiled.captors[state.to_move]) {
+    for (const Captor& captor : *captors)
+      if (pattern_holds(s, t, patterns_[static_cast<std::size_t>(captor.pattern)]))
+        for (auto cell = captor.from[static_cast<std::size_t>(t.here)]; cell < captor.from[t.here + 1u]; ++cell)
+          s.effect_at(t, captor.cells[cell], Code::Capture, 0);
+    fill_record(s, t, completed);
+  } else if (!run(s, t, [&](const Thread& done) {
+               fill_record(s, done, completed);
+               return true;
+             }))
     throw std::logic_error(fmt::format("the deferred part of a rule of {} failed", rules_->name));
   completed.waypoints = record.waypoints;
   return completed;
