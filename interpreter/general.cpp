@@ -2285,9 +2285,17 @@ template <int Words>
 template <int Words>
 [[gnu::noinline]] bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
                                                           const Pattern& pattern) const {
-  const auto from = static_cast<std::size_t>(t.here + 1);
+  return holds_at(pattern, t.here, [&](int mask) { return s.frozen(t, mask); });
+}
+
+// Whether `pattern` holds from `cell` (-1: no cell) on the board whose masks frozen(mask) gives.
+template <int Words>
+template <typename Frozen>
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::holds_at(const Pattern& pattern, int cell,
+                                                                 Frozen&& frozen) const {
+  const auto from = static_cast<std::size_t>(cell + 1);
   if (pattern.single_mask >= 0) {
-    const Board cells = s.frozen(t, pattern.single_mask);
+    const Board cells = frozen(pattern.single_mask);
     for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; ++a)
       if (!(pattern.terms[a].cells - cells).any()) return true;
     return false;
@@ -2297,7 +2305,7 @@ template <int Words>
     bool holds = true;
     for (std::uint32_t i = term; i < pattern.ends[a] && holds; ++i) {
       const PatternTerm& wanted = pattern.terms[i];
-      const Board cells = s.frozen(t, wanted.mask);
+      const Board cells = frozen(wanted.mask);
       holds = wanted.negate ? !(cells & wanted.cells).any() : !(wanted.cells - cells).any();
     }
     if (holds) return true;
@@ -3680,8 +3688,13 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
   t.mover = kLanded;
   GeneralRecord completed;
   if (const std::optional<std::vector<Captor>>& captors = compiled.captors[state.to_move]) {
+    // The captures change no test of the frozen board: its masks are made once, not per term.
+    std::array<Board, kPieceMasks + kPieceTypeSlots<Words>> frozen;
+    const std::size_t masks = kPieceMasks + rules_->pieces.size();
+    for (std::size_t mask = 0; mask < masks; ++mask) frozen[mask] = s.frozen(t, static_cast<int>(mask));
     for (const Captor& captor : *captors)
-      if (pattern_holds(s, t, patterns_[static_cast<std::size_t>(captor.pattern)]))
+      if (holds_at(patterns_[static_cast<std::size_t>(captor.pattern)], t.here,
+                   [&](int mask) -> const Board& { return frozen[static_cast<std::size_t>(mask)]; }))
         for (auto cell = captor.from[static_cast<std::size_t>(t.here)]; cell < captor.from[t.here + 1u]; ++cell)
           s.effect_at(t, captor.cells[cell], Code::Capture, 0);
     fill_record(s, t, completed);

@@ -463,6 +463,8 @@ class GeneralMoves {
     std::vector<Indexed> by_lowest;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
+  template <typename Frozen>
+  bool holds_at(const Pattern& pattern, int cell, Frozen&& frozen) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
   // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
   // run), or ACCEPT itself: a placement or a step whose mill, say, decides what follows. Or, in a
