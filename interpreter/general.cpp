@@ -951,20 +951,36 @@ class GeneralMoves<Words>::Compiler {
   struct Probe {
     int direction = -1, mask = -1, region = -1;
     bool negate = false;
+    int cannot = -1;       // a (cannot B) at here: B's alternatives, cannots_[cannot]
+    bool capture = false;  // a capture at here, passed over by the tests
   };
 
   // Appends the probes of `list`, a lookahead's body, to each of `bodies`, its alternatives so far;
   // false when it is not straight: only steps, tests of masks or regions, in sequence, (and ...),
   // (not ...), and choices among them ((or ...), a go along several directions), each choice
-  // making as many alternatives of what came before, up to kStraightAlternatives in all. With
-  // `captures`, a capture is passed over: it changes no test of the frozen board.
+  // making as many alternatives of what came before, up to kStraightAlternatives in all; and
+  // (cannot B), B straight with at most one test of a mask in each alternative, which then holds
+  // when each alternative's one cell fails its test (a king whose every side is an enemy's). With
+  // `captures`, a capture or a counter's change is passed over: it changes no test of the frozen
+  // board.
   static constexpr std::size_t kStraightAlternatives = 16;
   bool straight_bodies(const std::vector<Expr>& list, std::vector<std::vector<Probe>>& bodies, bool captures) {
     for (const Expr& e : list) {
       if (e.op == Op::Seq) {
         if (!straight_bodies(e.items, bodies, captures)) return false;
-      } else if (e.op == Op::Capture && captures) {
+      } else if (captures && e.op == Op::Capture) {
+        for (std::vector<Probe>& body : bodies) body.push_back({.capture = true});
+      } else if (captures && (e.op == Op::Add || e.op == Op::Set)) {
         continue;
+      } else if (e.op == Op::Cannot) {
+        std::vector<std::vector<Probe>> inner(1);
+        if (!straight_bodies(e.items, inner, false)) return false;
+        for (const std::vector<Probe>& body : inner)
+          if (std::count_if(body.begin(), body.end(), [](const Probe& probe) { return probe.mask >= 0; }) > 1 ||
+              std::any_of(body.begin(), body.end(), [](const Probe& probe) { return probe.cannot >= 0; }))
+            return false;
+        cannots_.push_back(std::move(inner));
+        for (std::vector<Probe>& body : bodies) body.push_back({.cannot = static_cast<int>(cannots_.size()) - 1});
       } else if (e.op == Op::Or || (e.op == Op::Go && e.variable.empty() && e.directions.size() > 1)) {
         std::vector<std::vector<Probe>> chosen;
         const std::size_t ways = e.op == Op::Or ? e.items.size() : e.directions.size();
@@ -1078,21 +1094,109 @@ class GeneralMoves<Words>::Compiler {
   bool pattern_terms(const std::vector<Probe>& body, int start, std::vector<PatternTerm>& terms) const {
     int here = start;
     for (const Probe& probe : body) {
-      if (probe.direction >= 0) {
+      if (probe.capture) continue;
+      if (probe.cannot >= 0) {
+        if (!cannot_terms(cannots_[static_cast<std::size_t>(probe.cannot)], here, terms)) return false;
+      } else if (probe.direction >= 0) {
         here = here < 0 ? -1 : owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
         if (here < 0) return false;
       } else if (here < 0 || probe.region >= 0) {
         const bool holds = here >= 0 && owner_.regions_[static_cast<std::size_t>(probe.region)].test(here);
         if (holds == probe.negate) return false;
       } else {
-        auto term = std::find_if(terms.begin(), terms.end(), [&](const PatternTerm& t) {
-          return t.mask == probe.mask && t.negate == probe.negate;
-        });
-        if (term == terms.end())
-          term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(probe.mask), probe.negate});
-        term->cells.set(here);
+        add_term(terms, probe.mask, probe.negate, here);
       }
     }
+    return true;
+  }
+
+  static void add_term(std::vector<PatternTerm>& terms, int mask, bool negate, int cell) {
+    auto term = std::find_if(terms.begin(), terms.end(),
+                             [&](const PatternTerm& t) { return t.mask == mask && t.negate == negate; });
+    if (term == terms.end())
+      term = terms.insert(terms.end(), PatternTerm{{}, static_cast<std::uint16_t>(mask), negate});
+    term->cells.set(cell);
+  }
+
+  // The terms of (cannot B) at `here`, B's `alternatives` each of one test of a mask at most
+  // (straight_bodies): each alternative that may run from here must fail its one test, a term of
+  // the other sense; false when one runs whatever the board.
+  bool cannot_terms(const std::vector<std::vector<Probe>>& alternatives, int here,
+                    std::vector<PatternTerm>& terms) const {
+    for (const std::vector<Probe>& alternative : alternatives) {
+      std::vector<PatternTerm> runs;
+      if (!pattern_terms(alternative, here, runs)) continue;
+      if (runs.empty()) return false;
+      add_term(terms, runs.front().mask, !runs.front().negate, runs.front().cells.lowest());
+    }
+    return true;
+  }
+
+ public:
+  // The captors of the part of `body` after its top-level land, when that part is made only of
+  // (each-direction V DIRS (if-can B)), each B straight but for its captures, and from each cell
+  // every alternative of B that may run there captures the same cells: a part that complete()
+  // runs with no VM, its patterns asked in the VM's order (the tafl games' custodial captures).
+  std::optional<std::vector<Captor>> captors(const Expr& body) {
+    const auto land =
+        std::find_if(body.items.begin(), body.items.end(), [](const Expr& e) { return e.op == Op::Land; });
+    if (body.op != Op::Seq || land == body.items.end()) return {};
+    std::vector<Captor> found;
+    for (auto each = land + 1; each != body.items.end(); ++each) {
+      if (each->op != Op::EachDirection || each->items.size() != 1 || each->items.front().op != Op::IfCan ||
+          changes_counters(each->items.front()))
+        return {};
+      for (std::size_t i = 0; i < each->directions.size(); ++i) {
+        std::vector<std::vector<Probe>> bodies(1);
+        bool straight = false;
+        bound(*each, i, [&] { straight = straight_bodies(each->items.front().items, bodies, true); });
+        if (!straight) return {};
+        Captor captor{pattern(bodies), {}, {}};
+        if (!captured_cells(bodies, captor)) return {};
+        found.push_back(std::move(captor));
+      }
+    }
+    return found;
+  }
+
+ private:
+  static bool changes_counters(const Expr& e) {
+    return e.op == Op::Add || e.op == Op::Set || std::any_of(e.items.begin(), e.items.end(), changes_counters);
+  }
+
+  // Captor::from and cells: from each cell, the cells that `bodies` capture, the same for every
+  // body that may run from there (false when two differ).
+  bool captured_cells(const std::vector<std::vector<Probe>>& bodies, Captor& captor) const {
+    std::vector<std::int16_t> cells, taken;
+    for (int start = 0; start < owner_.cells_; ++start) {
+      captor.from.push_back(static_cast<std::uint32_t>(captor.cells.size()));
+      bool first = true;
+      for (const std::vector<Probe>& body : bodies) {
+        if (!captures_from(body, start, taken)) continue;
+        if (!first && taken != cells) return false;
+        cells = taken;
+        first = false;
+      }
+      if (!first) captor.cells.insert(captor.cells.end(), cells.begin(), cells.end());
+    }
+    captor.from.push_back(static_cast<std::uint32_t>(captor.cells.size()));
+    return true;
+  }
+
+  // The cells `body` captures run from `start`; false when it dies there whatever the board.
+  bool captures_from(const std::vector<Probe>& body, int start, std::vector<std::int16_t>& taken) const {
+    taken.clear();
+    int here = start;
+    for (const Probe& probe : body)
+      if (probe.capture) {
+        taken.push_back(static_cast<std::int16_t>(here));
+      } else if (probe.direction >= 0) {
+        here = owner_.next_[static_cast<std::size_t>(probe.direction) * owner_.cells_ + here];
+        if (here < 0) return false;
+      } else if (probe.region >= 0 &&
+                 owner_.regions_[static_cast<std::size_t>(probe.region)].test(here) == probe.negate) {
+        return false;
+      }
     return true;
   }
 
@@ -1202,6 +1306,7 @@ class GeneralMoves<Words>::Compiler {
   // count to keep, and the games' short bounds (docs/core-design.md §5.1) stay as they were.
   static constexpr int kUnrolledPasses = 8;
   std::vector<std::string> named_marks_;
+  std::vector<std::vector<std::vector<Probe>>> cannots_;  // the alternatives of each (cannot B) in a straight body
 };
 
 template <int Words>
@@ -1240,6 +1345,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
       }
       if (rule.scope == lang::core::Rule::Scope::Piece) {
         compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
+        if (compiled.resume[p] >= 0) compiled.captors[p] = compiler.captors(rule.expr);
         if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
         if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
       }
@@ -2195,9 +2301,17 @@ template <int Words>
 template <int Words>
 [[gnu::noinline]] bool GeneralMoves<Words>::pattern_holds(const Search& s, const Thread& t,
                                                           const Pattern& pattern) const {
-  const auto from = static_cast<std::size_t>(t.here + 1);
+  return holds_at(pattern, t.here, [&](int mask) { return s.frozen(t, mask); });
+}
+
+// Whether `pattern` holds from `cell` (-1: no cell) on the board whose masks frozen(mask) gives.
+template <int Words>
+template <typename Frozen>
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::holds_at(const Pattern& pattern, int cell,
+                                                                 Frozen&& frozen) const {
+  const auto from = static_cast<std::size_t>(cell + 1);
   if (pattern.single_mask >= 0) {
-    const Board cells = s.frozen(t, pattern.single_mask);
+    const Board cells = frozen(pattern.single_mask);
     for (std::uint32_t a = pattern.from[from]; a < pattern.from[from + 1]; ++a)
       if (!(pattern.terms[a].cells - cells).any()) return true;
     return false;
@@ -2207,7 +2321,7 @@ template <int Words>
     bool holds = true;
     for (std::uint32_t i = term; i < pattern.ends[a] && holds; ++i) {
       const PatternTerm& wanted = pattern.terms[i];
-      const Board cells = s.frozen(t, wanted.mask);
+      const Board cells = frozen(wanted.mask);
       holds = wanted.negate ? !(cells & wanted.cells).any() : !(wanted.cells - cells).any();
     }
     if (holds) return true;
@@ -3650,10 +3764,21 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
   t.piece = t.committed = record.final_piece;
   t.mover = kLanded;
   GeneralRecord completed;
-  if (!run(s, t, [&](const Thread& done) {
-        fill_record(s, done, completed);
-        return true;
-      }))
+  if (const std::optional<std::vector<Captor>>& captors = compiled.captors[state.to_move]) {
+    // The captures change no test of the frozen board: its masks are made once, not per term.
+    std::array<Board, kPieceMasks + kPieceTypeSlots<Words>> frozen;
+    const std::size_t masks = kPieceMasks + rules_->pieces.size();
+    for (std::size_t mask = 0; mask < masks; ++mask) frozen[mask] = s.frozen(t, static_cast<int>(mask));
+    for (const Captor& captor : *captors)
+      if (holds_at(patterns_[static_cast<std::size_t>(captor.pattern)], t.here,
+                   [&](int mask) -> const Board& { return frozen[static_cast<std::size_t>(mask)]; }))
+        for (auto cell = captor.from[static_cast<std::size_t>(t.here)]; cell < captor.from[t.here + 1u]; ++cell)
+          s.effect_at(t, captor.cells[cell], Code::Capture, 0);
+    fill_record(s, t, completed);
+  } else if (!run(s, t, [&](const Thread& done) {
+               fill_record(s, done, completed);
+               return true;
+             }))
     throw std::logic_error(fmt::format("the deferred part of a rule of {} failed", rules_->name));
   completed.waypoints = record.waypoints;
   return completed;

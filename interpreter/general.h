@@ -369,6 +369,13 @@ class GeneralMoves {
     std::uint16_t piece = 0;  // FROMHAND's or NEW's arg
     bool from_hand = false;
   };
+  // An (if-can B) of one direction in a deferred part: B's pattern, and the cells B captures from
+  // each cell where it holds ([cell]: the first in `cells`; one more at the end).
+  struct Captor {
+    int pattern = 0;
+    std::vector<std::uint32_t> from;
+    std::vector<std::int16_t> cells;
+  };
   static constexpr std::array<std::int32_t, kMaxPlayers> none_resumes() {
     std::array<std::int32_t, kMaxPlayers> resumes{};
     resumes.fill(-1);
@@ -421,6 +428,9 @@ class GeneralMoves {
     // where one of its openings holds: a listing skips the others (a blocked man) without the VM.
     // Empty: the rule runs from every origin. Per player, as the code; on a grid (no links) only.
     std::array<std::vector<Opening>, kMaxPlayers> openings;
+    // A deferred part made only of captures asked by patterns (Compiler::captors), run by
+    // complete() with no VM; none: the VM runs it. Per player, as the code.
+    std::array<std::optional<std::vector<Captor>>, kMaxPlayers> captors;
   };
   // Whether no run of `a` and of `b`, two game rules, can make one move (CompiledRule::brings).
   static bool game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player);
@@ -458,6 +468,8 @@ class GeneralMoves {
     std::vector<Indexed> by_lowest;
   };
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
+  template <typename Frozen>
+  bool holds_at(const Pattern& pattern, int cell, Frozen&& frozen) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
   // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
   // run), or ACCEPT itself: a placement or a step whose mill, say, decides what follows. Or, in a

@@ -536,12 +536,15 @@ TEST(GeneralRules, ASlideWhoseRaysMeetDrawsTheListingsMoves) {
 
 // An (if-can ...) whose body is straight but for its captures, choices (or ...) and a go along
 // several directions among them, is a pattern of the frozen board, and so is a (cannot ...) of a
-// go along several directions; each plays the games that the same rules play when a test the
-// patterns do not take, (not captured), which always holds there, makes them lookaheads.
+// go along several directions, also inside such a body beside a counter's change; each plays the
+// games that the same rules play when a test the patterns do not take, (not captured), which
+// always holds there, makes them lookaheads. Without the counter, the part after the land is made
+// of such patterns alone, and complete() runs it without the VM (CompiledRule::captors).
 TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
-  const auto rules = [](const std::string& also) {
+  const auto rules = [](const std::string& also, const std::string& counter) {
     return "(game \"Custodian\" (players (White north) (Black south)) (board (rectangle 7 7))\n"
            "  (region corners (cells a1 g1 a7 g7))\n"
+           "  (counter taken (range 0 100))\n"
            "  (piece Man \"M\" (moves (any-direction d orthogonal (seq (go d) (repeat (seq empty (go d))) empty)) "
            "land\n"
            "    (each-direction e orthogonal (if-can (seq (go e) enemy capture (go e)\n"
@@ -550,7 +553,13 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
            ")))\n"
            "    (each-direction e diagonal (if-can (seq (go e) enemy (cannot (go (n e s w)) empty " +
            also +
-           ") capture)))))\n"
+           ") capture)))\n"
+           "    (each-direction e orthogonal (if-can (seq (go e) enemy capture " +
+           counter +
+           "\n"
+           "      (cannot (go (e w)) (not friend) (not (in corners)) " +
+           also +
+           "))))))\n"
            "  (setup (place White Man (cells a1 b2 c1 d2 e1 f2 g1)) (place Black Man (cells a7 b6 c7 d6 e7 f6 g7)))\n"
            "  (end (lose no-legal-moves) (draw (ply-limit 80))))";
   };
@@ -565,10 +574,13 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
     });
     return texts;
   };
-  const std::vector<std::string> patterns = played(troyka_tests::game_from_text(rules("")));
-  const std::vector<std::string> lookaheads = played(troyka_tests::game_from_text(rules("(not captured)")));
-  EXPECT_GT(patterns.size(), 200U);
-  EXPECT_EQ(patterns, lookaheads);
+  for (const std::string counter : {"(add taken 1)", ""}) {
+    const std::vector<std::string> patterns = played(troyka_tests::game_from_text(rules("", counter)));
+    const std::vector<std::string> lookaheads = played(troyka_tests::game_from_text(rules("(not captured)", counter)));
+    EXPECT_GT(patterns.size(), 200U);
+    EXPECT_EQ(patterns, lookaheads) << counter;
+  }
+  const std::vector<std::string> patterns = played(troyka_tests::game_from_text(rules("", "")));
   EXPECT_NE(std::adjacent_find(
                 patterns.begin(), patterns.end(),
                 [](const std::string& before, const std::string& after) {
