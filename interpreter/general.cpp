@@ -2456,6 +2456,18 @@ bool GeneralMoves<Words>::one_run_on(const std::vector<Instruction>& code, std::
   return false;
 }
 
+// Whether the PATTERN at `pc` leads, both when it holds and when it does not, to code that makes
+// exactly one run (a mill that only sets a counter and gives one more decision): then it decides
+// what the run does, not how many runs there are, and a count need not test it.
+template <int Words>
+bool GeneralMoves<Words>::pattern_decides_nothing(const std::vector<Instruction>& code, std::size_t pc,
+                                                  int player) const {
+  const std::int32_t other = code[pc].alt;
+  int budget = kOneRunBudget;
+  return other > static_cast<std::int32_t>(pc) && one_run_on(code, pc + 1, player, Known{board_}, budget) &&
+         one_run_on(code, static_cast<std::size_t>(other), player, Known{board_}, budget);
+}
+
 // FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan), outside
 // lookaheads: a lookahead's body looks for one run, which a count or a draw must not fan out.
 template <int Words>
@@ -2496,6 +2508,11 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, 
     }
     if (!is(next, {Code::Pattern})) continue;
     const std::int32_t other = code[next].alt;
+    if (pattern_decides_nothing(code, next, player)) {  // each cell where the tests hold is one run, as above
+      fans_.push_back({code[pc], tests_end, -1, true});
+      code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
+      continue;
+    }
     if (other >= 0 && !is(static_cast<std::size_t>(other), {Code::Accept})) continue;
     fans_.push_back({code[pc], tests_end, static_cast<std::int32_t>(next), other >= 0});
     code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};

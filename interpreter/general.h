@@ -484,6 +484,8 @@ class GeneralMoves {
   // fail, no choice of more than one cell, no step off the board. `budget`: instructions left to follow.
   bool one_run_on(const std::vector<Instruction>& code, std::size_t pc, int player, Known known, int& budget) const;
   static constexpr int kOneRunBudget = 1 << 12;
+  // Whether the PATTERN at `pc` leads either way to code that makes exactly one run (one_run_on).
+  bool pattern_decides_nothing(const std::vector<Instruction>& code, std::size_t pc, int player) const;
   // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
   bool fan(Search& s, Thread& t, const Instruction& in) const;
   // A placement of a new piece on an empty cell that captures the enemy groups it leaves without a
