@@ -508,8 +508,8 @@ class GeneralMoves {
   // groups that has another, or the last liberty of an enemy group.
   Board placeable(const Search& s, Board cells, int set) const;
   // FAN's choice of cells, in no order; and those of `chosen` where its tests and land pass.
-  Board choice_cells(const Search& s, const Thread& t, const Fan& fan) const;
-  Board tested_cells(const Search& s, const Thread& t, const Fan& fan, Board chosen) const;
+  [[gnu::always_inline]] Board choice_cells(const Search& s, const Thread& t, const Fan& fan) const;
+  [[gnu::always_inline]] Board tested_cells(const Search& s, const Thread& t, const Fan& fan, Board chosen) const;
   // `t` goes on at the lowest of `cells` (not empty); the others are later choices.
   static void choose_cells(Search& s, Thread& t, Board cells);
   // The cells of `cells` where `pattern` holds with the mover of `t`, carried, landed there.
