@@ -455,7 +455,8 @@ class GeneralMoves {
   bool pattern_holds(const Search& s, const Thread& t, const Pattern& pattern) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
   // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
-  // run), or ACCEPT itself: a placement or a step whose mill, say, decides what follows. Or, in a
+  // run), or ACCEPT itself (or a PATTERN that decides nothing, formed as ACCEPT:
+  // pattern_decides_nothing): a placement or a step whose mill, say, decides what follows. Or, in a
   // rule without a mover, an ENTER or ENTERWHERE, such tests (counts' too), and then code that
   // makes exactly one run from every cell that passes them (one_run_on: a sowing and what its
   // last seed decides). Every run through a cell
