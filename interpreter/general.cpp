@@ -2336,31 +2336,16 @@ template <int Words>
   std::array<std::int16_t, kMaxStepWhere> steps;
   int stepped = -1;
   Board chosen;
-  if (fan.choice.code == Code::StepWhere && s.fanning == Search::Fanning::Count) {  // in no order
-    const Board tested = s.frozen(t, fan.choice.alt);
-    const Board& around = direction_sets_[fan.choice.arg].around[static_cast<std::size_t>(std::max<int>(t.here, 0))];
-    chosen = t.here < 0 ? Board() : fan.choice.negate ? around - tested : around & tested;
-  } else if (fan.choice.code == Code::StepWhere) {
+  if (fan.choice.code == Code::StepWhere && s.fanning != Search::Fanning::Count) {
     stepped = stepped_where(s, t, fan.choice, steps.data());
     for (int i = 0; i < stepped; ++i) chosen.set(steps[static_cast<std::size_t>(i)]);
   } else {
-    chosen = fan.choice.code == Code::Enter ? regions_[fan.choice.arg] : entered_where(s, t, fan.choice);
+    chosen = choice_cells(s, t, fan);
   }
   Board on = chosen;  // the cells the VM runs on from
   if (s.fanning != Search::Fanning::Each) {
-    // The tests of the chosen cell, then the land, over every chosen cell at once; the counters
-    // after the land change no test.
+    chosen = tested_cells(s, t, fan, chosen);
     const std::vector<Instruction>& code = *s.code;
-    for (std::int32_t pc = t.pc + 1; pc != fan.tests_end; ++pc) {
-      const Instruction& test = code[static_cast<std::size_t>(pc)];
-      const Board holds = test.code == Code::Test         ? s.frozen(t, test.arg)
-                          : test.code == Code::TestRegion ? regions_[test.arg]
-                          : test.code == Code::CountIs    ? counted_where(s, t, test, chosen)
-                          : s.origin >= 0                 ? Board::single(s.origin)
-                                                          : Board();
-      chosen = test.negate ? chosen - holds : chosen & holds;
-    }
-    if (fan.lands) chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
     Board leading;
     if (fan.pattern >= 0) {
       const Instruction& test = code[static_cast<std::size_t>(fan.pattern)];
@@ -2407,6 +2392,37 @@ template <int Words>
   if (!on.any()) return false;
   choose_cells(s, t, on);
   return true;
+}
+
+// FAN's choice of cells, in no order.
+template <int Words>
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::choice_cells(
+    const Search& s, const Thread& t, const Fan& fan) const {
+  if (fan.choice.code == Code::StepWhere) {
+    const Board tested = s.frozen(t, fan.choice.alt);
+    const Board& around = direction_sets_[fan.choice.arg].around[static_cast<std::size_t>(std::max<int>(t.here, 0))];
+    return t.here < 0 ? Board() : fan.choice.negate ? around - tested : around & tested;
+  }
+  return fan.choice.code == Code::Enter ? regions_[fan.choice.arg] : entered_where(s, t, fan.choice);
+}
+
+// The tests of the chosen cell, then the land, over every chosen cell at once; the counters after
+// the land change no test.
+template <int Words>
+[[gnu::always_inline]] inline typename GeneralMoves<Words>::Board GeneralMoves<Words>::tested_cells(
+    const Search& s, const Thread& t, const Fan& fan, Board chosen) const {
+  const std::vector<Instruction>& code = *s.code;
+  for (std::int32_t pc = t.pc + 1; pc != fan.tests_end; ++pc) {
+    const Instruction& test = code[static_cast<std::size_t>(pc)];
+    const Board holds = test.code == Code::Test         ? s.frozen(t, test.arg)
+                        : test.code == Code::TestRegion ? regions_[test.arg]
+                        : test.code == Code::CountIs    ? counted_where(s, t, test, chosen)
+                        : s.origin >= 0                 ? Board::single(s.origin)
+                                                        : Board();
+    chosen = test.negate ? chosen - holds : chosen & holds;
+  }
+  if (fan.lands) chosen = t.mover == kCarried ? chosen & (s.frozen(t, kEmpty) | s.pending_captures(t)) : Board();
+  return chosen;
 }
 
 // The other cells are later choices, the highest pushed first so that they come in order.
@@ -2586,6 +2602,18 @@ bool GeneralMoves<Words>::one_run_on(const std::vector<Instruction>& code, std::
   return false;
 }
 
+// Whether the PATTERN at `pc` leads, both when it holds and when it does not, to code that makes
+// exactly one run (a mill that only sets a counter and gives one more decision): then it decides
+// what the run does, not how many runs there are, and a count need not test it.
+template <int Words>
+bool GeneralMoves<Words>::pattern_decides_nothing(const std::vector<Instruction>& code, std::size_t pc,
+                                                  int player) const {
+  const std::int32_t other = code[pc].alt;
+  int budget = kOneRunBudget;
+  return other > static_cast<std::int32_t>(pc) && one_run_on(code, pc + 1, player, Known{board_}, budget) &&
+         one_run_on(code, static_cast<std::size_t>(other), player, Known{board_}, budget);
+}
+
 // FAN in place of each ENTERWHERE or STEPWHERE of `code` that has its shape (see Fan), outside
 // lookaheads: a lookahead's body looks for one run, which a count or a draw must not fan out.
 template <int Words>
@@ -2626,6 +2654,11 @@ void GeneralMoves<Words>::form_fans(std::vector<Instruction>& code, int player, 
     }
     if (!is(next, {Code::Pattern})) continue;
     const std::int32_t other = code[next].alt;
+    if (pattern_decides_nothing(code, next, player)) {  // each cell where the tests hold is one run, as above
+      fans_.push_back({code[pc], tests_end, -1, true});
+      code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
+      continue;
+    }
     if (other >= 0 && !is(static_cast<std::size_t>(other), {Code::Accept})) continue;
     fans_.push_back({code[pc], tests_end, static_cast<std::int32_t>(next), other >= 0});
     code[pc] = {Code::Fan, false, static_cast<std::uint16_t>(fans_.size() - 1), -1};
@@ -3573,8 +3606,12 @@ template <int Words>
   s.origin = origin;
   s.start_piece = piece;
   s.fan_runs = 0;
+  const Thread first = start(s, compiled, piece);
+  // A rule that is a fan whose every cell is one run: its cells counted, with no run of the VM.
+  if (const Instruction& in = (*s.code)[0]; in.code == Code::Fan && fans_[in.arg].pattern < 0)
+    return tested_cells(s, first, fans_[in.arg], choice_cells(s, first, fans_[in.arg])).count();
   int runs = 0;
-  run(s, start(s, compiled, piece), CountEach{&runs});
+  run(s, first, CountEach{&runs});
   return runs + s.fan_runs;
 }
 

@@ -472,7 +472,8 @@ class GeneralMoves {
   bool holds_at(const Pattern& pattern, int cell, Frozen&& frozen) const;
   // A choice of cells (ENTERWHERE or STEPWHERE), then tests of the chosen cell that end the run
   // when they fail, a land, counters, and a PATTERN whose other way goes to ACCEPT (or ends the
-  // run), or ACCEPT itself: a placement or a step whose mill, say, decides what follows. Or, in a
+  // run), or ACCEPT itself (or a PATTERN that decides nothing, formed as ACCEPT:
+  // pattern_decides_nothing): a placement or a step whose mill, say, decides what follows. Or, in a
   // rule without a mover, an ENTER or ENTERWHERE, such tests (counts' too), and then code that
   // makes exactly one run from every cell that passes them (one_run_on: a sowing and what its
   // last seed decides). Every run through a cell
@@ -501,6 +502,8 @@ class GeneralMoves {
   // fail, no choice of more than one cell, no step off the board. `budget`: instructions left to follow.
   bool one_run_on(const std::vector<Instruction>& code, std::size_t pc, int player, Known known, int& budget) const;
   static constexpr int kOneRunBudget = 1 << 12;
+  // Whether the PATTERN at `pc` leads either way to code that makes exactly one run (one_run_on).
+  bool pattern_decides_nothing(const std::vector<Instruction>& code, std::size_t pc, int player) const;
   // FAN: the choice's cells as the search's fanning says (see Search::fanning); false when none.
   bool fan(Search& s, Thread& t, const Instruction& in) const;
   // A placement of a new piece on an empty cell that captures the enemy groups it leaves without a
@@ -522,6 +525,9 @@ class GeneralMoves {
   // without one are captured: a cell with an empty neighbour, a liberty of one of the mover's
   // groups that has another, or the last liberty of an enemy group.
   Board placeable(const Search& s, Board cells, int set) const;
+  // FAN's choice of cells, in no order; and those of `chosen` where its tests and land pass.
+  [[gnu::always_inline]] Board choice_cells(const Search& s, const Thread& t, const Fan& fan) const;
+  [[gnu::always_inline]] Board tested_cells(const Search& s, const Thread& t, const Fan& fan, Board chosen) const;
   // `t` goes on at the lowest of `cells` (not empty); the others are later choices.
   static void choose_cells(Search& s, Thread& t, Board cells);
   // The cells of `cells` where `pattern` holds with the mover of `t`, carried, landed there.

@@ -637,7 +637,9 @@ TEST(GeneralRules, LineMovesOfTwoWordsAreDrawnAsListed) {
 // A choice of cells, tests of the cell, a land, counters and a pattern (a FAN) count and draw the
 // listing's moves: a step whose pattern leads on to a removal; a flight to any empty cell but the
 // origin, its pattern of two masks negated; a placement whose pattern ends the runs it does not
-// hold for. That shape in a lookahead is no fan: the lookahead looks for one run.
+// hold for; a step and a placement whose pattern leads either way to one run, counted from their
+// cells without the pattern (GeneralMoves::pattern_decides_nothing). That shape in a lookahead is
+// no fan: the lookahead looks for one run.
 TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 6;
   const std::string board =
@@ -665,7 +667,14 @@ TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
       {"lookahead",
        "(piece Rook \"R\" (moves (can (enter all) empty land (can (go n) enemy)) (go (n e s w)) empty))\n" + men,
        false},
-      {"placement without a pattern", "(piece Rook \"R\")\n(moves (new Rook) (enter all) empty land)\n(setup)\n"}};
+      {"placement without a pattern", "(piece Rook \"R\")\n(moves (new Rook) (enter all) empty land)\n(setup)\n"},
+      // Patterns that lead either way to one run (a counter, one more decision): counted as cells.
+      {"step whose pattern decides nothing",
+       "(piece Rook \"R\" (moves (go (n e s w)) empty land (if (can (go n) enemy) (seq (add placed 1) again))))\n" +
+           men},
+      {"placement whose pattern decides nothing",
+       "(piece Rook \"R\")\n(moves (new Rook) (enter all) empty land (if (cannot (go n) enemy) (add placed 1)))\n"
+       "(setup)\n"}};
   for (const auto& [name, rules, fan] : games) {
     const Game game = troyka_tests::game_from_text("(game \"Fan\" " + board + rules + end);
     game.visit([&](const auto& program) {
