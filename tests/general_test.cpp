@@ -502,6 +502,12 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   // Two game rules, each of a (when ...): the placements and a mill's removal, a decision of its own.
   expect_draws_are_listed(Game::load(kSourceDir + "/bench/games/nine-mens-morris-ludii.game"), "morris, Ludii's",
                           kGames, 40);
+  // (prefer (most captures)): where no move may capture, the men's steps and the kings' slides, the
+  // rules' parts that capture nothing; the positions where one may are listed (about a third).
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/international-draughts.game"), "international draughts",
+                          kGames, 40, 0.5);
+  // (must-capture): a step rule beside a jump rule, which has no part that captures nothing.
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/alquerque.game"), "alquerque", kGames, 10, 0.5);
 }
 
 // A rule of a phase applies under a condition as one of a (when ...) does: Ludii's Morris with its
