@@ -3186,7 +3186,8 @@ template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
                                           std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority,
-                                          const Board* targets, int skip) const {
+                                          const Board* targets, int skip,
+                                          const std::vector<CompiledRule>* rules) const {
   Search s(state, board_, attacks, rules_->player_count());
   s.defer = defer;
   s.skip = skip;
@@ -3236,7 +3237,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   };
   // Whether a rule applies does not depend on the origin.
   boost::container::small_vector<const CompiledRule*, 16> applying;
-  for (const CompiledRule& compiled : compiled_)
+  for (const CompiledRule& compiled : rules ? *rules : compiled_)
     if (applies(compiled, state, fallback, others_can_move, priority)) applying.push_back(&compiled);
   const bool piece_rules = std::any_of(applying.begin(), applying.end(), [](const CompiledRule* compiled) {
     return compiled->rule->scope == lang::core::Rule::Scope::Piece;
@@ -3424,6 +3425,22 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
 
 // Whether some move of the rules (the fallback rules aside) may capture: some run of a capture part
 // (form_quiet) completes, from an origin where the part's openings hold.
+// Complete records: a capture part's code is not its rule's, whose deferred part complete() would run.
+template <int Words>
+bool GeneralMoves<Words>::list_captures(const StateType& state, bool others_can_move, MoveList& moves,
+                                        std::vector<GeneralRecord>* records, const Program<Words>* attacks) const {
+  bool captures = false;
+  for_each_record(
+      state, false, others_can_move, attacks, -1, true, false, records,
+      [&](const GeneralRecord&, Move move) {
+        captures = captures || move.capture;
+        moves.push_back(move);
+        return false;
+      },
+      -1, nullptr, 0, &capture_);
+  return captures;
+}
+
 template <int Words>
 bool GeneralMoves<Words>::captures_possible(const StateType& state, bool others_can_move) const {
   Search s(state, board_, nullptr, rules_->player_count());

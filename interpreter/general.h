@@ -169,6 +169,11 @@ class GeneralMoves {
   // Under (prefer captures): whether `player`'s moves in a position where no move captures are
   // counted so (count_moves then counts them where no capture is possible, and refuses the others).
   bool counts_quiet_moves(int player) const { return counts_quiet_[static_cast<std::size_t>(player)]; }
+  // With counts_quiet_moves: appends the moves of the rules' capture parts, complete records in
+  // `records` when given, and returns whether one of them captures. If so, they hold every move of
+  // list() that captures, in its order, and perhaps some that do not.
+  bool list_captures(const StateType& state, bool others_can_move, MoveList& moves, std::vector<GeneralRecord>* records,
+                     const Program<Words>* attacks) const;
   // count_moves when a rule that is not counted applies (one that runs only under a condition).
   static constexpr int kNotCounted = -1;
   // With counts_moves(state.to_move): how many moves list() (not the fallback rules) gives from each
@@ -615,10 +620,12 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
+  // `rules`: the rules run (capture_), compiled_ when null.
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
                        int origin, bool game_rules, bool defer, std::vector<GeneralRecord>* kept, OnRecord&& on_record,
-                       int priority = -1, const Board* targets = nullptr, int skip = 0) const;
+                       int priority = -1, const Board* targets = nullptr, int skip = 0,
+                       const std::vector<CompiledRule>* rules = nullptr) const;
   // CompiledRule::taking_origins of `compiled` for `player`: the code followed from every origin,
   // every test taken both ways, so the cells a run may capture on are a superset of the real ones.
   // Empty when a run's cells are not the code's to follow (a move back to a mark, a sowing, a

@@ -1581,6 +1581,14 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   // Counting a general move's captures takes its record, which a listing without records has not.
   std::vector<GeneralRecord> own_records;
   if (capture_most_ && general_ && !records) records = &own_records;
+  // Drawn by count where no move captures (GeneralMoves::counts_quiet_moves), so every move is the
+  // general rules': where one captures, those of their capture parts are the captures.
+  if (draws_by_count_ && must_capture_ && !state.over) {
+    moves.clear();
+    if (records) records->clear();
+    if (general_->list_captures(state, general_->asks_others(false) && others_can_move(state), moves, records, this))
+      return keep_captures(state, moves, records);
+  }
   list_board_moves(state, moves, records, false, complete_records);
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
