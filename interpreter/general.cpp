@@ -3414,7 +3414,9 @@ template <int Words>
 int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, int listed,
                                      OriginCounts& counts) const {
   counts.clear();
-  if (prefer_captures_) return captures_possible(state, others_can_move) ? kNotCounted : count_priority(state, others_can_move, -1, counts, quiet_);
+  if (prefer_captures_)
+    return captures_possible(state, others_can_move) ? kNotCounted
+                                                     : count_priority(state, others_can_move, -1, counts, quiet_);
   if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts, compiled_);
   // The fast path's moves are of priority 0: only the general rules of that priority join them.
   if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts, compiled_) : 0;

@@ -182,7 +182,8 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   // a position where one may capture is listed.
   const bool quiet_counted =
       general_ && general_->prefers_captures() && !some_player_has(jumps_) && !some_player_has(drops_);
-  draws_by_count_ = general_ && !checks_legality_ && (!must_capture_ || quiet_counted) && !swap_rule_ && !shoots_ && !hops;
+  draws_by_count_ =
+      general_ && !checks_legality_ && (!must_capture_ || quiet_counted) && !swap_rule_ && !shoots_ && !hops;
   for (int player = 0; player < players_; ++player)
     draws_by_count_ = draws_by_count_ && !jumps_may_repeat_[player] &&
                       (must_capture_ ? general_->counts_quiet_moves(player) : general_->counts_moves(player));
