@@ -208,6 +208,98 @@ bool adds_mover(const Expr& e) {
   return e.op == Op::New || e.op == Op::FromHand || std::any_of(e.items.begin(), e.items.end(), adds_mover);
 }
 
+// ---- quiet parts and capture parts ((prefer captures): GeneralMoves::quiet_) ------------------------
+
+// Whether some run of `e` may capture a piece.
+bool may_capture(const Expr& e) {
+  return e.op == Op::Capture || e.op == Op::CaptureToHand || e.op == Op::CaptureSurrounded ||
+         std::any_of(e.items.begin(), e.items.end(), may_capture);
+}
+
+// The runs of `e` that capture nothing, written as an expression: `quiet` holds it, or nothing when
+// every run captures. False when they cannot be written so: a capture under a repetition (whose
+// passes, or a maximal one's end, depend on the captures), a test or a lookahead. Through a
+// sequence, a choice, an option and a choice of directions the captures' ways are dropped.
+bool quiet_part(const Expr& e, std::optional<Expr>& quiet) {
+  quiet.reset();
+  if (!may_capture(e)) {
+    quiet = e;
+    return true;
+  }
+  switch (e.op) {
+    case Op::Capture:
+    case Op::CaptureToHand: return true;
+    case Op::Seq: {  // no quiet run when one item has none, whatever the others'
+      std::vector<Expr> items;
+      bool written = true;
+      for (const Expr& item : e.items) {
+        std::optional<Expr> part;
+        const bool known = quiet_part(item, part);
+        if (known && !part) return true;
+        written = written && known;
+        if (part) items.push_back(std::move(*part));
+      }
+      if (written) quiet = lang::core::seq(std::move(items));
+      return written;
+    }
+    case Op::Or: {
+      std::vector<Expr> ways;
+      for (const Expr& way : e.items) {
+        std::optional<Expr> part;
+        if (!quiet_part(way, part)) return false;
+        if (part) ways.push_back(std::move(*part));
+      }
+      quiet = lang::core::choice(std::move(ways));
+      return true;
+    }
+    case Op::Opt: {
+      std::optional<Expr> part;
+      if (!quiet_part(e.items.front(), part)) return false;
+      quiet = part ? lang::core::node(Op::Opt, {std::move(*part)}) : lang::core::seq({});
+      return true;
+    }
+    case Op::AnyDirection: {
+      std::optional<Expr> part;
+      if (!quiet_part(e.items.front(), part)) return false;
+      if (part) {
+        quiet = e;
+        quiet->items.front() = std::move(*part);
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+// An expression whose runs include every run of `e` that captures (and perhaps some that do not),
+// or nothing when no run of `e` captures: a choice keeps only its ways that may capture, a sequence
+// with one item that may capture has that item's part, a choice of directions its body's; any
+// other expression is itself.
+std::optional<Expr> capture_part(const Expr& e) {
+  if (!may_capture(e)) return std::nullopt;
+  switch (e.op) {
+    case Op::Or: {
+      std::vector<Expr> ways;
+      for (const Expr& way : e.items)
+        if (std::optional<Expr> part = capture_part(way)) ways.push_back(std::move(*part));
+      return lang::core::choice(std::move(ways));
+    }
+    case Op::Seq: {
+      if (std::count_if(e.items.begin(), e.items.end(), may_capture) != 1) return e;
+      Expr part = e;
+      Expr& capturing = *std::find_if(part.items.begin(), part.items.end(), may_capture);
+      capturing = *capture_part(capturing);
+      return lang::core::seq(std::move(part.items));
+    }
+    case Op::AnyDirection: {
+      Expr part = e;
+      part.items.front() = *capture_part(e.items.front());
+      return part;
+    }
+    default: return e;
+  }
+}
+
 }  // namespace
 
 static bool is_capture(const CellChange& change) { return change.what & CellChange::kCapture; }
@@ -1309,6 +1401,57 @@ class GeneralMoves<Words>::Compiler {
   std::vector<std::vector<std::vector<Probe>>> cannots_;  // the alternatives of each (cannot B) in a straight body
 };
 
+namespace {
+// Whether `rule` applies under a condition: a (when ...), or a phase (applies() asks both).
+bool applies_under_condition(const lang::core::Rule& rule) { return rule.when || rule.phase >= 0; }
+}  // namespace
+
+template <int Words>
+typename GeneralMoves<Words>::CompiledRule GeneralMoves<Words>::compile(const lang::core::Rule& rule, int index) {
+  CompiledRule compiled;
+  compiled.rule = &rule;
+  compiled.index = index;
+  const bool defer = may_defer(rule);
+  for (int player = 0; player < rules_->player_count(); ++player) {
+    if (rule.only_player >= 0 && rule.only_player != player) continue;
+    const auto p = static_cast<std::size_t>(player);
+    Compiler compiler(*this, player, compiled.code[p]);
+    // What the back end cannot hold (a lookahead too long, marks nested too deep) is refused at
+    // the rule, as loading refuses a file's other rules, not thrown past the tools' error reports.
+    try {
+      compiled.resume[p] = compiler.rule(rule.expr, defer);
+    } catch (const lang::Error&) {
+      throw;
+    } catch (const std::runtime_error& error) {
+      throw lang::Error(lang::Diagnostic{rules_->source, rule.pos, error.what(),
+                                         "docs/core-design.md, section 5.3, says what the general back end holds"});
+    }
+    if (rule.scope == lang::core::Rule::Scope::Piece) {
+      compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
+      if (compiled.resume[p] >= 0) compiled.captors[p] = compiler.captors(rule.expr);
+      if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
+      if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
+    }
+    if (rule.scope == lang::core::Rule::Scope::Piece) compiled.openings[p] = compiler.openings(compiled.code[p]);
+    compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
+                          compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
+    if (compiled.by_runs[p]) {
+      form_fans(compiled.code[p], player, rule.scope != lang::core::Rule::Scope::Piece && !adds_mover(rule.expr));
+      form_group_places(compiled.code[p]);
+    }
+    if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Piece)
+      compiled.steps[p] = compiler.step(rule.expr);
+    if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Game)
+      compiled.drops[p] = drop_of(compiled.code[p]);
+    const std::vector<Instruction>& code = compiled.code[p];
+    const auto enters = [](const Instruction& in) { return in.code == Code::New || in.code == Code::FromHand; };
+    compiled.brings[p] = enters(code.front())                             ? CompiledRule::Brings::Piece
+                         : std::none_of(code.begin(), code.end(), enters) ? CompiledRule::Brings::Nothing
+                                                                          : CompiledRule::Brings::Either;
+  }
+  return compiled;
+}
+
 template <int Words>
 GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
                                   std::shared_ptr<const lang::core::Rules> core, std::size_t known_texts)
@@ -1325,47 +1468,7 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   prefer_captures_ = core_->prefer_captures;
   for (std::size_t index = 0; index < core_->moves.size(); ++index) {
     const lang::core::Rule& rule = core_->moves[index];
-    CompiledRule compiled;
-    compiled.rule = &rule;
-    compiled.index = static_cast<int>(index);
-    const bool defer = may_defer(rule);
-    for (int player = 0; player < rules_->player_count(); ++player) {
-      if (rule.only_player >= 0 && rule.only_player != player) continue;
-      const auto p = static_cast<std::size_t>(player);
-      Compiler compiler(*this, player, compiled.code[p]);
-      // What the back end cannot hold (a lookahead too long, marks nested too deep) is refused at
-      // the rule, as loading refuses a file's other rules, not thrown past the tools' error reports.
-      try {
-        compiled.resume[p] = compiler.rule(rule.expr, defer);
-      } catch (const lang::Error&) {
-        throw;
-      } catch (const std::runtime_error& error) {
-        throw lang::Error(lang::Diagnostic{rules_->source, rule.pos, error.what(),
-                                           "docs/core-design.md, section 5.3, says what the general back end holds"});
-      }
-      if (rule.scope == lang::core::Rule::Scope::Piece) {
-        compiled.slide[p] = compiler.leading_slide(rule.expr, compiled.resume[p] >= 0);
-        if (compiled.resume[p] >= 0) compiled.captors[p] = compiler.captors(rule.expr);
-        if (compiled.resume[p] < 0) compiled.jumps[p] = compiler.jump_line(rule.expr);
-        if (compiled.resume[p] < 0) compiled.lines[p] = compiler.line_move(rule.expr);
-      }
-      if (rule.scope == lang::core::Rule::Scope::Piece) compiled.openings[p] = compiler.openings(compiled.code[p]);
-      compiled.by_runs[p] = !compiled.slide[p] && !compiled.jumps[p] && !compiled.lines[p] && !rule.legal &&
-                            compiler.told_apart(rule.expr, rule.scope == lang::core::Rule::Scope::Piece);
-      if (compiled.by_runs[p]) {
-        form_fans(compiled.code[p], player, rule.scope != lang::core::Rule::Scope::Piece && !adds_mover(rule.expr));
-        form_group_places(compiled.code[p]);
-      }
-      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Piece)
-        compiled.steps[p] = compiler.step(rule.expr);
-      if (compiled.by_runs[p] && rule.scope == lang::core::Rule::Scope::Game)
-        compiled.drops[p] = drop_of(compiled.code[p]);
-      const std::vector<Instruction>& code = compiled.code[p];
-      const auto enters = [](const Instruction& in) { return in.code == Code::New || in.code == Code::FromHand; };
-      compiled.brings[p] = enters(code.front())                             ? CompiledRule::Brings::Piece
-                           : std::none_of(code.begin(), code.end(), enters) ? CompiledRule::Brings::Nothing
-                                                                            : CompiledRule::Brings::Either;
-    }
+    CompiledRule compiled = compile(rule, static_cast<int>(index));
     has_fallback_ = has_fallback_ || rule.fallback;
     if (std::find(priorities_.begin(), priorities_.end(), rule.priority) == priorities_.end())
       priorities_.insert(std::upper_bound(priorities_.begin(), priorities_.end(), rule.priority), rule.priority);
@@ -1406,55 +1509,111 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
   // such: count_moves refuses a position where two of one piece type, or two game rules, apply
   // (of any priorities), since their moves may be one. Priorities are counted as list() runs them, lowest first.
   // A rule of a phase applies under a condition as one of a (when ...) does: applies() asks both.
-  const auto conditional = [](const lang::core::Rule& rule) { return rule.when || rule.phase >= 0; };
   for (int player = 0; player < rules_->player_count(); ++player) {
-    const auto p = static_cast<std::size_t>(player);
-    // Per piece type, and the game's at the end: the rules, and whether each applies under a condition.
-    std::vector<int> rules_of(rules_->pieces.size() + 1, 0);
-    std::vector<bool> each_when(rules_->pieces.size() + 1, true);
-    const auto owner = [&](const lang::core::Rule& rule) {
-      return static_cast<std::size_t>(
-          rule.scope == lang::core::Rule::Scope::Piece ? rule.piece : static_cast<int>(rules_->pieces.size()));
-    };
-    for (const CompiledRule& compiled : compiled_)
-      if (!compiled.rule->fallback && !compiled.code[p].empty()) {
-        ++rules_of[owner(*compiled.rule)];
-        each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && conditional(*compiled.rule);
-      }
-    // The game rules may be several when every two of them are apart (game_rules_apart).
-    bool apart_game_rules = true;
-    for (const CompiledRule& a : compiled_)
-      for (const CompiledRule& b : compiled_)
-        if (&a < &b && !a.rule->fallback && !b.rule->fallback && !a.code[p].empty() && !b.code[p].empty() &&
-            a.rule->scope == lang::core::Rule::Scope::Game && b.rule->scope == lang::core::Rule::Scope::Game)
-          apart_game_rules = apart_game_rules && game_rules_apart(a, b, player);
-    bool counted = true, some_counted = false;
-    for (CompiledRule& compiled : compiled_) {
-      const lang::core::Rule& rule = *compiled.rule;
-      if (rule.fallback || compiled.code[p].empty()) continue;
-      const bool walked =
-          rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
-      compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
-      const std::size_t of = owner(rule);
-      const bool game = rule.scope == lang::core::Rule::Scope::Game;
-      counted = counted && (rules_of[of] == 1 || each_when[of] || (game && apart_game_rules)) &&
-                (compiled.counted[p] || conditional(rule));
-      some_counted = some_counted || compiled.counted[p];
-    }
-    counts_moves_[p] = counted && some_counted;
-    walked_draws_[p].assign(rules_->pieces.size() + 1, -1);
-    for (const CompiledRule& compiled : compiled_)
-      if (!compiled.rule->fallback && rules_of[owner(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
-        walked_draws_[p][owner(*compiled.rule)] = compiled.index;
-    // With no rule of a condition, the same rules apply in every position.
-    if (std::none_of(compiled_.begin(), compiled_.end(), [&](const CompiledRule& compiled) {
-          return !compiled.rule->fallback && !compiled.code[p].empty() && conditional(*compiled.rule);
-        })) {
-      StateType any_position;
-      any_position.to_move = static_cast<std::uint8_t>(player);
-      if (!rules_applying(any_position, false, fixed_rules_[p].emplace())) fixed_rules_[p].reset();
-    }
+    counts_moves_[static_cast<std::size_t>(player)] = counts_rules(compiled_, player);
+    form_fixed_draws(player);
   }
+  if (prefer_captures_ && !prioritised() && !asks_attacks_) form_quiet();
+}
+
+// The draws of `player` that need no search: walked_draws_, the one rule of a piece type (or of
+// the game) when it is a step or a drop; and fixed_rules_, the rules that apply when no rule of the
+// player's applies under a condition, the same in every position.
+template <int Words>
+void GeneralMoves<Words>::form_fixed_draws(int player) {
+  const auto p = static_cast<std::size_t>(player);
+  std::vector<int> rules_of(rules_->pieces.size() + 1, 0);  // per piece type, the game's last
+  for (const CompiledRule& compiled : compiled_)
+    if (!compiled.rule->fallback && !compiled.code[p].empty()) ++rules_of[owner_of(*compiled.rule)];
+  walked_draws_[p].assign(rules_->pieces.size() + 1, -1);
+  for (const CompiledRule& compiled : compiled_)
+    if (!compiled.rule->fallback && rules_of[owner_of(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
+      walked_draws_[p][owner_of(*compiled.rule)] = compiled.index;
+  if (std::none_of(compiled_.begin(), compiled_.end(), [&](const CompiledRule& compiled) {
+        return !compiled.rule->fallback && !compiled.code[p].empty() && applies_under_condition(*compiled.rule);
+      })) {
+    StateType any_position;
+    any_position.to_move = static_cast<std::uint8_t>(player);
+    if (!rules_applying(any_position, false, compiled_, fixed_rules_[p].emplace())) fixed_rules_[p].reset();
+  }
+}
+
+// The index of `rule`'s owner: its piece type, or for a game rule the number of piece types.
+template <int Words>
+std::size_t GeneralMoves<Words>::owner_of(const lang::core::Rule& rule) const {
+  return static_cast<std::size_t>(
+      rule.scope == lang::core::Rule::Scope::Piece ? rule.piece : static_cast<int>(rules_->pieces.size()));
+}
+
+// Under (prefer captures), a position where no move captures has the moves of the rules' quiet
+// parts (quiet_part), which may be counted where the whole rules are not (a man's step beside its
+// jumps, a king's slide beside its captures); whether some move captures is asked of the rules'
+// capture parts (capture_part), run from the origins where their openings hold, up to the first
+// run. None when a rule's quiet part cannot be written or a rule has a (legal ...) of its own.
+template <int Words>
+void GeneralMoves<Words>::form_quiet() {
+  auto derived = std::make_shared<std::vector<lang::core::Rule>>();
+  struct Derived {
+    int index;  // of the rule it is a part of
+    bool quiet;
+  };
+  std::vector<Derived> parts;
+  for (std::size_t index = 0; index < core_->moves.size(); ++index) {
+    const lang::core::Rule& rule = core_->moves[index];
+    if (rule.fallback) continue;  // listed when nothing else moves, as before
+    std::optional<Expr> quiet;
+    if (rule.legal || !quiet_part(rule.expr, quiet)) return;
+    const auto add = [&](std::optional<Expr> part, bool is_quiet) {
+      if (!part) return;
+      parts.push_back({static_cast<int>(index), is_quiet});
+      derived->push_back(rule);
+      derived->back().expr = std::move(*part);
+    };
+    add(std::move(quiet), true);
+    add(capture_part(rule.expr), false);
+  }
+  derived_rules_ = derived;  // complete: the compiled parts point into it
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    (parts[i].quiet ? quiet_ : capture_).push_back(compile((*derived)[i], parts[i].index));
+  for (int player = 0; player < rules_->player_count(); ++player)
+    counts_quiet_[static_cast<std::size_t>(player)] = counts_rules(quiet_, player);
+}
+
+// Sets CompiledRule::counted of each of `rules` for `player`; returns whether the player's moves of
+// them are counted (counts_moves).
+template <int Words>
+bool GeneralMoves<Words>::counts_rules(std::vector<CompiledRule>& rules, int player) const {
+  const auto p = static_cast<std::size_t>(player);
+  const auto owner = [&](const lang::core::Rule& rule) { return owner_of(rule); };
+  // Per piece type, and the game's at the end: the rules, and whether each applies under a condition.
+  std::vector<int> rules_of(rules_->pieces.size() + 1, 0);
+  std::vector<bool> each_when(rules_->pieces.size() + 1, true);
+  for (const CompiledRule& compiled : rules)
+    if (!compiled.rule->fallback && !compiled.code[p].empty()) {
+      ++rules_of[owner(*compiled.rule)];
+      each_when[owner(*compiled.rule)] = each_when[owner(*compiled.rule)] && applies_under_condition(*compiled.rule);
+    }
+  // The game rules may be several when every two of them are apart (game_rules_apart).
+  bool apart_game_rules = true;
+  for (const CompiledRule& a : rules)
+    for (const CompiledRule& b : rules)
+      if (&a < &b && !a.rule->fallback && !b.rule->fallback && !a.code[p].empty() && !b.code[p].empty() &&
+          a.rule->scope == lang::core::Rule::Scope::Game && b.rule->scope == lang::core::Rule::Scope::Game)
+        apart_game_rules = apart_game_rules && game_rules_apart(a, b, player);
+  bool counted = true, some_counted = false;
+  for (CompiledRule& compiled : rules) {
+    const lang::core::Rule& rule = *compiled.rule;
+    if (rule.fallback || compiled.code[p].empty()) continue;
+    const bool walked =
+        rule.scope == lang::core::Rule::Scope::Piece && (compiled.slide[p] || compiled.jumps[p] || compiled.lines[p]);
+    compiled.counted[p] = !rule.legal && ((walked && moves_told_apart(compiled, player)) || compiled.by_runs[p]);
+    const std::size_t of = owner(rule);
+    const bool game = rule.scope == lang::core::Rule::Scope::Game;
+    counted = counted && (rules_of[of] == 1 || each_when[of] || (game && apart_game_rules)) &&
+              (compiled.counted[p] || applies_under_condition(rule));
+    some_counted = some_counted || compiled.counted[p];
+  }
+  return counted && some_counted;
 }
 
 template <int Words>
@@ -3226,7 +3385,8 @@ template <typename OnRecord>
 bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback, bool others_can_move,
                                           const Program<Words>* attacks, int origin, bool game_rules, bool defer,
                                           std::vector<GeneralRecord>* kept, OnRecord&& on_record, int priority,
-                                          const Board* targets, int skip) const {
+                                          const Board* targets, int skip,
+                                          const std::vector<CompiledRule>* rules) const {
   Search s(state, board_, attacks, rules_->player_count());
   s.defer = defer;
   s.skip = skip;
@@ -3271,7 +3431,7 @@ bool GeneralMoves<Words>::for_each_record(const StateType& state, bool fallback,
   };
   // Whether a rule applies does not depend on the origin.
   boost::container::small_vector<const CompiledRule*, 16> applying;
-  for (const CompiledRule& compiled : compiled_)
+  for (const CompiledRule& compiled : rules ? *rules : compiled_)
     if (applies(compiled, state, fallback, others_can_move, priority)) applying.push_back(&compiled);
   const bool piece_rules = std::any_of(applying.begin(), applying.end(), [](const CompiledRule* compiled) {
     return compiled->rule->scope == lang::core::Rule::Scope::Piece;
@@ -3449,23 +3609,69 @@ template <int Words>
 int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_move, int listed,
                                      OriginCounts& counts) const {
   counts.clear();
-  if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts);
+  if (prefer_captures_)
+    return captures_possible(state, others_can_move) ? kNotCounted
+                                                     : count_priority(state, others_can_move, -1, counts, quiet_);
+  if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts, compiled_);
   // The fast path's moves are of priority 0: only the general rules of that priority join them.
-  if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts) : 0;
+  if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts, compiled_) : 0;
   for (const int priority : priorities_)
-    if (const int total = count_priority(state, others_can_move, priority, counts); total != 0) return total;
+    if (const int total = count_priority(state, others_can_move, priority, counts, compiled_); total != 0) return total;
   return 0;
+}
+
+// Whether some move of the rules (the fallback rules aside) may capture: some run of a capture part
+// (form_quiet) completes, from an origin where the part's openings hold.
+// Complete records: a capture part's code is not its rule's, whose deferred part complete() would run.
+template <int Words>
+bool GeneralMoves<Words>::list_captures(const StateType& state, bool others_can_move, MoveList& moves,
+                                        std::vector<GeneralRecord>* records, const Program<Words>* attacks) const {
+  bool captures = false;
+  for_each_record(
+      state, false, others_can_move, attacks, -1, true, false, records,
+      [&](const GeneralRecord&, Move move) {
+        captures = captures || move.capture;
+        moves.push_back(move);
+        return false;
+      },
+      -1, nullptr, 0, &capture_);
+  return captures;
+}
+
+template <int Words>
+bool GeneralMoves<Words>::captures_possible(const StateType& state, bool others_can_move) const {
+  Search s(state, board_, nullptr, rules_->player_count());
+  s.defer = true;
+  const auto p = static_cast<std::size_t>(state.to_move);
+  for (const CompiledRule& compiled : capture_) {
+    if (!applies(compiled, state, false, others_can_move, -1)) continue;
+    const int piece = compiled.rule->piece;
+    if (piece < 0) {  // a game rule, run once
+      s.origin = -1;
+      s.start_piece = -1;
+      if (run(s, start(s, compiled, -1), first_found)) return true;
+      continue;
+    }
+    Board origins = state.by_piece[piece] & state.by_player[p];
+    if (origins.any() && !compiled.openings[p].empty()) origins &= opening_origins(compiled.openings[p], s);
+    while (origins.any()) {
+      s.origin = origins.pop_lowest();
+      s.start_piece = piece;
+      if (run(s, start(s, compiled, piece), first_found)) return true;
+    }
+  }
+  return false;
 }
 
 // An origin's moves are its slide's landings or its jump line's chains, each once (see the
 // constructor), counted on the walk that run_slide or run_jumps makes.
 template <int Words>
 int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, int priority,
-                                        OriginCounts& counts) const {
+                                        OriginCounts& counts, const std::vector<CompiledRule>& rules) const {
   const auto p = static_cast<std::size_t>(state.to_move);
-  if (priority < 0 && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
+  if (priority < 0 && &rules == &compiled_ && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
   RulesOf rule_of;
-  if (!rules_applying(state, others_can_move, rule_of)) return kNotCounted;
+  if (!rules_applying(state, others_can_move, rules, rule_of)) return kNotCounted;
   if (priority >= 0)
     for (const CompiledRule*& rule : rule_of)
       if (rule && rule->rule->priority != priority) rule = nullptr;
@@ -3478,10 +3684,11 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
 // the other: the later ones follow the first, at the end of rule_of. Of two priorities they are
 // listed, as two rules of a piece type are (Morris in Ludii's form: a placement and the mill's removal).
 template <int Words>
-bool GeneralMoves<Words>::rules_applying(const StateType& state, bool others_can_move, RulesOf& rule_of) const {
+bool GeneralMoves<Words>::rules_applying(const StateType& state, bool others_can_move,
+                                         const std::vector<CompiledRule>& rules, RulesOf& rule_of) const {
   const std::size_t game = rules_->pieces.size();
   rule_of.assign(game + 1, nullptr);  // by piece type, the game's last
-  for (const CompiledRule& compiled : compiled_)
+  for (const CompiledRule& compiled : rules)
     if (applies(compiled, state, false, others_can_move, -1)) {
       const bool piece = compiled.rule->scope == lang::core::Rule::Scope::Piece;
       const CompiledRule*& only = rule_of[piece ? static_cast<std::size_t>(compiled.rule->piece) : game];

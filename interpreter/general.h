@@ -168,6 +168,14 @@ class GeneralMoves {
   // Whether `player`'s moves of list() (fallback rules aside) can be counted without making their
   // records: each is told apart by its origin and landing (see the constructor).
   bool counts_moves(int player) const { return counts_moves_[static_cast<std::size_t>(player)]; }
+  // Under (prefer captures): whether `player`'s moves in a position where no move captures are
+  // counted so (count_moves then counts them where no capture is possible, and refuses the others).
+  bool counts_quiet_moves(int player) const { return counts_quiet_[static_cast<std::size_t>(player)]; }
+  // With counts_quiet_moves: appends the moves of the rules' capture parts, complete records in
+  // `records` when given, and returns whether one of them captures. If so, they hold every move of
+  // list() that captures, in its order, and perhaps some that do not.
+  bool list_captures(const StateType& state, bool others_can_move, MoveList& moves, std::vector<GeneralRecord>* records,
+                     const Program<Words>* attacks) const;
   // count_moves when a rule that is not counted applies (one that runs only under a condition).
   static constexpr int kNotCounted = -1;
   // With counts_moves(state.to_move): how many moves list() (not the fallback rules) gives from each
@@ -434,6 +442,12 @@ class GeneralMoves {
   };
   // Whether no run of `a` and of `b`, two game rules, can make one move (CompiledRule::brings).
   static bool game_rules_apart(const CompiledRule& a, const CompiledRule& b, int player);
+  CompiledRule compile(const lang::core::Rule& rule, int index);  // `index`: of the rule in core_->moves
+  // Sets each rule's `counted` for `player`, and returns whether the player's moves of them are counted.
+  bool counts_rules(std::vector<CompiledRule>& rules, int player) const;
+  void form_fixed_draws(int player);                         // walked_draws_ and fixed_rules_
+  std::size_t owner_of(const lang::core::Rule& rule) const;  // its piece type, or the game's (after them)
+  void form_quiet();
   class Compiler;
   struct Thread;
   struct Search;
@@ -614,10 +628,14 @@ class GeneralMoves {
   int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
   template <typename MovesFrom>
   int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
-  // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
-  int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
-  bool rules_applying(const StateType& state, bool others_can_move, RulesOf& rule_of) const;
+  // The moves of `rules` (compiled_, or quiet_) of `priority` (-1: every rule) as count_moves counts them.
+  int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts,
+                     const std::vector<CompiledRule>& rules) const;
+  bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
+                      RulesOf& rule_of) const;
   int count_rules(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+  // Whether a move may capture (form_quiet's capture parts): true when some move does.
+  bool captures_possible(const StateType& state, bool others_can_move) const;
   // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
@@ -637,10 +655,12 @@ class GeneralMoves {
                   std::vector<GeneralRecord>& records) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
+  // `rules`: the rules run (capture_), compiled_ when null.
   template <typename OnRecord>
   bool for_each_record(const StateType& state, bool fallback, bool others_can_move, const Program<Words>* attacks,
                        int origin, bool game_rules, bool defer, std::vector<GeneralRecord>* kept, OnRecord&& on_record,
-                       int priority = -1, const Board* targets = nullptr, int skip = 0) const;
+                       int priority = -1, const Board* targets = nullptr, int skip = 0,
+                       const std::vector<CompiledRule>* rules = nullptr) const;
   // CompiledRule::taking_origins of `compiled` for `player`: the code followed from every origin,
   // every test taken both ways, so the cells a run may capture on are a superset of the real ones.
   // Empty when a run's cells are not the code's to follow (a move back to a mark, a sowing, a
@@ -701,6 +721,11 @@ class GeneralMoves {
   bool moves_others_pieces_ = false;
   bool adds_pieces_ = false;                      // adds_pieces()
   std::array<bool, kMaxPlayers> counts_moves_{};  // by player: counts_moves()
+  // Under (prefer captures), the rules' parts (form_quiet): the runs that capture nothing, and runs
+  // that include every one that captures; derived_rules_ holds the rules they are compiled from.
+  std::shared_ptr<const std::vector<lang::core::Rule>> derived_rules_;
+  std::vector<CompiledRule> quiet_, capture_;
+  std::array<bool, kMaxPlayers> counts_quiet_{};  // by player: counts_quiet_moves()
   std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
   // [player][piece type, the game's last]: the index in compiled_ of the one rule (the fallback
   // rules aside) that runs from such an origin (the game's: origin -1) when it is a Step or a Drop,

@@ -177,9 +177,16 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   // moves are the fast path's targets, each one move (no jumps that repeat a move, no shots, no
   // hops), and the general back end's counted ones (GeneralMoves::counts_moves), and nothing then
   // takes moves out or adds some while there are any: no (legal ...), compulsory captures or swap.
-  draws_by_count_ = general_ && !checks_legality_ && !must_capture_ && !swap_rule_ && !shoots_ && !hops;
+  // Under the general rules' (prefer captures), with every move theirs, a position where no move
+  // captures is counted so too: its moves are the rules' quiet parts' (GeneralMoves::counts_quiet_moves);
+  // a position where one may capture is listed.
+  const bool quiet_counted =
+      general_ && general_->prefers_captures() && !some_player_has(jumps_) && !some_player_has(drops_);
+  draws_by_count_ =
+      general_ && !checks_legality_ && (!must_capture_ || quiet_counted) && !swap_rule_ && !shoots_ && !hops;
   for (int player = 0; player < players_; ++player)
-    draws_by_count_ = draws_by_count_ && !jumps_may_repeat_[player] && general_->counts_moves(player);
+    draws_by_count_ = draws_by_count_ && !jumps_may_repeat_[player] &&
+                      (must_capture_ ? general_->counts_quiet_moves(player) : general_->counts_moves(player));
   moves_counted_ = !targets_fit_inline_ && !moves_listed_ && !pass_when_stuck_ && !swap_rule_;
   for (int player = 0; player < players_; ++player) moves_counted_ = moves_counted_ && !jumps_may_repeat_[player];
   placing_playout_ = places_only_ && players_ == kPlayers && targets_fit_inline_ && !pass_when_stuck_ && !repeats_ &&
@@ -1575,6 +1582,14 @@ void Program<Words>::list_moves(const StateType& state, MoveList& moves, std::ve
   // Counting a general move's captures takes its record, which a listing without records has not.
   std::vector<GeneralRecord> own_records;
   if (capture_most_ && general_ && !records) records = &own_records;
+  // Drawn by count where no move captures (GeneralMoves::counts_quiet_moves), so every move is the
+  // general rules': where one captures, those of their capture parts are the captures.
+  if (draws_by_count_ && must_capture_ && !state.over) {
+    moves.clear();
+    if (records) records->clear();
+    if (general_->list_captures(state, general_->asks_others(false) && others_can_move(state), moves, records, this))
+      return keep_captures(state, moves, records);
+  }
   list_board_moves(state, moves, records, false, complete_records);
   if (state.over) return;
   if (checks_legality_) keep_legal(state, moves, records);
@@ -3895,6 +3910,10 @@ std::string Program<Words>::describe() const {
         "random moves: counted, then drawn with only the drawn piece's moves listed (every rule counted: a slide, a "
         "line of jumps, a move as far as its line holds pieces, a step, a drop, or runs that are each a move, such as "
         "a placement; a rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
+  if (draws_by_count_ && must_capture_)
+    out +=
+        "  under (prefer captures): where no move may capture, the moves of the rules' parts that capture nothing; "
+        "where one may, a move list\n";
   else
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "

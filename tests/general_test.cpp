@@ -502,6 +502,32 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   // Two game rules, each of a (when ...): the placements and a mill's removal, a decision of its own.
   expect_draws_are_listed(Game::load(kSourceDir + "/bench/games/nine-mens-morris-ludii.game"), "morris, Ludii's",
                           kGames, 40);
+  // (prefer (most captures)): where no move may capture, the men's steps and the kings' slides, the
+  // rules' parts that capture nothing; the positions where one may are listed (about a third).
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/international-draughts.game"), "international draughts",
+                          kGames, 40, 0.5);
+  // (must-capture): a step rule beside a jump rule, which has no part that captures nothing; about
+  // half the positions have a capture.
+  expect_draws_are_listed(Game::load(kSourceDir + "/games/alquerque.game"), "alquerque", kGames, 10, 0.7);
+}
+
+// Under (prefer captures), a rule's quiet part is written through sequences, choices, options and
+// choices of directions (International draughts' men and kings: `troyka show` says so); a capture
+// under a repetition leaves the game listed.
+TEST(GeneralRules, PreferCapturesIsDrawnByCountWithQuietParts) {
+  Game::load(kSourceDir + "/games/international-draughts.game").visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("under (prefer captures): where no move may capture"), std::string::npos);
+  });
+  const Game repeated = troyka_tests::game_from_text(
+      "(game \"Test\" (players (White north) (Black south)) (board (rectangle 5 5)) (prefer captures)\n"
+      "(piece Rook \"R\" (moves (any-direction d (n e s w)\n"
+      "  (seq (repeat (seq (go d) (or empty (seq enemy capture)))) (go d) empty))))\n"
+      "(setup (place White Rook (cells a1 e1)) (place Black Rook (cells a5 c3)))\n"
+      "(end (lose no-legal-moves) (draw (ply-limit 30))))");
+  repeated.visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("compiled: general"), std::string::npos);
+    EXPECT_FALSE(program.draws_by_count());
+  });
 }
 
 // A rule of a phase applies under a condition as one of a (when ...) does: Ludii's Morris with its
