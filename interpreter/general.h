@@ -408,6 +408,10 @@ class GeneralMoves {
     // move, so both are counted (count_priority). Per player, as the code.
     enum class Brings : std::uint8_t { Either, Nothing, Piece };
     std::array<Brings, kMaxPlayers> brings{};
+    // One of the two rules of its piece type, both counted, no move of the one ever a move of the
+    // other from the same origin (piece_rules_apart): both are counted, their counts added (a man's
+    // steps and its jumps, each any way). Per player.
+    std::array<bool, kMaxPlayers> apart{};
     // Such a rule that is a Step, its moves counted as a board; or a Drop. Per player.
     std::array<std::optional<Step>, kMaxPlayers> steps;
     std::array<std::optional<Drop>, kMaxPlayers> drops;
@@ -588,14 +592,26 @@ class GeneralMoves {
   // The runs of the game rules that apply (rule_of's last): a drop's counted from the state, any
   // other's by running it in `search` (nullptr when every one is a drop).
   int count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const;
-  int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+  // `also_of`: by piece type, the second rule of a pair apart (CompiledRule::apart); nullptr: none.
+  int count_by_runs(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
+  int count_walked(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
+  int count_apart(const StateType& state, const RulesOf& rule_of, const RulesOf& also_of, OriginCounts& counts) const;
   template <typename MovesFrom>
-  int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
+  int count_origins(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts,
+                    MovesFrom&& moves_from) const;
   // The moves of the rules of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts) const;
   // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
+  // The fingerprints that the runs of `compiled` (a slide, a jump line, a line move, or a Step
+  // without captures or promotions) from `origin` may have, added to `fingerprints` (`run` is
+  // scratch); false for another rule.
+  bool possible_fingerprints(const CompiledRule& compiled, int player, int origin, GeneralRecord& run,
+                             std::vector<std::uint64_t>& fingerprints) const;
+  // Whether no move of `a` is a move of `b`, two piece rules of one piece type and one priority,
+  // from any origin: their possible fingerprints are all different (CompiledRule::apart).
+  bool piece_rules_apart(const CompiledRule& a, const CompiledRule& b, int player) const;
   // Whether the game asks if a piece can be taken: (in-check ...) in an end rule or a (legal ...),
   // or (attacked) in a rule (GeneralMoves::takes_any).
   bool asks_takes() const;
