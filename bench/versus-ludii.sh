@@ -7,7 +7,8 @@
 # SECONDS (default 20) is each side's measuring time per game; Ludii warms up (JIT) for
 # WARMUP seconds first (default 10). GAME picks rows by troyka file name (default: all): a file of
 # games/, or of bench/games/ for a game written as Ludii plays it (nine-mens-morris-ludii: the
-# removal after a mill a decision of its own). Hasami Shogi has a second row with Ludii's length.
+# removal after a mill a decision of its own; alquerque-ludii: Ludii's default rules, steps and
+# single jumps any way, capture not compulsory). Hasami Shogi has a second row with Ludii's length.
 # OWN_TIMER=0 skips the run of Ludii's own timer (the last column), which doubles Ludii's time.
 # troyka is build/troyka (or $TROYKA), built with -DCMAKE_BUILD_TYPE=Release.
 #
@@ -76,6 +77,7 @@ pairs=(
   "international-draughts|-|board/war/leaping/diagonal/International Draughts.lud|-"
   "dobutsu-shogi|-|board/war/replacement/eliminate/target/Let's Catch the Lion.lud|-"
   "alquerque|-|board/war/leaping/lines/Alquerque.lud|ruleset:Ruleset/Murray (Suggested)"
+  "alquerque-ludii|-|board/war/leaping/lines/Alquerque.lud|-"
   "peg-solitaire|-|puzzle/planning/Peg Solitaire.lud|Known Variants/English"
 )
 games=" $(printf '%s\n' "${pairs[@]}" | cut -d'|' -f1 | awk '!seen[$0]++' | tr '\n' ' ')"  # a game of two rows once

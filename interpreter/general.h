@@ -428,6 +428,10 @@ class GeneralMoves {
     // move, so both are counted (count_priority). Per player, as the code.
     enum class Brings : std::uint8_t { Either, Nothing, Piece };
     std::array<Brings, kMaxPlayers> brings{};
+    // One of the two rules of its piece type, both counted, no move of the one ever a move of the
+    // other from the same origin (piece_rules_apart): both are counted, their counts added (a man's
+    // steps and its jumps, each any way). Per player.
+    std::array<bool, kMaxPlayers> apart{};
     // Such a rule that is a Step, its moves counted as a board; or a Drop. Per player.
     std::array<std::optional<Step>, kMaxPlayers> steps;
     std::array<std::optional<Drop>, kMaxPlayers> drops;
@@ -622,23 +626,41 @@ class GeneralMoves {
   int drop_runs(const StateType& state, const Drop& drop) const;  // as count_runs counts them
   // The rule that applies, by piece type, the game's last (count_priority).
   using RulesOf = boost::container::small_vector<const CompiledRule*, 8>;
+  // The rules that apply in a position (rules_applying): rule_of, by piece type, the game's last
+  // (and after it the game rules counted one after the other); also_of, by piece type, the second of
+  // two rules apart (CompiledRule::apart), empty while there is none.
+  struct Applying {
+    RulesOf rule_of, also_of;
+  };
   // The runs of the game rules that apply (rule_of's last): a drop's counted from the state, any
   // other's by running it in `search` (nullptr when every one is a drop).
   int count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const;
-  int count_by_runs(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+  // `also_of`: by piece type, the second rule of a pair apart (CompiledRule::apart); nullptr: none.
+  int count_by_runs(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
+  int count_walked(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
+  int count_apart(const StateType& state, const RulesOf& rule_of, const RulesOf& also_of, OriginCounts& counts) const;
   template <typename MovesFrom>
-  int count_origins(const StateType& state, const RulesOf& rule_of, OriginCounts& counts, MovesFrom&& moves_from) const;
+  int count_origins(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts,
+                    MovesFrom&& moves_from) const;
   // The moves of `rules` (compiled_, or quiet_) of `priority` (-1: every rule) as count_moves counts them.
   int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts,
                      const std::vector<CompiledRule>& rules) const;
   bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
-                      RulesOf& rule_of) const;
-  int count_rules(const StateType& state, const RulesOf& rule_of, OriginCounts& counts) const;
+                      Applying& applying) const;
+  int count_rules(const StateType& state, const Applying& applying, OriginCounts& counts) const;
   // Whether a move may capture (form_quiet's capture parts): true when some move does.
   bool captures_possible(const StateType& state, bool others_can_move) const;
   // Whether every two moves of `compiled`'s slide, jump line or line move for `player` from one origin have
   // different fingerprints, so that they are different moves (counts_moves).
   bool moves_told_apart(const CompiledRule& compiled, int player) const;
+  // The fingerprints that the runs of `compiled` (a slide, a jump line, a line move, or a Step
+  // without captures or promotions) from `origin` may have, added to `fingerprints` (`run` is
+  // scratch); false for another rule.
+  bool possible_fingerprints(const CompiledRule& compiled, int player, int origin, GeneralRecord& run,
+                             std::vector<std::uint64_t>& fingerprints) const;
+  // Whether no move of `a` is a move of `b`, two piece rules of one piece type and one priority,
+  // from any origin: their possible fingerprints are all different (CompiledRule::apart).
+  bool piece_rules_apart(const CompiledRule& a, const CompiledRule& b, int player) const;
   // Whether the game asks if a piece can be taken: (in-check ...) in an end rule or a (legal ...),
   // or (attacked) in a rule (GeneralMoves::takes_any).
   bool asks_takes() const;
@@ -731,10 +753,10 @@ class GeneralMoves {
   // rules aside) that runs from such an origin (the game's: origin -1) when it is a Step or a Drop,
   // else -1. A draw from there walks that rule alone (nth_walked).
   std::array<std::vector<int>, kMaxPlayers> walked_draws_;
-  // By player: the rules that apply (count_priority's rule_of) when no rule of the player's applies
+  // By player: the rules that apply (rules_applying) when no rule of the player's applies
   // under a condition, the same in every position; refused counts, two rules that may make one
   // move, are not kept. Its pointers are into compiled_: a GeneralMoves is not copied.
-  std::array<std::optional<RulesOf>, kMaxPlayers> fixed_rules_;
+  std::array<std::optional<Applying>, kMaxPlayers> fixed_rules_;
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;
 

@@ -2,7 +2,8 @@
 // from the start against the plain reference of tests/reference_alquerque.h, random games compared
 // with it move by move, hand-made positions for a chain of jumps that turns backward, the steps
 // that never go backward, the diagonals missing from the odd points, compulsory capture (any
-// capture, not the longest), the far row, the end rules, and a match of MCTS against random.
+// capture, not the longest), the far row, the end rules, and a match of MCTS against random; and
+// bench/games/alquerque-ludii.game, Ludii's default rules, against the same reference's form of them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -124,6 +125,36 @@ TEST(Alquerque, TwoHundredPliesAreADraw) {
     const auto state = troyka_tests::after(program, position(program, "m4/5/2M2/5/5 Black 199"), "a5-a4");
     EXPECT_TRUE(state.over);
     EXPECT_EQ(state.winner, kDraw);
+  });
+}
+
+// bench/games/alquerque-ludii.game, Ludii's default rules (steps and single jumps any way, capture
+// not compulsory): perft from the start against the reference, whose first two depths a hand count
+// gives too (White's four men next to c3 step in; then Black has 1, 3, 2 and 2 moves after c2-c3,
+// b2-c3, d2-c3 and d3-c3: only the jumps into the emptied point and the steps of a3, b3 and d4),
+// and random games compared with the reference move by move.
+Game ludii_alquerque() { return Game::load(std::string(TROYKA_SOURCE_DIR) + "/bench/games/alquerque-ludii.game"); }
+
+const std::vector<std::uint64_t> kLudiiPerft = {4, 8, 33, 210, 1430, 10262, 81306, 717196};
+
+TEST(Alquerque, LudiisRulesAgreeWithTheReference) {
+  ludii_alquerque().visit([](const auto& program) {
+    troyka_tests::expect_start_perft(program, kLudiiPerft, kSlowBuild ? 6 : 8,
+                                     [](int depth) { return alquerque::ludii_perft(alquerque::start(), depth); });
+  });
+  troyka_tests::expect_random_games_agree_with_plain_reference(
+      ludii_alquerque(),
+      troyka_tests::PlainReference<alquerque::Position>{alquerque::start(), alquerque::ludii_successors,
+                                                        alquerque::ludii_winner, alquerque::text, alquerque::kOngoing},
+      "alquerque-ludii.game", kSlowBuild ? 5 : 30, 15);
+}
+
+// By Ludii's rules a man steps and jumps backward too, and need not capture: c3 may step to any
+// empty neighbour or take c2 by jumping south to c1.
+TEST(Alquerque, LudiisMenGoAnyWayAndNeedNotCapture) {
+  ludii_alquerque().visit([](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, "m4/5/2M2/2m2/5 White 10")),
+              (std::vector<std::string>{"c3-b2", "c3-b3", "c3-b4", "c3-c4", "c3-d2", "c3-d3", "c3-d4", "c3xc1"}));
   });
 }
 

@@ -509,6 +509,9 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   // (must-capture): a step rule beside a jump rule, which has no part that captures nothing; about
   // half the positions have a capture.
   expect_draws_are_listed(Game::load(kSourceDir + "/games/alquerque.game"), "alquerque", kGames, 10, 0.7);
+  // Two rules of a piece type apart (CompiledRule::apart): a man's steps and its single jumps, each any way.
+  expect_draws_are_listed(Game::load(kSourceDir + "/bench/games/alquerque-ludii.game"), "alquerque, Ludii's", kGames,
+                          100);
 }
 
 // Under (prefer captures), a rule's quiet part is written through sequences, choices, options and
@@ -528,6 +531,23 @@ TEST(GeneralRules, PreferCapturesIsDrawnByCountWithQuietParts) {
     EXPECT_NE(program.describe().find("compiled: general"), std::string::npos);
     EXPECT_FALSE(program.draws_by_count());
   });
+}
+
+// Two rules of one piece type are counted both only when no move of the one can be a move of the
+// other from the same origin: Ludii's Alquerque's steps and single jumps are apart (counted, above);
+// its steps any way and steps along rows and columns are not (a1-a2 is both), and are listed.
+TEST(GeneralRules, TwoRulesOfAPieceAreCountedOnlyWhenApart) {
+  const std::string file = kSourceDir + "/bench/games/alquerque-ludii.game";
+  std::string text(std::filesystem::file_size(file), '\0');
+  std::FILE* in = std::fopen(file.c_str(), "rb");
+  ASSERT_NE(in, nullptr);
+  ASSERT_EQ(std::fread(text.data(), 1, text.size(), in), text.size());
+  std::fclose(in);
+  Game::load(file).visit([](const auto& program) { EXPECT_TRUE(program.draws_by_count()); });
+  const std::string jumps = "(moves (any-direction d all-directions (seq (go d) enemy capture (go d) empty)))";
+  ASSERT_NE(text.find(jumps), std::string::npos);
+  text.replace(text.find(jumps), jumps.size(), "(moves (go orthogonal) empty)");
+  troyka_tests::game_from_text(text).visit([](const auto& program) { EXPECT_FALSE(program.draws_by_count()); });
 }
 
 // A rule of a phase applies under a condition as one of a (when ...) does: Ludii's Morris with its

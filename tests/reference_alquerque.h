@@ -10,7 +10,8 @@
 // diagonally forward or sideways, not from the far row. A man jumps over an enemy neighbour along a
 // line to the empty point beyond and takes it; its first jump does not go backward, and it jumps on,
 // any way, while it can. Capturing is compulsory. A player with no man or no move loses (the mover
-// asked first); 200 plies are a draw.
+// asked first); 200 plies are a draw. At the end, the same for Ludii's default rules, which
+// bench/games/alquerque-ludii.game plays.
 #pragma once
 
 #include <algorithm>
@@ -124,17 +125,23 @@ inline int winner(const Position& position) {
   return kOngoing;
 }
 
-// Every position the player to move can reach in one move, once each; none when the game is over.
-inline std::vector<Position> successors(const Position& position) {
+// Every position the player to move can reach in one move (`boards` lists their boards), once
+// each; none when the game is over (`winner`).
+inline std::vector<Position> successors_by(const Position& position, int (*winner)(const Position&),
+                                           std::vector<Position> (*boards)(const Position&)) {
   std::vector<Position> found;
   if (winner(position) != kOngoing) return found;
   std::set<std::string> seen;
-  for (Position next : boards_after_moves(position)) {
+  for (Position next : boards(position)) {
     next.to_move = 1 - position.to_move;
     next.ply = position.ply + 1;
     if (seen.insert(text(next)).second) found.push_back(next);
   }
   return found;
+}
+
+inline std::vector<Position> successors(const Position& position) {
+  return successors_by(position, winner, boards_after_moves);
 }
 
 inline std::uint64_t perft(const Position& position, int depth) {
@@ -157,6 +164,56 @@ inline Position with_men(const std::vector<std::string>& white, const std::vecto
 inline Position start() {
   return with_men({"a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2", "d3", "e3"},
                   {"a5", "b5", "c5", "d5", "e5", "a4", "b4", "c4", "d4", "e4", "a3", "b3"}, 0);
+}
+
+// Ludii's default rules (bench/games/alquerque-ludii.game): from the same start, a man steps to an
+// empty neighbour or jumps an enemy neighbour to the empty point beyond, taking it, any way,
+// backward too; capturing is not compulsory and a jump is never followed by another. A player with
+// no move loses; 2,500 plies draw.
+inline constexpr int kLudiiPlyLimit = 2500;
+
+inline std::vector<Position> boards_after_ludii_moves(const Position& position) {
+  const char own = kMan[static_cast<std::size_t>(position.to_move)];
+  const char enemy = kMan[static_cast<std::size_t>(1 - position.to_move)];
+  std::vector<Position> boards;
+  const auto move = [&](int from, int over, int to) {
+    Position next = position;
+    next.at[static_cast<std::size_t>(from)] = kEmpty;
+    if (over >= 0) next.at[static_cast<std::size_t>(over)] = kEmpty;
+    next.at[static_cast<std::size_t>(to)] = own;
+    boards.push_back(next);
+  };
+  for (int row = 0; row < kSize; ++row)
+    for (int column = 0; column < kSize; ++column) {
+      const int from = index(column, row);
+      if (position.at[static_cast<std::size_t>(from)] != own) continue;
+      for (const auto& [dc, dr] : kDirections) {
+        if (!joined(column, row, dc, dr)) continue;
+        const int next = index(column + dc, row + dr);
+        if (position.at[static_cast<std::size_t>(next)] == kEmpty) move(from, -1, next);
+        if (position.at[static_cast<std::size_t>(next)] != enemy || !joined(column + dc, row + dr, dc, dr)) continue;
+        const int beyond = index(column + 2 * dc, row + 2 * dr);
+        if (position.at[static_cast<std::size_t>(beyond)] == kEmpty) move(from, next, beyond);
+      }
+    }
+  return boards;
+}
+
+// The winner as winner() gives it, by Ludii's rules: the player to move loses when it has no move
+// (no man left, or all blocked), and 2,500 plies draw.
+inline int ludii_winner(const Position& position) {
+  if (boards_after_ludii_moves(position).empty()) return 1 - position.to_move;
+  if (position.ply >= kLudiiPlyLimit) return kDraw;
+  return kOngoing;
+}
+
+inline std::vector<Position> ludii_successors(const Position& position) {
+  return successors_by(position, ludii_winner, boards_after_ludii_moves);
+}
+
+inline std::uint64_t ludii_perft(const Position& position, int depth) {
+  return reference_text::perft(position, depth, ludii_successors,
+                               [](const Position& next) { return ludii_winner(next) == kOngoing; });
 }
 
 }  // namespace troyka::reference_alquerque
