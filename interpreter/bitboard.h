@@ -24,6 +24,18 @@ inline std::uint64_t bits_to_bytes(std::uint64_t bits) {
 #endif
 }
 
+// The bits of `bits` under `mask`, packed into the low bits in their order (pext under BMI2): the
+// cells of a line gathered from a board's word.
+inline std::uint64_t gather_bits(std::uint64_t bits, std::uint64_t mask) {
+#if defined(__BMI2__)
+  return _pext_u64(bits, mask);
+#else
+  std::uint64_t gathered = 0;
+  for (int at = 0; mask; mask &= mask - 1, ++at) gathered |= ((bits >> std::countr_zero(mask)) & 1) << at;
+  return gathered;
+#endif
+}
+
 template <int Words>
 struct Bitboard {
   std::array<std::uint64_t, Words> word{};

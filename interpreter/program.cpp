@@ -270,19 +270,6 @@ void Program<Words>::compile_moves() {
           else
             add_jump(player, static_cast<int>(piece), move, offset, shot);
       }
-  // A count keeps the reach of one shot (CountedMoves::reach): a player with two shots counted by
-  // reach walks them both.
-  for (int player = 0; player < players_; ++player) {
-    std::vector<Jump>& jumps = jumps_[player];
-    const auto reached =
-        std::find_if(jumps.begin(), jumps.end(), [](const Jump& jump) { return jump.back_ray != kShotWalked; });
-    if (reached == jumps.end()) continue;
-    const bool one_shot = std::all_of(jumps.begin(), jumps.end(), [&](const Jump& jump) {
-      return jump.back_ray == kShotWalked || jump.shot == reached->shot;
-    });
-    if (!one_shot)
-      for (Jump& jump : jumps) jump.back_ray = kShotWalked;
-  }
   for (int player = 0; player < players_; ++player)
     for (std::size_t piece = 0; piece < rules_->pieces.size(); ++piece)
       if (const lang::PieceType& type = rules_->pieces[piece]; type.promote_to >= 0) {
@@ -402,13 +389,6 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
       for (Board at = direction.step(Board::single(cell)); at.any(); at = direction.step(at)) passed |= at;
       shot.beyond.push_back(passed);
     }
-  int most = 0;  // cells reached from one cell on the empty board
-  for (int cell = 0; cell < cells_ && slide; ++cell) {
-    int reached = 0;
-    for (std::size_t i = 0; i < shot.rays.size(); ++i)
-      reached += shot.beyond[i * static_cast<std::size_t>(cells_) + static_cast<std::size_t>(cell)].count();
-    most = std::max(most, reached);
-  }
   const auto same_way = [](lang::Offset a, lang::Offset b) {
     return a.dx * b.dy == a.dy * b.dx && a.dx * b.dx + a.dy * b.dy > 0;
   };
@@ -416,33 +396,49 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   for (std::size_t i = 0; i < shot.directions.size(); ++i)
     for (std::size_t j = i + 1; j < shot.directions.size(); ++j)
       overlap = overlap || same_way(shot.directions[i], shot.directions[j]);
-  int longest = 0;  // cells of the longest ray
-  for (const Board& ray : shot.beyond) longest = std::max(longest, ray.count());
-  shot.by_reach = slide && !overlap && most < 256;
-  shot.reach_bits = std::bit_width(static_cast<unsigned>(most));
-  shot.run_bits = std::bit_width(static_cast<unsigned>(longest));
+  shot.by_lines = slide && !overlap;
+  if (shot.by_lines) add_shot_lines(shot);
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
 }
 
-// Jump::back_ray of a jump by `offset` followed by `shot`. The cell the piece left is on a ray of the
-// shot from the landing cell only if the ray goes back along the jump's line. When the ray is the
-// jump's offset reversed, the cells before it are the ones the slide passed (none for a step or
-// leap), empty, so emptying it adds itself and the empty cells beyond it. Another ray that way (a
-// step of another length) is left to walking.
+// The lines of a shot counted on lines (Shot::by_lines): for each ray, the offset that goes up the
+// cell numbers along it, and on that offset's lines of cells, where each cell stands. A line ends
+// where the next cell is off the board (its edge, or a hole).
 template <int Words>
-std::int8_t Program<Words>::back_ray_of(const Shot& shot, lang::Offset offset) {
-  if (!shot.by_reach) return kShotWalked;
-  std::int8_t back = kNoRayBack;
-  for (std::size_t i = 0; i < shot.directions.size(); ++i) {
-    const lang::Offset direction = shot.directions[i];
-    const bool backwards =
-        direction.dx * offset.dy == direction.dy * offset.dx && direction.dx * offset.dx + direction.dy * offset.dy < 0;
-    if (!backwards) continue;
-    if (direction != lang::Offset{-offset.dx, -offset.dy}) return kShotWalked;
-    back = static_cast<std::int8_t>(i);
+void Program<Words>::add_shot_lines(Shot& shot) const {
+  for (const lang::Offset direction : shot.directions) {
+    const bool up = direction.dy * width_ + direction.dx > 0;
+    const lang::Offset offset = up ? direction : lang::Offset{-direction.dx, -direction.dy};
+    auto line = std::find_if(shot.lines.begin(), shot.lines.end(),
+                             [&](const ShotLine& known) { return known.offset == offset; });
+    if (line == shot.lines.end()) line = shot.lines.insert(line, ShotLine{offset});
+    (up ? line->up : line->down) = true;
   }
-  return back;
+  const std::size_t lines = shot.lines.size();
+  shot.places.resize(static_cast<std::size_t>(cells_) * lines);
+  for (std::size_t index = 0; index < lines; ++index) {
+    const Ray step = ray(shot.lines[index].offset);
+    const Board firsts = board_ - step.step(board_);
+    for (int first = 0; first < cells_; ++first) {
+      if (!firsts.test(first)) continue;
+      CellLine cells;
+      int bit = 1;
+      for (Board at = Board::single(first); at.any(); at = step.step(at), ++bit) {
+        const int cell = at.lowest();
+        cells.mask[static_cast<std::size_t>(cell >> 6)] |= std::uint64_t{1} << (cell & 63);
+        shot.places[static_cast<std::size_t>(cell) * lines + index] = {
+            static_cast<std::uint16_t>(shot.cell_lines.size()), static_cast<std::uint8_t>(bit)};
+      }
+      cells.ends = 1 | std::uint64_t{1} << bit;
+      int below = 1;
+      for (std::size_t word = 0; word < cells.mask.size(); ++word) {
+        cells.shift[word] = static_cast<std::uint8_t>(below);
+        below += std::popcount(cells.mask[word]);
+      }
+      shot.cell_lines.push_back(cells);
+    }
+  }
 }
 
 // A jump over an enemy piece to the empty cell beyond.
@@ -472,7 +468,6 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   jump.slide = move.kind == lang::MoveKind::Slide;
   jump.from_mask = cells_with_neighbour(offset);
   jump.shot = static_cast<std::int8_t>(shot);
-  if (shot >= 0) jump.back_ray = back_ray_of(shots_[player][static_cast<std::size_t>(shot)], offset);
   for (const lang::CellTest& test : move.tests) jump.from_mask &= cells_with_neighbour(test.offset[player]);
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
@@ -1458,15 +1453,14 @@ template <typename Emit>
     if (!jump.slide) {
       Board targets = jump_targets(state, jump, landing);
       if (jump.guards) targets = guard_targets(state, jump, targets, landings);
-      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot, jump.back_ray}))
-        return;
+      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot})) return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
       frontier = frontier.shifted(jump.left, jump.right);
       const Board hits = frontier & landing;
-      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot,
-                                        jump.back_ray}))
+      if (hits.any() &&
+          !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot}))
         return;
       frontier = frontier & empty & jump.from_mask;
     }
@@ -1928,7 +1922,7 @@ template <int Words>
 void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
   counted.entries.clear();
   counted.total = 0;
-  counted.reach_shot = -1;
+  counted.lines_shot = -1;
   if (state.over) return;
   const Board occupied = state.occupied();
   for_each_target_set(state, [&](const TargetSet& set) {
@@ -1936,12 +1930,13 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
     if (set.shot < 0) {
       count = set.targets.count();
     } else {
-      if (set.back_ray != kShotWalked && counted.reach_shot != set.shot) {
-        count_reach(state, shots_[state.to_move][static_cast<std::size_t>(set.shot)], counted.reach);
-        counted.reach_shot = set.shot;
+      const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
+      if (rule.by_lines && counted.lines_shot != set.shot) {
+        gather_lines(rule, occupied, counted);
+        counted.lines_shot = set.shot;
       }
       for (Board targets = set.targets; targets.any();)
-        count += landing_shots(state, counted, set, targets.pop_lowest(), occupied);
+        count += landing_shots(state, counted, set, targets.pop_lowest());
     }
     if (count == 0) return true;
     counted.entries.push_back({set, count});
@@ -1950,77 +1945,48 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
   });
 }
 
-// How many cells a move of `set` to `to` can shoot to. A shot counted by reach has those of the
-// landing cell with every piece where it stands, plus, when a ray of it goes back over the cell the
-// piece left (Jump::back_ray), that cell and the empty ones beyond it; any other is walked.
+// How many cells a move of `set` to `to` can shoot to: a shot counted on lines counts them on the
+// lines of the position (gather_lines, which the count holds for its last shot counted on lines);
+// any other is walked.
 template <int Words>
-int Program<Words>::landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to,
-                                  const Board& occupied) const {
+int Program<Words>::landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set,
+                                  int to) const {
   const int from = to - set.delta;
-  if (set.back_ray == kShotWalked) return shot_targets(state, set.shot, from, to).count();
-  const int reached = counted.reach[static_cast<std::size_t>(to)];
-  if (set.back_ray == kNoRayBack) return reached;
   const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
-  return reached + 1 + empty_run(rule, static_cast<std::size_t>(set.back_ray), from, occupied);
+  if (!rule.by_lines || counted.lines_shot != set.shot) return shot_targets(state, set.shot, from, to).count();
+  return shots_on_lines(rule, counted.line_bits.data(), from, to);
 }
 
-// The empty cells along ray `ray` of the sliding shot `rule` from `cell`, before the first occupied one.
+// The occupancy of every line of the sliding shot `rule` (Shot::by_lines), one word per line.
 template <int Words>
-inline int Program<Words>::empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const {
-  const auto cells = static_cast<std::size_t>(cells_);
-  const Board& beyond = rule.beyond[ray * cells + static_cast<std::size_t>(cell)];
-  const Board stops = beyond & occupied;
-  if (!stops.any()) return beyond.count();
-  const int stop = rule.rays[ray].left ? stops.lowest() : stops.highest();
-  return (beyond - rule.beyond[ray * cells + static_cast<std::size_t>(stop)]).count() - 1;
-}
-
-// For every cell, how many targets the sliding shot `rule` has from it with every piece where it
-// stands: over its rays, the empty cells before the first occupied one. Counts are bit-sliced (bit
-// b of every cell's count in one board). A ray's runs come from `run`, the cells from which the
-// next `distance` cells along it are empty, a distance at a time: as these sets only shrink, bit b
-// of a cell's run is the parity of the sets it is in at the distances that are multiples of 2^b.
-// Each ray's runs are added to the sum, which is then spread into one byte per cell.
-template <int Words>
-void Program<Words>::count_reach(const StateType& state, const Shot& rule, ShotReach& reach) const {
-  const Board empty = board_ - state.occupied();
-  std::array<Board, 8> sum{};  // Shot::by_reach: every count fits in a byte
-  for (const Ray& ray : rule.rays) {
-    std::array<Board, 5> runs{};  // a board is at most 26 cells wide or high: runs of up to 25
-    Board run = ray.pull(empty);
-    for (int distance = 1; run.any(); ++distance) {
-      for (std::size_t bit = 0; bit < runs.size(); ++bit) {
-        runs[bit] ^= run;
-        if ((distance >> bit) & 1) break;
-      }
-      run = ray.pull(run & empty);
-    }
-    Board carry;
-    std::size_t bit = 0;
-    for (; bit < static_cast<std::size_t>(rule.run_bits); ++bit) {
-      Board& total = sum[bit];
-      const Board partial = total ^ runs[bit];
-      const Board next = (total & runs[bit]) | (partial & carry);
-      total = partial ^ carry;
-      carry = next;
-    }
-    for (; carry.any(); ++bit) {  // the sum stays below 256: the carry ends by bit 7
-      Board& total = sum[bit];
-      const Board next = total & carry;
-      total ^= carry;
-      carry = next;
-    }
+void Program<Words>::gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const {
+  counted.line_bits.resize(rule.cell_lines.size());
+  std::uint64_t* bits = counted.line_bits.data();
+  for (const CellLine& line : rule.cell_lines) {
+    std::uint64_t gathered = line.ends;
+    for (std::size_t word = 0; word < static_cast<std::size_t>(Words); ++word)
+      gathered |= gather_bits(occupied.word[word], line.mask[word]) << line.shift[word];
+    *bits++ = gathered;
   }
-  static_assert(std::endian::native == std::endian::little, "byte c of the words is cell c");
-  std::array<std::uint64_t, 8 * Words> bytes{};
-  const int groups = (cells_ + 7) / 8;  // of eight cells, each spread over a word of bytes
-  for (int bit = 0; bit < rule.reach_bits; ++bit)
-    for (int group = 0; group < groups; ++group)
-      bytes[static_cast<std::size_t>(group)] |=
-          bits_to_bytes(sum[static_cast<std::size_t>(bit)].word[static_cast<std::size_t>(group / 8)] >>
-                        (8 * (group % 8)))
-          << bit;
-  std::memcpy(reach.data(), bytes.data(), sizeof bytes);
+}
+
+// The targets of the sliding shot `rule` (Shot::by_lines) of a piece that went from `from` to `to`,
+// on the lines' occupancy `line_bits`: on each line of `to`, with the cell left emptied when it is
+// on that line, the zero bits either way from the cell's bit to the nearest set one (an occupied
+// cell or an edge).
+template <int Words>
+inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, int from, int to) {
+  const std::size_t lines = rule.lines.size();
+  const LinePlace* at = &rule.places[static_cast<std::size_t>(to) * lines];
+  const LinePlace* left = &rule.places[static_cast<std::size_t>(from) * lines];
+  int targets = 0;
+  for (std::size_t index = 0; index < lines; ++index, ++at, ++left) {
+    const std::uint64_t emptied = std::uint64_t{left->line == at->line} << left->bit;
+    const std::uint64_t bits = line_bits[at->line] & ~emptied;
+    if (rule.lines[index].up) targets += std::countr_zero(bits >> at->bit >> 1);
+    if (rule.lines[index].down) targets += std::countl_zero(bits << (64 - at->bit));
+  }
+  return targets;
 }
 
 // The index-th move that count_without_list counted.
@@ -2037,7 +2003,7 @@ Move Program<Words>::counted_move(const StateType& state, const CountedMoves& co
   if (set.shot < 0) return move_to(set.targets.nth(index));
   for (Board targets = set.targets;;) {
     const int to = targets.pop_lowest();
-    const int shots = landing_shots(state, counted, set, to, occupied);
+    const int shots = landing_shots(state, counted, set, to);
     if (index >= shots) {
       index -= shots;
       continue;

@@ -364,10 +364,6 @@ class Program {
   // Which occupants a landing cell may have, as bits; a jump's landing set is their union.
   enum Landing : std::uint8_t { kOnEmpty = 1, kOnEnemy = 2, kOnFriend = 4, kLandingKinds = 8 };
 
-  // Jump::back_ray of a shot counted by reach when no ray of the shot passes the cell the piece
-  // left, and of every other move (no shot, or a shot whose targets are walked per landing).
-  static constexpr std::int8_t kNoRayBack = -1;
-  static constexpr std::int8_t kShotWalked = -2;
   // A step or leap: every piece in `from_mask` may jump by (left - right) cells.
   // For a slide, the jump repeats through empty cells. Move rules that share a piece, an offset
   // and a kind are merged into one jump whose landing set is the union of theirs.
@@ -377,9 +373,8 @@ class Program {
     std::uint8_t piece = 0;
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
-    std::int8_t shot = -1;               // the index in shots_ of the move's second part, or -1
-    std::uint8_t guards = 0;             // 0 without cell tests, else 1 + the index of its guards in guards_[player]
-    std::int8_t back_ray = kShotWalked;  // with a shot counted by reach: see back_ray_of()
+    std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
+    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
@@ -422,6 +417,24 @@ class Program {
     // The cells whose neighbour that way is in `cells`.
     Board pull(const Board& cells) const { return cells.shifted(right, left) & from_mask; }
   };
+  // Cells linked by an offset that goes up the cell numbers (a line of a sliding shot), from the
+  // first: its occupancy, gathered from the board's words (gather_bits), is bits 1.. of a word
+  // whose bit 0 and the bit past the last cell (`ends`) stand for the edges of the board.
+  struct CellLine {
+    std::array<std::uint64_t, Words> mask{};
+    std::array<std::uint8_t, Words> shift{};  // where each word's cells go: 1 + the line's cells in lower words
+    std::uint64_t ends = 0;
+  };
+  // The offset of a line (going up the cell numbers) and which ways the shot slides along it.
+  struct ShotLine {
+    lang::Offset offset;
+    bool up = false, down = false;
+  };
+  // A cell's line (index in Shot::cell_lines) and its bit there (1 + its place from the first cell).
+  struct LinePlace {
+    std::uint16_t line = 0;
+    std::uint8_t bit = 0;
+  };
   // The second part of a move, (then (shoot MOVE)): from where the piece landed, a step or slide
   // along each ray to an empty cell. `offsets` are the rule's, to tell equal shots apart.
   struct Shot {
@@ -433,14 +446,15 @@ class Program {
     // bit (a ray that shifts up or down), not by a step at a time.
     std::vector<Board> beyond;
     std::vector<lang::Offset> directions;  // the offset of each ray
-    // A slide whose rays never overlap (no two go the same way) and reach fewer than 256 cells in
-    // all: the number of its targets is counted by reach (count_reach), not walked per landing.
-    bool by_reach = false;
-    int reach_bits = 0;  // bits of the most cells it reaches from one cell
-    int run_bits = 0;    // bits of the most cells one ray reaches
+    // A slide whose rays never overlap (no two go the same way) counts its targets from a cell on
+    // lines (shots_on_lines), not walked per landing: each ray lies on a line of cells linked by
+    // its offset, whose occupancy is gathered into one word once a count (gather_lines), where the
+    // empty run either way is a count of zero bits.
+    bool by_lines = false;
+    std::vector<ShotLine> lines;       // one per offset along which some ray of the shot goes, either way
+    std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
+    std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
   };
-  // From each cell, the targets of a shot counted by reach with every piece where it stands.
-  using ShotReach = std::array<std::uint8_t, 64 * Words>;
   // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
   // `inward` back towards it.
   struct FlankLine {
@@ -475,8 +489,7 @@ class Program {
     Board targets;
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
-    std::int8_t shot = -1;               // a move to each target goes on with this shot (Jump::shot)
-    std::int8_t back_ray = kShotWalked;  // Jump::back_ray
+    std::int8_t shot = -1;  // a move to each target goes on with this shot (Jump::shot)
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -503,8 +516,8 @@ class Program {
   struct CountedMoves {
     boost::container::small_vector<CountedChoices, 64> entries;
     int total = 0;
-    int reach_shot = -1;  // the shot `reach` was counted for in this position, or -1
-    ShotReach reach;      // NOLINT(cppcoreguidelines-pro-type-member-init): count_reach writes it before it is read
+    int lines_shot = -1;  // the shot whose lines `line_bits` holds in this position, or -1
+    boost::container::small_vector<std::uint64_t, 64> line_bits;  // by Shot::cell_lines: see CellLine
   };
 
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
@@ -545,7 +558,7 @@ class Program {
   std::vector<std::int16_t> cell_steps(lang::Offset offset) const;
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
-  static std::int8_t back_ray_of(const Shot& shot, lang::Offset offset);
+  void add_shot_lines(Shot& shot) const;
   void add_drop(int player, int piece, const lang::MoveRule& move);
   void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
   static std::uint8_t landing_of(lang::Target target);
@@ -622,10 +635,9 @@ class Program {
   template <typename OnMove>
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
-  void count_reach(const StateType& state, const Shot& rule, ShotReach& reach) const;
-  int empty_run(const Shot& rule, std::size_t ray, int cell, const Board& occupied) const;
-  int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to,
-                    const Board& occupied) const;
+  void gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
+  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, int from, int to);
+  int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to) const;
   bool has_legal_move(const StateType& state) const;
   // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
   // ones with their complete `records`, in order), as list_board_moves gives them: `first_legal` is

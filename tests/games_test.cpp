@@ -755,8 +755,8 @@ TEST(Amazons, ShowSaysMovesShootAndAreCountedWithoutAMoveList) {
 // each legal move is drawn once, uniformly), in positions of random games of three sizes.
 // Index i of the moves counted without a list (count_moves, nth_move) is the listing's i-th move in
 // positions of random games: Amazons on three sizes, and tests/data/games/reach-shooters.game, whose
-// shots are counted by reach after a slide that captures, a step and a knight's leap, and walked
-// after a leap of two cells.
+// shots are counted on lines after a slide that captures, a step, a knight's leap and a leap of two
+// cells (whose backward ray passes the cell leapt over before the cell left).
 TEST(Amazons, MovesCountedWithoutAListAreTheListedMovesInOrder) {
   const auto expect_counted_as_listed = [](const Game& loaded, int least_positions) {
     loaded.visit([&](const auto& program) {
