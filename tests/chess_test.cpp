@@ -182,8 +182,7 @@ TEST(ChessForms, LastFromAndLastToAreTestsOfRegistersTheInterpreterKeeps) {
 // English draughts with a rule that asks for the last move (and never gives one: here is the
 // mover's origin, which cannot be both cells) keeps it in its position text.
 TEST(ChessForms, TheLastMoveOfAChainOfJumpsIsItsLastHop) {
-  std::ifstream file(TROYKA_SOURCE_DIR "/games/english-draughts.game");
-  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  std::string text = troyka_tests::file_text(TROYKA_SOURCE_DIR "/games/english-draughts.game");
   const std::string king = "(jump diagonal (over enemy) chain))";
   text.replace(text.find(king), king.size(),
                "(jump diagonal (over enemy) chain) (moves last-from last-to (go forward) empty))");

@@ -245,8 +245,7 @@ TEST(Cli, ReplayRefusesAnUnfinishedGameThatDoesNotSayItWasStopped) {
   json_of(
       run_troyka("match " + path + " --agents random random --games 1 --max-plies 6 --records " + records + " --json"));
   const std::string record = records + "/game-0001.record";
-  std::ifstream in(record);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = troyka_tests::file_text(record);
   const std::string reason = "ply cap 6 reached";
   ASSERT_NE(text.find(reason), std::string::npos) << text;
   text.replace(text.find(reason), reason.size(), "ply cap 7 reached");

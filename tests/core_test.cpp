@@ -210,11 +210,6 @@ TEST(CoreLowering, RulesKeepTheirKeywordFormAndPosition) {
 
 // ---- Golden output of every game -------------------------------------------------------------
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 TEST(CoreGolden, ShowCoreOfEveryGameMatchesItsFile) {
   const bool update = std::getenv("TROYKA_UPDATE_GOLDEN") && std::string(std::getenv("TROYKA_UPDATE_GOLDEN")) == "1";
   int games = 0;
@@ -228,8 +223,9 @@ TEST(CoreGolden, ShowCoreOfEveryGameMatchesItsFile) {
     if (update)
       std::ofstream(golden, std::ios::binary) << run.out;
     else
-      EXPECT_EQ(run.out, read_file(golden)) << "troyka show games/" << name << ".game --core differs from " << golden
-                                            << "; if the change is meant, rerun with TROYKA_UPDATE_GOLDEN=1";
+      EXPECT_EQ(run.out, troyka_tests::file_text(golden))
+          << "troyka show games/" << name << ".game --core differs from " << golden
+          << "; if the change is meant, rerun with TROYKA_UPDATE_GOLDEN=1";
   }
   EXPECT_EQ(games, 38);
 }
@@ -410,7 +406,7 @@ std::vector<Variant> every_variant() {
       const std::string path = entry.path().string();
       if (entry.path().extension() == ".game") {
         variants.push_back({path, {}});
-        const std::string text = read_file(path);
+        const std::string text = troyka_tests::file_text(path);
         for (std::sregex_iterator it(text.begin(), text.end(), named); it != std::sregex_iterator(); ++it)
           variants.push_back({path, {(*it)[1].str(), {}}});
       } else if (entry.path().extension() == ".zrf") {
@@ -422,7 +418,7 @@ std::vector<Variant> every_variant() {
 }
 
 std::shared_ptr<const SourceFile> source_of(const std::string& path) {
-  return std::make_shared<SourceFile>(SourceFile{path, read_file(path)});
+  return std::make_shared<SourceFile>(SourceFile{path, troyka_tests::file_text(path)});
 }
 
 // What the keyword path gives that the core cannot know: regions in the order they were written

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,6 +20,12 @@
 #include "tests/reference.h"
 
 namespace troyka_tests {
+
+// The whole text of the file at `path` (empty if it cannot be read).
+inline std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 inline const std::string kBreakthrough = std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough.game";
 

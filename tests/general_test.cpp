@@ -538,11 +538,7 @@ TEST(GeneralRules, PreferCapturesIsDrawnByCountWithQuietParts) {
 // its steps any way and steps along rows and columns are not (a1-a2 is both), and are listed.
 TEST(GeneralRules, TwoRulesOfAPieceAreCountedOnlyWhenApart) {
   const std::string file = kSourceDir + "/bench/games/alquerque-ludii.game";
-  std::string text(std::filesystem::file_size(file), '\0');
-  std::FILE* in = std::fopen(file.c_str(), "rb");
-  ASSERT_NE(in, nullptr);
-  ASSERT_EQ(std::fread(text.data(), 1, text.size(), in), text.size());
-  std::fclose(in);
+  std::string text = troyka_tests::file_text(file);
   Game::load(file).visit([](const auto& program) { EXPECT_TRUE(program.draws_by_count()); });
   const std::string jumps = "(moves (any-direction d all-directions (seq (go d) enemy capture (go d) empty)))";
   ASSERT_NE(text.find(jumps), std::string::npos);
@@ -555,11 +551,7 @@ TEST(GeneralRules, TwoRulesOfAPieceAreCountedOnlyWhenApart) {
 // where both apply (a mill closed while placing: the removal's priority 0 then rules).
 TEST(GeneralRules, ARuleOfAPhaseIsDrawnByCount) {
   const std::string file = kSourceDir + "/bench/games/nine-mens-morris-ludii.game";
-  std::string text(std::filesystem::file_size(file), '\0');
-  std::FILE* in = std::fopen(file.c_str(), "rb");
-  ASSERT_NE(in, nullptr);
-  ASSERT_EQ(std::fread(text.data(), 1, text.size(), in), text.size());
-  std::fclose(in);
+  std::string text = troyka_tests::file_text(file);
   const std::string placing = "(moves (phase placement) (when (= (counter mill) 0))";
   ASSERT_NE(text.find(placing), std::string::npos);
   text.replace(text.find(placing), placing.size(), "(moves (phase placement) (priority 1)");
@@ -642,8 +634,7 @@ TEST(GeneralRules, StraightIfCanAndCannotPlayAsLookaheadsDo) {
 // holds; the same rules with a (mark) first, which no opening passes, run from every origin: both
 // list the same moves in the same order in every position of random games.
 TEST(GeneralRules, RulesRunOnlyWhereTheirOpeningsHoldListTheSameMoves) {
-  std::ifstream file(kSourceDir + "/games/international-draughts.game");
-  const std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  const std::string text = troyka_tests::file_text(kSourceDir + "/games/international-draughts.game");
   std::string marked = text;
   for (const std::string body : {"(moves\n      (or", "(moves\n      (any-direction"}) {
     const std::size_t at = marked.find(body);
