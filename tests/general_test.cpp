@@ -882,46 +882,40 @@ TEST(GeneralRules, ALookaheadLongerThanTheProgramReachesIsRefusedAtItsRule) {
   }
 }
 
-// A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.
-TEST(GeneralRules, RunawayGenerationFailsLoudly) {
-  const std::string text =
-      "(game \"Runaway\" (players (White north) (Black south)) (board (rectangle 26 2))\n(piece Rook \"R\" "
-      "(moves (repeat (seq (or empty (not friend)) (go e)) (at-least 1))))\n"
-      "(setup (place White Rook a1)) (end (lose no-legal-moves)))";
-  const Game game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"runaway.game", text}), {}));
-  game.visit([](const auto& program) {
+// Listing the start's moves of the game of `text` (file `file`) fails with RunawayRule's `message`.
+void expect_runaway(const std::string& file, const std::string& text, const std::string& message) {
+  const Game game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{file, text}), {}));
+  game.visit([&](const auto& program) {
     MoveList moves;
     try {
       program.legal_moves(program.initial_state(), moves);
       ADD_FAILURE() << "listed " << moves.size() << " moves";
     } catch (const std::runtime_error& error) {
-      EXPECT_EQ(std::string(error.what()),
-                "the general move generator ran 16777216 steps in one position of Runaway: a rule may repeat "
-                "without end; bound it with (at-most N)");
+      EXPECT_EQ(std::string(error.what()), message);
     }
   });
+}
+
+// A rule whose runs double at every cell of a 26-cell row: the generator stops at its budget.
+TEST(GeneralRules, RunawayGenerationFailsLoudly) {
+  expect_runaway("runaway.game",
+                 "(game \"Runaway\" (players (White north) (Black south)) (board (rectangle 26 2))\n(piece Rook \"R\" "
+                 "(moves (repeat (seq (or empty (not friend)) (go e)) (at-least 1))))\n"
+                 "(setup (place White Rook a1)) (end (lose no-legal-moves)))",
+                 "the general move generator ran 16777216 steps in one position of Runaway: a rule may repeat "
+                 "without end; bound it with (at-most N)");
 }
 
 // A rule whose two nested repetitions may shuttle a rook east and west a million times: its runs
 // go a cell deeper at every step, so the choices it keeps open stop it long before its steps would
 // (before that bound it held 100 MB of them when the step budget stopped it).
 TEST(GeneralRules, RunawayChoicesFailLoudlyLongBeforeTheStepBudget) {
-  const std::string text =
-      "(game \"Shuttle\" (players (White north) (Black south)) (board (rectangle 4 2))\n(piece Rook \"R\" "
-      "(moves (repeat (repeat (or (go e) (go w)) (at-most 1000)) (at-most 1000)) (go n) empty))\n"
-      "(setup (place White Rook a1)) (end (lose no-legal-moves)))";
-  const Game game(lang::load_rules(std::make_shared<lang::SourceFile>(lang::SourceFile{"shuttle.game", text}), {}));
-  game.visit([](const auto& program) {
-    MoveList moves;
-    try {
-      program.legal_moves(program.initial_state(), moves);
-      ADD_FAILURE() << "listed " << moves.size() << " moves";
-    } catch (const std::runtime_error& error) {
-      EXPECT_EQ(std::string(error.what()),
-                "the general move generator kept over 65536 choices open in one position of Shuttle: a rule's "
-                "repetitions go too deep; bound them with a smaller (at-most N)");
-    }
-  });
+  expect_runaway("shuttle.game",
+                 "(game \"Shuttle\" (players (White north) (Black south)) (board (rectangle 4 2))\n(piece Rook \"R\" "
+                 "(moves (repeat (repeat (or (go e) (go w)) (at-most 1000)) (at-most 1000)) (go n) empty))\n"
+                 "(setup (place White Rook a1)) (end (lose no-legal-moves)))",
+                 "the general move generator kept over 65536 choices open in one position of Shuttle: a rule's "
+                 "repetitions go too deep; bound them with a smaller (at-most N)");
 }
 
 }  // namespace
