@@ -403,6 +403,13 @@ class GeneralMoves<Words>::Compiler {
       if (owner_.ray_order_[static_cast<std::size_t>(found.directions.back())] == 0) return {};
       if (!owner_.rules_->has_links()) found.steps.push_back(group_step(found.directions.back()));
     }
+    if (owner_.rules_->has_links()) {
+      found.neighbours.resize(static_cast<std::size_t>(owner_.cells_));
+      for (int cell = 0; cell < owner_.cells_; ++cell)
+        for (const int d : found.directions)
+          if (const int next = owner_.next_[static_cast<std::size_t>(d) * owner_.cells_ + cell]; next >= 0)
+            found.neighbours[static_cast<std::size_t>(cell)].set(next);
+    }
     return found;
   }
 
@@ -3614,6 +3621,10 @@ template <typename Set>
       while (origins.any()) {
         const int origin = origins.pop_lowest();
         int moves = 0;
+        if (!line->neighbours.empty() && !(line->neighbours[static_cast<std::size_t>(origin)] & over).any()) {
+          set(origin, 0);
+          continue;
+        }
         for (const int direction : line->directions)
           moves += jump_chain(origin, direction, over, empty, tally, chained());
         set(origin, moves);

@@ -333,6 +333,9 @@ class GeneralMoves {
     bool chained = true;           // a jump may follow a jump; else one jump is the whole run
     bool over_friends = false;     // the pieces jumped are the mover's player's, else the enemy's
     std::vector<GroupStep> steps;  // on a grid, the directions as shifts; none on a board with links
+    // On a board with links, [cell]: the cells next to it along the directions, one of which a first
+    // jump passes over: an origin with none of them to jump is counted no jump, its directions unwalked.
+    std::vector<Board> neighbours;
   };
   // A move along a line as far as the line holds pieces: (any-direction V DIRS (seq (times
   // (line-pieces V) (seq (not enemy) (go V))) (or empty (seq enemy capture)))). A piece goes exactly
