@@ -86,8 +86,8 @@ struct SearchReport {
   // it could have run. 0 for a search without a time limit.
   double longest_check_gap = 0;
   // The longest the machine kept a search thread from running, in seconds (its wall time less its
-  // CPU time, over stretches of at least a millisecond): the search stopped twice that before its
-  // deadline, less the margin it kept anyway. 0 for a search without a time limit.
+  // CPU time, over stretches of at least a millisecond): against a clock the search stopped twice
+  // that before its deadline, less the margin it kept anyway. 0 for a search without a time limit.
   double longest_stall = 0;
   // Playouts cut at the ply cap (SearchOptions::max_playout_plies) in this search, counted as draws.
   std::uint64_t capped_playouts = 0;
