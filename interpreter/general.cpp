@@ -3673,8 +3673,11 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
   if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts, compiled_);
   // The fast path's moves are of priority 0: only the general rules of that priority join them.
   if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts, compiled_) : 0;
+  // Which rules apply does not depend on the priority: found once, each priority counts its own.
+  Applying applying;
+  if (!rules_applying(state, others_can_move, compiled_, applying)) return kNotCounted;
   for (const int priority : priorities_)
-    if (const int total = count_priority(state, others_can_move, priority, counts, compiled_); total != 0) return total;
+    if (const int total = count_applying(state, applying, priority, counts); total != 0) return total;
   return 0;
 }
 
@@ -3730,10 +3733,16 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   if (priority < 0 && &rules == &compiled_ && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
   Applying applying;
   if (!rules_applying(state, others_can_move, rules, applying)) return kNotCounted;
-  if (priority >= 0)
-    for (RulesOf* of : {&applying.rule_of, &applying.also_of})  // an also_of's of its pair's priority
-      for (const CompiledRule*& rule : *of)
-        if (rule && rule->rule->priority != priority) rule = nullptr;
+  return priority < 0 ? count_rules(state, applying, counts) : count_applying(state, applying, priority, counts);
+}
+
+// The moves of the rules of `priority` among those that apply.
+template <int Words>
+int GeneralMoves<Words>::count_applying(const StateType& state, Applying applying, int priority,
+                                        OriginCounts& counts) const {
+  for (RulesOf* of : {&applying.rule_of, &applying.also_of})  // an also_of's of its pair's priority
+    for (const CompiledRule*& rule : *of)
+      if (rule && rule->rule->priority != priority) rule = nullptr;
   return count_rules(state, applying, counts);
 }
 

@@ -650,6 +650,8 @@ class GeneralMoves {
                      const std::vector<CompiledRule>& rules) const;
   bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
                       Applying& applying) const;
+  // The moves of those of `applying` (a copy, changed) of `priority`, as count_priority counts them.
+  int count_applying(const StateType& state, Applying applying, int priority, OriginCounts& counts) const;
   int count_rules(const StateType& state, const Applying& applying, OriginCounts& counts) const;
   // Whether a move may capture (form_quiet's capture parts): true when some move does.
   bool captures_possible(const StateType& state, bool others_can_move) const;
