@@ -3736,14 +3736,23 @@ int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_
   return priority < 0 ? count_rules(state, applying, counts) : count_applying(state, applying, priority, counts);
 }
 
-// The moves of the rules of `priority` among those that apply.
+// The moves of the rules of `priority` among those that apply. Most positions have rules of one
+// priority only: those are counted with no copy of `applying` (a copy a priority: 2% of Morris's
+// instructions in Ludii's form).
 template <int Words>
-int GeneralMoves<Words>::count_applying(const StateType& state, Applying applying, int priority,
+int GeneralMoves<Words>::count_applying(const StateType& state, const Applying& applying, int priority,
                                         OriginCounts& counts) const {
-  for (RulesOf* of : {&applying.rule_of, &applying.also_of})  // an also_of's of its pair's priority
+  int of_priority = 0, others = 0;
+  for (const RulesOf* of : {&applying.rule_of, &applying.also_of})
+    for (const CompiledRule* rule : *of)
+      if (rule) ++(rule->rule->priority == priority ? of_priority : others);
+  if (of_priority == 0) return 0;
+  if (others == 0) return count_rules(state, applying, counts);
+  Applying only = applying;
+  for (RulesOf* of : {&only.rule_of, &only.also_of})  // an also_of's of its pair's priority
     for (const CompiledRule*& rule : *of)
       if (rule && rule->rule->priority != priority) rule = nullptr;
-  return count_rules(state, applying, counts);
+  return count_rules(state, only, counts);
 }
 
 // The rules that apply in `state`, in `applying`; false when two of one piece type (not apart:
@@ -3818,7 +3827,8 @@ template <int Words>
       [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy, const Board& empty,
           auto&& set)
           __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
-  return total + add_game_runs(counts, count_game_runs(state, rule_of, nullptr));  // a game rule here is a drop
+  return total + add_game_runs(counts, count_game_runs(state, rule_of, nullptr),
+                               only_game_rule(rule_of));  // a game rule here is a drop
 }
 
 // With two rules of a piece type apart (CompiledRule::apart): out of line, so that the other
@@ -3842,13 +3852,15 @@ template <int Words>
                               const Board& empty, auto&& set) {
     if (!rule.by_runs[state.to_move] || rule.steps[state.to_move])  // counted with no run
       return origins_moves(rule, state.to_move, origins, own, enemy, empty, set);
+    if (const Fan* fan = one_run_fan(rule, state.to_move))
+      return count_fan_origins(search, rule, *fan, piece, origins, set);
     while (origins.any()) {
       const int origin = origins.pop_lowest();
       set(origin, count_runs(search, rule, origin, piece));
     }
   };
   const int total = count_origins(state, rule_of, also_of, counts, moves_from);
-  return total + add_game_runs(counts, count_game_runs(state, rule_of, &search));
+  return total + add_game_runs(counts, count_game_runs(state, rule_of, &search), only_game_rule(rule_of));
 }
 
 // The moves of each origin of the player to move, in the listing's order: moves_from(rule, piece,
@@ -3882,6 +3894,7 @@ template <typename MovesFrom>
   struct Moves {  // no initialisers: only the origins' cells are set, and read
     int moves;
     bool by_runs;
+    std::int16_t rule;  // OriginMoves::rule
   };
   std::array<Moves, static_cast<std::size_t>(Words) * 64> by_cell;
   for (std::size_t piece = 0; piece < game; ++piece) {
@@ -3892,16 +3905,18 @@ template <typename MovesFrom>
         return r.by_runs[p] || (r.slide[p] && r.slide[p]->runs_are_moves);
       };
       const bool by_runs = runs_are_moves(*rule);
+      const auto index = static_cast<std::int16_t>(rule->index);
       moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
-        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
+        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs, index};
       });
       if (const CompiledRule* also = also_of ? (*also_of)[piece] : nullptr)  // after the first rule's moves (apart)
         moves_from(*also, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
           Moves& both = by_cell[static_cast<std::size_t>(origin)];
-          both = {both.moves + moves, both.by_runs && runs_are_moves(*also)};
+          both = {both.moves + moves, both.by_runs && runs_are_moves(*also), -1};
         });
     } else {
-      for (Board unmoved = cells; unmoved.any();) by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false};
+      for (Board unmoved = cells; unmoved.any();)
+        by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false, -1};
     }
   }
   int total = 0;
@@ -3912,7 +3927,8 @@ template <typename MovesFrom>
     const int origin = cells.pop_lowest();
     const Moves& moves = by_cell[static_cast<std::size_t>(origin)];
     if (moves.moves == 0) continue;
-    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves.moves), moves.by_runs};
+    counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves.moves), moves.by_runs,
+                         moves.rule};
     total += moves.moves;
   }
   if (counted != counts.size()) counts.resize(counted);
@@ -3928,11 +3944,35 @@ template <int Words>
   s.fan_runs = 0;
   const Thread first = start(s, compiled, piece);
   // A rule that is a fan whose every cell is one run: its cells counted, with no run of the VM.
-  if (const Instruction& in = (*s.code)[0]; in.code == Code::Fan && fans_[in.arg].pattern < 0)
-    return tested_cells(s, first, fans_[in.arg], choice_cells(s, first, fans_[in.arg])).count();
+  if (const Fan* fan = one_run_fan(compiled, s.player))
+    return tested_cells(s, first, *fan, choice_cells(s, first, *fan)).count();
   int runs = 0;
   run(s, first, CountEach{&runs});
   return runs + s.fan_runs;
+}
+
+// The fan that `compiled` starts with for `player` when each of its cells is one run (no PATTERN
+// decides how many), else null: its runs from an origin are its cells (count_runs).
+template <int Words>
+[[gnu::always_inline]] inline const typename GeneralMoves<Words>::Fan* GeneralMoves<Words>::one_run_fan(
+    const CompiledRule& compiled, int player) const {
+  const Instruction& in = compiled.code[static_cast<std::size_t>(player)][0];
+  return in.code == Code::Fan && fans_[in.arg].pattern < 0 ? &fans_[in.arg] : nullptr;
+}
+
+// count_runs of such a fan from each of `origins`, set(origin, runs): one thread started for all
+// of them, moved from origin to origin (a start an origin was a third of Morris's steps' counts).
+template <int Words>
+template <typename Set>
+void GeneralMoves<Words>::count_fan_origins(Search& s, const CompiledRule& compiled, const Fan& fan, int piece,
+                                            Board origins, Set&& set) const {
+  s.origin = origins.any() ? origins.lowest() : -1;
+  s.start_piece = piece;
+  Thread t = start(s, compiled, piece);
+  while (origins.any()) {
+    s.origin = t.here = static_cast<std::int16_t>(origins.pop_lowest());
+    set(s.origin, tested_cells(s, t, fan, choice_cells(s, t, fan)).count());
+  }
 }
 
 // The runs of `drop` for the player to move: the types held (or the new piece) times the empty
@@ -3956,10 +3996,23 @@ int GeneralMoves<Words>::count_game_runs(const StateType& state, const RulesOf& 
   return runs;
 }
 
-// Adds the game rules' runs, after every origin's moves, as origin -1's.
-static int add_game_runs(OriginCounts& counts, int runs) {
-  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true});
+// Adds the game rules' runs, after every origin's moves, as origin -1's: those of `rule` alone
+// when it is the one game rule that applies (OriginMoves::rule), else -1.
+static int add_game_runs(OriginCounts& counts, int runs, int rule) {
+  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true, static_cast<std::int16_t>(rule)});
   return runs;
+}
+
+// The index of the one game rule among those that apply (rule_of's last), or -1.
+template <int Words>
+int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
+  const CompiledRule* only = nullptr;
+  for (auto rule = rule_of.begin() + static_cast<std::ptrdiff_t>(rules_->pieces.size()); rule != rule_of.end(); ++rule)
+    if (*rule) {
+      if (only) return -1;
+      only = *rule;
+    }
+  return only ? only->index : -1;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the
@@ -3987,7 +4040,13 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
   records.clear();
   const int piece = origin.origin < 0 ? -1 : piece_at(state, origin.origin);
   const int owner = piece < 0 ? static_cast<int>(rules_->pieces.size()) : piece;
-  if (const int walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)]; walked >= 0 && origin.by_runs)
+  int walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)];
+  // The one rule that made the origin's moves, each run a move, runs alone too (not under (prefer
+  // captures), whose counts are of the rules' quiet parts).
+  if (walked < 0 && origin.rule >= 0 && !prefer_captures_ &&
+      compiled_[static_cast<std::size_t>(origin.rule)].by_runs[state.to_move])
+    walked = origin.rule;
+  if (walked >= 0 && origin.by_runs)
     return nth_walked(state, compiled_[static_cast<std::size_t>(walked)], origin.origin, piece, index, records);
   Move found;
   const int skip = origin.by_runs ? index : 0;  // each run a move: those before the drawn one need no record
@@ -4013,6 +4072,8 @@ Move GeneralMoves<Words>::nth_walked(const StateType& state, const CompiledRule&
   s.origin = origin;
   s.start_piece = piece;
   s.skip = index;
+  s.defer = true;  // as a listing's draw: a deferred part is run for the move played
+  if (index > 0) s.fanning = Search::Fanning::Pick;
   GeneralRecord& found = records.emplace_back();
   Move move;
   const auto drawn = [&](const Thread& t) {
@@ -4021,12 +4082,13 @@ Move GeneralMoves<Words>::nth_walked(const StateType& state, const CompiledRule&
       return false;
     }
     move = record_run(s, t, found);
+    if (t.committed >= 0) found.deferred = static_cast<std::int16_t>(s.rule);  // named at COMMIT
     return true;
   };
   const Thread first = start(s, compiled, piece);
   const std::optional<Step>& step = compiled.steps[static_cast<std::size_t>(state.to_move)];
-  if (!(step ? run_steps(s, *step, first, drawn)
-             : run_drops(s, *compiled.drops[static_cast<std::size_t>(state.to_move)], first, drawn)))
+  const std::optional<Drop>& drop = compiled.drops[static_cast<std::size_t>(state.to_move)];
+  if (!(step ? run_steps(s, *step, first, drawn) : drop ? run_drops(s, *drop, first, drawn) : run(s, first, drawn)))
     throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
   return move;
 }

@@ -638,6 +638,11 @@ class GeneralMoves {
   // The runs of the game rules that apply (rule_of's last): a drop's counted from the state, any
   // other's by running it in `search` (nullptr when every one is a drop).
   int count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const;
+  const Fan* one_run_fan(const CompiledRule& compiled, int player) const;  // see the definition
+  template <typename Set>
+  void count_fan_origins(Search& s, const CompiledRule& compiled, const Fan& fan, int piece, Board origins,
+                         Set&& set) const;
+  int only_game_rule(const RulesOf& rule_of) const;  // the index of the one game rule that applies, or -1
   // `also_of`: by piece type, the second rule of a pair apart (CompiledRule::apart); nullptr: none.
   int count_by_runs(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
   int count_walked(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
@@ -650,8 +655,8 @@ class GeneralMoves {
                      const std::vector<CompiledRule>& rules) const;
   bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
                       Applying& applying) const;
-  // The moves of those of `applying` (a copy, changed) of `priority`, as count_priority counts them.
-  int count_applying(const StateType& state, Applying applying, int priority, OriginCounts& counts) const;
+  // The moves of those of `applying` of `priority`, as count_priority counts them.
+  int count_applying(const StateType& state, const Applying& applying, int priority, OriginCounts& counts) const;
   int count_rules(const StateType& state, const Applying& applying, OriginCounts& counts) const;
   // Whether a move may capture (form_quiet's capture parts): true when some move does.
   bool captures_possible(const StateType& state, bool others_can_move) const;
@@ -676,8 +681,9 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
   Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
-  // nth_move from an origin whose only rule is a step or a drop (walked_draws_): the drawn run found
-  // by walking the rule, with no listing set up.
+  // nth_move from an origin whose only rule is a step or a drop (walked_draws_), or whose moves
+  // were all made by one rule whose runs are moves (OriginMoves::rule): the drawn run found by
+  // walking or running that rule alone, with no listing set up.
   Move nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece, int index,
                   std::vector<GeneralRecord>& records) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
