@@ -634,6 +634,9 @@ class GeneralMoves {
   // two rules apart (CompiledRule::apart), empty while there is none.
   struct Applying {
     RulesOf rule_of, also_of;
+    // The priority of every rule that applies; kNone when none does, kMixed when two differ.
+    static constexpr int kNone = -1, kMixed = -2;
+    int priority = kNone;
   };
   // The runs of the game rules that apply (rule_of's last): a drop's counted from the state, any
   // other's by running it in `search` (nullptr when every one is a drop).
