@@ -514,6 +514,32 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
                           100);
 }
 
+// An origin whose counted moves are all one rule's runs names that rule (OriginMoves::rule), and
+// its draw runs that rule alone: Ludii's Morris, one rule at a time (a placement, a step, a flight
+// or a removal), names one at every origin; Ludii's Alquerque, a man's steps and jumps counted
+// together, names none for its men. (That the draws are the listing's moves: above.)
+TEST(GeneralRules, AnOriginOfOneRulesRunsNamesItsRule) {
+  const auto named = [](const std::string& path) {
+    int named = 0, unnamed = 0;
+    Game::load(kSourceDir + path).visit([&](const auto& program) {
+      using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
+      Rng rng(1);
+      for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng))) {
+        DrawCounts counts;
+        program.count_drawable(state, counts);
+        for (const OriginMoves& origin : counts.general) ++(origin.rule >= 0 ? named : unnamed);
+      }
+    });
+    return std::pair{named, unnamed};
+  };
+  const auto [morris_named, morris_unnamed] = named("/bench/games/nine-mens-morris-ludii.game");
+  EXPECT_GT(morris_named, 100);
+  EXPECT_EQ(morris_unnamed, 0);
+  const auto [alquerque_named, alquerque_unnamed] = named("/bench/games/alquerque-ludii.game");
+  EXPECT_EQ(alquerque_named, 0);
+  EXPECT_GT(alquerque_unnamed, 100);
+}
+
 // Under (prefer captures), a rule's quiet part is written through sequences, choices, options and
 // choices of directions (International draughts' men and kings: `troyka show` says so); a capture
 // under a repetition leaves the game listed.
