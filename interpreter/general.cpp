@@ -3822,13 +3822,13 @@ template <int Words>
 [[gnu::always_inline]] inline int GeneralMoves<Words>::count_walked(const StateType& state, const RulesOf& rule_of,
                                                                     const RulesOf* also_of,
                                                                     OriginCounts& counts) const {
-  const int total = count_origins(
+  const int total = count_origins<false>(
       state, rule_of, also_of, counts,
       [&](const CompiledRule& rule, int, const Board& origins, const Board& own, const Board& enemy, const Board& empty,
           auto&& set)
           __attribute__((always_inline)) { origins_moves(rule, state.to_move, origins, own, enemy, empty, set); });
-  return total + add_game_runs(counts, count_game_runs(state, rule_of, nullptr),
-                               only_game_rule(rule_of));  // a game rule here is a drop
+  // A game rule here is a drop, drawn alone when the only one (walked_draws_).
+  return total + add_game_runs(counts, count_game_runs(state, rule_of, nullptr), -1);
 }
 
 // With two rules of a piece type apart (CompiledRule::apart): out of line, so that the other
@@ -3859,7 +3859,7 @@ template <int Words>
       set(origin, count_runs(search, rule, origin, piece));
     }
   };
-  const int total = count_origins(state, rule_of, also_of, counts, moves_from);
+  const int total = count_origins<true>(state, rule_of, also_of, counts, moves_from);
   return total + add_game_runs(counts, count_game_runs(state, rule_of, &search), only_game_rule(rule_of));
 }
 
@@ -3867,7 +3867,7 @@ template <int Words>
 // origins, own, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The
 // game rule's moves are count_by_runs'. The enemy is every other player, as Search has it.
 template <int Words>
-template <typename MovesFrom>
+template <bool kNamesRules, typename MovesFrom>
 [[gnu::always_inline]] inline int GeneralMoves<Words>::count_origins(const StateType& state, const RulesOf& rule_of,
                                                                      const RulesOf* also_of, OriginCounts& counts,
                                                                      MovesFrom&& moves_from) const {
@@ -3894,9 +3894,11 @@ template <typename MovesFrom>
   struct Moves {  // no initialisers: only the origins' cells are set, and read
     int moves;
     bool by_runs;
-    std::int16_t rule;  // OriginMoves::rule
   };
   std::array<Moves, static_cast<std::size_t>(Words) * 64> by_cell;
+  // OriginMoves::rule, with kNamesRules only: the slides' and steps' counts keep their frame (a
+  // rule in by_cell took Tablut's 0.8% more instructions).
+  std::array<std::int8_t, static_cast<std::size_t>(Words) * 64> rule_by_cell;
   for (std::size_t piece = 0; piece < game; ++piece) {
     const CompiledRule* rule = rule_of[piece];
     const Board cells = state.by_piece[piece] & origins;
@@ -3905,18 +3907,19 @@ template <typename MovesFrom>
         return r.by_runs[p] || (r.slide[p] && r.slide[p]->runs_are_moves);
       };
       const bool by_runs = runs_are_moves(*rule);
-      const auto index = static_cast<std::int16_t>(rule->index);
+      const auto index = static_cast<std::int8_t>(rule->index < 128 ? rule->index : -1);
       moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
-        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs, index};
+        by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
+        if constexpr (kNamesRules) rule_by_cell[static_cast<std::size_t>(origin)] = index;
       });
       if (const CompiledRule* also = also_of ? (*also_of)[piece] : nullptr)  // after the first rule's moves (apart)
         moves_from(*also, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
           Moves& both = by_cell[static_cast<std::size_t>(origin)];
-          both = {both.moves + moves, both.by_runs && runs_are_moves(*also), -1};
+          both = {both.moves + moves, both.by_runs && runs_are_moves(*also)};
+          if constexpr (kNamesRules) rule_by_cell[static_cast<std::size_t>(origin)] = -1;
         });
     } else {
-      for (Board unmoved = cells; unmoved.any();)
-        by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false, -1};
+      for (Board unmoved = cells; unmoved.any();) by_cell[static_cast<std::size_t>(unmoved.pop_lowest())] = {0, false};
     }
   }
   int total = 0;
@@ -3927,8 +3930,9 @@ template <typename MovesFrom>
     const int origin = cells.pop_lowest();
     const Moves& moves = by_cell[static_cast<std::size_t>(origin)];
     if (moves.moves == 0) continue;
+    const std::int8_t rule = kNamesRules ? rule_by_cell[static_cast<std::size_t>(origin)] : std::int8_t{-1};
     counts[counted++] = {static_cast<std::int16_t>(origin), static_cast<std::int16_t>(moves.moves), moves.by_runs,
-                         moves.rule};
+                         rule};
     total += moves.moves;
   }
   if (counted != counts.size()) counts.resize(counted);
@@ -3999,11 +4003,11 @@ int GeneralMoves<Words>::count_game_runs(const StateType& state, const RulesOf& 
 // Adds the game rules' runs, after every origin's moves, as origin -1's: those of `rule` alone
 // when it is the one game rule that applies (OriginMoves::rule), else -1.
 static int add_game_runs(OriginCounts& counts, int runs, int rule) {
-  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true, static_cast<std::int16_t>(rule)});
+  if (runs != 0) counts.push_back({-1, static_cast<std::int16_t>(runs), true, static_cast<std::int8_t>(rule)});
   return runs;
 }
 
-// The index of the one game rule among those that apply (rule_of's last), or -1.
+// The index of the one game rule among those that apply (rule_of's last), if below 128, or -1.
 template <int Words>
 int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
   const CompiledRule* only = nullptr;
@@ -4012,7 +4016,7 @@ int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
       if (only) return -1;
       only = *rule;
     }
-  return only ? only->index : -1;
+  return only && only->index < 128 ? only->index : -1;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the

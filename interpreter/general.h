@@ -650,7 +650,8 @@ class GeneralMoves {
   int count_by_runs(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
   int count_walked(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts) const;
   int count_apart(const StateType& state, const RulesOf& rule_of, const RulesOf& also_of, OriginCounts& counts) const;
-  template <typename MovesFrom>
+  // kNamesRules: OriginMoves::rule set (the counts by runs), else -1.
+  template <bool kNamesRules, typename MovesFrom>
   int count_origins(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts,
                     MovesFrom&& moves_from) const;
   // The moves of `rules` (compiled_, or quiet_) of `priority` (-1: every rule) as count_moves counts them.

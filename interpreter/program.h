@@ -87,9 +87,10 @@ struct OriginMoves {
   // Each run of its rule is a move (GeneralMoves::CompiledRule::by_runs, Slide::runs_are_moves): a
   // draw makes no record for the runs before the drawn one.
   bool by_runs = false;
-  // The one rule (GeneralMoves' index) whose runs made these moves, when one did, else -1: a draw
-  // runs it alone, not every rule that applies.
-  std::int16_t rule = -1;
+  // The one rule (GeneralMoves' index) whose runs made these moves, when one did and its index is
+  // below 128, else -1: a draw runs it alone, not every rule that applies. One byte, so that the
+  // counts of every game keep their size.
+  std::int8_t rule = -1;
 };
 using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
 
