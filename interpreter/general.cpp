@@ -1525,7 +1525,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
 }
 
 // The draws of `player` that need no search: walked_draws_, the one rule of a piece type (or of
-// the game) when it is a step or a drop; and fixed_rules_, the rules that apply when no rule of the
+// the game) when it is a step or a drop, or a piece type's two rules apart when each is a step or a
+// jump line; and fixed_rules_, the rules that apply when no rule of the
 // player's applies under a condition, the same in every position.
 template <int Words>
 void GeneralMoves<Words>::form_fixed_draws(int player) {
@@ -1533,10 +1534,17 @@ void GeneralMoves<Words>::form_fixed_draws(int player) {
   std::vector<int> rules_of(rules_->pieces.size() + 1, 0);  // per piece type, the game's last
   for (const CompiledRule& compiled : compiled_)
     if (!compiled.rule->fallback && !compiled.code[p].empty()) ++rules_of[owner_of(*compiled.rule)];
-  walked_draws_[p].assign(rules_->pieces.size() + 1, -1);
-  for (const CompiledRule& compiled : compiled_)
-    if (!compiled.rule->fallback && rules_of[owner_of(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
-      walked_draws_[p][owner_of(*compiled.rule)] = compiled.index;
+  walked_draws_[p].assign(rules_->pieces.size() + 1, WalkedDraw{});
+  for (const CompiledRule& compiled : compiled_) {
+    if (compiled.rule->fallback || compiled.code[p].empty()) continue;
+    WalkedDraw& walked = walked_draws_[p][owner_of(*compiled.rule)];
+    if (rules_of[owner_of(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
+      walked.first = compiled.index;
+    else if (compiled.apart[p] && (compiled.steps[p] || compiled.jumps[p]))  // the pair's, in the listing's order
+      (walked.first < 0 ? walked.first : walked.second) = compiled.index;
+  }
+  for (std::size_t owner = 0; owner < rules_of.size(); ++owner)  // a pair walked whole, or not at all
+    if (rules_of[owner] == 2 && walked_draws_[p][owner].second < 0) walked_draws_[p][owner] = {};
   if (std::none_of(compiled_.begin(), compiled_.end(), [&](const CompiledRule& compiled) {
         return !compiled.rule->fallback && !compiled.code[p].empty() && applies_under_condition(*compiled.rule);
       })) {
@@ -3978,8 +3986,9 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
   records.clear();
   const int piece = origin.origin < 0 ? -1 : piece_at(state, origin.origin);
   const int owner = piece < 0 ? static_cast<int>(rules_->pieces.size()) : piece;
-  if (const int walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)]; walked >= 0 && origin.by_runs)
-    return nth_walked(state, compiled_[static_cast<std::size_t>(walked)], origin.origin, piece, index, records);
+  if (const WalkedDraw& walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)];
+      walked.first >= 0 && (origin.by_runs || walked.second >= 0))
+    return nth_walked(state, walked, origin.origin, piece, index, records);
   Move found;
   const int skip = origin.by_runs ? index : 0;  // each run a move: those before the drawn one need no record
   index -= skip;
@@ -3995,10 +4004,11 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
   return found;
 }
 
-// Only that rule can have made the origin's moves, its runs each a move (CompiledRule::by_runs):
-// the run of number `index` is the listing's move of that index, with the same record and move.
+// Only those rules can have made the origin's moves, their runs each a move (CompiledRule::by_runs,
+// or a pair apart): the run of number `index`, the first rule's runs then the second's, is the
+// listing's move of that index, with the same record and move.
 template <int Words>
-Move GeneralMoves<Words>::nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece,
+Move GeneralMoves<Words>::nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece,
                                      int index, std::vector<GeneralRecord>& records) const {
   Search s(state, board_, nullptr, rules_->player_count());
   s.origin = origin;
@@ -4014,12 +4024,17 @@ Move GeneralMoves<Words>::nth_walked(const StateType& state, const CompiledRule&
     move = record_run(s, t, found);
     return true;
   };
-  const Thread first = start(s, compiled, piece);
-  const std::optional<Step>& step = compiled.steps[static_cast<std::size_t>(state.to_move)];
-  if (!(step ? run_steps(s, *step, first, drawn)
-             : run_drops(s, *compiled.drops[static_cast<std::size_t>(state.to_move)], first, drawn)))
-    throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
-  return move;
+  const auto p = static_cast<std::size_t>(state.to_move);
+  for (const int rule : {walked.first, walked.second}) {  // the runs the first passes over count down s.skip
+    if (rule < 0) break;
+    const CompiledRule& compiled = compiled_[static_cast<std::size_t>(rule)];
+    const Thread first = start(s, compiled, piece);
+    if (compiled.steps[p]   ? run_steps(s, *compiled.steps[p], first, drawn)
+        : compiled.jumps[p] ? run_jumps(s, *compiled.jumps[p], first, drawn)
+                            : run_drops(s, *compiled.drops[p], first, drawn))
+      return move;
+  }
+  throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin));
 }
 
 template <int Words>

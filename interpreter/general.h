@@ -674,9 +674,14 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
   Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
-  // nth_move from an origin whose only rule is a step or a drop (walked_draws_): the drawn run found
-  // by walking the rule, with no listing set up.
-  Move nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece, int index,
+  // The rules a draw from an origin walks (walked_draws_): the one rule, a step or a drop; or a pair
+  // apart (CompiledRule::apart) of steps and jump lines, the second's runs after the first's.
+  struct WalkedDraw {
+    int first = -1, second = -1;  // indices in compiled_, -1: none
+  };
+  // nth_move from an origin whose rules are walked (walked_draws_): the drawn run found by walking
+  // them, with no listing set up.
+  Move nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece, int index,
                   std::vector<GeneralRecord>& records) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
@@ -752,10 +757,11 @@ class GeneralMoves {
   std::vector<CompiledRule> quiet_, capture_;
   std::array<bool, kMaxPlayers> counts_quiet_{};  // by player: counts_quiet_moves()
   std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
-  // [player][piece type, the game's last]: the index in compiled_ of the one rule (the fallback
-  // rules aside) that runs from such an origin (the game's: origin -1) when it is a Step or a Drop,
-  // else -1. A draw from there walks that rule alone (nth_walked).
-  std::array<std::vector<int>, kMaxPlayers> walked_draws_;
+  // [player][piece type, the game's last]: the rules (the fallback rules aside) that run from such
+  // an origin (the game's: origin -1) when a draw from there walks them (nth_walked): the one rule,
+  // a Step or a Drop; or the two rules of a piece type apart, each a Step or a jump line, whose runs
+  // are then each a move (piece_rules_apart told every two apart). Else none.
+  std::array<std::vector<WalkedDraw>, kMaxPlayers> walked_draws_;
   // By player: the rules that apply (rules_applying) when no rule of the player's applies
   // under a condition, the same in every position; refused counts, two rules that may make one
   // move, are not kept. Its pointers are into compiled_: a GeneralMoves is not copied.
