@@ -4008,8 +4008,8 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
 // or a pair apart): the run of number `index`, the first rule's runs then the second's, is the
 // listing's move of that index, with the same record and move.
 template <int Words>
-Move GeneralMoves<Words>::nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece,
-                                     int index, std::vector<GeneralRecord>& records) const {
+Move GeneralMoves<Words>::nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece, int index,
+                                     std::vector<GeneralRecord>& records) const {
   Search s(state, board_, nullptr, rules_->player_count());
   s.origin = origin;
   s.start_piece = piece;
