@@ -3677,13 +3677,44 @@ int GeneralMoves<Words>::count_moves(const StateType& state, bool others_can_mov
   counts.clear();
   if (prefer_captures_)
     return captures_possible(state, others_can_move) ? kNotCounted
-                                                     : count_priority(state, others_can_move, -1, counts, quiet_);
-  if (priorities_.size() < 2) return count_priority(state, others_can_move, -1, counts, compiled_);
+                                                     : count_priority(state, others_can_move, counts, quiet_);
+  if (priorities_.size() < 2) return count_priority(state, others_can_move, counts, compiled_);
+  return count_priorities(state, others_can_move, listed, counts);
+}
+
+// The rules that apply are found once (or are the player's fixed ones), then counted a priority at
+// a time: finding them for each priority took 100 of Konane's playouts 1.2 million instructions more.
+template <int Words>
+int GeneralMoves<Words>::count_priorities(const StateType& state, bool others_can_move, int listed,
+                                          OriginCounts& counts) const {
   // The fast path's moves are of priority 0: only the general rules of that priority join them.
-  if (listed > 0) return priorities_.front() == 0 ? count_priority(state, others_can_move, 0, counts, compiled_) : 0;
+  if (listed > 0 && priorities_.front() != 0) return 0;
+  const std::optional<Applying>& fixed = fixed_rules_[static_cast<std::size_t>(state.to_move)];
+  Applying found;
+  if (!fixed && !rules_applying(state, others_can_move, compiled_, found)) return kNotCounted;
+  const Applying& applying = fixed ? *fixed : found;
+  if (listed > 0) return count_of_priority(state, applying, 0, counts);
   for (const int priority : priorities_)
-    if (const int total = count_priority(state, others_can_move, priority, counts, compiled_); total != 0) return total;
+    if (const int total = count_of_priority(state, applying, priority, counts); total != 0) return total;
   return 0;
+}
+
+// The moves of the rules of `priority` among those that apply: with no copy when they are all of it,
+// or none is (Konane's opening removals, once played).
+template <int Words>
+int GeneralMoves<Words>::count_of_priority(const StateType& state, const Applying& applying, int priority,
+                                           OriginCounts& counts) const {
+  bool mine = false, others = false;
+  for (const RulesOf* of : {&applying.rule_of, &applying.also_of})
+    for (const CompiledRule* rule : *of)
+      if (rule) (rule->rule->priority == priority ? mine : others) = true;
+  if (!mine) return 0;
+  if (!others) return count_rules(state, applying, counts);
+  Applying of_priority = applying;
+  for (RulesOf* of : {&of_priority.rule_of, &of_priority.also_of})  // an also_of's of its pair's priority
+    for (const CompiledRule*& rule : *of)
+      if (rule && rule->rule->priority != priority) rule = nullptr;
+  return count_rules(state, of_priority, counts);
 }
 
 // Whether some move of the rules (the fallback rules aside) may capture: some run of a capture part
@@ -3732,16 +3763,12 @@ bool GeneralMoves<Words>::captures_possible(const StateType& state, bool others_
 // An origin's moves are its slide's landings or its jump line's chains, each once (see the
 // constructor), counted on the walk that run_slide or run_jumps makes.
 template <int Words>
-int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, int priority,
-                                        OriginCounts& counts, const std::vector<CompiledRule>& rules) const {
+int GeneralMoves<Words>::count_priority(const StateType& state, bool others_can_move, OriginCounts& counts,
+                                        const std::vector<CompiledRule>& rules) const {
   const auto p = static_cast<std::size_t>(state.to_move);
-  if (priority < 0 && &rules == &compiled_ && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
+  if (&rules == &compiled_ && fixed_rules_[p]) return count_rules(state, *fixed_rules_[p], counts);
   Applying applying;
   if (!rules_applying(state, others_can_move, rules, applying)) return kNotCounted;
-  if (priority >= 0)
-    for (RulesOf* of : {&applying.rule_of, &applying.also_of})  // an also_of's of its pair's priority
-      for (const CompiledRule*& rule : *of)
-        if (rule && rule->rule->priority != priority) rule = nullptr;
   return count_rules(state, applying, counts);
 }
 

@@ -645,9 +645,12 @@ class GeneralMoves {
   template <typename MovesFrom>
   int count_origins(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts,
                     MovesFrom&& moves_from) const;
-  // The moves of `rules` (compiled_, or quiet_) of `priority` (-1: every rule) as count_moves counts them.
-  int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts,
+  // The moves of `rules` (compiled_, or quiet_), every priority, as count_moves counts them.
+  int count_priority(const StateType& state, bool others_can_move, OriginCounts& counts,
                      const std::vector<CompiledRule>& rules) const;
+  // count_moves with several priorities: those of each in turn until one gives a move.
+  int count_priorities(const StateType& state, bool others_can_move, int listed, OriginCounts& counts) const;
+  int count_of_priority(const StateType& state, const Applying& applying, int priority, OriginCounts& counts) const;
   bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
                       Applying& applying) const;
   int count_rules(const StateType& state, const Applying& applying, OriginCounts& counts) const;
