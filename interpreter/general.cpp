@@ -1525,8 +1525,8 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
 }
 
 // The draws of `player` that need no search: walked_draws_, the one rule of a piece type (or of
-// the game) when it is a step or a drop, or a piece type's two rules apart when each is a step or a
-// jump line; and fixed_rules_, the rules that apply when no rule of the
+// the game) when it is a step, a drop or a counted jump line, or a piece type's two rules apart when
+// each is a step or a jump line; and fixed_rules_, the rules that apply when no rule of the
 // player's applies under a condition, the same in every position.
 template <int Words>
 void GeneralMoves<Words>::form_fixed_draws(int player) {
@@ -1538,7 +1538,8 @@ void GeneralMoves<Words>::form_fixed_draws(int player) {
   for (const CompiledRule& compiled : compiled_) {
     if (compiled.rule->fallback || compiled.code[p].empty()) continue;
     WalkedDraw& walked = walked_draws_[p][owner_of(*compiled.rule)];
-    if (rules_of[owner_of(*compiled.rule)] == 1 && (compiled.steps[p] || compiled.drops[p]))
+    if (rules_of[owner_of(*compiled.rule)] == 1 &&
+        (compiled.steps[p] || compiled.drops[p] || (compiled.jumps[p] && compiled.counted[p])))
       walked.first = compiled.index;
     else if (compiled.apart[p] && (compiled.steps[p] || compiled.jumps[p]))  // the pair's, in the listing's order
       (walked.first < 0 ? walked.first : walked.second) = compiled.index;
@@ -3151,6 +3152,10 @@ bool GeneralMoves<Words>::run_jumps(Search& s, const JumpLine& line, Thread t, O
     const int jumps = jump_chain(s.origin, direction, s.masks[line.over_friends ? kFriend : kEnemy], s.masks[kEmpty],
                                  chain, line.chained);
     if (jumps == 0) continue;
+    if (s.skip >= jumps) {  // runs a draw passes over (nth_walked, for_each_record): no thread made
+      s.skip -= jumps;
+      continue;
+    }
     s.effects.cut(t.effects);
     s.waypoints.cut(t.waypoints);
     for (int jump = 0; jump < jumps; ++jump) {
@@ -3180,6 +3185,10 @@ bool GeneralMoves<Words>::run_steps(Search& s, const Step& step, const Thread& t
     const int cell = next_[static_cast<std::size_t>(direction) * static_cast<std::size_t>(cells_) +
                            static_cast<std::size_t>(s.origin)];
     if (cell < 0) continue;
+    if (s.skip > 0 && (s.masks[kEmpty].test(cell) || (step.captures && s.masks[kEnemy].test(cell)))) {
+      --s.skip;  // a run a draw passes over (nth_walked, for_each_record): no thread made
+      continue;
+    }
     Thread done = t;
     if (step.captures && s.masks[kEnemy].test(cell)) {
       done.here = static_cast<std::int16_t>(cell);
@@ -3915,7 +3924,7 @@ template <typename MovesFrom>
     const Board cells = state.by_piece[piece] & origins;
     if (rule) {
       const auto runs_are_moves = [&](const CompiledRule& r) {
-        return r.by_runs[p] || (r.slide[p] && r.slide[p]->runs_are_moves);
+        return r.by_runs[p] || r.jumps[p] || (r.slide[p] && r.slide[p]->runs_are_moves);  // a counted jump line's too
       };
       const bool by_runs = runs_are_moves(*rule);
       moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {

@@ -677,8 +677,9 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
   Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
-  // The rules a draw from an origin walks (walked_draws_): the one rule, a step or a drop; or a pair
-  // apart (CompiledRule::apart) of steps and jump lines, the second's runs after the first's.
+  // The rules a draw from an origin walks (walked_draws_): the one rule, a step, a drop or a counted
+  // jump line; or a pair apart (CompiledRule::apart) of steps and jump lines, the second's runs after
+  // the first's.
   struct WalkedDraw {
     int first = -1, second = -1;  // indices in compiled_, -1: none
   };
@@ -762,8 +763,9 @@ class GeneralMoves {
   std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
   // [player][piece type, the game's last]: the rules (the fallback rules aside) that run from such
   // an origin (the game's: origin -1) when a draw from there walks them (nth_walked): the one rule,
-  // a Step or a Drop; or the two rules of a piece type apart, each a Step or a jump line, whose runs
-  // are then each a move (piece_rules_apart told every two apart). Else none.
+  // a Step, a Drop or a counted jump line (moves_told_apart: its runs are each a move); or the two
+  // rules of a piece type apart, each a Step or a jump line, whose runs are then each a move
+  // (piece_rules_apart told every two apart). Else none.
   std::array<std::vector<WalkedDraw>, kMaxPlayers> walked_draws_;
   // By player: the rules that apply (rules_applying) when no rule of the player's applies
   // under a condition, the same in every position; refused counts, two rules that may make one
