@@ -654,9 +654,11 @@ class GeneralMoves {
   template <bool kNamesRules, typename MovesFrom>
   int count_origins(const StateType& state, const RulesOf& rule_of, const RulesOf* also_of, OriginCounts& counts,
                     MovesFrom&& moves_from) const;
-  // The moves of `rules` (compiled_, or quiet_) of `priority` (-1: every rule) as count_moves counts them.
-  int count_priority(const StateType& state, bool others_can_move, int priority, OriginCounts& counts,
+  // The moves of `rules` (compiled_, or quiet_), every priority, as count_moves counts them.
+  int count_priority(const StateType& state, bool others_can_move, OriginCounts& counts,
                      const std::vector<CompiledRule>& rules) const;
+  // count_moves with several priorities: those of each in turn until one gives a move.
+  int count_priorities(const StateType& state, bool others_can_move, int listed, OriginCounts& counts) const;
   bool rules_applying(const StateType& state, bool others_can_move, const std::vector<CompiledRule>& rules,
                       Applying& applying) const;
   // The moves of those of `applying` of `priority`, as count_priority counts them.
@@ -685,10 +687,16 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
   Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
-  // nth_move from an origin whose only rule is a step or a drop (walked_draws_), or whose moves
-  // were all made by one rule whose runs are moves (OriginMoves::rule): the drawn run found by
-  // walking or running that rule alone, with no listing set up.
-  Move nth_walked(const StateType& state, const CompiledRule& compiled, int origin, int piece, int index,
+  // The rules a draw from an origin walks (walked_draws_): the one rule, a step, a drop or a counted
+  // jump line; or a pair apart (CompiledRule::apart) of steps and jump lines, the second's runs after
+  // the first's.
+  struct WalkedDraw {
+    int first = -1, second = -1;  // indices in compiled_, -1: none
+  };
+  // nth_move from an origin whose rules are walked (walked_draws_), or whose moves were all made by
+  // one rule whose runs are moves (OriginMoves::rule, run through the VM when it is no step, jump
+  // line or drop): the drawn run found by walking or running them alone, with no listing set up.
+  Move nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece, int index,
                   std::vector<GeneralRecord>& records) const;
   // on_record(record, move) for each move, the records kept in `kept` when given; see the definition.
   // `skip`: the first runs passed over, no record made (rules whose runs are moves, CompiledRule::by_runs).
@@ -764,10 +772,12 @@ class GeneralMoves {
   std::vector<CompiledRule> quiet_, capture_;
   std::array<bool, kMaxPlayers> counts_quiet_{};  // by player: counts_quiet_moves()
   std::vector<int> priorities_;                   // of the rules, each once, lowest first (core::Rule::priority)
-  // [player][piece type, the game's last]: the index in compiled_ of the one rule (the fallback
-  // rules aside) that runs from such an origin (the game's: origin -1) when it is a Step or a Drop,
-  // else -1. A draw from there walks that rule alone (nth_walked).
-  std::array<std::vector<int>, kMaxPlayers> walked_draws_;
+  // [player][piece type, the game's last]: the rules (the fallback rules aside) that run from such
+  // an origin (the game's: origin -1) when a draw from there walks them (nth_walked): the one rule,
+  // a Step, a Drop or a counted jump line (moves_told_apart: its runs are each a move); or the two
+  // rules of a piece type apart, each a Step or a jump line, whose runs are then each a move
+  // (piece_rules_apart told every two apart). Else none.
+  std::array<std::vector<WalkedDraw>, kMaxPlayers> walked_draws_;
   // By player: the rules that apply (rules_applying) when no rule of the player's applies
   // under a condition, the same in every position; refused counts, two rules that may make one
   // move, are not kept. Its pointers are into compiled_: a GeneralMoves is not copied.

@@ -84,7 +84,7 @@ struct GeneralRecord;
 struct OriginMoves {
   std::int16_t origin = 0;  // -1: the game rules
   std::int16_t moves = 0;
-  // Each run of its rule is a move (GeneralMoves::CompiledRule::by_runs, Slide::runs_are_moves): a
+  // Each run of its rule is a move (GeneralMoves::CompiledRule::by_runs, Slide::runs_are_moves, a counted jump line): a
   // draw makes no record for the runs before the drawn one.
   bool by_runs = false;
   // The one rule (GeneralMoves' index) whose runs made these moves, when one did and its index is

@@ -512,6 +512,15 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   // Two rules of a piece type apart (CompiledRule::apart): a man's steps and its single jumps, each any way.
   expect_draws_are_listed(Game::load(kSourceDir + "/bench/games/alquerque-ludii.game"), "alquerque, Ludii's", kGames,
                           100);
+  // The same pair, the jumps written first: a draw walks the jumps' runs, then the steps' (nth_walked).
+  std::string text = troyka_tests::file_text(kSourceDir + "/bench/games/alquerque-ludii.game");
+  const std::string steps = "(moves (go all-directions) empty)\n";
+  ASSERT_NE(text.find(steps), std::string::npos);
+  text.erase(text.find(steps), steps.size());
+  const std::string jumps = "(moves (any-direction d all-directions (seq (go d) enemy capture (go d) empty))))";
+  ASSERT_NE(text.find(jumps), std::string::npos);
+  text.insert(text.find(jumps) + jumps.size() - 1, "\n" + steps);
+  expect_draws_are_listed(troyka_tests::game_from_text(text), "alquerque, Ludii's, jumps first", kGames, 100);
 }
 
 // An origin whose counted moves are all one rule's runs names that rule (OriginMoves::rule), and
