@@ -375,6 +375,10 @@ class Program {
     bool slide = false;
     std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
     std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    // With a shot counted on lines: the index in Shot::lines of the line the cell left shares with
+    // the landing when the shot slides along it back towards that cell (else -1), and how many of
+    // its cells a step of the jump goes up it (negative: down).
+    std::int8_t shot_line = -1, shot_line_step = 0;
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
@@ -452,6 +456,8 @@ class Program {
     // empty run either way is a count of zero bits.
     bool by_lines = false;
     std::vector<ShotLine> lines;       // one per offset along which some ray of the shot goes, either way
+    std::uint8_t line_count = 0;       // lines.size()
+    bool both_ways = false;            // every line slid along both ways
     std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
     std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
   };
@@ -490,6 +496,10 @@ class Program {
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
     std::int8_t shot = -1;  // a move to each target goes on with this shot (Jump::shot)
+    // For a shot counted on lines: the line of the shot (Jump::shot_line) on which the cell left
+    // lies, `line_step` cells below the landing (above when negative), when the shot slides along
+    // it back towards that cell; else -1.
+    std::int8_t line = -1, line_step = 0;
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -559,6 +569,7 @@ class Program {
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
   void add_shot_lines(Shot& shot) const;
+  void add_shot_line(int player, Jump& jump, lang::Offset offset);
   void add_drop(int player, int piece, const lang::MoveRule& move);
   void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
   static std::uint8_t landing_of(lang::Target target);
@@ -636,7 +647,7 @@ class Program {
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
   void gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
-  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, int from, int to);
+  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set, int to);
   int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to) const;
   bool has_legal_move(const StateType& state) const;
   // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
