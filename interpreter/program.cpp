@@ -397,7 +397,20 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
     for (std::size_t j = i + 1; j < shot.directions.size(); ++j)
       overlap = overlap || same_way(shot.directions[i], shot.directions[j]);
   shot.by_lines = slide && !overlap;
-  if (shot.by_lines) add_shot_lines(shot);
+  if (shot.by_lines) {
+    add_shot_lines(shot);
+    // Shots along the same lines (those of every player's queen, say) have the same lines: a count
+    // for the next player keeps those of the last.
+    const auto same_lines = [&](const Shot& other) {
+      return other.by_lines && std::equal(other.lines.begin(), other.lines.end(), shot.lines.begin(), shot.lines.end(),
+                                          [](const ShotLine& a, const ShotLine& b) { return a.offset == b.offset; });
+    };
+    shot.lines_id = ++shot_lines_ids_;
+    for (const std::vector<Shot>& player_shots : shots_)
+      if (const auto same = std::find_if(player_shots.begin(), player_shots.end(), same_lines);
+          same != player_shots.end())
+        shot.lines_id = same->lines_id;
+  }
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
 }
@@ -1958,9 +1971,9 @@ template <int Words>
 void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
   counted.entries.clear();
   counted.total = 0;
-  counted.lines_shot = -1;
   if (state.over) return;
   const Board occupied = state.occupied();
+  int lines_ready = -1;  // the Shot::lines_id whose lines this count has brought to this position
   // Inlined into the loop over target sets: a call per set cost more than most sets' landings.
   for_each_target_set(
       state, [&](const TargetSet& set) __attribute__((always_inline)) {
@@ -1973,9 +1986,9 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
             for (Board targets = set.targets; targets.any();)
               count += landing_shots(state, counted, set, targets.pop_lowest());
           } else {
-            if (counted.lines_shot != set.shot) {
-              gather_lines(rule, occupied, counted);
-              counted.lines_shot = set.shot;
+            if (lines_ready != rule.lines_id) {
+              bring_lines(rule, occupied, counted);
+              lines_ready = rule.lines_id;
             }
             const std::uint64_t* line_bits = counted.line_bits.data();
             set.targets.for_each([&](int to) { count += shots_on_lines(rule, line_bits, set, to); });
@@ -1989,15 +2002,35 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
 }
 
 // How many cells a move of `set` to `to` can shoot to: a shot counted on lines counts them on the
-// lines of the position (gather_lines, which the count holds for its last shot counted on lines);
-// any other is walked.
+// lines of the position (bring_lines, which the count holds for its last lines counted on); any
+// other is walked.
 template <int Words>
 int Program<Words>::landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set,
                                   int to) const {
   const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
-  if (!rule.by_lines || counted.lines_shot != set.shot)
+  if (!rule.by_lines || counted.lines_id != rule.lines_id)
     return shot_targets(state, set.shot, to - set.delta, to).count();
   return shots_on_lines(rule, counted.line_bits.data(), set, to);
+}
+
+// Brings the lines of `rule` (Shot::by_lines) that `counted` holds to the position `occupied`: the
+// lines of an earlier position (the ply before, in a playout) by flipping the bits of the cells that
+// changed since, a few (a move and its shot change three), on their lines; others gathered anew.
+template <int Words>
+void Program<Words>::bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const {
+  if (counted.lines_id != rule.lines_id) {
+    gather_lines(rule, occupied, counted);
+  } else {
+    std::uint64_t* line_bits = counted.line_bits.data();
+    const std::size_t lines = rule.line_count;
+    (occupied ^ counted.lines_occupied).for_each([&](int cell) {
+      const LinePlace* place = &rule.places[static_cast<std::size_t>(cell) * lines];
+      for (std::size_t index = 0; index < lines; ++index)
+        line_bits[place[index].line] ^= std::uint64_t{1} << place[index].bit;
+    });
+  }
+  counted.lines_id = rule.lines_id;
+  counted.lines_occupied = occupied;
 }
 
 // The occupancy of every line of the sliding shot `rule` (Shot::by_lines), one word per line.

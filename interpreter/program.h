@@ -458,6 +458,7 @@ class Program {
     std::vector<ShotLine> lines;       // one per offset along which some ray of the shot goes, either way
     std::uint8_t line_count = 0;       // lines.size()
     bool both_ways = false;            // every line slid along both ways
+    int lines_id = -1;                 // equal for shots (of any player) whose lines are the same
     std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
     std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
   };
@@ -526,7 +527,8 @@ class Program {
   struct CountedMoves {
     boost::container::small_vector<CountedChoices, 64> entries;
     int total = 0;
-    int lines_shot = -1;  // the shot whose lines `line_bits` holds in this position, or -1
+    int lines_id = -1;     // the Shot::lines_id whose lines `line_bits` holds, or -1
+    Board lines_occupied;  // the occupied cells `line_bits` holds
     boost::container::small_vector<std::uint64_t, 64> line_bits;  // by Shot::cell_lines: see CellLine
   };
 
@@ -646,6 +648,7 @@ class Program {
   template <typename OnMove>
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
+  void bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
   void gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
   static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set, int to);
   int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to) const;
@@ -870,6 +873,7 @@ class Program {
   std::array<std::vector<Jump>, kMaxPlayers> jumps_;
   std::array<std::vector<Drop>, kMaxPlayers> drops_;
   std::array<std::vector<Shot>, kMaxPlayers> shots_;
+  int shot_lines_ids_ = 0;                                           // the last Shot::lines_id given
   std::array<std::vector<std::vector<Guard>>, kMaxPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
   std::array<std::vector<Hop>, kMaxPlayers> hops_;
   std::array<std::vector<Promotion>, kMaxPlayers> promotions_;  // by player and piece
