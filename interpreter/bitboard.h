@@ -84,6 +84,13 @@ struct Bitboard {
       }
     return -1;
   }
+  // Calls visit(cell) for each cell of the set, from the lowest: a word at a time, so that the
+  // set's words stay in registers (pop_lowest on a copy goes through memory when Words > 1).
+  template <typename Visit>
+  void for_each(Visit&& visit) const {
+    for (int i = 0; i < Words; ++i)
+      for (std::uint64_t bits = word[i]; bits; bits &= bits - 1) visit(i * 64 + std::countr_zero(bits));
+  }
   // The n-th lowest cell (n from 0); n must be below count().
   int nth(int n) const {
     for (int i = 0; i < Words; ++i) {

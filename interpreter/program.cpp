@@ -397,7 +397,20 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
     for (std::size_t j = i + 1; j < shot.directions.size(); ++j)
       overlap = overlap || same_way(shot.directions[i], shot.directions[j]);
   shot.by_lines = slide && !overlap;
-  if (shot.by_lines) add_shot_lines(shot);
+  if (shot.by_lines) {
+    add_shot_lines(shot);
+    // Shots along the same lines (those of every player's queen, say) have the same lines: a count
+    // for the next player keeps those of the last.
+    const auto same_lines = [&](const Shot& other) {
+      return other.by_lines && std::equal(other.lines.begin(), other.lines.end(), shot.lines.begin(), shot.lines.end(),
+                                          [](const ShotLine& a, const ShotLine& b) { return a.offset == b.offset; });
+    };
+    shot.lines_id = ++shot_lines_ids_;
+    for (const std::vector<Shot>& player_shots : shots_)
+      if (const auto same = std::find_if(player_shots.begin(), player_shots.end(), same_lines);
+          same != player_shots.end())
+        shot.lines_id = same->lines_id;
+  }
   shots.push_back(std::move(shot));
   return static_cast<int>(shots.size()) - 1;
 }
@@ -416,6 +429,9 @@ void Program<Words>::add_shot_lines(Shot& shot) const {
     (up ? line->up : line->down) = true;
   }
   const std::size_t lines = shot.lines.size();
+  shot.line_count = static_cast<std::uint8_t>(lines);
+  shot.both_ways =
+      std::all_of(shot.lines.begin(), shot.lines.end(), [](const ShotLine& line) { return line.up && line.down; });
   shot.places.resize(static_cast<std::size_t>(cells_) * lines);
   for (std::size_t index = 0; index < lines; ++index) {
     const Ray step = ray(shot.lines[index].offset);
@@ -438,6 +454,36 @@ void Program<Words>::add_shot_lines(Shot& shot) const {
       }
       shot.cell_lines.push_back(cells);
     }
+  }
+}
+
+// Where the cell a jump leaves lies on the lines of its shot counted on lines (Jump::shot_line): a
+// jump along a line of the shot leaves a cell of the landing's line, a fixed number of cells from
+// it (a slide, that many times its distance), so that a count knows that cell from the landing's
+// place. A jump that could leave another line (a leap over a hole) has its shots walked instead.
+template <int Words>
+void Program<Words>::add_shot_line(int player, Jump& jump, lang::Offset offset) {
+  Shot& shot = shots_[player][static_cast<std::size_t>(jump.shot)];
+  if (!shot.by_lines) return;
+  const std::size_t lines = shot.lines.size();
+  for (std::size_t index = 0; index < lines; ++index) {
+    const lang::Offset along = shot.lines[index].offset;
+    const int step = along.dx != 0 ? offset.dx / along.dx : offset.dy / along.dy;
+    if (offset.dx != step * along.dx || offset.dy != step * along.dy) continue;  // the cell left is on no line here
+    for (Board cells = jump.from_mask; cells.any();) {
+      const int cell = cells.pop_lowest();
+      const LinePlace left = shot.places[static_cast<std::size_t>(cell) * lines + index];
+      const LinePlace landing = shot.places[static_cast<std::size_t>(cell + jump.delta()) * lines + index];
+      if (left.line != landing.line || landing.bit - left.bit != step) {
+        shot.by_lines = false;
+        return;
+      }
+    }
+    if (step > 0 ? shot.lines[index].down : shot.lines[index].up) {  // the shot may go back towards it
+      jump.shot_line = static_cast<std::int8_t>(index);
+      jump.shot_line_step = static_cast<std::int8_t>(step);
+    }
+    return;
   }
 }
 
@@ -472,6 +518,7 @@ void Program<Words>::add_jump(int player, int piece, const lang::MoveRule& move,
   // A jump that no cell can make (longer than the board) is dropped; it would also shift a
   // bitboard by more than its width.
   if (!jump.from_mask.any()) return;
+  if (shot >= 0) add_shot_line(player, jump, offset);
   if (!move.tests.empty()) return add_guards(player, jump, move.tests);
   // Two offsets can share a delta (on a 4-wide board, (4,0) and (0,1)); only the same delta from
   // the same cells is the same jump.
@@ -1453,14 +1500,16 @@ template <typename Emit>
     if (!jump.slide) {
       Board targets = jump_targets(state, jump, landing);
       if (jump.guards) targets = guard_targets(state, jump, targets, landings);
-      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot})) return;
+      if (!emit(TargetSet{targets, static_cast<std::int16_t>(jump.delta()), jump.piece, jump.shot, jump.shot_line,
+                          jump.shot_line_step}))
+        return;
       continue;
     }
     for (int distance = 1; frontier.any(); ++distance) {
       frontier = frontier.shifted(jump.left, jump.right);
       const Board hits = frontier & landing;
-      if (hits.any() &&
-          !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot}))
+      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot,
+                                        jump.shot_line, static_cast<std::int8_t>(distance * jump.shot_line_step)}))
         return;
       frontier = frontier & empty & jump.from_mask;
     }
@@ -1922,39 +1971,66 @@ template <int Words>
 void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
   counted.entries.clear();
   counted.total = 0;
-  counted.lines_shot = -1;
   if (state.over) return;
   const Board occupied = state.occupied();
-  for_each_target_set(state, [&](const TargetSet& set) {
-    int count = 0;
-    if (set.shot < 0) {
-      count = set.targets.count();
-    } else {
-      const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
-      if (rule.by_lines && counted.lines_shot != set.shot) {
-        gather_lines(rule, occupied, counted);
-        counted.lines_shot = set.shot;
-      }
-      for (Board targets = set.targets; targets.any();)
-        count += landing_shots(state, counted, set, targets.pop_lowest());
-    }
-    if (count == 0) return true;
-    counted.entries.push_back({set, count});
-    counted.total += count;
-    return true;
-  });
+  int lines_ready = -1;  // the Shot::lines_id whose lines this count has brought to this position
+  // Inlined into the loop over target sets: a call per set cost more than most sets' landings.
+  for_each_target_set(
+      state, [&](const TargetSet& set) __attribute__((always_inline)) {
+        int count = 0;
+        if (set.shot < 0) {
+          count = set.targets.count();
+        } else {
+          const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
+          if (!rule.by_lines) {
+            for (Board targets = set.targets; targets.any();)
+              count += landing_shots(state, counted, set, targets.pop_lowest());
+          } else {
+            if (lines_ready != rule.lines_id) {
+              bring_lines(rule, occupied, counted);
+              lines_ready = rule.lines_id;
+            }
+            const std::uint64_t* line_bits = counted.line_bits.data();
+            set.targets.for_each([&](int to) { count += shots_on_lines(rule, line_bits, set, to); });
+          }
+        }
+        if (count == 0) return true;
+        counted.entries.push_back({set, count});
+        counted.total += count;
+        return true;
+      });
 }
 
 // How many cells a move of `set` to `to` can shoot to: a shot counted on lines counts them on the
-// lines of the position (gather_lines, which the count holds for its last shot counted on lines);
-// any other is walked.
+// lines of the position (bring_lines, which the count holds for its last lines counted on); any
+// other is walked.
 template <int Words>
 int Program<Words>::landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set,
                                   int to) const {
-  const int from = to - set.delta;
   const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
-  if (!rule.by_lines || counted.lines_shot != set.shot) return shot_targets(state, set.shot, from, to).count();
-  return shots_on_lines(rule, counted.line_bits.data(), from, to);
+  if (!rule.by_lines || counted.lines_id != rule.lines_id)
+    return shot_targets(state, set.shot, to - set.delta, to).count();
+  return shots_on_lines(rule, counted.line_bits.data(), set, to);
+}
+
+// Brings the lines of `rule` (Shot::by_lines) that `counted` holds to the position `occupied`: the
+// lines of an earlier position (the ply before, in a playout) by flipping the bits of the cells that
+// changed since, a few (a move and its shot change three), on their lines; others gathered anew.
+template <int Words>
+void Program<Words>::bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const {
+  if (counted.lines_id != rule.lines_id) {
+    gather_lines(rule, occupied, counted);
+  } else {
+    std::uint64_t* line_bits = counted.line_bits.data();
+    const std::size_t lines = rule.line_count;
+    (occupied ^ counted.lines_occupied).for_each([&](int cell) {
+      const LinePlace* place = &rule.places[static_cast<std::size_t>(cell) * lines];
+      for (std::size_t index = 0; index < lines; ++index)
+        line_bits[place[index].line] ^= std::uint64_t{1} << place[index].bit;
+    });
+  }
+  counted.lines_id = rule.lines_id;
+  counted.lines_occupied = occupied;
 }
 
 // The occupancy of every line of the sliding shot `rule` (Shot::by_lines), one word per line.
@@ -1970,21 +2046,34 @@ void Program<Words>::gather_lines(const Shot& rule, const Board& occupied, Count
   }
 }
 
-// The targets of the sliding shot `rule` (Shot::by_lines) of a piece that went from `from` to `to`,
-// on the lines' occupancy `line_bits`: on each line of `to`, with the cell left emptied when it is
-// on that line, the zero bits either way from the cell's bit to the nearest set one (an occupied
-// cell or an edge).
+// The targets of the sliding shot `rule` (Shot::by_lines) of a piece of `set` that landed on `to`,
+// on the lines' occupancy `line_bits`: on each line of `to`, the zero bits either way from the
+// cell's bit to the nearest set one (an occupied cell or an edge); on the line the landing shares
+// with the cell left (set.line), the run back towards that cell counted again with it emptied.
 template <int Words>
-inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, int from, int to) {
-  const std::size_t lines = rule.lines.size();
+inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set,
+                                          int to) {
+  const std::size_t lines = rule.line_count;
   const LinePlace* at = &rule.places[static_cast<std::size_t>(to) * lines];
-  const LinePlace* left = &rule.places[static_cast<std::size_t>(from) * lines];
   int targets = 0;
-  for (std::size_t index = 0; index < lines; ++index, ++at, ++left) {
-    const std::uint64_t emptied = std::uint64_t{left->line == at->line} << left->bit;
-    const std::uint64_t bits = line_bits[at->line] & ~emptied;
-    if (rule.lines[index].up) targets += std::countr_zero(bits >> at->bit >> 1);
-    if (rule.lines[index].down) targets += std::countl_zero(bits << (64 - at->bit));
+  if (rule.both_ways) {
+    for (std::size_t index = 0; index < lines; ++index) {
+      const std::uint64_t bits = line_bits[at[index].line];
+      targets += std::countr_zero(bits >> at[index].bit >> 1) + std::countl_zero(bits << (64 - at[index].bit));
+    }
+  } else {
+    for (std::size_t index = 0; index < lines; ++index) {
+      const std::uint64_t bits = line_bits[at[index].line];
+      if (rule.lines[index].up) targets += std::countr_zero(bits >> at[index].bit >> 1);
+      if (rule.lines[index].down) targets += std::countl_zero(bits << (64 - at[index].bit));
+    }
+  }
+  if (set.line >= 0) {  // the run back, again with the cell left emptied (a leap's run may stop before it)
+    const LinePlace on = at[set.line];
+    const std::uint64_t bits = line_bits[on.line];
+    const std::uint64_t emptied = bits & ~(std::uint64_t{1} << (on.bit - set.line_step));
+    targets += set.line_step > 0 ? std::countl_zero(emptied << (64 - on.bit)) - std::countl_zero(bits << (64 - on.bit))
+                                 : std::countr_zero(emptied >> on.bit >> 1) - std::countr_zero(bits >> on.bit >> 1);
   }
   return targets;
 }

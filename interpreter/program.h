@@ -379,6 +379,10 @@ class Program {
     bool slide = false;
     std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
     std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    // With a shot counted on lines: the index in Shot::lines of the line the cell left shares with
+    // the landing when the shot slides along it back towards that cell (else -1), and how many of
+    // its cells a step of the jump goes up it (negative: down).
+    std::int8_t shot_line = -1, shot_line_step = 0;
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
@@ -456,6 +460,9 @@ class Program {
     // empty run either way is a count of zero bits.
     bool by_lines = false;
     std::vector<ShotLine> lines;       // one per offset along which some ray of the shot goes, either way
+    std::uint8_t line_count = 0;       // lines.size()
+    bool both_ways = false;            // every line slid along both ways
+    int lines_id = -1;                 // equal for shots (of any player) whose lines are the same
     std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
     std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
   };
@@ -494,6 +501,10 @@ class Program {
     std::int16_t delta = 0;
     std::uint8_t piece = 0;
     std::int8_t shot = -1;  // a move to each target goes on with this shot (Jump::shot)
+    // For a shot counted on lines: the line of the shot (Jump::shot_line) on which the cell left
+    // lies, `line_step` cells below the landing (above when negative), when the shot slides along
+    // it back towards that cell; else -1.
+    std::int8_t line = -1, line_step = 0;
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -520,7 +531,8 @@ class Program {
   struct CountedMoves {
     boost::container::small_vector<CountedChoices, 64> entries;
     int total = 0;
-    int lines_shot = -1;  // the shot whose lines `line_bits` holds in this position, or -1
+    int lines_id = -1;     // the Shot::lines_id whose lines `line_bits` holds, or -1
+    Board lines_occupied;  // the occupied cells `line_bits` holds
     boost::container::small_vector<std::uint64_t, 64> line_bits;  // by Shot::cell_lines: see CellLine
   };
 
@@ -563,6 +575,7 @@ class Program {
   void add_jump(int player, int piece, const lang::MoveRule& move, lang::Offset offset, int shot);
   int add_shot(int player, const lang::MoveRule& move);
   void add_shot_lines(Shot& shot) const;
+  void add_shot_line(int player, Jump& jump, lang::Offset offset);
   void add_drop(int player, int piece, const lang::MoveRule& move);
   void add_guards(int player, Jump jump, const std::vector<lang::CellTest>& tests);
   static std::uint8_t landing_of(lang::Target target);
@@ -639,8 +652,9 @@ class Program {
   template <typename OnMove>
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
+  void bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
   void gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
-  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, int from, int to);
+  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set, int to);
   int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to) const;
   bool has_legal_move(const StateType& state) const;
   // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
@@ -863,6 +877,7 @@ class Program {
   std::array<std::vector<Jump>, kMaxPlayers> jumps_;
   std::array<std::vector<Drop>, kMaxPlayers> drops_;
   std::array<std::vector<Shot>, kMaxPlayers> shots_;
+  int shot_lines_ids_ = 0;                                           // the last Shot::lines_id given
   std::array<std::vector<std::vector<Guard>>, kMaxPlayers> guards_;  // the cell tests of jumps, by Jump::guards - 1
   std::array<std::vector<Hop>, kMaxPlayers> hops_;
   std::array<std::vector<Promotion>, kMaxPlayers> promotions_;  // by player and piece
