@@ -781,7 +781,7 @@ class GeneralMoves {
   // By player, with draws_by_rejection(): the game rules in the listing's order (fixed_rules_'s),
   // and which of them is the placement.
   struct Rejection {
-    RulesOf rules;
+    std::vector<const CompiledRule*> rules;
     std::size_t placement = 0;
   };
   std::array<std::optional<Rejection>, kMaxPlayers> rejections_;

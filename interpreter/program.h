@@ -94,10 +94,10 @@ using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
 // from, those still to draw (GeneralMoves::gather_candidates, candidate_move).
 template <int Words>
 struct Candidates {
-  int total = -1;                               // candidates left; -1: not gathered
-  int others = 0;                               // of them, the runs of the rules other than the placement
-  Bitboard<Words> cells;                        // the placement's cells not set aside
-  boost::container::small_vector<int, 4> runs;  // each rule's candidates left, in the listing's order
+  int total = -1;         // candidates left; -1: not gathered
+  int others = 0;         // of them, the runs of the rules other than the placement
+  Bitboard<Words> cells;  // the placement's cells not set aside
+  std::vector<int> runs;  // each rule's candidates left, in the listing's order
 };
 
 template <int Words>
