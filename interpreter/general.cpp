@@ -1553,6 +1553,34 @@ void GeneralMoves<Words>::form_fixed_draws(int player) {
     any_position.to_move = static_cast<std::uint8_t>(player);
     if (!rules_applying(any_position, false, compiled_, fixed_rules_[p].emplace())) fixed_rules_[p].reset();
   }
+  form_rejection(player);
+}
+
+// A draw by rejection (draws_by_rejection) for `player`: every rule the same in every position
+// (fixed_rules_), each a game rule whose runs are each a move, counted by running it (no drop), with
+// nothing deferred; one of them, the placement, a GROUPPLACE right after its NEW.
+template <int Words>
+void GeneralMoves<Words>::form_rejection(int player) {
+  const auto p = static_cast<std::size_t>(player);
+  if (!fixed_rules_[p] || !counts_moves_[p] || priorities_.size() > 1 || prefer_captures_) return;
+  const RulesOf& rule_of = fixed_rules_[p]->rule_of;
+  const auto game = static_cast<std::ptrdiff_t>(rules_->pieces.size());
+  if (!fixed_rules_[p]->also_of.empty() || std::any_of(rule_of.begin(), rule_of.begin() + game, std::identity()))
+    return;
+  Rejection rejection;
+  int placements = 0;
+  for (auto rule = rule_of.begin() + game; rule != rule_of.end(); ++rule) {
+    if (!*rule) continue;
+    const CompiledRule& compiled = **rule;
+    const std::vector<Instruction>& code = compiled.code[p];
+    if (!compiled.counted[p] || !compiled.by_runs[p] || compiled.drops[p] || compiled.resume[p] >= 0) return;
+    if (code.size() > 1 && code[0].code == Code::New && code[1].code == Code::GroupPlace) {
+      rejection.placement = rejection.rules.size();
+      ++placements;
+    }
+    rejection.rules.push_back(&compiled);
+  }
+  if (placements == 1) rejections_[p] = std::move(rejection);
 }
 
 // The index of `rule`'s owner: its piece type, or for a game rule the number of piece types.
@@ -2097,10 +2125,12 @@ struct GeneralMoves<Words>::Search {
   // What FAN does: Each, its choice's every cell (a listing); Count, the runs of the cells where
   // its pattern does not lead on added to fan_runs, the others chosen (a count); Pick, the cell of
   // run number `skip` chosen alone, `skip` less the runs of the cells before it (a draw).
-  enum class Fanning : std::uint8_t { Each, Count, Pick };
+  // At, GROUPPLACE's cell `skip` alone where the placement is legal (none elsewhere), `skip` then 0
+  // (a draw by rejection's candidate).
+  enum class Fanning : std::uint8_t { Each, Count, Pick, At };
   Fanning fanning = Fanning::Each;
   int fan_runs = 0;
-  int skip = 0;  // the runs still to pass over, no record made, before the one wanted (Pick)
+  int skip = 0;  // the runs still to pass over, no record made, before the one wanted (Pick); At: the cell
   const std::vector<Instruction>* code = nullptr;
   RunStack<Thread, 64> choices;
   RunStack<Effect, 32> effects;
@@ -2922,9 +2952,16 @@ void GeneralMoves<Words>::form_group_places(std::vector<Instruction>& code) {
 template <int Words>
 [[gnu::noinline]] bool GeneralMoves<Words>::group_place(Search& s, Thread& t, const Instruction& in) const {
   const GroupPlacement& placement = group_places_[in.arg];
-  const Instruction& choice = placement.choice;
-  Board cells = choice.code == Code::Enter ? regions_[choice.arg] : entered_where(s, t, choice);
-  if (s.origin < 0 && t.mover == kCarried && t.effects == 0) {
+  Board cells = placement_choice(s, t, placement.choice);
+  const bool put_down = s.origin < 0 && t.mover == kCarried && t.effects == 0;
+  if (put_down && s.fanning == Search::Fanning::At) {  // a draw by rejection's candidate
+    // A cell with an empty neighbour is legal (as placeable finds it), asked of its neighbours alone.
+    const int cell = std::exchange(s.skip, 0);
+    cells &= s.masks[kEmpty] & Board::single(cell);
+    const Board& around =
+        direction_sets_[static_cast<std::size_t>(placement.set)].around[static_cast<std::size_t>(cell)];
+    if (!(around & s.masks[kEmpty]).any()) cells = placeable(s, cells, placement.set);
+  } else if (put_down) {
     // A ply's count and its draw ask for one position's cells: the last answer is kept, per thread
     // (programs are shared by the threads of a search). With two players the sides say who owns
     // each group; with more, the cells are found again.
@@ -2959,6 +2996,13 @@ template <int Words>
   ++t.pc;
   choose_cells(s, t, cells);
   return true;
+}
+
+// The cells GROUPPLACE's choice chooses among, before the placement's tests.
+template <int Words>
+typename GeneralMoves<Words>::Board GeneralMoves<Words>::placement_choice(const Search& s, const Thread& t,
+                                                                          const Instruction& choice) const {
+  return choice.code == Code::Enter ? regions_[choice.arg] : entered_where(s, t, choice);
 }
 
 // A hemmed cell (no empty neighbour) is legal when a group of the mover's next to it has another
@@ -4092,6 +4136,61 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
   if (!made)
     throw std::logic_error(fmt::format("{}: fewer moves from cell {} than counted", rules_->name, origin.origin));
   return found;
+}
+
+template <int Words>
+void GeneralMoves<Words>::gather_candidates(const StateType& state, Candidates<Words>& candidates) const {
+  const Rejection& rejection = *rejections_[state.to_move];
+  Search s(state, board_, nullptr, rules_->player_count());
+  s.defer = true;
+  s.fanning = Search::Fanning::Count;
+  candidates.runs.resize(rejection.rules.size());
+  candidates.total = candidates.others = 0;
+  for (std::size_t rule = 0; rule < rejection.rules.size(); ++rule) {
+    const CompiledRule& compiled = *rejection.rules[rule];
+    int runs = 0;
+    if (rule == rejection.placement) {
+      const Instruction& place = compiled.code[static_cast<std::size_t>(state.to_move)][1];
+      candidates.cells = placement_choice(s, start(s, compiled, -1), group_places_[place.arg].choice) & s.masks[kEmpty];
+      runs = candidates.cells.count();
+    } else {
+      runs = count_runs(s, compiled, -1, -1);
+      candidates.others += runs;
+    }
+    candidates.runs[rule] = runs;
+    candidates.total += runs;
+  }
+}
+
+// The drawn rule runs alone: the placement at the candidate's cell (Fanning::At), or another rule
+// up to its run of that number, as nth_move would find it.
+template <int Words>
+bool GeneralMoves<Words>::candidate_move(const StateType& state, Candidates<Words>& candidates, int index,
+                                         std::vector<GeneralRecord>& records, Move& move) const {
+  const Rejection& rejection = *rejections_[state.to_move];
+  std::size_t rule = 0;
+  while (index >= candidates.runs[rule]) index -= candidates.runs[rule++];
+  const bool placing = rule == rejection.placement;
+  const int cell = placing ? candidates.cells.nth(index) : -1;
+  Search s(state, board_, nullptr, rules_->player_count());
+  s.defer = true;
+  s.skip = placing ? cell : index;
+  s.fanning = placing ? Search::Fanning::At : index > 0 ? Search::Fanning::Pick : Search::Fanning::Each;
+  records.clear();
+  const auto accept = [&](const Thread& t) {
+    if (s.skip > 0) {
+      --s.skip;
+      return false;
+    }
+    move = record_run(s, t, records.emplace_back());
+    return true;
+  };
+  if (run(s, start(s, *rejection.rules[rule], -1), accept)) return true;
+  if (!placing) throw std::logic_error(fmt::format("{}: fewer runs of a game rule than counted", rules_->name));
+  candidates.cells.reset(cell);
+  --candidates.runs[rule];
+  --candidates.total;
+  return false;
 }
 
 // Only those rules can have made the origin's moves, their runs each a move (CompiledRule::by_runs,

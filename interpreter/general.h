@@ -189,6 +189,22 @@ class GeneralMoves {
   Move nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks, const OriginMoves& origin,
                 int index, std::vector<GeneralRecord>& records) const;
 
+  // ---- draws by rejection ----
+  // A player whose every move is a game rule's, the rules the same in every position, one of them a
+  // placement whose legal cells are found by groups (GroupPlacement, right after its NEW), draws a
+  // random move without counting them: among the candidates, a superset cheap to know (the empty
+  // cells the placement chooses among, and the other rules' runs, each a move), one is drawn, only
+  // it is tested, and a cell where the placement is not legal is set aside before the next draw.
+  // Each legal move is one candidate, so the move drawn is uniform among them, as a draw by count.
+  bool draws_by_rejection(int player) const { return rejections_[static_cast<std::size_t>(player)].has_value(); }
+  // With draws_by_rejection(state.to_move): the candidates of `state`.
+  void gather_candidates(const StateType& state, Candidates<Words>& candidates) const;
+  // The candidate of number `index` (below candidates.total): true and its move, with its record
+  // (as nth_move makes it) at the end of `records`, which this clears first; or false when the
+  // placement is not legal at the candidate's cell, which is then set aside.
+  bool candidate_move(const StateType& state, Candidates<Words>& candidates, int index,
+                      std::vector<GeneralRecord>& records, Move& move) const;
+
   bool has_fallback() const { return has_fallback_; }
   bool asks_others(bool fallback) const { return asks_others_[fallback]; }
   bool prefers_captures() const { return prefer_captures_; }
@@ -546,6 +562,8 @@ class GeneralMoves {
   // without one are captured: a cell with an empty neighbour, a liberty of one of the mover's
   // groups that has another, or the last liberty of an enemy group.
   Board placeable(const Search& s, Board cells, int set) const;
+  // The cells GROUPPLACE's `choice` (an ENTER or ENTERWHERE) chooses among, before the placement's tests.
+  Board placement_choice(const Search& s, const Thread& t, const Instruction& choice) const;
   // FAN's choice of cells, in no order; and those of `chosen` where its tests and land pass.
   [[gnu::always_inline]] Board choice_cells(const Search& s, const Thread& t, const Fan& fan) const;
   [[gnu::always_inline]] Board tested_cells(const Search& s, const Thread& t, const Fan& fan, Board chosen) const;
@@ -782,6 +800,14 @@ class GeneralMoves {
   // under a condition, the same in every position; refused counts, two rules that may make one
   // move, are not kept. Its pointers are into compiled_: a GeneralMoves is not copied.
   std::array<std::optional<Applying>, kMaxPlayers> fixed_rules_;
+  // By player, with draws_by_rejection(): the game rules in the listing's order (fixed_rules_'s),
+  // and which of them is the placement.
+  struct Rejection {
+    std::vector<const CompiledRule*> rules;
+    std::size_t placement = 0;
+  };
+  std::array<std::optional<Rejection>, kMaxPlayers> rejections_;
+  void form_rejection(int player);  // rejections_
   std::array<bool, 2> asks_others_{};
   PieceTypeSet entering_pieces_;
 

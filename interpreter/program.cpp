@@ -187,6 +187,10 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
   for (int player = 0; player < players_; ++player)
     draws_by_count_ = draws_by_count_ && !jumps_may_repeat_[player] &&
                       (must_capture_ ? general_->counts_quiet_moves(player) : general_->counts_moves(player));
+  // Of those, a player with no move on the fast path whose general moves are drawn by rejection.
+  for (int player = 0; player < players_; ++player)
+    draws_by_rejection_[player] =
+        draws_by_count_ && jumps_[player].empty() && drops_[player].empty() && general_->draws_by_rejection(player);
   moves_counted_ = !targets_fit_inline_ && !moves_listed_ && !pass_when_stuck_ && !swap_rule_;
   for (int player = 0; player < players_; ++player) moves_counted_ = moves_counted_ && !jumps_may_repeat_[player];
   placing_playout_ = places_only_ && players_ == kPlayers && targets_fit_inline_ && !pass_when_stuck_ && !repeats_ &&
@@ -2103,16 +2107,41 @@ Move Program<Words>::counted_move(const StateType& state, const CountedMoves& co
   }
 }
 
+template <int Words>
+void Program<Words>::gather_candidates(const StateType& state, Candidates<Words>& candidates) const {
+  general_->gather_candidates(state, candidates);
+}
+
+template <int Words>
+bool Program<Words>::candidate_move(const StateType& state, Candidates<Words>& candidates, int index,
+                                    std::vector<GeneralRecord>& records, Move& move) const {
+  return general_->candidate_move(state, candidates, index, records, move);
+}
+
+template <int Words>
+template <typename Draw>
+bool Program<Words>::draw_by_rejection(const StateType& state, Candidates<Words>& candidates, Draw&& draw,
+                                       std::vector<GeneralRecord>& records, Move& move) const {
+  if (candidates.total < 0) general_->gather_candidates(state, candidates);
+  while (candidates.total > 0)
+    if (general_->candidate_move(state, candidates, static_cast<int>(draw(candidates.total)), records, move))
+      return true;
+  return false;
+}
+
 // Picks the n-th move among all target sets without writing a move list: count, choose, locate.
 template <int Words>
 Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
   if (draws_by_count_ && !state.over) {
+    Candidates<Words> candidates;
+    std::vector<GeneralRecord> records;
+    Move move;
+    const auto draw = [&](int count) { return rng.below(static_cast<std::uint32_t>(count)); };
+    const bool drawn = draws_by_rejection(state) && draw_by_rejection(state, candidates, draw, records, move);
     DrawCounts counts;
-    count_drawable(state, counts);
-    if (counts.total > 0) {
-      std::vector<GeneralRecord> records;
-      const Move move =
-          drawn_move(state, counts, static_cast<int>(rng.below(static_cast<std::uint32_t>(counts.total))), records);
+    if (!drawn) count_drawable(state, counts);
+    if (drawn || counts.total > 0) {
+      if (!drawn) move = drawn_move(state, counts, static_cast<int>(draw(counts.total)), records);
       if (move.general) {  // named, for move_text
         MoveList moves;
         legal_moves(state, moves);
@@ -2299,6 +2328,11 @@ template <typename Choose, typename KeepGoing>
   DrawCounts counts;
   counts.total = -1;  // not counted
   const auto nth_drawn = [&](int i) { return drawn_move(state, counts, i, records); };
+  // A player who draws by rejection: the candidates of the position, gathered once for the end
+  // rules' "can the player to move move?" (a run of a rule other than the placement, such as a
+  // pass, answers it; without one, the moves are counted) and the draw.
+  Candidates<Words> candidates;
+  Move candidate;
   // Under (legal ...), a uniform pick: the end rules' listing of the board's moves is the next
   // ply's, whose draw then knows the moves up to the first legal one without testing them again.
   bool board_listed = false;
@@ -2308,6 +2342,10 @@ template <typename Choose, typename KeepGoing>
   // instructions with a second one here).
   const auto can_move = [&] {
     if constexpr (kUniform) {
+      if (draws_by_rejection(state)) {
+        general_->gather_candidates(state, candidates);
+        if (candidates.others > 0) return true;
+      }
       if (draws_by_count_) {
         count_drawable(state, counts);
         if (counts.total > 0) return true;
@@ -2323,6 +2361,18 @@ template <typename Choose, typename KeepGoing>
   };
   for (; !state.over && keep_going(plies); ++plies) {
     if constexpr (kUniform) {
+      // Before the count, as random_move draws (the same draws in both).
+      if (draws_by_rejection(state) &&
+          draw_by_rejection(
+              state, candidates, [&](int count) { return choose(count, nth_drawn); }, records, candidate)) {
+        const int mover = state.to_move;
+        apply_record(state, candidate, records.back());
+        if (remembered) remember(state, candidate, *remembered);
+        listed = false;
+        counts.total = candidates.total = -1;
+        decide_end<true>(state, tests_after(state, mover), can_move, remembered);
+        continue;
+      }
       if (draws_by_count_ && !listed) {
         if (counts.total < 0) count_drawable(state, counts);
         if (counts.total > 0) {
@@ -2333,7 +2383,7 @@ template <typename Choose, typename KeepGoing>
           else
             move_pieces(state, move);
           if (remembered) remember(state, move, *remembered);
-          counts.total = -1;
+          counts.total = candidates.total = -1;
           decide_end<true>(state, tests_after(state, mover), can_move, remembered);
           continue;
         }
@@ -2369,7 +2419,7 @@ template <typename Choose, typename KeepGoing>
     play_listed_move(state, move, moves, records);
     if (remembered) remember(state, move, *remembered);
     listed = false;
-    counts.total = -1;
+    counts.total = candidates.total = -1;
     decide_end<true>(state, tests_after(state, mover), can_move, remembered, placed_by(move));
   }
   return plies;
@@ -3969,7 +4019,12 @@ std::string Program<Words>::describe() const {
     out +=
         "  under (prefer captures): where no move may capture, the moves of the rules' parts that capture nothing; "
         "where one may, a move list\n";
-  else
+  if (std::find(draws_by_rejection_.begin(), draws_by_rejection_.end(), true) != draws_by_rejection_.end())
+    out +=
+        "  drawn by rejection, not counted: one of the empty cells the placement chooses among or one of the other "
+        "rules' moves is drawn, only that cell tested, and a cell where the placement is not legal set aside before "
+        "the next draw\n";
+  if (!targets_fit_inline_ && !moves_counted_ && !draws_by_count_)
     out +=
         "random moves: drawn from a move list (the slower path: the game has moves that two rules can make, jumps "
         "over pieces, compulsory captures, (legal ...), general rules that are not all slides, passes or the swap)\n";

@@ -94,6 +94,16 @@ struct OriginMoves {
 };
 using OriginCounts = boost::container::small_vector<OriginMoves, 32>;
 
+// The candidates of a position that a draw by rejection (GeneralMoves::draws_by_rejection) draws
+// from, those still to draw (GeneralMoves::gather_candidates, candidate_move).
+template <int Words>
+struct Candidates {
+  int total = -1;         // candidates left; -1: not gathered
+  int others = 0;         // of them, the runs of the rules other than the placement
+  Bitboard<Words> cells;  // the placement's cells not set aside
+  std::vector<int> runs;  // each rule's candidates left, in the listing's order
+};
+
 template <int Words>
 struct State {
   static_assert(lang::bitboard_width(Words * 64).words == Words, "a width of lang::kBitboardWidths");
@@ -277,6 +287,14 @@ class Program {
   // `records` (cleared first), to be played from.
   Move drawn_move(const StateType& state, const DrawCounts& counts, int index,
                   std::vector<GeneralRecord>& records) const;
+  // Whether the player to move in `state` draws by rejection (GeneralMoves::draws_by_rejection), its
+  // moves all the general back end's.
+  bool draws_by_rejection(const StateType& state) const { return draws_by_rejection_[state.to_move]; }
+  // With draws_by_rejection(state): the candidates of `state`, and the move of candidate `index`,
+  // false when it is not one (GeneralMoves::gather_candidates, candidate_move).
+  void gather_candidates(const StateType& state, Candidates<Words>& candidates) const;
+  bool candidate_move(const StateType& state, Candidates<Words>& candidates, int index,
+                      std::vector<GeneralRecord>& records, Move& move) const;
 
   // A move of the player to move that ends the game at once with that player winning, found as
   // the decisive rule of PlayoutPolicy finds it; false when there is none.
@@ -595,6 +613,12 @@ class Program {
   // loop without extras, which no game with a repetition rule uses, none.
   template <typename Choose, typename KeepGoing>
   std::uint32_t run_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going, const History* history) const;
+  // With draws_by_rejection(state): `draw(n)` picks one of n uniformly, among the candidates
+  // (gathered first when not yet), until one is a move; true and that move, its record at the end of
+  // `records`; false when none is (then the moves are counted, or listed).
+  template <typename Draw>
+  bool draw_by_rejection(const StateType& state, Candidates<Words>& candidates, Draw&& draw,
+                         std::vector<GeneralRecord>& records, Move& move) const;
   template <typename Choose, typename KeepGoing>
   std::uint32_t run_listed_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
                                    const History* history) const;
@@ -977,10 +1001,11 @@ class Program {
   // direction), so move lists are rid of repeats. Never so in a game without slides.
   std::array<bool, kMaxPlayers> jumps_may_repeat_{};
   bool targets_fit_inline_ = false;
-  bool draws_by_count_ = false;    // draws_by_count()
-  bool has_extras_ = false;        // drops, in-a-row end tests, passes, cell tests or shots
-  bool shoots_ = false;            // some move has a second part, a shot
-  bool drops_name_piece_ = false;  // drops of more than one piece type: their text is "L@c3"
+  bool draws_by_count_ = false;                         // draws_by_count()
+  std::array<bool, kMaxPlayers> draws_by_rejection_{};  // by player: draws_by_rejection()
+  bool has_extras_ = false;                             // drops, in-a-row end tests, passes, cell tests or shots
+  bool shoots_ = false;                                 // some move has a second part, a shot
+  bool drops_name_piece_ = false;                       // drops of more than one piece type: their text is "L@c3"
   bool pass_when_stuck_ = false;
   bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips

@@ -5,11 +5,16 @@
 // points), the mistakes the new forms can make, and a match of MCTS against random.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "interpreter/game.h"
+#include "interpreter/general.h"
 #include "interpreter/perft.h"
 #include "tests/games.h"
 #include "tests/reference_go.h"
@@ -274,6 +279,114 @@ TEST(Go, LegalCellsFoundByGroupsAreTheCellsTheRulesAllow) {
       });
     });
   }
+}
+
+// A draw by rejection (GeneralMoves::draws_by_rejection) draws among candidates: each empty cell of
+// the placement and each other move (the pass). In `state`, every candidate is a listed move or is
+// refused (a cell where the stone is not legal), and each listed move is exactly one candidate: so
+// a uniform draw among the candidates, the refused ones drawn again, is uniform among the moves.
+template <typename Program>
+void expect_candidates_are_the_moves(const Program& program, const typename Program::StateType& state,
+                                     const std::string& name) {
+  ASSERT_TRUE(program.draws_by_rejection(state)) << name;
+  MoveList listed;
+  program.legal_moves(state, listed);
+  Candidates<Program::kWords> gathered;
+  program.gather_candidates(state, gathered);
+  std::vector<Move> drawn;
+  std::vector<GeneralRecord> records;
+  for (int index = 0; index < gathered.total; ++index) {
+    Candidates<Program::kWords> left = gathered;
+    Move move;
+    if (!program.candidate_move(state, left, index, records, move)) {
+      EXPECT_EQ(left.total, gathered.total - 1) << name << " " << program.position_text(state);
+      continue;
+    }
+    ASSERT_EQ(records.size(), 1u);
+    ASSERT_NE(std::find(listed.begin(), listed.end(), move), listed.end())
+        << name << " " << program.position_text(state) << " candidate " << index;
+    ASSERT_EQ(std::find(drawn.begin(), drawn.end(), move), drawn.end())
+        << name << " " << program.position_text(state) << " candidate " << index;
+    drawn.push_back(move);
+  }
+  EXPECT_EQ(drawn.size(), listed.size()) << name << " " << program.position_text(state);
+}
+
+// In every position of random games (with the game's history, as played): of Go on 9x9, and of the
+// same stone rule along all eight directions and with three players.
+TEST(Go, EachMoveIsOneCandidateOfTheDrawByRejection) {
+  go_game(9).visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("drawn by rejection"), std::string::npos);
+    Rng rng(5);
+    int positions = 0;
+    for (int game = 0; game < (kSlowBuild ? 1 : 4); ++game) {
+      auto state = program.initial_state();
+      History history = program.start_history(state);
+      for (; !state.over; ++positions) {
+        expect_candidates_are_the_moves(program, state, "go 9x9");
+        program.apply(state, program.random_move(state, rng), history);
+      }
+    }
+    EXPECT_GT(positions, 100);
+  });
+  for (const auto& [players, directions] :
+       {std::pair<std::string, std::string>{"(Black north) (White south)", "all-directions"},
+        {"(Black north) (White south) (Red east)", "orthogonal"}}) {
+    const Game game = troyka_tests::game_from_text(
+        "(game \"Stones\" (players " + players +
+        ") (board (rectangle 4 4))\n  (piece Stone \"S\")\n  (moves (new Stone) (enter all) empty land "
+        "(capture-surrounded " +
+        directions + ") (has-liberty " + directions +
+        "))\n  (moves \"pass\" pass)\n  (setup)\n  (end (draw (ply-limit 60))))\n");
+    game.visit([&](const auto& program) {
+      Rng rng(7);
+      for (int played = 0; played < (kSlowBuild ? 2 : 10); ++played)
+        for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng)))
+          expect_candidates_are_the_moves(program, state, players + " " + directions);
+    });
+  }
+  // A game whose stone is not drawn so (a test before the land keeps GROUPPLACE from being formed).
+  troyka_tests::game_from_text(
+      "(game \"Stones\" (players (Black north) (White south)) (board (rectangle 4 4))\n  (piece Stone \"S\")\n"
+      "  (moves (new Stone) (enter all) empty land (not enemy) (capture-surrounded orthogonal) (has-liberty "
+      "orthogonal))\n  (moves \"pass\" pass)\n  (setup)\n  (end (draw (ply-limit 60))))\n")
+      .visit([](const auto& program) {
+        EXPECT_FALSE(program.draws_by_rejection(program.initial_state()));
+        EXPECT_EQ(program.describe().find("drawn by rejection"), std::string::npos);
+      });
+}
+
+// random_move, which draws by rejection, is uniform among the listed moves: in hand-made positions,
+// drawn 300 times a move with a fixed seed, each drawn move listed, and Pearson's chi-square of the
+// counts below df + 5 sqrt(2 df) (about p = 0.001). A draw that left out the pass, or gave a refused
+// cell's draw to the next candidate, puts hundreds on one move and fails.
+TEST(Go, TheDrawByRejectionIsUniformAmongTheMoves) {
+  const std::vector<std::pair<int, std::string>> positions = {
+      {3, "3/SS1/1sS White 10 passes=0,0"},                  // a1 suicide: 5 moves of 6 candidates
+      {5, "1S1S1/SSSSS/1S1S1/SSSSS/5 White 10 passes=0,0"},  // six eyes refused: 6 moves of 12
+      {5, "1S1S1/SSSSS/1S1S1/SSSSS/5 Black 10 passes=0,0"},  // Black may fill its eyes: 12 of 12
+      {5, "5/5/S4/sS3/1sS2 Black 10 passes=0,0"},            // a1 legal by its capture: 20 of 20
+      {5, "5/5/S4/sS3/1sS2 White 10 passes=0,0"},            // a1 suicide for White: 19 of 20
+  };
+  for (const auto& [size, text] : positions)
+    go_game(size).visit([&](const auto& program) {
+      const auto state = position(program, text);
+      const std::vector<std::string> listed = move_texts(program, state);
+      std::map<std::string, int> drawn;
+      Rng rng(11);
+      const int draws = 300 * static_cast<int>(listed.size());
+      for (int i = 0; i < draws; ++i) ++drawn[program.move_text(program.random_move(state, rng))];
+      double chi_square = 0;
+      const double expected = 300;
+      for (const auto& [move, count] : drawn)
+        ASSERT_TRUE(std::binary_search(listed.begin(), listed.end(), move)) << text << " drew " << move;
+      for (const std::string& move : listed) {
+        const double off = drawn[move] - expected;
+        chi_square += off * off / expected;
+      }
+      const double df = static_cast<double>(listed.size()) - 1;
+      EXPECT_LT(chi_square, df + 5 * std::sqrt(2 * df) + 1e-9) << text;
+    });
 }
 
 // Random playouts of 5x5 Go run on the general back end: few iterations a move.
