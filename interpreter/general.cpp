@@ -3934,6 +3934,9 @@ template <int Words>
   return total + add_game_runs(counts, count_game_runs(state, rule_of, &search), only_game_rule(rule_of));
 }
 
+// A rule as OriginMoves::rule names it: its index when below 128 (the field is one byte), else -1.
+static std::int8_t named_rule(int index) { return static_cast<std::int8_t>(index < 128 ? index : -1); }
+
 // The moves of each origin of the player to move, in the listing's order: moves_from(rule, piece,
 // origins, own, enemy, empty, set) calls set(origin, moves) for each origin of a piece type. The
 // game rule's moves are count_by_runs'. The enemy is every other player, as Search has it.
@@ -3978,7 +3981,7 @@ template <bool kNamesRules, typename MovesFrom>
         return r.by_runs[p] || r.jumps[p] || (r.slide[p] && r.slide[p]->runs_are_moves);  // a counted jump line's too
       };
       const bool by_runs = runs_are_moves(*rule);
-      const auto index = static_cast<std::int8_t>(rule->index < 128 ? rule->index : -1);
+      const std::int8_t index = named_rule(rule->index);
       moves_from(*rule, static_cast<int>(piece), cells, own, enemy, empty, [&](int origin, int moves) {
         by_cell[static_cast<std::size_t>(origin)] = {moves, by_runs};
         if constexpr (kNamesRules) rule_by_cell[static_cast<std::size_t>(origin)] = index;
@@ -4078,7 +4081,7 @@ static int add_game_runs(OriginCounts& counts, int runs, int rule) {
   return runs;
 }
 
-// The index of the one game rule among those that apply (rule_of's last), if below 128, or -1.
+// The one game rule among those that apply (rule_of's last), as named_rule names it, or -1.
 template <int Words>
 int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
   const CompiledRule* only = nullptr;
@@ -4087,7 +4090,7 @@ int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
       if (only) return -1;
       only = *rule;
     }
-  return only && only->index < 128 ? only->index : -1;
+  return only ? named_rule(only->index) : -1;
 }
 
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the
