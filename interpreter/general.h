@@ -761,6 +761,7 @@ class GeneralMoves {
     std::vector<int> directions;
     std::vector<GroupStep> shifts;
     std::vector<Board> around;  // [cell]: the cells one step away along them (FAN's steps in a count)
+    bool loops = false;         // some cell is one step away from itself (a link back to it)
   };
   std::vector<DirectionSet> direction_sets_;
   std::vector<Board> regions_;

@@ -710,8 +710,8 @@ TEST(GeneralRules, LineMovesOfTwoWordsAreDrawnAsListed) {
 // listing's moves: a step whose pattern leads on to a removal; a flight to any empty cell but the
 // origin, its pattern of two masks negated; a placement whose pattern ends the runs it does not
 // hold for; a step and a placement whose pattern leads either way to one run, counted from their
-// cells without the pattern (GeneralMoves::pattern_decides_nothing). That shape in a lookahead is
-// no fan: the lookahead looks for one run.
+// cells without the pattern (GeneralMoves::pattern_decides_nothing), a step's with tests of the
+// cell too. That shape in a lookahead is no fan: the lookahead looks for one run.
 TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
   constexpr int kGames = troyka_tests::kSlowBuild ? 2 : 6;
   const std::string board =
@@ -746,7 +746,14 @@ TEST(GeneralRules, FansCountAndDrawTheListingsMoves) {
            men},
       {"placement whose pattern decides nothing",
        "(piece Rook \"R\")\n(moves (new Rook) (enter all) empty land (if (cannot (go n) enemy) (add placed 1)))\n"
-       "(setup)\n"}};
+       "(setup)\n"},
+      // A step whose cells are tested beyond the choice's mask (a region, the origin): the cells
+      // are tested once for every origin (count_fan_origins), an origin's runs its neighbours among them.
+      {"step with tests of the cell whose pattern decides nothing",
+       "(region middle (cells b2 c3 d4))\n"
+       "(piece Rook \"R\" (moves (go (n e s w)) (not enemy) (not (in middle)) (not (at origin)) land\n"
+       "  (if (can (go n) enemy) (seq (add placed 1) again))))\n" +
+           men}};
   for (const auto& [name, rules, fan] : games) {
     const Game game = troyka_tests::game_from_text("(game \"Fan\" " + board + rules + end);
     game.visit([&](const auto& program) {
