@@ -3461,9 +3461,12 @@ template <int Words>
   return move_of(record, scalars_only ? scalar_fingerprint(record) | 1 : record.fingerprint());
 }
 
+// Inlined into its three callers: every count asks it of every rule, and the call was about half
+// its cost (inlined, Morris in Ludii's form, five rules asked a ply, took 2.4% fewer instructions).
 template <int Words>
-bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType& state, bool fallback,
-                                  bool others_can_move, int priority) const {
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::applies(const CompiledRule& compiled, const StateType& state,
+                                                                bool fallback, bool others_can_move,
+                                                                int priority) const {
   const lang::core::Rule& rule = *compiled.rule;
   if (rule.fallback != fallback || compiled.code[state.to_move].empty()) return false;
   if (priority >= 0 && rule.priority != priority) return false;
