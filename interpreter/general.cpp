@@ -4051,7 +4051,7 @@ void GeneralMoves<Words>::count_fan_origins(Search& s, const CompiledRule& compi
   // A step's fan where no step leads back to its cell: the origin is none of the cells chosen, and
   // those read the frozen board as the position, from every origin alike. So every cell is tested
   // once, as if there were no origin, and an origin's runs are its neighbours among those that
-  // pass (Morris's steps: the masks built per origin were a fifth of its counts' instructions).
+  // pass (the masks built per origin, 75 instructions an origin, were 6% of Morris's in Ludii's form).
   if (fan.choice.code == Code::StepWhere && !direction_sets_[fan.choice.arg].loops) {
     s.origin = -1;
     const Board reached = s.frozen(t, fan.choice.alt);
