@@ -4046,9 +4046,11 @@ template <int Words>
 // VM starts there, past the fan and its tests, which the cell passes. Else the VM runs the rule.
 // A draw from a placement, a step or a flight is then its cell's run alone, with no FAN's walk
 // over the cells before it (the run FAN's Pick makes, which counts each of those cells as one run).
+// Inlined: a call of its own cost the draws of every other rule (Pentago's took 0.6% more instructions).
 template <int Words>
 template <typename OnAccept>
-bool GeneralMoves<Words>::run_fan_cell(Search& s, const CompiledRule& compiled, Thread t, OnAccept&& on_accept) const {
+[[gnu::always_inline]] inline bool GeneralMoves<Words>::run_fan_cell(Search& s, const CompiledRule& compiled, Thread t,
+                                                                     OnAccept&& on_accept) const {
   const Fan* fan = one_run_fan(compiled, s.player);
   if (!fan) return run(s, t, on_accept);
   const Board cells = tested_cells(s, t, *fan, choice_cells(s, t, *fan));
