@@ -660,6 +660,10 @@ class GeneralMoves {
   // other's by running it in `search` (nullptr when every one is a drop).
   int count_game_runs(const StateType& state, const RulesOf& rule_of, Search* search) const;
   const Fan* one_run_fan(const CompiledRule& compiled, int player) const;  // see the definition
+  // The run of number s.skip of `compiled` from `t`, the thread that starts it: from its fan's cell
+  // of that number when it starts with a fan of one run a cell (one_run_fan), else by run().
+  template <typename OnAccept>
+  bool run_fan_cell(Search& s, const CompiledRule& compiled, Thread t, OnAccept&& on_accept) const;
   template <typename Set>
   void count_fan_origins(Search& s, const CompiledRule& compiled, const Fan& fan, int piece, Board origins,
                          Set&& set) const;

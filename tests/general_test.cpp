@@ -523,6 +523,19 @@ TEST(GeneralRules, EachIndexOfADrawByCountIsOneListedMove) {
   expect_draws_are_listed(troyka_tests::game_from_text(text), "alquerque, Ludii's, jumps first", kGames, 100);
 }
 
+// A draw from a rule that starts with a fan of one run a cell (GeneralMoves::run_fan_cell) runs the
+// drawn cell's run alone: in Ludii's Morris, a man's steps come in their directions' order (b4's
+// n e s w: b6, c4, b2, a4, not ascending), and a flight's points ascending, each index the listing's.
+TEST(GeneralRules, ADrawFromAFanOfOneRunACellIsTheListedMoveOfItsIndex) {
+  Game::load(kSourceDir + "/bench/games/nine-mens-morris-ludii.game").visit([](const auto& program) {
+    const std::string men = "1##1##1/#1#M#1#/##m2##/1M1#1M1/##2m##/#1#m#1#/M##1##m";
+    const std::string flying = "1##1##1/#1#M#1#/##m2##/1M1#3/##2m##/#1#m#1#/M##1##m";
+    const std::string movement = " White 40 phase=movement placed=9,9 mill=0,0";
+    EXPECT_EQ(drawn_as_listed(program, position(program, men + movement)), 2 + 4 + 4 + 4);  // a1, b4, d6, f4
+    EXPECT_EQ(drawn_as_listed(program, position(program, flying + movement)), 3 * 17);      // onto any empty point
+  });
+}
+
 // An origin whose counted moves are all one rule's runs names that rule (OriginMoves::rule), and
 // its draw runs that rule alone: Ludii's Morris, one rule at a time (a placement, a step, a flight
 // or a removal), names one at every origin; Ludii's Alquerque, a man's steps and jumps counted
