@@ -392,15 +392,17 @@ class Program {
   struct Jump {
     Board from_mask;  // cells whose neighbour by this offset, and every tested cell, is on the board
     std::uint16_t left = 0, right = 0;
+    // piece to shot_line_step side by side in TargetSet's order: a target set written out (for a
+    // call, or kept on the stack) copies shot and shot_line with one load and one store.
     std::uint8_t piece = 0;
-    std::uint8_t landing = 0;  // Landing bits
-    bool slide = false;
-    std::int8_t shot = -1;    // the index in shots_ of the move's second part, or -1
-    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    std::int8_t shot = -1;  // the index in shots_ of the move's second part, or -1
     // With a shot counted on lines: the index in Shot::lines of the line the cell left shares with
     // the landing when the shot slides along it back towards that cell (else -1), and how many of
     // its cells a step of the jump goes up it (negative: down).
     std::int8_t shot_line = -1, shot_line_step = 0;
+    std::uint8_t landing = 0;  // Landing bits
+    bool slide = false;
+    std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
