@@ -192,6 +192,13 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
     draws_by_rejection_[player] =
         draws_by_count_ && jumps_[player].empty() && drops_[player].empty() && general_->draws_by_rejection(player);
   moves_counted_ = !targets_fit_inline_ && !moves_listed_ && !pass_when_stuck_ && !swap_rule_;
+  // Once every jump is known (a later jump may leave its shot's lines: Shot::by_lines).
+  for (int player = 0; player < players_; ++player)
+    for (Jump& jump : jumps_[player]) {
+      const bool on_lines = jump.shot >= 0 && shots_[player][static_cast<std::size_t>(jump.shot)].by_lines;
+      jump.counted_as_ray =
+          jump.slide && (jump.shot < 0 || (on_lines && (jump.shot_line < 0 || std::abs(jump.shot_line_step) == 1)));
+    }
   for (int player = 0; player < players_; ++player) moves_counted_ = moves_counted_ && !jumps_may_repeat_[player];
   placing_playout_ = places_only_ && players_ == kPlayers && targets_fit_inline_ && !pass_when_stuck_ && !repeats_ &&
                      !counts_quiet_ && !marks_pieces_;
@@ -1491,15 +1498,18 @@ inline std::array<typename Program<Words>::Board, Program<Words>::kLandingKinds>
 
 // Calls emit(TargetSet) for every jump of the player to move; stops early when emit returns false.
 // This is the one place that knows how moves are generated; listing, counting, random choice and
-// the no-legal-move test are all built on it.
+// the no-legal-move test are all built on it. A slide's targets are a set per distance, in the
+// listing's order; with WholeRays, those of a slide counted as a ray are one set (TargetSet::ray),
+// which only a count may take: its moves are not in the listing's order.
 template <int Words>
-template <typename Emit>
+template <bool WholeRays, typename Emit>
 [[gnu::always_inline]] inline void Program<Words>::for_each_target_set(const StateType& state, Emit&& emit) const {
   const Board& own = state.by_player[state.to_move];
   const std::array<Board, kLandingKinds> landings = landing_masks(state);
   const Board& empty = landings[kOnEmpty];
-  for (const Jump& jump : jumps_[state.to_move]) {
-    Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
+  const std::vector<Jump>& jumps = jumps_[state.to_move];
+  for (const Jump& jump : jumps) {
+    const Board frontier = own & state.by_piece[jump.piece] & jump.from_mask;
     const Board& landing = landings[jump.landing];
     if (!jump.slide) {
       Board targets = jump_targets(state, jump, landing);
@@ -1509,18 +1519,49 @@ template <typename Emit>
         return;
       continue;
     }
-    for (int distance = 1; frontier.any(); ++distance) {
-      frontier = frontier.shifted(jump.left, jump.right);
-      const Board hits = frontier & landing;
-      if (hits.any() && !emit(TargetSet{hits, static_cast<std::int16_t>(distance * jump.delta()), jump.piece, jump.shot,
-                                        jump.shot_line, static_cast<std::int8_t>(distance * jump.shot_line_step)}))
-        return;
-      frontier = frontier & empty & jump.from_mask;
+    if (WholeRays && jump.counted_as_ray) {
+      TargetSet ray = distance_targets(jump, 1, Board{});
+      ray.ray = static_cast<std::int16_t>(&jump - jumps.data());
+      for_each_distance(jump, frontier, landing, empty, [&](int, const Board& hits) {
+        ray.targets |= hits;
+        return true;
+      });
+      if (ray.targets.any() && !emit(ray)) return;
+      continue;
     }
+    if (!for_each_distance(jump, frontier, landing, empty, [&](int distance, const Board& hits) {
+          return emit(distance_targets(jump, distance, hits));
+        }))
+      return;
   }
   for_each_drop(state, empty, [&](std::size_t index, const Board& targets) {
     return emit(TargetSet{targets, 0, drops_[state.to_move][index].piece});
   });
+}
+
+// Calls on_hits(distance, hits) for each distance, from the nearest, at which the slide `jump` from
+// the cells `frontier` reaches some `landing` cells, `hits`, going on through `empty` cells; stops
+// early and returns false when on_hits returns false.
+template <int Words>
+template <typename OnHits>
+[[gnu::always_inline]] inline bool Program<Words>::for_each_distance(const Jump& jump, Board frontier,
+                                                                     const Board& landing, const Board& empty,
+                                                                     OnHits&& on_hits) {
+  for (int distance = 1; frontier.any(); ++distance) {
+    frontier = frontier.shifted(jump.left, jump.right);
+    const Board hits = frontier & landing;
+    if (hits.any() && !on_hits(distance, hits)) return false;
+    frontier = frontier & empty & jump.from_mask;
+  }
+  return true;
+}
+
+// The target set of the slide `jump`'s moves of `distance` steps, to `hits`.
+template <int Words>
+inline typename Program<Words>::TargetSet Program<Words>::distance_targets(const Jump& jump, int distance,
+                                                                           const Board& hits) {
+  return TargetSet{hits,           static_cast<std::int16_t>(distance * jump.delta()),      jump.piece, jump.shot,
+                   jump.shot_line, static_cast<std::int8_t>(distance * jump.shot_line_step)};
 }
 
 // Calls on_move(Move) for the move of `set` to each of `targets` (some of set.targets) and, for a
@@ -1981,8 +2022,9 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
   if (state.over) return;
   const Board occupied = state.occupied();
   int lines_ready = -1;  // the Shot::lines_id whose lines this count has brought to this position
-  // Inlined into the loop over target sets: a call per set cost more than most sets' landings.
-  for_each_target_set(
+  // Inlined into the loop over target sets: a call per set cost more than most sets' landings. A
+  // slide counted as a ray is one set, not one a distance: a set costs about 90 instructions.
+  for_each_target_set<true>(
       state, [&](const TargetSet& set) __attribute__((always_inline)) {
         int count = 0;
         if (set.shot < 0) {
@@ -2056,7 +2098,9 @@ void Program<Words>::gather_lines(const Shot& rule, const Board& occupied, Count
 // The targets of the sliding shot `rule` (Shot::by_lines) of a piece of `set` that landed on `to`,
 // on the lines' occupancy `line_bits`: on each line of `to`, the zero bits either way from the
 // cell's bit to the nearest set one (an occupied cell or an edge); on the line the landing shares
-// with the cell left (set.line), the run back towards that cell counted again with it emptied.
+// with the cell left (set.line), the run back towards that cell counted again with it emptied. The
+// cell left is set.line_step cells back, or, for a slide's every distance (set.ray), the nearest
+// piece back: the slide went a cell of the line a step, over empty cells.
 template <int Words>
 inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set,
                                           int to) {
@@ -2078,7 +2122,10 @@ inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t*
   if (set.line >= 0) {  // the run back, again with the cell left emptied (a leap's run may stop before it)
     const LinePlace on = at[set.line];
     const std::uint64_t bits = line_bits[on.line];
-    const std::uint64_t emptied = bits & ~(std::uint64_t{1} << (on.bit - set.line_step));
+    const int left = set.ray < 0         ? on.bit - set.line_step
+                     : set.line_step > 0 ? on.bit - 1 - std::countl_zero(bits << (64 - on.bit))
+                                         : on.bit + 1 + std::countr_zero(bits >> on.bit >> 1);
+    const std::uint64_t emptied = bits & ~(std::uint64_t{1} << left);
     targets += set.line_step > 0 ? std::countl_zero(emptied << (64 - on.bit)) - std::countl_zero(bits << (64 - on.bit))
                                  : std::countr_zero(emptied >> on.bit >> 1) - std::countr_zero(bits >> on.bit >> 1);
   }
@@ -2090,24 +2137,44 @@ template <int Words>
 Move Program<Words>::counted_move(const StateType& state, const CountedMoves& counted, int index) const {
   std::size_t entry = 0;
   while (index >= counted.entries[entry].count) index -= counted.entries[entry++].count;
-  const TargetSet& set = counted.entries[entry].set;
-  const Board occupied = state.occupied();
-  const auto move_to = [&](int to) {
-    return Move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
-                occupied.test(to)};
-  };
-  if (set.shot < 0) return move_to(set.targets.nth(index));
-  for (Board targets = set.targets;;) {
+  TargetSet set = counted.entries[entry].set;
+  int to = -1;
+  if (set.ray < 0) {
+    to = counted_landing(state, counted, set, index);
+  } else {  // the listing's order: distance by distance
+    const Jump& jump = jumps_[state.to_move][static_cast<std::size_t>(set.ray)];
+    const Board frontier = state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask;
+    const std::array<Board, kLandingKinds> landings = landing_masks(state);
+    for_each_distance(jump, frontier, landings[jump.landing], landings[kOnEmpty], [&](int distance, const Board& hits) {
+      set = distance_targets(jump, distance, hits);
+      to = counted_landing(state, counted, set, index);
+      return to < 0;
+    });
+  }
+  Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
+            state.occupied().test(to)};
+  if (set.shot >= 0) move.shot = static_cast<std::uint16_t>(shot_targets(state, set.shot, move.from, to).nth(index));
+  return move;
+}
+
+// The landing of the index-th move of `set` (not a ray), `index` then that move's index among its
+// shots; or -1, when the set has fewer moves, `index` then less their number.
+template <int Words>
+int Program<Words>::counted_landing(const StateType& state, const CountedMoves& counted, const TargetSet& set,
+                                    int& index) const {
+  if (set.shot < 0) {
+    const int moves = set.targets.count();
+    if (index < moves) return set.targets.nth(index);
+    index -= moves;
+    return -1;
+  }
+  for (Board targets = set.targets; targets.any();) {
     const int to = targets.pop_lowest();
     const int shots = landing_shots(state, counted, set, to);
-    if (index >= shots) {
-      index -= shots;
-      continue;
-    }
-    Move move = move_to(to);
-    move.shot = static_cast<std::uint16_t>(shot_targets(state, set.shot, move.from, to).nth(index));
-    return move;
+    if (index < shots) return to;
+    index -= shots;
   }
+  return -1;
 }
 
 template <int Words>
@@ -4016,7 +4083,8 @@ std::string Program<Words>::describe() const {
         "kept as the game goes and drawn from)\n";
   else if (moves_counted_)
     out += fmt::format(
-        "random moves: counted per slide distance and per shot, and drawn without a move list (the game has "
+        "random moves: counted per slide direction (per distance where a shot needs it) and per shot, and drawn "
+        "without a move list (the game has "
         "slides or shots, or a player has more than {} jumps and drops)\n",
         kInlineJumps);
   else if (draws_by_count_)

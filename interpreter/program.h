@@ -403,6 +403,11 @@ class Program {
     std::uint8_t landing = 0;  // Landing bits
     bool slide = false;
     std::uint8_t guards = 0;  // 0 without cell tests, else 1 + the index of its guards in guards_[player]
+    // A slide counted a direction at a time (count_without_list): every distance's targets are one
+    // target set, since no move of it needs its distance to be counted: it has no shot, or a shot
+    // counted on lines that finds the cell left as the nearest piece back along its line (no line
+    // goes back to it, or the slide goes one cell of that line a step, over empty cells).
+    bool counted_as_ray = false;
     int delta() const { return int(left) - int(right); }
   };
   // A jump over a piece: every piece in `from_mask` may jump over the cell (left - right) cells
@@ -525,6 +530,9 @@ class Program {
     // lies, `line_step` cells below the landing (above when negative), when the shot slides along
     // it back towards that cell; else -1.
     std::int8_t line = -1, line_step = 0;
+    // A slide's targets at every distance (Jump::counted_as_ray): the index of its jump in
+    // jumps_[player]; `delta` and `line_step` are then a step's. Else -1.
+    std::int16_t ray = -1;
   };
   // The targets of every jump and drop of one position, kept on the stack by random_move and playout
   // when the program has no slides (one target set per jump, then one per drop); otherwise those
@@ -673,8 +681,13 @@ class Program {
   Board mask_of(const lang::CellList& cells) const;
   template <bool Extras = true>
   [[gnu::always_inline]] std::array<Board, kLandingKinds> landing_masks(const StateType& state) const;
-  template <typename Emit>
+  template <bool WholeRays = false, typename Emit>
   void for_each_target_set(const StateType& state, Emit&& emit) const;
+  template <typename OnHits>
+  static bool for_each_distance(const Jump& jump, Board frontier, const Board& landing, const Board& empty,
+                                OnHits&& on_hits);
+  static TargetSet distance_targets(const Jump& jump, int distance, const Board& hits);
+  int counted_landing(const StateType& state, const CountedMoves& counted, const TargetSet& set, int& index) const;
   template <typename OnMove>
   bool for_each_move(const StateType& state, const TargetSet& set, Board targets, OnMove&& on_move) const;
   Board shot_targets(const StateType& state, int shot, int from, int to) const;

@@ -752,8 +752,11 @@ TEST(Amazons, ShowSaysMovesShootAndAreCountedWithoutAMoveList) {
     EXPECT_NE(shown.find("shots: a move with (then (shoot ...)) blocks the cell it shoots to (shown *) to the end"),
               std::string::npos)
         << shown;
-    EXPECT_NE(shown.find("random moves: counted per slide distance and per shot, and drawn without a move list"),
-              std::string::npos)
+    EXPECT_NE(
+        shown.find(
+            "random moves: counted per slide direction (per distance where a shot needs it) and per shot, and drawn "
+            "without a move list"),
+        std::string::npos)
         << shown;
   });
 }
