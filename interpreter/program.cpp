@@ -1293,8 +1293,12 @@ void Program<Words>::apply_general(StateType& state, Move move) const {
 }
 
 // Captures first, so that the mover can land where a captured piece stood; relocated pieces are
-// put down after every other change, so that they can go where another stood. A piece that leaves,
-// is taken or changes loses its attributes; the record's own attribute changes come last.
+// put down after every other change and after the mover lands (as Zillions' cascade puts the piece
+// it picked up down last), so that they can go where another stood. A relocated piece takes the
+// place of whatever stands on its mark, the mover too when the mark is its landing: nothing checks,
+// when the move is listed, that the mark will be free.
+// A piece that leaves, is taken or changes loses its attributes; the record's own attribute changes
+// come last.
 template <int Words>
 void Program<Words>::apply_record(StateType& state, Move move, const GeneralRecord& record) const {
   if (record.deferred >= 0) return apply_record(state, move, general_->complete(state, record, this));
@@ -1338,10 +1342,6 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
     else
       put(state, after.owner, after.piece, after.cell);
   }
-  for (const Relocated& piece : relocated) {
-    if (marks_pieces_) clear_attributes(state, piece.cell);
-    put(state, piece.owner, piece.piece, piece.cell);
-  }
   if (record.swap) swap_sides(state);
   for (const CountChange& change : record.count_changes) {
     if (change.sown) {
@@ -1363,6 +1363,10 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
       take(state, mover, record.final_piece, record.landing);
       put(state, mover, promotion.into, record.landing);
     }
+  }
+  for (const Relocated& piece : relocated) {
+    vacate(state, piece.cell);
+    put(state, piece.owner, piece.piece, piece.cell);
   }
   for (const std::uint8_t turn : record.rotations) rotate(state, general_->rotation(turn));
   for (const RegisterChange& change : record.registers) set_register(state, change.reg, change.cell);
@@ -1386,6 +1390,13 @@ void Program<Words>::apply_record(StateType& state, Move move, const GeneralReco
   }
   state.hash ^= side_key_;
   end_decision(state, mover);
+}
+
+// Takes whatever piece stands on `cell`, and clears the cell's attributes.
+template <int Words>
+void Program<Words>::vacate(StateType& state, int cell) const {
+  if (const int owner = owner_at(state, cell); owner >= 0) take(state, owner, piece_at(state, owner, cell), cell);
+  if (marks_pieces_) clear_attributes(state, cell);
 }
 
 // A quarter turn of a square region: its pieces are taken up, then put down each on its cell's

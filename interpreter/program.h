@@ -894,6 +894,7 @@ class Program {
   // (4.6% more instructions in the loop).
   [[gnu::noinline]] void take(StateType& state, int player, int piece, int cell) const;
   int piece_at(const StateType& state, int player, int cell) const;
+  void vacate(StateType& state, int cell) const;
   static std::pair<std::string_view, int> piece_written_at(std::string_view text, std::size_t& i);
   int player_number_at(std::string_view text, std::size_t& i) const;
   // Position text's error for a piece `piece`, written `written`, without its player's number after it.

@@ -308,6 +308,22 @@ TEST(ZrfOwnGames, CastlingWithCascadeEqualsItsTroykaTwin) {
   });
 }
 
+// A cascade whose add is the mover's 'to' (the fuzzer's find, fuzz/crashes/zrf/): as in Zillions,
+// the piece picked up lands last and takes the mover's place, and no cell holds two pieces.
+TEST(ZrfOwnGames, ACascadedPieceThatLandsWhereTheMoverLandedTakesItsPlace) {
+  std::ifstream file(kData + "zrf/castling.zrf");
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string long_side = "cascade $2 $2 $2 add", onto_the_king = "cascade $2 $2 add";
+  text.replace(text.find(long_side), long_side.size(), onto_the_king);
+  const Rules rules = load_rules(std::make_shared<SourceFile>(SourceFile{"castling.zrf", text}), {});
+  Game(rules).visit([](const auto& program) {
+    const auto after = troyka_tests::after(program, program.initial_state(), "e1-c1");
+    EXPECT_EQ(program.position_text(after), "r3k2r/8/8/8/8/8/8/2R4R Black 1");
+    EXPECT_EQ(after.pieces().count(), 5);
+    EXPECT_EQ(after.hash, program.parse_position(program.position_text(after)).state.hash);
+  });
+}
+
 TEST(ZrfOwnGames, KingsAndPawnsEqualsItsTroykaTwin) {
   const Rules rules = file_rules(kData + "zrf/kings-and-pawns.zrf");
   const Rules twin = file_rules(kData + "games/kings-and-pawns.game");
