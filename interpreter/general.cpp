@@ -4002,7 +4002,8 @@ template <bool kNamesRules, typename MovesFrom>
   }
   int total = 0;
   // Once, and not when it changes nothing (a game rule's only moves): a push_back per origin is a call.
-  if (const auto made = static_cast<std::size_t>(origins.count()); made != counts.size()) counts.resize(made);
+  if (const auto made = static_cast<std::size_t>(origins.count()); made != counts.size())
+    counts.resize(made, boost::container::default_init);
   std::size_t counted = 0;
   for (Board cells = origins; cells.any();) {
     const int origin = cells.pop_lowest();
