@@ -657,6 +657,9 @@ class GeneralMoves {
   template <typename OnAccept>
   bool run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const;
   static std::optional<Drop> drop_of(const std::vector<Instruction>& code);
+  // This thread's search for the counts and draws of the player to move in `state`, which make no
+  // lookahead of another position while they run, armed for it.
+  Search& armed_search(const StateType& state) const;
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.
