@@ -4227,7 +4227,7 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
 template <int Words>
 void GeneralMoves<Words>::gather_candidates(const StateType& state, Candidates<Words>& candidates) const {
   const Rejection& rejection = *rejections_[state.to_move];
-  Search s(state, board_, nullptr, rules_->player_count());
+  Search& s = armed_search(state);
   s.defer = true;
   s.fanning = Search::Fanning::Count;
   candidates.runs.resize(rejection.rules.size());
@@ -4258,7 +4258,7 @@ bool GeneralMoves<Words>::candidate_move(const StateType& state, Candidates<Word
   while (index >= candidates.runs[rule]) index -= candidates.runs[rule++];
   const bool placing = rule == rejection.placement;
   const int cell = placing ? candidates.cells.nth(index) : -1;
-  Search s(state, board_, nullptr, rules_->player_count());
+  Search& s = armed_search(state);
   s.defer = true;
   s.skip = placing ? cell : index;
   s.fanning = placing ? Search::Fanning::At : index > 0 ? Search::Fanning::Pick : Search::Fanning::Each;
