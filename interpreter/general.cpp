@@ -2114,11 +2114,11 @@ struct GeneralMoves<Words>::Search {
     std::int16_t amount = 0;  // Add, Set
   };
 
-  const StateType& state;
+  const StateType* state = nullptr;
   const Program<Words>* attacks = nullptr;  // answers (attacked); null while attacks are listed
   int player = 0;
   int players = kPlayers;  // the game's
-  std::array<Board, kPieceMasks> masks{};
+  std::array<Board, kPieceMasks> masks;
   int origin = -1, start_piece = -1, labelled = -1;
   int rule = -1;       // the index of the compiled rule that runs
   bool legal = false;  // it has a (legal ...) of its own, and there is a program to ask
@@ -2144,9 +2144,27 @@ struct GeneralMoves<Words>::Search {
   RunStack<Reached, 16> reached;
   std::uint64_t steps = 0;
 
+  Search() = default;  // armed before each use (GeneralMoves::armed_search)
+  Search(const StateType& at, const Board& board, const Program<Words>* attack_test, int player_count) {
+    arm(at, board, attack_test, player_count);
+  }
+  // Set for a new search of `at`, as if made afresh; the stacks keep the room they grew.
   // The enemy of the player to move is every other player (docs/language.md, "Players").
-  Search(const StateType& at, const Board& board, const Program<Words>* attack_test, int player_count)
-      : state(at), attacks(attack_test), player(at.to_move), players(player_count) {
+  void arm(const StateType& at, const Board& board, const Program<Words>* attack_test, int player_count) {
+    state = &at;
+    attacks = attack_test;
+    player = at.to_move;
+    players = player_count;
+    origin = start_piece = labelled = rule = -1;
+    legal = defer = false;
+    fanning = Fanning::Each;
+    fan_runs = skip = 0;
+    code = nullptr;
+    choices.cut(0);
+    effects.cut(0);
+    waypoints.cut(0);
+    reached.cut(0);
+    steps = 0;
     const Board& own = at.by_player[player];
     const Board enemy = players == kPlayers ? at.by_player[1 - player] : at.pieces() - own;
     const Board open = board - at.blocked;
@@ -2169,13 +2187,13 @@ struct GeneralMoves<Words>::Search {
     if (t.mover == kLanded && t.here == t.land) return mover_in(mask, t.piece);
     if (t.here == origin) return mask == kEmpty || mask == kNotFriend || mask == kAny;
     const Board& cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
-                                            : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
+                                            : state->by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
     return cells.test(t.here);
   }
   // The cells where holds(t, mask) is true.
   [[gnu::always_inline]] Board frozen(const Thread& t, int mask) const {
     Board cells = mask < kPieceMasks ? masks[static_cast<std::size_t>(mask)]
-                                     : state.by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
+                                     : state->by_piece[static_cast<std::size_t>(mask - kPieceMasks)];
     if (origin >= 0) {
       if (mask == kEmpty || mask == kNotFriend || mask == kAny)
         cells.set(origin);
@@ -2194,7 +2212,7 @@ struct GeneralMoves<Words>::Search {
   // waypoint, its previous part's (a waypoint ends a part, which started at the waypoint before it
   // or at the origin); before, the last move's, which the register `reg` keeps.
   int last_move_cell(const Thread& t, bool from, int reg) const {
-    if (t.waypoints == 0) return state.registers[static_cast<std::size_t>(reg)] - 1;
+    if (t.waypoints == 0) return state->registers[static_cast<std::size_t>(reg)] - 1;
     if (!from) return waypoints[t.waypoints - 1u];
     return t.waypoints == 1 ? origin : waypoints[t.waypoints - 2u];
   }
@@ -2298,13 +2316,13 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
             case Code::TestRegion: holds = regions_[in.arg].test(t.here); break;
             case Code::Captured: holds = s.captured(t, t.effects); break;
             case Code::Gone: holds = s.captured(t, t.part_effects); break;
-            case Code::Attr: holds = s.state.attributes[in.arg].test(t.here); break;
-            case Code::AtRegister: holds = s.state.registers[in.arg] == t.here + 1; break;
+            case Code::Attr: holds = s.state->attributes[in.arg].test(t.here); break;
+            case Code::AtRegister: holds = s.state->registers[in.arg] == t.here + 1; break;
             case Code::LastFrom:
             case Code::LastTo: holds = s.last_move_cell(t, in.code == Code::LastFrom, in.arg) == t.here; break;
             case Code::AtOrigin: holds = t.here == s.origin; break;
             default:
-              holds = s.attacks->attacked(s.state, t.here, t.mover == kCarried ? s.origin : -1,
+              holds = s.attacks->attacked(*s.state, t.here, t.mover == kCarried ? s.origin : -1,
                                           t.mover == kNoMover ? -1 : t.piece);
           }
         if (holds != in.negate) {
@@ -2399,7 +2417,7 @@ bool GeneralMoves<Words>::run(Search& s, Thread t, OnAccept&& on_accept) const {
         ++t.pc;
         break;
       case Code::FromHand: {
-        const HandTypes held = hand_types(s.state, s.player, in.arg);  // each a choice
+        const HandTypes held = hand_types(*s.state, s.player, in.arg);  // each a choice
         alive = t.mover == kNoMover && !held.empty();
         if (!alive) break;
         ++t.pc;
@@ -2757,7 +2775,7 @@ template <int Words>
                                                                                          Board cells) const {
   Board holds;
   while (cells.any())
-    if (const int cell = cells.pop_lowest(); lang::compare(t.effects == 0 ? s.state.count(cell) : count_at(s, t, cell),
+    if (const int cell = cells.pop_lowest(); lang::compare(t.effects == 0 ? s.state->count(cell) : count_at(s, t, cell),
                                                            static_cast<lang::Comparison>(in.arg >> 8), in.arg & 0xff))
       holds.set(cell);
   return holds;
@@ -3092,7 +3110,7 @@ template <int Words>
   if (s.players > kPlayers) {
     if (own.test(cell)) return own;
     Board its_player = enemy;
-    for (const Board& pieces : s.state.by_player)
+    for (const Board& pieces : s.state->by_player)
       if (pieces.test(cell)) its_player &= pieces;
     return its_player;
   }
@@ -3279,7 +3297,7 @@ bool GeneralMoves<Words>::run_drops(Search& s, const Drop& drop, const Thread& t
   const Board cells = entered_where(s, t, drop.enter);
   const int count = cells.count();
   const HandTypes types =
-      drop.from_hand ? hand_types(s.state, s.player, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
+      drop.from_hand ? hand_types(*s.state, s.player, drop.piece) : HandTypes{static_cast<std::int8_t>(drop.piece)};
   for (const std::int8_t type : types) {
     if (s.skip >= count) {
       s.skip -= count;
@@ -3370,7 +3388,7 @@ static int sown_onto(int length, int from, int seeds, int at) {
 
 template <int Words>
 int GeneralMoves<Words>::count_at(const Search& s, const Thread& t, int cell) const {
-  int count = s.state.count(cell);
+  int count = s.state->count(cell);
   for (std::size_t i = 0; i < t.effects; ++i) {
     const typename Search::Effect& effect = s.effects[i];
     if (effect.code == Code::TakeCount) {
@@ -3653,7 +3671,7 @@ typename GeneralMoves<Words>::Board GeneralMoves<Words>::opening_origins(const s
   Board origins;
   for (const Opening& opening : openings) {
     const Board& cells =
-        opening.mask < kPieceMasks ? s.masks[opening.mask] : s.state.by_piece[opening.mask - kPieceMasks];
+        opening.mask < kPieceMasks ? s.masks[opening.mask] : s.state->by_piece[opening.mask - kPieceMasks];
     origins |= opening.step.back(opening.negate ? board_ - cells : cells);
   }
   return origins;
@@ -3920,7 +3938,7 @@ template <int Words>
 template <int Words>
 [[gnu::noinline]] int GeneralMoves<Words>::count_by_runs(const StateType& state, const RulesOf& rule_of,
                                                          const RulesOf* also_of, OriginCounts& counts) const {
-  Search search(state, board_, nullptr, rules_->player_count());
+  Search& search = armed_search(state);
   search.defer = true;
   search.fanning = Search::Fanning::Count;
   const auto moves_from = [&](const CompiledRule& rule, int piece, Board origins, const Board& own, const Board& enemy,
@@ -4002,7 +4020,8 @@ template <bool kNamesRules, typename MovesFrom>
   }
   int total = 0;
   // Once, and not when it changes nothing (a game rule's only moves): a push_back per origin is a call.
-  if (const auto made = static_cast<std::size_t>(origins.count()); made != counts.size()) counts.resize(made);
+  if (const auto made = static_cast<std::size_t>(origins.count()); made != counts.size())
+    counts.resize(made, boost::container::default_init);
   std::size_t counted = 0;
   for (Board cells = origins; cells.any();) {
     const int origin = cells.pop_lowest();
@@ -4146,6 +4165,17 @@ int GeneralMoves<Words>::only_game_rule(const RulesOf& rule_of) const {
   return only ? named_rule(only->index) : -1;
 }
 
+// Made once per thread (programs are shared by the threads of a search) and armed for each use:
+// a ply's count and its draw each made a search of their own, its stacks' room grown again at
+// each first push. Only searches with no program to ask (attacks) use it: they never start
+// another search while they run, which would arm it under them.
+template <int Words>
+typename GeneralMoves<Words>::Search& GeneralMoves<Words>::armed_search(const StateType& state) const {
+  thread_local Search search;
+  search.arm(state, board_, nullptr, rules_->player_count());
+  return search;
+}
+
 // The thread that starts `compiled` from s.origin, a `piece` there (-1: a game rule), and the
 // search set for it.
 template <int Words>
@@ -4168,7 +4198,6 @@ typename GeneralMoves<Words>::Thread GeneralMoves<Words>::start(Search& s, const
 template <int Words>
 Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move, const Program<Words>* attacks,
                                    const OriginMoves& origin, int index, std::vector<GeneralRecord>& records) const {
-  records.clear();
   const int piece = origin.origin < 0 ? -1 : piece_at(state, origin.origin);
   const int owner = piece < 0 ? static_cast<int>(rules_->pieces.size()) : piece;
   WalkedDraw walked = walked_draws_[state.to_move][static_cast<std::size_t>(owner)];
@@ -4179,6 +4208,7 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
     walked.first = origin.rule;
   if (walked.first >= 0 && (origin.by_runs || walked.second >= 0))
     return nth_walked(state, walked, origin.origin, piece, index, records);
+  records.clear();
   Move found;
   const int skip = origin.by_runs ? index : 0;  // each run a move: those before the drawn one need no record
   index -= skip;
@@ -4197,7 +4227,7 @@ Move GeneralMoves<Words>::nth_move(const StateType& state, bool others_can_move,
 template <int Words>
 void GeneralMoves<Words>::gather_candidates(const StateType& state, Candidates<Words>& candidates) const {
   const Rejection& rejection = *rejections_[state.to_move];
-  Search s(state, board_, nullptr, rules_->player_count());
+  Search& s = armed_search(state);
   s.defer = true;
   s.fanning = Search::Fanning::Count;
   candidates.runs.resize(rejection.rules.size());
@@ -4228,7 +4258,7 @@ bool GeneralMoves<Words>::candidate_move(const StateType& state, Candidates<Word
   while (index >= candidates.runs[rule]) index -= candidates.runs[rule++];
   const bool placing = rule == rejection.placement;
   const int cell = placing ? candidates.cells.nth(index) : -1;
-  Search s(state, board_, nullptr, rules_->player_count());
+  Search& s = armed_search(state);
   s.defer = true;
   s.skip = placing ? cell : index;
   s.fanning = placing ? Search::Fanning::At : index > 0 ? Search::Fanning::Pick : Search::Fanning::Each;
@@ -4249,19 +4279,30 @@ bool GeneralMoves<Words>::candidate_move(const StateType& state, Candidates<Word
   return false;
 }
 
+// The one record of a draw, `records` made of it alone: one kept from the last draw is cleared
+// in place (made again, with the vector cleared first, it was about 70 instructions a draw).
+static GeneralRecord& only_record(std::vector<GeneralRecord>& records) {
+  if (records.size() != 1) {
+    records.clear();
+    return records.emplace_back();
+  }
+  records.front().clear();
+  return records.front();
+}
+
 // Only those rules can have made the origin's moves, their runs each a move (CompiledRule::by_runs,
 // or a pair apart): the run of number `index`, the first rule's runs then the second's, is the
 // listing's move of that index, with the same record and move.
 template <int Words>
 Move GeneralMoves<Words>::nth_walked(const StateType& state, const WalkedDraw& walked, int origin, int piece, int index,
                                      std::vector<GeneralRecord>& records) const {
-  Search s(state, board_, nullptr, rules_->player_count());
+  Search& s = armed_search(state);
   s.origin = origin;
   s.start_piece = piece;
   s.skip = index;
   s.defer = true;  // as a listing's draw: a deferred part is run for the move played
   if (index > 0) s.fanning = Search::Fanning::Pick;
-  GeneralRecord& found = records.emplace_back();
+  GeneralRecord& found = only_record(records);
   Move move;
   const auto drawn = [&](const Thread& t) {
     if (s.skip > 0) {

@@ -70,22 +70,32 @@ struct CountChange {
 // only in them are one move (two paths of a chain over the same pieces).
 struct GeneralRecord {
   // Provided, so that a record made with `()` (emplace_back, optional's emplace) is not first
-  // zeroed whole, 216 bytes, before its members' own initialisers: a listing makes one per move.
-  GeneralRecord() {}  // NOLINT(modernize-use-equals-default)
+  // zeroed whole, 216 bytes, before its scalars are set: a listing makes one per move.
+  GeneralRecord() { clear_scalars(); }
+  // As made afresh, the room of its lists kept: a draw's one record is made again in place.
+  void clear() {
+    clear_scalars();
+    changes.clear();
+    counters.clear();
+    registers.clear();
+    waypoints.clear();
+    rotations.clear();
+    count_changes.clear();
+  }
 
-  std::int16_t origin = -1;      // the mover's cell when the rule started at a piece, else -1
-  std::int16_t landing = -1;     // where the mover ends; -1 without a mover
-  std::int8_t piece = -1;        // the mover's type at the start
-  std::int8_t final_piece = -1;  // and at the end
-  std::int16_t labelled = -1;    // the index of the labelled rule that made it, or -1
-  bool pass = false, swap = false;
-  bool again = false;  // the mover decides once more before the turn passes on
-  bool exits = false;  // the mover left the board at `landing` (exit)
+  std::int16_t origin;      // the mover's cell when the rule started at a piece, else -1
+  std::int16_t landing;     // where the mover ends; -1 without a mover
+  std::int8_t piece;        // the mover's type at the start
+  std::int8_t final_piece;  // and at the end
+  std::int16_t labelled;    // the index of the labelled rule that made it, or -1
+  bool pass, swap;
+  bool again;  // the mover decides once more before the turn passes on
+  bool exits;  // the mover left the board at `landing` (exit)
   // The mover entered from its player's hand (from-hand), a piece of type `piece`.
-  bool from_hand = false;
+  bool from_hand;
   // A listing that defers effects (GeneralMoves::list) leaves a rule's deferred part unrun: the
   // index of that rule, whose part complete() runs; -1 when the record is complete.
-  std::int16_t deferred = -1;
+  std::int16_t deferred;
   boost::container::small_vector<CellChange, 8> changes;
   boost::container::small_vector<CounterChange, 2> counters;    // each changed counter once, in counter order
   boost::container::small_vector<RegisterChange, 1> registers;  // each set register once, in register order
@@ -106,6 +116,13 @@ struct GeneralRecord {
   }
   // The move's identity (Move::jumped): two records with equal fingerprints are one move.
   std::uint64_t fingerprint() const;
+
+ private:
+  void clear_scalars() {
+    origin = landing = labelled = deferred = -1;
+    piece = final_piece = -1;
+    pass = swap = again = exits = from_hand = false;
+  }
 };
 
 // A quarter turn of a square region (lang::core::Op::Rotate): the piece on cells[i] goes to
@@ -640,6 +657,9 @@ class GeneralMoves {
   template <typename OnAccept>
   bool run_drops(Search& s, const Drop& drop, const Thread& t, OnAccept&& on_accept) const;
   static std::optional<Drop> drop_of(const std::vector<Instruction>& code);
+  // This thread's search for the counts and draws of the player to move in `state`, which make no
+  // lookahead of another position while they run, armed for it.
+  Search& armed_search(const StateType& state) const;
   // The thread that starts `compiled` from s.origin, with `piece` there (-1: a game rule).
   Thread start(Search& s, const CompiledRule& compiled, int piece) const;
   // The runs of `compiled` from `origin` (-1: a game rule), counted with no record made.

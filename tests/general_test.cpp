@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -560,6 +561,42 @@ TEST(GeneralRules, AnOriginOfOneRulesRunsNamesItsRule) {
   const auto [alquerque_named, alquerque_unnamed] = named("/bench/games/alquerque-ludii.game");
   EXPECT_EQ(alquerque_named, 0);
   EXPECT_GT(alquerque_unnamed, 100);
+}
+
+// A draw makes its record in place of the last draw's (GeneralRecord::clear), and draws its counts
+// and runs in this thread's one search (GeneralMoves::armed_search): each index's record, drawn
+// after another index's of the same position, is the one drawn into an empty list. The indices
+// are drawn from the last down, so that a record with a mill's `again` and counters, a sowing's
+// counts or a quarter turn is followed by one without.
+TEST(GeneralRules, ADrawsRecordMadeInPlaceIsAFreshDrawsRecord) {
+  const auto scalars = [](const GeneralRecord& r) {
+    return std::tuple{r.origin, r.landing, r.piece, r.final_piece, r.labelled, r.pass,
+                      r.swap,   r.again,   r.exits, r.from_hand,   r.deferred};
+  };
+  for (const std::string path :
+       {"/bench/games/nine-mens-morris-ludii.game", "/games/kalah.game", "/games/pentago.game"})
+    Game::load(kSourceDir + path).visit([&](const auto& program) {
+      using DrawCounts = typename std::decay_t<decltype(program)>::DrawCounts;
+      Rng rng(1);
+      int drawn = 0;
+      std::vector<GeneralRecord> reused;
+      for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng))) {
+        DrawCounts counts;
+        program.count_drawable(state, counts);
+        for (int i = counts.total - 1; i >= 0; --i, ++drawn) {
+          std::vector<GeneralRecord> fresh;
+          ASSERT_EQ(program.drawn_move(state, counts, i, reused), program.drawn_move(state, counts, i, fresh)) << path;
+          ASSERT_EQ(reused.size(), 1u) << path;
+          const GeneralRecord &made = reused.back(), &expected = fresh.back();
+          ASSERT_EQ(scalars(made), scalars(expected)) << path << " " << program.position_text(state) << " index " << i;
+          ASSERT_TRUE(made.changes == expected.changes && made.counters == expected.counters &&
+                      made.registers == expected.registers && made.waypoints == expected.waypoints &&
+                      made.rotations == expected.rotations && made.count_changes == expected.count_changes)
+              << path << " " << program.position_text(state) << " index " << i;
+        }
+      }
+      EXPECT_GT(drawn, 100) << path;
+    });
 }
 
 // Under (prefer captures), a rule's quiet part is written through sequences, choices, options and
