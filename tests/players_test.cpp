@@ -588,14 +588,14 @@ void expect_mcts_beats_two_random_players(const troyka::Game& game) {
   });
 }
 
-TEST(Players, MctsBeatsTwoRandomPlayersInThreePlayerBreakthrough) {
+TEST(PlayersMcts, BeatsTwoRandomPlayersInThreePlayerBreakthrough) {
   std::string text = text_of(std::string(TROYKA_SOURCE_DIR) + "/games/breakthrough-3-players.game");
   expect_mcts_beats_two_random_players(troyka::Game(troyka::lang::load_rules(
       std::make_shared<SourceFile>(SourceFile{"b3.game", text}), troyka::lang::Options{"", {{"size", "8"}}})));
 }
 
 // The same on the general back end (a board with links).
-TEST(Players, MctsBeatsTwoRandomPlayersOnTheCylinder) {
+TEST(PlayersMcts, BeatsTwoRandomPlayersOnTheCylinder) {
   expect_mcts_beats_two_random_players(test_game(kThreePlayersCylinder));
 }
 
@@ -632,7 +632,7 @@ std::string board_key(const std::vector<troyka::players_reference::Square>& boar
 // perft of the start positions and of a position late in the placement (White to place its third
 // amazon, Red and Black after it: the phase moves on after Black's), by the interpreter and by the
 // plain reference.
-TEST(Players, PerftOfThreePlayerAmazonsAgreesWithThePlainReference) {
+TEST(PlayersAmazons, PerftAgreesWithThePlainReference) {
   struct Case {
     std::string file, size, position;
     std::vector<std::uint64_t> nodes;
@@ -667,7 +667,7 @@ TEST(Players, PerftOfThreePlayerAmazonsAgreesWithThePlainReference) {
 // Every position of random games has the reference's board (arrows included), phase, player to
 // move, players out and end, and every move leads to one of the reference's positions after its
 // moves, one for one; its text reads back to the same state.
-TEST(Players, RandomGamesOfThreePlayerAmazonsAgreeWithThePlainReference) {
+TEST(PlayersAmazons, RandomGamesAgreeWithThePlainReference) {
   namespace reference = troyka::players_reference;
   for (const auto& [file, size] :
        std::vector<std::pair<std::string, std::string>>{{kAmazons, ""}, {kPlacedAmazons, "6"}}) {
@@ -731,7 +731,7 @@ auto amazons_position(const Program& program, const std::string& text) {
 
 // An arrow blocks every player: White's arrow walls in Red's amazon, which is out when its turn
 // comes; Black, next, moves on, and Red's amazon stays where it stood.
-TEST(Players, AnArrowBlocksEveryPlayerAndAPlayerWalledInIsOut) {
+TEST(PlayersAmazons, AnArrowBlocksEveryPlayerAndAPlayerWalledInIsOut) {
   sized_game(kAmazons, "").visit([](const auto& program) {
     // Red's amazon on a1 is walled in but for b2, where White's arrow lands from c2.
     auto state = amazons_position(program, "3Q36/10/10/10/10/10/10/2Q17/*9/Q2*8 White 40");
@@ -750,7 +750,7 @@ TEST(Players, AnArrowBlocksEveryPlayerAndAPlayerWalledInIsOut) {
 
 // The placement phase ends when every player has three amazons, not when the first has: White's
 // third placement leaves the game placing, Black's ends it; in the movement phase nothing is placed.
-TEST(Players, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
+TEST(PlayersAmazons, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
   sized_game(kPlacedAmazons, "6").visit([](const auto& program) {
     auto state = amazons_position(program, "Q1Q34/6/2Q23/6/Q15/3Q2Q31 White 6 phase=placement");
     program.apply(state, program.parse_move(state, "f1").move);
@@ -770,7 +770,7 @@ TEST(Players, ThePlacementEndsWhenEveryPlayerHasPlacedItsAmazons) {
   });
 }
 
-TEST(Players, MctsBeatsTwoRandomPlayersInPlacedThreePlayerAmazons) {
+TEST(PlayersMcts, BeatsTwoRandomPlayersInPlacedThreePlayerAmazons) {
   expect_mcts_beats_two_random_players(sized_game(kPlacedAmazons, "5"));
 }
 
@@ -907,7 +907,7 @@ TEST(Players, EachOfThreePlayersSowsAlongItsOwnTrack) {
 
 // The tools on three-player Amazons: show lists every player's tables and the shots, perft counts
 // the start, bench and play run games to their end.
-TEST(Players, ShowPerftBenchAndPlayPlayThreePlayerAmazons) {
+TEST(PlayersAmazons, ShowPerftBenchAndPlayPlayIt) {
   const std::string file = "games/amazons-3-players.game";
   const troyka_tests::Outcome show = troyka_tests::run_troyka("show " + file);
   EXPECT_EQ(show.status, 0) << show.err;
@@ -931,11 +931,11 @@ TEST(Players, ShowPerftBenchAndPlayPlayThreePlayerAmazons) {
 }
 
 // With hands and drops (a pawn taken goes to the taker's hand), and with scores.
-TEST(Players, MctsBeatsTwoRandomPlayersWithDrops) {
+TEST(PlayersMcts, BeatsTwoRandomPlayersWithDrops) {
   expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-drops-3-players.game", {{"size", "8"}}));
 }
 
-TEST(Players, MctsBeatsTwoRandomPlayersWithScores) {
+TEST(PlayersMcts, BeatsTwoRandomPlayersWithScores) {
   expect_mcts_beats_two_random_players(troyka_tests::game("breakthrough-score-3-players.game", {{"size", "8"}}));
 }
 
