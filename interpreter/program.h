@@ -590,6 +590,8 @@ class Program {
     // InARow after a move of a game whose every move places one piece (places_only_): a line the
     // move made passes through the placed cell, so only the lines through it are walked.
     bool through_placed = false;
+    // All and Any whose every part is a Compare: tested inline by compares_hold, not by parts_hold.
+    bool compares = false;
   };
   // EndTest::winner of (most-pieces ...), (most-area ...) and (most-count ...): the players still
   // playing are ranked by their tallies (tallies()), the most first; a draw if the first place is shared.
@@ -860,6 +862,9 @@ class Program {
   [[gnu::always_inline]] bool end_test_holds(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                              const History* history, int placed = -1) const;
   // The compound tests (and, or, not), out of line: the tests of other kinds are inlined into playouts.
+  // An (and ...) or (or ...) of comparisons alone (EndTest::compares) is inlined too.
+  static bool compared(const StateType& state, const EndTest& test);  // Compare's test
+  static bool compares_hold(const StateType& state, const EndTest& test, const EndTest* parts);
   template <typename HasMoves>
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                     const History* history) const;

@@ -644,6 +644,31 @@ TEST(GeneralRules, ARuleOfAPhaseIsDrawnByCount) {
                           troyka_tests::kSlowBuild ? 1 : 3, 40, 0.1);
 }
 
+// An (and ...) or an (or ...) of comparisons alone is tested inline (Program::compares_hold), as
+// parts_hold tests the others: Ludii's Morris ends when a player who has placed nine men has two
+// left, not while it places (and); with (or) either ends it.
+TEST(GeneralRules, ACompoundOfComparisonsAloneEndsTheGame) {
+  const std::string file = kSourceDir + "/bench/games/nine-mens-morris-ludii.game";
+  const std::string two_white_men = "1##1##1/#m#m#m#/##3##/M2#3/##3##/#1#1#1#/M##1##1";
+  const std::string four_white_men = "1##1##1/#m#m#m#/##3##/M2#3/##3##/#1#1#1#/M##M##M";
+  Game::load(file).visit([&](const auto& program) {
+    const auto lost = position(program, two_white_men + " Black 40 phase=movement placed=9,9 mill=0,0");
+    EXPECT_TRUE(lost.over);
+    EXPECT_EQ(lost.winner, 1);
+    EXPECT_FALSE(position(program, two_white_men + " Black 30 phase=placement placed=8,9 mill=0,0").over);
+    EXPECT_FALSE(position(program, four_white_men + " Black 40 phase=movement placed=9,9 mill=0,0").over);
+  });
+  std::string text = troyka_tests::file_text(file);
+  const std::string both = "(lose (and (= (counter placed) 9) (< (pieces) 3)))";
+  ASSERT_NE(text.find(both), std::string::npos);
+  text.replace(text.find(both), both.size(), "(lose (or (= (counter placed) 9) (< (pieces) 3)))");
+  troyka_tests::game_from_text(text).visit([&](const auto& program) {
+    EXPECT_TRUE(position(program, two_white_men + " Black 30 phase=placement placed=8,8 mill=0,0").over);
+    EXPECT_TRUE(position(program, four_white_men + " Black 30 phase=placement placed=9,8 mill=0,0").over);
+    EXPECT_FALSE(position(program, four_white_men + " Black 30 phase=placement placed=8,8 mill=0,0").over);
+  });
+}
+
 // A slide whose two directions are one for White (north and White's forward) reaches each landing
 // twice, one move in the listing: its draw makes the records before the drawn one, to drop the
 // second runs, where Black's, whose rays never meet, passes them over with none made.
