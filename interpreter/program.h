@@ -863,8 +863,8 @@ class Program {
                                              const History* history, int placed = -1) const;
   // The compound tests (and, or, not), out of line: the tests of other kinds are inlined into playouts.
   // An (and ...) or (or ...) of comparisons alone (EndTest::compares) is inlined too.
-  static bool compared(const StateType& state, const EndTest& test);  // Compare's test
-  static bool compares_hold(const StateType& state, const EndTest& test, const EndTest* parts);
+  [[gnu::always_inline]] static bool compared(const StateType& state, const EndTest& test);  // Compare's test
+  [[gnu::always_inline]] static bool compares_hold(const StateType& state, const EndTest& test, const EndTest* parts);
   template <typename HasMoves>
   [[gnu::noinline]] bool parts_hold(const StateType& state, const EndTest& test, HasMoves& has_moves,
                                     const History* history) const;
