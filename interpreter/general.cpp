@@ -4442,7 +4442,9 @@ GeneralRecord GeneralMoves<Words>::complete(const StateType& state, const Genera
 // §1.3: the origin, the waypoints and the landing, joined by 'x' when the move captures, else '-';
 // an entering piece's cell, with its letter when several types enter (L*c3 from a hand); blocks after '/'. The
 // explicit form also writes the mover's new type, the captures away from the landing, and the
-// cells that change owner or type.
+// cells that change owner or type. A move with no origin, landing or sowing (a game rule's removal
+// of an enemy man: (enter all) enemy capture) has only its changes to show, so it always takes the
+// explicit form: the short form was empty, and so "pass", whenever it was the only such move listed.
 template <int Words>
 std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool explicit_form, bool name_piece) const {
   const auto cell = [&](int c) { return lang::cell_name(c, width_); };
@@ -4465,7 +4467,7 @@ std::string GeneralMoves<Words>::shown_text(const GeneralRecord& record, bool ex
     for (const int c : path) text += separator + cell(c);
     if (record.exits) text += "-off";
   }
-  if (explicit_form) {
+  if (explicit_form || text.empty()) {
     if (record.final_piece >= 0 && record.final_piece != record.piece)
       text += fmt::format("={}", letter(record.final_piece));
     for (const CellChange& change : record.changes) {

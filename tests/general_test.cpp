@@ -316,6 +316,37 @@ TEST(GeneralRules, IfElseChoosesByTheTest) {
   });
 }
 
+// A game rule's removal of an enemy man, `(enter all) enemy TEST capture` (a mill's in Morris), has
+// no origin and no landing: it prints as its capture, xb1, even when it is the only one listed. Its
+// short text was empty, so a lone removal printed (and was written in records) as "pass", which
+// looked like a wrong lookahead: a `can` whose walk comes back over its start, and an `and` of three
+// `cannot`s, each leaving one removal. Black's men: a1 b1 c1 (a line of three) and a3; White's man
+// at b2 steps north.
+TEST(GeneralRules, ALoneRemovalPrintsAsItsCapture) {
+  const auto removals = [](const std::string& test) {
+    const std::string rule = "(moves (enter all) enemy " + test + " capture)";
+    return troyka_tests::game_from_text(
+        "(game \"Removal\" (players (White north) (Black south)) (board (rectangle 3 3))\n"
+        "(piece Man \"M\" (moves (go n) empty))\n" +
+        rule + "\n(setup) (end (lose no-legal-moves)))");
+  };
+  const std::string start = "m2/1M1/mmm White 0";
+  removals("").visit([&](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, start)), (Texts{"b2-b3", "xa1", "xa3", "xb1", "xc1"}));
+  });
+  for (const std::string walk_back : {"(can (go e) (go w) (go w))", "(can (go e) enemy (go w) (go w) enemy)"})
+    removals(walk_back).visit([&](const auto& program) {
+      EXPECT_EQ(move_texts(program, position(program, start)), (Texts{"b2-b3", "xb1"})) << walk_back;
+    });
+  const std::string in_no_line =
+      "(and (cannot (go e) enemy (go e) enemy) (cannot (go w) enemy (go w) enemy) "
+      "(cannot (go e) enemy (go w) (go w) enemy))";
+  removals(in_no_line).visit([&](const auto& program) {
+    EXPECT_EQ(move_texts(program, position(program, start)), (Texts{"b2-b3", "xa3"}));
+    EXPECT_EQ(troyka_tests::after_move(program, start, "xa3"), "3/1M1/mmm Black 1");
+  });
+}
+
 TEST(GeneralRules, TimesMakesExactlyItsPasses) {
   const Game game = rook_game("(moves (times 2 (go (n e))) empty)");
   game.visit([](const auto& program) {
