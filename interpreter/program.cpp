@@ -410,13 +410,11 @@ int Program<Words>::add_shot(int player, const lang::MoveRule& move) {
   shot.by_lines = slide && !overlap;
   if (shot.by_lines) {
     add_shot_lines(shot);
-    // Shots along the same lines, the same ways (those of every player's queen, say), have the same
-    // lines and counts by cell (CountedMoves::cell_shots): a count for the next player keeps those of the last.
+    // Shots along the same lines (those of every player's queen, say) have the same lines: a count
+    // for the next player keeps those of the last.
     const auto same_lines = [&](const Shot& other) {
       return other.by_lines && std::equal(other.lines.begin(), other.lines.end(), shot.lines.begin(), shot.lines.end(),
-                                          [](const ShotLine& a, const ShotLine& b) {
-                                            return a.offset == b.offset && a.up == b.up && a.down == b.down;
-                                          });
+                                          [](const ShotLine& a, const ShotLine& b) { return a.offset == b.offset; });
     };
     shot.lines_id = ++shot_lines_ids_;
     for (const std::vector<Shot>& player_shots : shots_)
@@ -438,12 +436,13 @@ void Program<Words>::add_shot_lines(Shot& shot) const {
     const lang::Offset offset = up ? direction : lang::Offset{-direction.dx, -direction.dy};
     auto line = std::find_if(shot.lines.begin(), shot.lines.end(),
                              [&](const ShotLine& known) { return known.offset == offset; });
-    if (line == shot.lines.end())
-      line = shot.lines.insert(line, ShotLine{offset, static_cast<std::int16_t>(offset.dy * width_ + offset.dx)});
+    if (line == shot.lines.end()) line = shot.lines.insert(line, ShotLine{offset});
     (up ? line->up : line->down) = true;
   }
   const std::size_t lines = shot.lines.size();
   shot.line_count = static_cast<std::uint8_t>(lines);
+  shot.both_ways =
+      std::all_of(shot.lines.begin(), shot.lines.end(), [](const ShotLine& line) { return line.up && line.down; });
   shot.places.resize(static_cast<std::size_t>(cells_) * lines);
   for (std::size_t index = 0; index < lines; ++index) {
     const Ray step = ray(shot.lines[index].offset);
@@ -2054,7 +2053,8 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
               bring_lines(rule, occupied, counted);
               lines_ready = rule.lines_id;
             }
-            set.targets.for_each([&](int to) { count += shots_on_lines(rule, counted, set, to); });
+            const std::uint64_t* line_bits = counted.line_bits.data();
+            set.targets.for_each([&](int to) { count += shots_on_lines(rule, line_bits, set, to); });
           }
         }
         if (count == 0) return true;
@@ -2073,27 +2073,30 @@ int Program<Words>::landing_shots(const StateType& state, const CountedMoves& co
   const Shot& rule = shots_[state.to_move][static_cast<std::size_t>(set.shot)];
   if (!rule.by_lines || counted.lines_id != rule.lines_id)
     return shot_targets(state, set.shot, to - set.delta, to).count();
-  return shots_on_lines(rule, counted, set, to);
+  return shots_on_lines(rule, counted.line_bits.data(), set, to);
 }
 
-// Brings the lines of `rule` (Shot::by_lines) that `counted` holds, and their counts by cell, to
-// the position `occupied`: those of an earlier position (the ply before, in a playout) by flipping
-// the cells that changed since, a few (a move and its shot change three); others gathered anew.
+// Brings the lines of `rule` (Shot::by_lines) that `counted` holds to the position `occupied`: the
+// lines of an earlier position (the ply before, in a playout) by flipping the bits of the cells that
+// changed since, a few (a move and its shot change three), on their lines; others gathered anew.
 template <int Words>
 void Program<Words>::bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const {
   if (counted.lines_id != rule.lines_id) {
     gather_lines(rule, occupied, counted);
   } else {
     std::uint64_t* line_bits = counted.line_bits.data();
-    std::uint16_t* cell_shots = counted.cell_shots.data();
-    (occupied ^ counted.lines_occupied).for_each([&](int cell) { move_cell_shots(rule, line_bits, cell_shots, cell); });
+    const std::size_t lines = rule.line_count;
+    (occupied ^ counted.lines_occupied).for_each([&](int cell) {
+      const LinePlace* place = &rule.places[static_cast<std::size_t>(cell) * lines];
+      for (std::size_t index = 0; index < lines; ++index)
+        line_bits[place[index].line] ^= std::uint64_t{1} << place[index].bit;
+    });
   }
   counted.lines_id = rule.lines_id;
   counted.lines_occupied = occupied;
 }
 
-// The occupancy of every line of the sliding shot `rule` (Shot::by_lines), one word per line, and
-// the shots from every cell on them.
+// The occupancy of every line of the sliding shot `rule` (Shot::by_lines), one word per line.
 template <int Words>
 void Program<Words>::gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const {
   counted.line_bits.resize(rule.cell_lines.size());
@@ -2104,68 +2107,35 @@ void Program<Words>::gather_lines(const Shot& rule, const Board& occupied, Count
       gathered |= gather_bits(occupied.word[word], line.mask[word]) << line.shift[word];
     *bits++ = gathered;
   }
-  counted.cell_shots.resize(static_cast<std::size_t>(cells_));
-  board_.for_each([&](int cell) {
-    counted.cell_shots[static_cast<std::size_t>(cell)] =
-        static_cast<std::uint16_t>(shots_from_cell(rule, counted.line_bits.data(), cell));
-  });
-}
-
-// The targets of the sliding shot `rule` (Shot::by_lines) from `cell`, on the lines' occupancy
-// `line_bits`: on each line of the cell, the zero bits each way the shot slides from the cell's bit
-// to the nearest set one (an occupied cell or an edge).
-template <int Words>
-int Program<Words>::shots_from_cell(const Shot& rule, const std::uint64_t* line_bits, int cell) {
-  const std::size_t lines = rule.line_count;
-  const LinePlace* at = &rule.places[static_cast<std::size_t>(cell) * lines];
-  int targets = 0;
-  for (std::size_t index = 0; index < lines; ++index) {
-    const std::uint64_t bits = line_bits[at[index].line];
-    if (rule.lines[index].up) targets += std::countr_zero(bits >> at[index].bit >> 1);
-    if (rule.lines[index].down) targets += std::countl_zero(bits << (64 - at[index].bit));
-  }
-  return targets;
-}
-
-// Flips `cell` on its lines, and moves the shots of the cells whose runs it ends or joins: on each
-// line, the empty cells either side of it and the cell that ends their run (unless the edge does)
-// see the run on its other side, and the cell, gained or lost. The cell's own shots stay: they are
-// its neighbours' runs. A handful of cells a line, where counting every cell's shots anew would
-// walk every line of every cell.
-template <int Words>
-void Program<Words>::move_cell_shots(const Shot& rule, std::uint64_t* line_bits, std::uint16_t* cell_shots, int cell) {
-  const std::size_t lines = rule.line_count;
-  const LinePlace* at = &rule.places[static_cast<std::size_t>(cell) * lines];
-  for (std::size_t index = 0; index < lines; ++index) {
-    const ShotLine& line = rule.lines[index];
-    const int bit = at[index].bit;
-    std::uint64_t& bits = line_bits[at[index].line];
-    const int below = std::countl_zero(bits << (64 - bit)), above = std::countr_zero(bits >> bit >> 1);
-    const int sign = (bits >> bit & 1) != 0 ? 1 : -1;  // emptied: the runs either side join
-    if (line.up) {                                     // the cells below shoot up over the cell
-      const int seen = sign * (above + 1), cells_below = below + (bit - below > 1);
-      for (int i = 1; i <= cells_below; ++i) cell_shots[cell - i * line.cell_step] += seen;
-    }
-    if (line.down) {  // the cells above shoot down over it
-      const int seen = sign * (below + 1), cells_above = above + ((bits >> (bit + above + 1)) != 1);
-      for (int i = 1; i <= cells_above; ++i) cell_shots[cell + i * line.cell_step] += seen;
-    }
-    bits ^= std::uint64_t{1} << bit;
-  }
 }
 
 // The targets of the sliding shot `rule` (Shot::by_lines) of a piece of `set` that landed on `to`,
-// on the lines `counted` holds: the cell's shots (CountedMoves::cell_shots) and, on the line the
-// landing shares with the cell left (set.line), the run back towards that cell counted again with
-// it emptied. The cell left is set.line_step cells back, or, for a slide's every distance (set.ray),
-// the nearest piece back: the slide went a cell of the line a step, over empty cells.
+// on the lines' occupancy `line_bits`: on each line of `to`, the zero bits either way from the
+// cell's bit to the nearest set one (an occupied cell or an edge); on the line the landing shares
+// with the cell left (set.line), the run back towards that cell counted again with it emptied. The
+// cell left is set.line_step cells back, or, for a slide's every distance (set.ray), the nearest
+// piece back: the slide went a cell of the line a step, over empty cells.
 template <int Words>
-inline int Program<Words>::shots_on_lines(const Shot& rule, const CountedMoves& counted, const TargetSet& set, int to) {
-  int targets = counted.cell_shots[static_cast<std::size_t>(to)];
+inline int Program<Words>::shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set,
+                                          int to) {
+  const std::size_t lines = rule.line_count;
+  const LinePlace* at = &rule.places[static_cast<std::size_t>(to) * lines];
+  int targets = 0;
+  if (rule.both_ways) {
+    for (std::size_t index = 0; index < lines; ++index) {
+      const std::uint64_t bits = line_bits[at[index].line];
+      targets += std::countr_zero(bits >> at[index].bit >> 1) + std::countl_zero(bits << (64 - at[index].bit));
+    }
+  } else {
+    for (std::size_t index = 0; index < lines; ++index) {
+      const std::uint64_t bits = line_bits[at[index].line];
+      if (rule.lines[index].up) targets += std::countr_zero(bits >> at[index].bit >> 1);
+      if (rule.lines[index].down) targets += std::countl_zero(bits << (64 - at[index].bit));
+    }
+  }
   if (set.line >= 0) {  // the run back, again with the cell left emptied (a leap's run may stop before it)
-    const LinePlace on =
-        rule.places[static_cast<std::size_t>(to) * rule.line_count + static_cast<std::size_t>(set.line)];
-    const std::uint64_t bits = counted.line_bits[on.line];
+    const LinePlace on = at[set.line];
+    const std::uint64_t bits = line_bits[on.line];
     const int left = set.ray < 0         ? on.bit - set.line_step
                      : set.line_step > 0 ? on.bit - 1 - std::countl_zero(bits << (64 - on.bit))
                                          : on.bit + 1 + std::countr_zero(bits >> on.bit >> 1);

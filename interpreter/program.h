@@ -463,7 +463,6 @@ class Program {
   // The offset of a line (going up the cell numbers) and which ways the shot slides along it.
   struct ShotLine {
     lang::Offset offset;
-    std::int16_t cell_step = 0;  // the offset in cell numbers: from a cell of the line to the next
     bool up = false, down = false;
   };
   // A cell's line (index in Shot::cell_lines) and its bit there (1 + its place from the first cell).
@@ -489,7 +488,8 @@ class Program {
     bool by_lines = false;
     std::vector<ShotLine> lines;       // one per offset along which some ray of the shot goes, either way
     std::uint8_t line_count = 0;       // lines.size()
-    int lines_id = -1;                 // equal for shots (of any player) whose lines, and ways along them, are the same
+    bool both_ways = false;            // every line slid along both ways
+    int lines_id = -1;                 // equal for shots (of any player) whose lines are the same
     std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
     std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
   };
@@ -564,10 +564,6 @@ class Program {
     int lines_id = -1;     // the Shot::lines_id whose lines `line_bits` holds, or -1
     Board lines_occupied;  // the occupied cells `line_bits` holds
     boost::container::small_vector<std::uint64_t, 64> line_bits;  // by Shot::cell_lines: see CellLine
-    // By cell: the targets of a shot from it on `line_bits` (the empty cells next to it along each
-    // line, each way the shot slides), kept with the lines (bring_lines), so that a landing's count
-    // is one load, not a walk over its lines.
-    boost::container::small_vector<std::uint16_t, 128> cell_shots;
   };
 
   // One end rule for one subject, as seen after a given player's move: "if KIND holds for the
@@ -701,9 +697,7 @@ class Program {
   Board shot_targets(const StateType& state, int shot, int from, int to) const;
   void bring_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
   void gather_lines(const Shot& rule, const Board& occupied, CountedMoves& counted) const;
-  static int shots_from_cell(const Shot& rule, const std::uint64_t* line_bits, int cell);
-  static void move_cell_shots(const Shot& rule, std::uint64_t* line_bits, std::uint16_t* cell_shots, int cell);
-  static int shots_on_lines(const Shot& rule, const CountedMoves& counted, const TargetSet& set, int to);
+  static int shots_on_lines(const Shot& rule, const std::uint64_t* line_bits, const TargetSet& set, int to);
   int landing_shots(const StateType& state, const CountedMoves& counted, const TargetSet& set, int to) const;
   bool has_legal_move(const StateType& state) const;
   // has_legal_move under (legal ...), of a position whose moves of the board are `moves` (general
