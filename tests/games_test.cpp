@@ -733,10 +733,14 @@ TEST(Amazons, ArrowsShowInTheDiagramAndCountInTheHash) {
 
 // A playout's counts keep the lines of the ply before and flip the cells that changed (and the
 // next player's shots share them): its draws are those of random_move + apply, which count each
-// position afresh, for two and three players.
+// position afresh, for two and three players, on an uneven board, and after slides that capture,
+// steps and leaps (reach-shooters).
 TEST(Amazons, PlayoutsPlayTheMovesOfTheRandomMoveLoop) {
   expect_playouts_match_random_move_loop(game("amazons.game", {{"width", "6"}}), 10);
+  expect_playouts_match_random_move_loop(game("amazons.game", {{"width", "7"}, {"height", "5"}}), 10);
   expect_playouts_match_random_move_loop(game("amazons-3-players.game"), 4);
+  expect_playouts_match_random_move_loop(
+      Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/reach-shooters.game"), 10);
 }
 
 // The small board keeps the test short (and quick under sanitizers); random is walled in fast.

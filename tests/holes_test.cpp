@@ -92,6 +92,15 @@ TEST(HolesRandomPlay, EveryPositionAgreesWithTheReference) {
                                                            kSlowBuild ? 3 : 12, 11);
 }
 
+// A playout keeps the lines of the ply before for its shots' counts, where a line ends at a hole:
+// its draws are those of the random-move loop, which counts each position afresh (Amazons: shots
+// every way; the shooters: forward only).
+TEST(HolesPlayouts, ShotsCountedMoveByMoveAreTheRandomMoveLoops) {
+  for (const HoledGame& test : kHoledGames)
+    if (test.path.find("amazons") != std::string::npos || test.path.find("shooters") != std::string::npos)
+      troyka_tests::expect_playouts_match_random_move_loop(with_holes(test.path, test.holes, test.params), 10);
+}
+
 // ---- Breakthrough with holes ---------------------------------------------------------------------
 
 // Its first two plies are Breakthrough's (the holes are beyond reach); from the third on, a pawn
