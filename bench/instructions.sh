@@ -13,7 +13,15 @@ games="${GAMES:-go:100 bench/games/alquerque-ludii:300 bench/games/nine-mens-mor
 konane:300 peg-solitaire:2000 kalah:3000 pentago:1500 nine-mens-morris:300 international-draughts:300
 hasami-shogi:30 minishogi:30 lines-of-action:200 othello:300 dobutsu-shogi:2000 chess:20 alquerque:1000
 brandubh:200 english-draughts:300 breakthrough:3000 tablut:100 hex:300 connect6:100 gomoku:300}"
-[ "$#" -gt 0 ] || { echo "usage: bench/instructions.sh BIN... (the header of this file says more)" >&2; exit 2; }
+usage="usage: bench/instructions.sh BIN...  (the header of this file says more)"
+case "${1:-}" in
+  -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+  "") echo "bench/instructions.sh: no troyka binary given; $usage" >&2; exit 2 ;;
+esac
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "bench/instructions.sh: '$bin' is not an executable troyka binary; $usage" >&2; exit 2; }
+done
+command -v valgrind >/dev/null || { echo "bench/instructions.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 for game in $games; do
   name="${game%%:*}" playouts="${game##*:}"
   case "$name" in bench/*) file="$name.game" ;; *) file="games/$name.game" ;; esac
