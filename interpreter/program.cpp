@@ -200,6 +200,20 @@ Program<Words>::Program(std::shared_ptr<const lang::Rules> rules)
           jump.slide && (jump.shot < 0 || (on_lines && (jump.shot_line < 0 || std::abs(jump.shot_line_step) == 1)));
     }
   for (int player = 0; player < players_; ++player) moves_counted_ = moves_counted_ && !jumps_may_repeat_[player];
+  for (int player = 0; player < players_; ++player) {
+    const std::vector<Jump>& jumps = jumps_[player];
+    const std::vector<Shot>& shots = shots_[player];
+    const auto shoots_on_first_lines = [&](const Jump& jump) {
+      return jump.shot >= 0 && shots[static_cast<std::size_t>(jump.shot)].by_lines &&
+             shots[static_cast<std::size_t>(jump.shot)].lines_id ==
+                 shots[static_cast<std::size_t>(jumps.front().shot)].lines_id;
+    };
+    if (!moves_counted_ || jumps.empty() || !drops_[player].empty() || jumps.front().shot < 0 ||
+        !std::all_of(jumps.begin(), jumps.end(), shoots_on_first_lines))
+      continue;
+    for (const Jump& jump : jumps)
+      most_shots_[player] = std::max(most_shots_[player], shots[static_cast<std::size_t>(jump.shot)].most_targets);
+  }
   placing_playout_ = places_only_ && players_ == kPlayers && targets_fit_inline_ && !pass_when_stuck_ && !repeats_ &&
                      !counts_quiet_ && !marks_pieces_;
   for (int player = 0; player < players_; ++player) {
@@ -465,6 +479,15 @@ void Program<Words>::add_shot_lines(Shot& shot) const {
       }
       shot.cell_lines.push_back(cells);
     }
+  }
+  for (int cell = 0; cell < cells_; ++cell) {
+    int targets = 0;
+    for (std::size_t index = 0; index < lines; ++index) {
+      const LinePlace place = shot.places[static_cast<std::size_t>(cell) * lines + index];
+      const int length = 62 - std::countl_zero(shot.cell_lines[place.line].ends);  // its bits are 1..length
+      targets += (shot.lines[index].up ? length - place.bit : 0) + (shot.lines[index].down ? place.bit - 1 : 0);
+    }
+    shot.most_targets = std::max(shot.most_targets, targets);
   }
 }
 
@@ -2033,6 +2056,7 @@ template <int Words>
 void Program<Words>::count_without_list(const StateType& state, CountedMoves& counted) const {
   counted.entries.clear();
   counted.total = 0;
+  counted.landings = -1;
   if (state.over) return;
   const Board occupied = state.occupied();
   int lines_ready = -1;  // the Shot::lines_id whose lines this count has brought to this position
@@ -2062,6 +2086,78 @@ void Program<Words>::count_without_list(const StateType& state, CountedMoves& co
         counted.total += count;
         return true;
       });
+}
+
+// The landings of the moves of the player to move, by target set in the listing's order, with the
+// lines of its shots brought to the position: what a draw by rejection needs (most_shots_).
+template <int Words>
+void Program<Words>::count_landings(const StateType& state, CountedMoves& counted) const {
+  counted.entries.clear();
+  counted.total = -1;
+  counted.landings = 0;
+  if (state.over) return;
+  const std::vector<Jump>& jumps = jumps_[state.to_move];
+  bring_lines(shots_[state.to_move][static_cast<std::size_t>(jumps.front().shot)], state.occupied(), counted);
+  for_each_target_set<true>(
+      state, [&](const TargetSet& set) __attribute__((always_inline)) {
+        const int landings = set.targets.count();
+        if (landings > 0) counted.entries.emplace_back(CountedChoices{set, landings});  // push_back was a call
+        counted.landings += landings;
+        return true;
+      });
+}
+
+// What draw_counted draws from: the landings, where the player's every move shoots on lines
+// (most_shots_); else every move counted.
+template <int Words>
+void Program<Words>::count_for_draw(const StateType& state, CountedMoves& counted) const {
+  if (most_shots_[state.to_move] > 0)
+    count_landings(state, counted);
+  else
+    count_without_list(state, counted);
+}
+
+// Whether the position count_for_draw counted has a move: some landing has a shot. Where the shot
+// may slide back along the line a move came on, a cell a step (a step, or a slide counted as a ray,
+// over empty cells), a landing has one: the cell left. Other landings are asked until one has (the
+// first, unless the shots are walled in).
+template <int Words>
+bool Program<Words>::has_counted_move(const StateType& state, const CountedMoves& counted) const {
+  if (counted.landings < 0) return counted.total > 0;
+  for (const CountedChoices& entry : counted.entries) {
+    if (entry.set.line >= 0 && std::abs(entry.set.line_step) == 1) return true;
+    for (Board targets = entry.set.targets; targets.any();)
+      if (landing_shots(state, counted, entry.set, targets.pop_lowest()) > 0) return true;
+  }
+  return false;
+}
+
+// One move of the position count_for_draw counted, drawn uniformly; `draw(n)` draws one of n
+// uniformly. Counted landings are drawn from by rejection: each landing has most_shots_ slots, a
+// slot is drawn, and it is the move of that landing's shot of its number if the landing has that
+// many shots, else drawn again. Each move is one slot, so the move drawn is uniform; a ply costs a
+// few landings' shots counted, where a count costs every landing's. After as many tries as half the
+// landings (few shots for many slots, late in Amazons) every move is counted and one drawn, which
+// keeps it uniform: the number of tries depends on the position only. A pass when there is no move.
+template <int Words>
+template <typename Draw>
+Move Program<Words>::draw_counted(const StateType& state, CountedMoves& counted, Draw&& draw) const {
+  if (counted.landings >= 0) {
+    const int slots = most_shots_[state.to_move];
+    for (int tries = counted.landings / 2 + 1; tries > 0 && counted.landings > 0; --tries) {
+      const int slot = static_cast<int>(draw(counted.landings * slots));
+      int landing = slot / slots;
+      std::size_t entry = 0;
+      while (landing >= counted.entries[entry].count) landing -= counted.entries[entry++].count;
+      const TargetSet& set = counted.entries[entry].set;
+      const int to = set.targets.nth(landing);
+      const int shot = slot % slots;
+      if (shot < landing_shots(state, counted, set, to)) return landed_move(state, set, to, shot);
+    }
+    count_without_list(state, counted);
+  }
+  if (counted.total == 0) return pass_move();
+  return counted_move(state, counted, static_cast<int>(draw(counted.total)));
 }
 
 // How many cells a move of `set` to `to` can shoot to: a shot counted on lines counts them on the
@@ -2165,9 +2261,27 @@ Move Program<Words>::counted_move(const StateType& state, const CountedMoves& co
       return to < 0;
     });
   }
+  return landed_move(state, set, to, index);
+}
+
+// The move of `set` to `to` with its `shot`-th shot (if it shoots); of a ray's set (TargetSet::ray),
+// the move of the distance that reaches `to`.
+template <int Words>
+Move Program<Words>::landed_move(const StateType& state, const TargetSet& ray_or_set, int to, int shot) const {
+  TargetSet set = ray_or_set;
+  if (set.ray >= 0) {
+    const Jump& jump = jumps_[state.to_move][static_cast<std::size_t>(set.ray)];
+    const Board frontier = state.by_player[state.to_move] & state.by_piece[jump.piece] & jump.from_mask;
+    const std::array<Board, kLandingKinds> landings = landing_masks(state);
+    for_each_distance(jump, frontier, landings[jump.landing], landings[kOnEmpty], [&](int distance, const Board& hits) {
+      if (!hits.test(to)) return true;
+      set = distance_targets(jump, distance, hits);
+      return false;
+    });
+  }
   Move move{static_cast<std::uint16_t>(to - set.delta), static_cast<std::uint16_t>(to), set.piece,
             state.occupied().test(to)};
-  if (set.shot >= 0) move.shot = static_cast<std::uint16_t>(shot_targets(state, set.shot, move.from, to).nth(index));
+  if (set.shot >= 0) move.shot = static_cast<std::uint16_t>(shot_targets(state, set.shot, move.from, to).nth(shot));
   return move;
 }
 
@@ -2235,8 +2349,8 @@ Move Program<Words>::random_move(const StateType& state, Rng& rng) const {
   }
   if (moves_counted_) {
     CountedMoves counted;
-    count_without_list(state, counted);
-    return counted_move(state, counted, static_cast<int>(rng.below(static_cast<std::uint32_t>(counted.total))));
+    count_for_draw(state, counted);
+    return draw_counted(state, counted, [&](int count) { return rng.below(static_cast<std::uint32_t>(count)); });
   }
   if (!targets_fit_inline_) {
     MoveList moves;
@@ -2524,8 +2638,8 @@ template <typename Choose, typename KeepGoing>
   const auto nth = [&](int i) { return counted_move(state, counted, i); };
   bool up_to_date = false;
   for (; !state.over && keep_going(plies); ++plies) {
-    if (!up_to_date) count_without_list(state, counted);
-    const Move move = nth(static_cast<int>(choose(counted.total, nth)));
+    if (!up_to_date) count_for_draw(state, counted);
+    const Move move = draw_counted(state, counted, [&](int count) { return choose(count, nth); });
     const int mover = state.to_move;
     move_pieces(state, move);
     if (remembered) remember(state, move, *remembered);
@@ -2534,8 +2648,8 @@ template <typename Choose, typename KeepGoing>
         state, tests_after(state, mover),
         [&] {
           up_to_date = true;
-          count_without_list(state, counted);
-          return counted.total > 0;
+          count_for_draw(state, counted);
+          return has_counted_move(state, counted);
         },
         remembered, placed_by(move));
   }
@@ -4117,6 +4231,10 @@ std::string Program<Words>::describe() const {
         "without a move list (the game has "
         "slides or shots, or a player has more than {} jumps and drops)\n",
         kInlineJumps);
+  if (std::any_of(most_shots_.begin(), most_shots_.end(), [](int slots) { return slots > 0; }))
+    out +=
+        "  drawn by rejection where every move shoots on lines: a landing and one of the most shots a landing can "
+        "have are drawn, again while that landing has fewer shots, a few times before every move is counted\n";
   else if (draws_by_count_)
     out +=
         "random moves: counted, then drawn with only the drawn piece's moves listed (every rule counted: a slide, a "

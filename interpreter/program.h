@@ -492,6 +492,7 @@ class Program {
     int lines_id = -1;                 // equal for shots (of any player) whose lines are the same
     std::vector<LinePlace> places;     // [cell * lines.size() + line]: where the cell stands on the line
     std::vector<CellLine> cell_lines;  // every line of cells of every ShotLine
+    int most_targets = 0;              // the most cells the shot reaches from any cell of the empty board
   };
   // A direction of a flanking drop: `outward` from the dropped cell along the line it closes,
   // `inward` back towards it.
@@ -558,9 +559,12 @@ class Program {
     TargetSet set;
     int count = 0;
   };
+  // With `landings` at 0 or more (count_landings), the entries count each set's landings, not its
+  // moves, and `total` is not known (-1): a draw by rejection (draw_counted) counts one landing's shots.
   struct CountedMoves {
     boost::container::small_vector<CountedChoices, 64> entries;
     int total = 0;
+    int landings = -1;
     int lines_id = -1;     // the Shot::lines_id whose lines `line_bits` holds, or -1
     Board lines_occupied;  // the occupied cells `line_bits` holds
     boost::container::small_vector<std::uint64_t, 64> line_bits;  // by Shot::cell_lines: see CellLine
@@ -643,7 +647,13 @@ class Program {
   std::uint32_t run_counted_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
                                     const History* history) const;
   void count_without_list(const StateType& state, CountedMoves& counted) const;
+  void count_landings(const StateType& state, CountedMoves& counted) const;
+  void count_for_draw(const StateType& state, CountedMoves& counted) const;
+  bool has_counted_move(const StateType& state, const CountedMoves& counted) const;
+  template <typename Draw>
+  Move draw_counted(const StateType& state, CountedMoves& counted, Draw&& draw) const;
   Move counted_move(const StateType& state, const CountedMoves& counted, int index) const;
+  Move landed_move(const StateType& state, const TargetSet& ray_or_set, int to, int shot) const;
   template <bool Extras, typename Choose, typename KeepGoing>
   std::uint32_t run_inline_playout(StateType& state, Choose&& choose, KeepGoing&& keep_going,
                                    const History* history = nullptr) const;
@@ -1032,6 +1042,10 @@ class Program {
   bool pass_when_stuck_ = false;
   bool swap_rule_ = false;
   bool flips_ = false;  // some drop flanks and flips
+  // By player, with moves_counted_, when every move of the player shoots on the same lines
+  // (Shot::by_lines, one lines_id) and nothing else moves: the most cells a shot reaches, the slots
+  // of a landing in a draw by rejection (draw_counted); else 0.
+  std::array<int, kMaxPlayers> most_shots_{};
   // By player and piece: the index in drops_ of the piece's flanking drop (one at most), or -1.
   std::array<std::vector<int>, kMaxPlayers> flanking_drop_;
 };

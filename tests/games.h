@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -294,6 +296,29 @@ std::vector<std::string> move_texts(const Program& program, const typename Progr
   for (const troyka::Move& move : moves) texts.push_back(program.move_text(move));
   std::sort(texts.begin(), texts.end());
   return texts;
+}
+
+// random_move is uniform among the listed moves of `state`: drawn 300 times a move with a fixed
+// seed, each drawn move listed, and Pearson's chi-square of the counts below df + 5 sqrt(2 df) (about
+// p = 0.001). A draw that leaves a move out, or draws some moves twice as often, fails it.
+template <typename Program>
+void expect_random_moves_uniform(const Program& program, const typename Program::StateType& state,
+                                 const std::string& label) {
+  const std::vector<std::string> listed = move_texts(program, state);
+  std::map<std::string, int> drawn;
+  troyka::Rng rng(11);
+  constexpr double kExpected = 300;
+  const int draws = static_cast<int>(kExpected) * static_cast<int>(listed.size());
+  for (int i = 0; i < draws; ++i) ++drawn[program.move_text(program.random_move(state, rng))];
+  for (const auto& [move, count] : drawn)
+    ASSERT_TRUE(std::binary_search(listed.begin(), listed.end(), move)) << label << " drew " << move;
+  double chi_square = 0;
+  for (const std::string& move : listed) {
+    const double off = drawn[move] - kExpected;
+    chi_square += off * off / kExpected;
+  }
+  const double df = static_cast<double>(listed.size()) - 1;
+  EXPECT_LT(chi_square, df + 5 * std::sqrt(2 * df) + 1e-9) << label;
 }
 
 // The position after the move written `move_text`; an illegal move fails the test.

@@ -743,6 +743,36 @@ TEST(Amazons, PlayoutsPlayTheMovesOfTheRandomMoveLoop) {
       Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/reach-shooters.game"), 10);
 }
 
+// Where every move shoots on lines, a random move is drawn by rejection (Program::draw_counted: a
+// landing and one of the most shots a landing can have, drawn again when that landing has fewer,
+// every move counted after a few tries). It is uniform among the listed moves
+// (expect_random_moves_uniform) in hand-made positions of a lone amazon, where one landing has one
+// shot and another eleven, and in the positions of random games once they have 150 moves or fewer,
+// where late in the game most tries fail and the count decides: two and three players, and
+// reach-shooters' steps, leaps and slides that capture.
+TEST(Amazons, TheDrawByRejectionIsUniformAmongTheMoves) {
+  game("amazons.game", {{"width", "5"}}).visit([](const auto& program) {
+    EXPECT_NE(program.describe().find("drawn by rejection"), std::string::npos) << program.describe();
+    for (const char* text : {"Q4/**3/5/5/4q White 1", "5/1*3/1Q1*1/3*q/*4 White 1"})
+      troyka_tests::expect_random_moves_uniform(program, position(program, text), text);
+  });
+  const auto expect_uniform_late = [](const Game& loaded, int least_positions) {
+    loaded.visit([&](const auto& program) {
+      Rng rng(5);
+      int positions = 0;
+      for (auto state = program.initial_state(); !state.over; program.apply(state, program.random_move(state, rng)))
+        if (program.count_moves(state) <= 150) {
+          troyka_tests::expect_random_moves_uniform(program, state, program.position_text(state));
+          ++positions;
+        }
+      EXPECT_GE(positions, least_positions);
+    });
+  };
+  expect_uniform_late(game("amazons.game", {{"width", "6"}}), 5);
+  expect_uniform_late(game("amazons-3-players.game"), 5);
+  expect_uniform_late(Game::load(std::string(TROYKA_SOURCE_DIR) + "/tests/data/games/reach-shooters.game"), 5);
+}
+
 // The small board keeps the test short (and quick under sanitizers); random is walled in fast.
 TEST(Amazons, MctsBeatsRandomInAMatch) {
   troyka_tests::expect_first_agent_scores(

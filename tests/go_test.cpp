@@ -6,9 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -356,10 +354,9 @@ TEST(Go, EachMoveIsOneCandidateOfTheDrawByRejection) {
       });
 }
 
-// random_move, which draws by rejection, is uniform among the listed moves: in hand-made positions,
-// drawn 300 times a move with a fixed seed, each drawn move listed, and Pearson's chi-square of the
-// counts below df + 5 sqrt(2 df) (about p = 0.001). A draw that left out the pass, or gave a refused
-// cell's draw to the next candidate, puts hundreds on one move and fails.
+// random_move, which draws by rejection, is uniform among the listed moves in hand-made positions
+// (expect_random_moves_uniform). A draw that left out the pass, or gave a refused cell's draw to the
+// next candidate, puts hundreds on one move and fails.
 TEST(Go, TheDrawByRejectionIsUniformAmongTheMoves) {
   const std::vector<std::pair<int, std::string>> positions = {
       {3, "3/SS1/1sS White 10 passes=0,0"},                  // a1 suicide: 5 moves of 6 candidates
@@ -370,22 +367,7 @@ TEST(Go, TheDrawByRejectionIsUniformAmongTheMoves) {
   };
   for (const auto& [size, text] : positions)
     go_game(size).visit([&](const auto& program) {
-      const auto state = position(program, text);
-      const std::vector<std::string> listed = move_texts(program, state);
-      std::map<std::string, int> drawn;
-      Rng rng(11);
-      const int draws = 300 * static_cast<int>(listed.size());
-      for (int i = 0; i < draws; ++i) ++drawn[program.move_text(program.random_move(state, rng))];
-      double chi_square = 0;
-      const double expected = 300;
-      for (const auto& [move, count] : drawn)
-        ASSERT_TRUE(std::binary_search(listed.begin(), listed.end(), move)) << text << " drew " << move;
-      for (const std::string& move : listed) {
-        const double off = drawn[move] - expected;
-        chi_square += off * off / expected;
-      }
-      const double df = static_cast<double>(listed.size()) - 1;
-      EXPECT_LT(chi_square, df + 5 * std::sqrt(2 * df) + 1e-9) << text;
+      troyka_tests::expect_random_moves_uniform(program, position(program, text), text);
     });
 }
 
