@@ -1526,9 +1526,10 @@ GeneralMoves<Words>::GeneralMoves(std::shared_ptr<const lang::Rules> rules,
 }
 
 // The draws of `player` that need no search: walked_draws_, the one rule of a piece type (or of
-// the game) when it is a step, a drop or a counted jump line, or a piece type's two rules apart when
-// each is a step or a jump line; and fixed_rules_, the rules that apply when no rule of the
-// player's applies under a condition, the same in every position.
+// the game) when it is a step, a drop, a counted jump line or a slide whose runs are moves (a listing's
+// setting up, the rules that apply and the origins, was most of Brandubh's draw), or a piece type's two rules apart
+// when each is a step or a jump line; and fixed_rules_, the rules that apply when no rule of the player's applies under
+// a condition, the same in every position.
 template <int Words>
 void GeneralMoves<Words>::form_fixed_draws(int player) {
   const auto p = static_cast<std::size_t>(player);
@@ -1540,7 +1541,8 @@ void GeneralMoves<Words>::form_fixed_draws(int player) {
     if (compiled.rule->fallback || compiled.code[p].empty()) continue;
     WalkedDraw& walked = walked_draws_[p][owner_of(*compiled.rule)];
     if (rules_of[owner_of(*compiled.rule)] == 1 &&
-        (compiled.steps[p] || compiled.drops[p] || (compiled.jumps[p] && compiled.counted[p])))
+        (compiled.steps[p] || compiled.drops[p] || (compiled.jumps[p] && compiled.counted[p]) ||
+         (compiled.slide[p] && compiled.slide[p]->runs_are_moves)))
       walked.first = compiled.index;
     else if (compiled.apart[p] && (compiled.steps[p] || compiled.jumps[p]))  // the pair's, in the listing's order
       (walked.first < 0 ? walked.first : walked.second) = compiled.index;
@@ -4321,6 +4323,7 @@ Move GeneralMoves<Words>::nth_walked(const StateType& state, const WalkedDraw& w
     if (compiled.steps[p]   ? run_steps(s, *compiled.steps[p], first, drawn)
         : compiled.jumps[p] ? run_jumps(s, *compiled.jumps[p], first, drawn)
         : compiled.drops[p] ? run_drops(s, *compiled.drops[p], first, drawn)
+        : compiled.slide[p] ? run_slide(s, *compiled.slide[p], first, drawn)
                             : run_fan_cell(s, compiled, first, drawn))
       return move;
   }

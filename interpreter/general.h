@@ -729,9 +729,9 @@ class GeneralMoves {
   void fill_record(const Search& s, const Thread& t, GeneralRecord& record) const;
   // Fills `record` with the run that completes as `t` and returns its move, as a listing names it.
   Move record_run(const Search& s, const Thread& t, GeneralRecord& record) const;
-  // The rules a draw from an origin walks (walked_draws_): the one rule, a step, a drop or a counted
-  // jump line; or a pair apart (CompiledRule::apart) of steps and jump lines, the second's runs after
-  // the first's.
+  // The rules a draw from an origin walks (walked_draws_): the one rule, a step, a drop, a counted
+  // jump line or a slide whose runs are moves; or a pair apart (CompiledRule::apart) of steps and jump lines, the
+  // second's runs after the first's.
   struct WalkedDraw {
     int first = -1, second = -1;  // indices in compiled_, -1: none
   };
