@@ -4231,15 +4231,15 @@ std::string Program<Words>::describe() const {
         "without a move list (the game has "
         "slides or shots, or a player has more than {} jumps and drops)\n",
         kInlineJumps);
-  if (std::any_of(most_shots_.begin(), most_shots_.end(), [](int slots) { return slots > 0; }))
-    out +=
-        "  drawn by rejection where every move shoots on lines: a landing and one of the most shots a landing can "
-        "have are drawn, again while that landing has fewer shots, a few times before every move is counted\n";
   else if (draws_by_count_)
     out +=
         "random moves: counted, then drawn with only the drawn piece's moves listed (every rule counted: a slide, a "
         "line of jumps, a move as far as its line holds pieces, a step, a drop, or runs that are each a move, such as "
         "a placement; a rule of a condition, such as (when (= ply 0)), is listed while it applies)\n";
+  if (std::any_of(most_shots_.begin(), most_shots_.end(), [](int slots) { return slots > 0; }))  // moves_counted_
+    out +=
+        "  drawn by rejection where every move shoots on lines: a landing and one of the most shots a landing can "
+        "have are drawn, again while that landing has fewer shots, a few times before every move is counted\n";
   if (draws_by_count_ && must_capture_)
     out +=
         "  under (prefer captures): where no move may capture, the moves of the rules' parts that capture nothing; "
